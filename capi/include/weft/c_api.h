@@ -1,0 +1,136 @@
+/* Weft C ABI. Conventions (STYLE.md):
+ *  - functions are named weft_<object>_<verb>; objects are distinct opaque types;
+ *  - every fallible call returns int: 0 on success, otherwise a weft_status value,
+ *    and weft_last_error() gives this thread's message;
+ *  - every object returned has a _free that accepts NULL;
+ *  - shapes are int64_t; dtypes use MXNet's flags (0 float32, 1 float64,
+ *    2 float16, 3 uint8, 4 int32, 5 int8, 6 int64, 7 bool, 12 bfloat16);
+ *    devices use dev_type 1 cpu, 2 gpu, 3 cpu_pinned and an index;
+ *  - strings/arrays returned without a _free stay valid until the next call on
+ *    the same thread (each comment says when it differs);
+ *  - the ABI is append-only: new functions go at the end of their section.
+ * The declarations are kept parseable by cffi's cdef (no macros in them). */
+#ifndef WEFT_C_API_H_
+#define WEFT_C_API_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef WEFT_API
+#define WEFT_API __attribute__((visibility("default")))
+#endif
+
+#define WEFT_ABI_VERSION 1
+
+/* WEFT-CDEF-BEGIN (bindings read from here to WEFT-CDEF-END) */
+enum weft_status {
+  WEFT_OK = 0,
+  WEFT_ERR_INVALID_ARGUMENT = 1,
+  WEFT_ERR_SHAPE = 2,
+  WEFT_ERR_DTYPE = 3,
+  WEFT_ERR_OUT_OF_MEMORY = 4,
+  WEFT_ERR_NOT_FOUND = 5,
+  WEFT_ERR_ENGINE = 6,
+  WEFT_ERR_IO = 7,
+  WEFT_ERR_INTERNAL = 8
+};
+
+typedef struct weft_ndarray weft_ndarray;
+typedef struct weft_op weft_op;
+
+typedef struct weft_storage_stats {
+  int64_t bytes_in_use;
+  int64_t peak_bytes_in_use;
+  int64_t bytes_pooled;
+  int64_t num_allocs;
+  int64_t num_pool_hits;
+} weft_storage_stats;
+
+/* ---- library ---------------------------------------------------------- */
+/* The message of the last failed call on this thread (never NULL). */
+WEFT_API const char* weft_last_error(void);
+/* WEFT_ABI_VERSION of the loaded library. */
+WEFT_API int weft_abi_version(void);
+/* Library version text, e.g. "0.1.0"; static storage. */
+WEFT_API const char* weft_version(void);
+
+/* ---- engine ----------------------------------------------------------- */
+/* Waits for every pushed op; returns the first op error stored since the last call. */
+WEFT_API int weft_wait_all(void);
+/* Reseeds the random generators of every device (an engine write on each). */
+WEFT_API int weft_random_seed(uint64_t seed);
+
+/* ---- storage ---------------------------------------------------------- */
+WEFT_API int weft_storage_stats_get(int dev_type, int dev_id, weft_storage_stats* out);
+/* Returns pooled blocks of the device to the system. */
+WEFT_API int weft_storage_release_all(int dev_type, int dev_id);
+
+/* ---- ndarray ---------------------------------------------------------- */
+/* New uninitialised array. *out is owned by the caller: weft_ndarray_free. */
+WEFT_API int weft_ndarray_create(const int64_t* shape, int ndim, int dtype, int dev_type, int dev_id,
+                                 weft_ndarray** out);
+/* Releases the handle; the memory is freed after pending ops. Accepts NULL. */
+WEFT_API void weft_ndarray_free(weft_ndarray* arr);
+/* *shape points into the handle: valid until the handle is freed. */
+WEFT_API int weft_ndarray_shape(const weft_ndarray* arr, int* ndim, const int64_t** shape);
+WEFT_API int weft_ndarray_dtype(const weft_ndarray* arr, int* dtype);
+WEFT_API int weft_ndarray_context(const weft_ndarray* arr, int* dev_type, int* dev_id);
+/* Blocking copies; nbytes must equal size * itemsize. */
+WEFT_API int weft_ndarray_copy_from_host(weft_ndarray* arr, const void* data, size_t nbytes);
+WEFT_API int weft_ndarray_copy_to_host(const weft_ndarray* arr, void* data, size_t nbytes);
+WEFT_API int weft_ndarray_wait_to_read(const weft_ndarray* arr);
+WEFT_API int weft_ndarray_wait_to_write(const weft_ndarray* arr);
+/* Views sharing memory and dependencies with arr; each *out is a new handle. */
+WEFT_API int weft_ndarray_reshape(const weft_ndarray* arr, const int64_t* shape, int ndim,
+                                  weft_ndarray** out);
+WEFT_API int weft_ndarray_slice(const weft_ndarray* arr, int64_t begin, int64_t end, weft_ndarray** out);
+WEFT_API int weft_ndarray_at(const weft_ndarray* arr, int64_t index, weft_ndarray** out);
+/* Pushes a copy to another device; *out is a new handle. */
+WEFT_API int weft_ndarray_copy_to_context(const weft_ndarray* arr, int dev_type, int dev_id,
+                                          weft_ndarray** out);
+/* Pushes a copy of src into dst (same shape; dtype converted). */
+WEFT_API int weft_ndarray_copy(const weft_ndarray* src, weft_ndarray* dst);
+/* A new handle to the same array (same chunk, shape and dtype). */
+WEFT_API int weft_ndarray_clone_handle(const weft_ndarray* arr, weft_ndarray** out);
+/* 1 when a and b are views of the same memory chunk. */
+WEFT_API int weft_ndarray_shares_memory(const weft_ndarray* a, const weft_ndarray* b, int* out);
+
+/* ---- save / load (MXNet 1.x .params format) --------------------------- */
+/* keys may be NULL (a list) or hold n names (a dict). */
+WEFT_API int weft_ndarray_save(const char* fname, int n, weft_ndarray* const* arrays, const char* const* keys);
+/* *buf is valid until the next call on this thread. */
+WEFT_API int weft_ndarray_save_to_buffer(int n, weft_ndarray* const* arrays, const char* const* keys,
+                                         const char** buf, size_t* size);
+/* Loads arrays; *arrays is a thread-local list of n new handles (each owned by
+ * the caller); *keys is NULL for a list file, else n names valid until the
+ * next call on this thread. */
+WEFT_API int weft_ndarray_load(const char* fname, int* n, weft_ndarray*** arrays, int* num_keys,
+                               const char*** keys);
+WEFT_API int weft_ndarray_load_from_buffer(const void* buf, size_t size, int* n, weft_ndarray*** arrays,
+                                           int* num_keys, const char*** keys);
+
+/* ---- operators -------------------------------------------------------- */
+/* Canonical operator names, sorted; valid until the next call on this thread. */
+WEFT_API int weft_op_list(int* n, const char*** names);
+/* The registry entry by name or alias; the handle is static (never freed). */
+WEFT_API int weft_op_find(const char* name, const weft_op** out);
+/* Schema JSON: {"name","aliases","doc","params":[{name,type,default,required,allowed,doc}],
+ * "inputs","variadic","num_outputs","outputs","mutate_inputs","inplace","fusion","needs_rng"}.
+ * *json valid until the next call on this thread. */
+WEFT_API int weft_op_schema(const weft_op* op, const char** json);
+/* Runs op. Attributes are string pairs. If *num_outputs > 0 on entry, outputs
+ * points to that many arrays written in place (out=). Otherwise on return
+ * *outputs is a thread-local list of *num_outputs new handles owned by the caller. */
+WEFT_API int weft_op_invoke(const weft_op* op, int num_inputs, weft_ndarray* const* inputs,
+                            int* num_outputs, weft_ndarray*** outputs, int num_attrs,
+                            const char* const* keys, const char* const* vals);
+/* WEFT-CDEF-END */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WEFT_C_API_H_ */

@@ -1,0 +1,69 @@
+// Shared by the C ABI translation units: handle layouts, the thread-local
+// error, and the boundary macros that turn every exception into a status code.
+#pragma once
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/ndarray/ndarray.h"
+#include "core/op/op_def.h"
+#include "weft/c_api.h"
+
+struct weft_ndarray {
+  weft::NDArray arr;
+  std::vector<int64_t> shape_cache;  // backs weft_ndarray_shape's pointer
+};
+
+struct weft_op {
+  const weft::OpDef* def;
+};
+
+namespace weft {
+namespace capi {
+
+void SetLastError(const std::string& msg);
+const std::string& LastError();
+// Thread-local scratch returned to callers ("valid until the next call on this thread").
+struct ThreadScratch {
+  std::string str;
+  std::vector<std::string> strings;
+  std::vector<const char*> cstrs;
+  std::vector<weft_ndarray*> handles;
+};
+ThreadScratch& Scratch();
+
+inline weft_ndarray* NewHandle(NDArray a) {
+  auto* h = new weft_ndarray();
+  h->arr = std::move(a);
+  return h;
+}
+
+}  // namespace capi
+}  // namespace weft
+
+// Every exported function body is wrapped: no exception crosses the C boundary.
+#define WEFT_API_BEGIN() try {
+#define WEFT_API_END()                                                   \
+  }                                                                      \
+  catch (const ::weft::Error& e) {                                       \
+    ::weft::capi::SetLastError(e.what());                                \
+    return static_cast<int>(e.status());                                 \
+  }                                                                      \
+  catch (const std::bad_alloc&) {                                        \
+    ::weft::capi::SetLastError("out of memory");                         \
+    return WEFT_ERR_OUT_OF_MEMORY;                                       \
+  }                                                                      \
+  catch (const std::exception& e) {                                      \
+    ::weft::capi::SetLastError(std::string("internal error: ") + e.what()); \
+    return WEFT_ERR_INTERNAL;                                            \
+  }                                                                      \
+  catch (...) {                                                          \
+    ::weft::capi::SetLastError("internal error: unknown exception");      \
+    return WEFT_ERR_INTERNAL;                                            \
+  }                                                                      \
+  return WEFT_OK;
+
+#define WEFT_CHECK_ARG(ptr) \
+  WEFT_CHECK((ptr) != nullptr, kInvalidArgument) << __func__ << ": argument '" #ptr "' is NULL"

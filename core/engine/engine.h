@@ -1,0 +1,68 @@
+// The dependency engine: the contract of DESIGN.md. Every NDArray op, executor
+// op and KVStore push/pull is pushed here tagged with the vars it reads and
+// writes; the engine runs whatever is ready.
+//
+// Note [Engine semantics]
+//  * Reads of a var run concurrently; a write is exclusive and ordered with
+//    every earlier read and write of that var (program order per var).
+//  * A var listed in both const_vars and mutable_vars is treated as written.
+//    Duplicates in either list are allowed and ignored.
+//  * If fn throws, the exception is stored on every var in mutable_vars,
+//    wrapped so its message names the op. An op whose inputs (read or written
+//    vars) carry a stored exception does not run; it propagates the exception
+//    to its own mutable vars. WaitForVar(v) rethrows v's stored exception and
+//    clears it; WaitForAll rethrows the first exception stored since the last
+//    WaitForAll and clears it. The engine keeps running after any exception.
+//  * DeleteVar runs `on_delete` (may be empty) once all previously pushed ops
+//    on the var have finished, then frees the var. The handle must not be used
+//    after DeleteVar.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/base/context.h"
+
+namespace weft {
+
+// Opaque var; engines define the concrete type.
+class Var;
+using VarHandle = Var*;
+
+struct RunContext {
+  Context ctx;
+};
+
+// What kind of work an op is; decides which worker lane runs it.
+enum class FnProperty : int {
+  kNormal = 0,    // compute on ctx's worker pool
+  kCopy = 1,      // device copies: the separate copy lane
+  kAsync = 2,     // reserved for communication ops (KVStore)
+};
+
+using SyncFn = std::function<void(RunContext)>;
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual VarHandle NewVar() = 0;
+  virtual void Push(SyncFn fn, Context ctx, const std::vector<VarHandle>& const_vars,
+                    const std::vector<VarHandle>& mutable_vars,
+                    FnProperty prop = FnProperty::kNormal, int priority = 0,
+                    const char* name = "") = 0;
+  // Blocks until all pushed ops writing (or reading, see ThreadedEngine) var
+  // have completed; rethrows a stored exception (weft::Error, kEngine status
+  // unless the original was a weft::Error, whose status is kept).
+  virtual void WaitForVar(VarHandle var) = 0;
+  virtual void WaitForAll() = 0;
+  virtual void DeleteVar(std::function<void()> on_delete, Context ctx, VarHandle var) = 0;
+
+  // The process-wide engine, chosen once by WEFT_ENGINE (naive | threaded,
+  // default threaded). Threaded pool size: WEFT_CPU_WORKER_NTHREADS (default 2).
+  static Engine* Get();
+  // Makes a fresh engine of the given kind; for tests and benchmarks.
+  static std::unique_ptr<Engine> Create(const std::string& kind);
+};
+
+}  // namespace weft

@@ -1,0 +1,119 @@
+#include "core/ndarray/imperative.h"
+
+#include "core/base/error.h"
+#include "core/op/random_state.h"
+
+namespace weft {
+namespace {
+
+Context ResolveContext(const OpDef& op, const Params& params, const std::vector<NDArray>& inputs) {
+  if (!inputs.empty()) {
+    Context c = inputs[0].ctx();
+    for (size_t i = 1; i < inputs.size(); ++i) {
+      WEFT_CHECK(inputs[i].ctx() == c, kInvalidArgument)
+          << op.name << ": all inputs must be on one device, but input 0 is on " << c.ToString()
+          << " and input " << i << " on " << inputs[i].ctx().ToString();
+    }
+    return c;
+  }
+  if (op.ParamIndex("ctx") >= 0 && !params.IsNone("ctx") && !params.GetString("ctx").empty())
+    return Context::Parse(params.GetString("ctx"));
+  return Context::CPU(0);
+}
+
+}  // namespace
+
+void Invoke(const OpDef& op, const AttrList& attrs, const std::vector<NDArray>& inputs,
+            std::vector<NDArray>* outputs, bool is_train) {
+  InvokeParsed(op, Params::Parse(op, attrs), inputs, outputs, is_train);
+}
+
+void InvokeParsed(const OpDef& op, const Params& params, const std::vector<NDArray>& inputs,
+                  std::vector<NDArray>* outputs, bool is_train) {
+  const int num_in = op.NumInputs(params);
+  WEFT_CHECK(static_cast<int>(inputs.size()) == num_in, kInvalidArgument)
+      << op.name << ": expected " << num_in << " input(s), got " << inputs.size();
+  std::vector<std::string> in_names = op.InputNames(params);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    WEFT_CHECK(!inputs[i].is_none(), kInvalidArgument)
+        << op.name << ": input '" << (i < in_names.size() ? in_names[i] : std::to_string(i)) << "' is empty";
+  const Context ctx = ResolveContext(op, params, inputs);
+  const FCompute& kernel = ctx.is_cpu() ? op.compute_cpu : op.compute_gpu;
+  WEFT_CHECK(static_cast<bool>(kernel), kInvalidArgument)
+      << op.name << ": no kernel for device " << ctx.ToString();
+
+  // Inference on the caller's thread: every error surfaces here, before a push.
+  const int num_out = op.NumOutputs(params);
+  std::vector<Shape> in_shapes, out_shapes(static_cast<size_t>(num_out), Shape::Unknown());
+  std::vector<DType> in_types, out_types(static_cast<size_t>(num_out), DType::kUnknown);
+  for (const NDArray& a : inputs) {
+    in_shapes.push_back(a.shape());
+    in_types.push_back(a.dtype());
+  }
+  bool shapes_done = op.InferShape(params, &in_shapes, &out_shapes);
+  WEFT_CHECK(shapes_done, kShape) << op.name << ": cannot infer the output shape from the inputs";
+  bool types_done = op.InferType(params, &in_types, &out_types);
+  WEFT_CHECK(types_done, kDType) << op.name << ": cannot infer the output dtype from the inputs";
+
+  const int num_visible = op.num_visible_outputs < 0 ? num_out : op.num_visible_outputs;
+  std::vector<NDArray> outs;
+  if (!outputs->empty()) {
+    WEFT_CHECK(static_cast<int>(outputs->size()) == num_visible, kInvalidArgument)
+        << op.name << ": out= needs " << num_visible << " array(s), got " << outputs->size();
+    outs = *outputs;
+    for (int i = 0; i < num_visible; ++i) {
+      const NDArray& o = outs[static_cast<size_t>(i)];
+      WEFT_CHECK(!o.is_none(), kInvalidArgument) << op.name << ": out[" << i << "] is empty";
+      WEFT_CHECK(o.shape() == out_shapes[static_cast<size_t>(i)], kShape)
+          << op.name << ": out[" << i << "] has shape " << o.shape().ToString() << " but the result has shape "
+          << out_shapes[static_cast<size_t>(i)].ToString();
+      WEFT_CHECK(o.dtype() == out_types[static_cast<size_t>(i)], kDType)
+          << op.name << ": out[" << i << "] has dtype " << DTypeName(o.dtype()) << " but the result is "
+          << DTypeName(out_types[static_cast<size_t>(i)]);
+      WEFT_CHECK(o.ctx() == ctx, kInvalidArgument)
+          << op.name << ": out[" << i << "] is on " << o.ctx().ToString() << ", inputs on " << ctx.ToString();
+    }
+    for (int i = num_visible; i < num_out; ++i)
+      outs.emplace_back(out_shapes[static_cast<size_t>(i)], ctx, out_types[static_cast<size_t>(i)]);
+  } else {
+    for (int i = 0; i < num_out; ++i)
+      outs.emplace_back(out_shapes[static_cast<size_t>(i)], ctx, out_types[static_cast<size_t>(i)]);
+  }
+
+  std::vector<VarHandle> reads, writes;
+  reads.reserve(inputs.size());
+  for (const NDArray& a : inputs) reads.push_back(a.var());
+  for (const NDArray& o : outs) writes.push_back(o.var());
+  for (int m : op.mutate_inputs) writes.push_back(inputs[static_cast<size_t>(m)].var());
+  RandomState* rng = nullptr;
+  if (op.needs_rng) {
+    rng = RandomState::Get(ctx);
+    writes.push_back(rng->var());
+  }
+  std::vector<OpReq> req(outs.size(), OpReq::kWriteTo);
+  for (size_t o = 0; o < outs.size(); ++o)
+    for (const NDArray& a : inputs)
+      if (a.SharesChunk(outs[o]) && a.byte_offset() == outs[o].byte_offset()) req[o] = OpReq::kWriteInplace;
+
+  const OpDef* op_ptr = &op;
+  Engine::Get()->Push(
+      [op_ptr, params, inputs, outs, req, rng, is_train, ctx](RunContext) {
+        std::vector<TensorView> in_views, out_views;
+        in_views.reserve(inputs.size());
+        out_views.reserve(outs.size());
+        for (const NDArray& a : inputs) in_views.push_back(a.View());
+        for (const NDArray& o : outs) out_views.push_back(o.View());
+        OpContext octx;
+        octx.is_train = is_train;
+        octx.ctx = ctx;
+        octx.rng = rng;
+        const FCompute& k = ctx.is_cpu() ? op_ptr->compute_cpu : op_ptr->compute_gpu;
+        k(octx, params, in_views, req, out_views);
+      },
+      ctx, reads, writes, FnProperty::kNormal, 0, op.name.c_str());
+
+  outs.resize(static_cast<size_t>(num_visible));
+  *outputs = std::move(outs);
+}
+
+}  // namespace weft

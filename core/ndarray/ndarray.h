@@ -1,0 +1,79 @@
+// NDArray: a lazy, typed view over a chunk of device memory. The chunk owns the
+// storage and one engine var; every operation on the array is pushed to the
+// engine tagged with that var (DESIGN.md "NDArray"). Views (reshape, slice on
+// axis 0, At) share the chunk and therefore the var.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/base/context.h"
+#include "core/base/dtype.h"
+#include "core/base/shape.h"
+#include "core/engine/engine.h"
+#include "core/op/tensor_view.h"
+#include "core/storage/storage.h"
+
+namespace weft {
+
+// Storage + var. Destroying the last reference frees both after pending ops.
+struct Chunk {
+  StorageHandle storage;
+  VarHandle var = nullptr;
+  Context ctx;
+  Chunk(size_t bytes, Context ctx);
+  ~Chunk();
+  Chunk(const Chunk&) = delete;
+  Chunk& operator=(const Chunk&) = delete;
+};
+
+class NDArray {
+ public:
+  NDArray() = default;  // a "none" array
+  // Allocates (uninitialised) storage for shape x dtype on ctx.
+  NDArray(const Shape& shape, Context ctx, DType dtype);
+
+  bool is_none() const { return chunk_ == nullptr; }
+  const Shape& shape() const { return shape_; }
+  DType dtype() const { return dtype_; }
+  Context ctx() const { return chunk_ ? chunk_->ctx : Context(); }
+  VarHandle var() const { return chunk_ ? chunk_->var : nullptr; }
+  int64_t Size() const { return shape_.Size(); }
+  size_t Bytes() const { return static_cast<size_t>(Size()) * DTypeSize(dtype_); }
+  int64_t byte_offset() const { return byte_offset_; }
+  const std::shared_ptr<Chunk>& chunk() const { return chunk_; }
+  // True when both arrays are views of the same chunk.
+  bool SharesChunk(const NDArray& o) const { return chunk_ && chunk_ == o.chunk_; }
+
+  // Raw pointer; valid only inside an engine op that lists var(), or after a wait.
+  void* data() const;
+  TensorView View() const { return TensorView{data(), dtype_, shape_}; }
+
+  // Views sharing the chunk and var. Reshape keeps the element count (throws
+  // kShape otherwise); Slice takes rows [begin, end) of axis 0; At(i) drops axis 0.
+  NDArray Reshape(const Shape& shape) const;
+  NDArray Slice(int64_t begin, int64_t end) const;
+  NDArray At(int64_t index) const;
+  // Same bytes seen as another dtype of equal size (used by loaders).
+  NDArray AsType(DType t) const;
+
+  // Waits until all pending writes (WaitToRead) or reads and writes (WaitToWrite)
+  // have finished; rethrows a stored op error.
+  void WaitToRead() const;
+  void WaitToWrite() const;
+  // Blocking copies between this array and host memory; nbytes must equal Bytes().
+  void SyncCopyFromHost(const void* src, size_t nbytes) const;
+  void SyncCopyToHost(void* dst, size_t nbytes) const;
+  // Pushes a copy into a new array on ctx (the copy lane when devices differ).
+  NDArray CopyTo(Context ctx) const;
+  // Pushes a copy of `from` into `to`; shapes must match; dtype is converted.
+  static void Copy(const NDArray& from, const NDArray& to);
+
+ private:
+  std::shared_ptr<Chunk> chunk_;
+  Shape shape_;
+  DType dtype_ = DType::kFloat32;
+  int64_t byte_offset_ = 0;
+};
+
+}  // namespace weft

@@ -1,0 +1,136 @@
+// The operator registry: each op is declared once, next to its kernels
+// (DESIGN.md "Operator registry — the single source of truth"). Bindings,
+// docs, the symbol front end and the test harness all read it.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/base/context.h"
+#include "core/base/dtype.h"
+#include "core/base/shape.h"
+#include "core/op/params.h"
+#include "core/op/tensor_view.h"
+
+namespace weft {
+
+class RandomState;
+
+// How an output is written: a runtime argument of every kernel (STYLE.md).
+enum class OpReq : int { kNull = 0, kWriteTo = 1, kWriteInplace = 2, kAddTo = 3 };
+
+// What the kernel may use besides its inputs and outputs.
+struct OpContext {
+  bool is_train = false;
+  Context ctx;
+  RandomState* rng = nullptr;  // set when OpDef::needs_rng; its engine var is written
+};
+
+// Fusion class: which passes may merge this op with neighbours.
+enum class FusionClass : int { kOpaque = 0, kElementwise = 1, kReduce = 2, kInjective = 3 };
+
+// Shape inference. `in` has one entry per input, `out` one per output; unknown
+// entries are Shape::Unknown(). Fill every unknown entry you can; throw
+// weft::Error(kShape) with op, argument and expectation on a mismatch. Return
+// true when every output (and input) shape is known.
+using FInferShape = std::function<bool(const Params&, std::vector<Shape>* in, std::vector<Shape>* out)>;
+// Type inference, same convention with DType::kUnknown; throw kDType on mismatch.
+using FInferType = std::function<bool(const Params&, std::vector<DType>* in, std::vector<DType>* out)>;
+// A kernel: plain function over views. Must honour req[i] (kWriteTo/kWriteInplace
+// overwrite, kAddTo accumulates, kNull skips). Runs on an engine worker thread.
+using FCompute = std::function<void(const OpContext&, const Params&, const std::vector<TensorView>& in,
+                                    const std::vector<OpReq>& req, const std::vector<TensorView>& out)>;
+using FNumIO = std::function<int(const Params&)>;
+using FListNames = std::function<std::vector<std::string>(const Params&)>;
+
+// The gradient rule is defined with the graph IR (core/graph, next issues);
+// the registry only keeps the slot.
+struct GradientRule;
+
+class OpDef {
+ public:
+  std::string name;
+  std::vector<std::string> aliases;
+  std::string doc;
+  std::vector<ParamSpec> params;
+
+  // Inputs: fixed names, or a variadic count taken from an int parameter
+  // (e.g. concat's "num_args"; inputs are then named arg0, arg1, ...).
+  std::vector<std::string> input_names;
+  std::string variadic_param;
+  FListNames list_input_names;  // overrides both when set (e.g. no_bias)
+  int num_outputs = 1;
+  FNumIO num_outputs_fn;        // overrides num_outputs when set
+  FListNames list_output_names; // default: "output" or "output0".."outputN-1"
+  int num_visible_outputs = -1; // -1: all outputs are visible
+  std::vector<int> mutate_inputs;  // inputs written by the op (engine writes, aux states)
+
+  FInferShape infer_shape;
+  FInferType infer_type;  // default: all inputs and outputs share one dtype
+  FCompute compute_cpu;
+  FCompute compute_gpu;
+  std::vector<std::pair<int, int>> inplace;  // (input, output) that may share memory
+  FusionClass fusion = FusionClass::kOpaque;
+  bool needs_rng = false;
+  std::shared_ptr<const GradientRule> gradient;  // filled by the gradient issue
+
+  // Builder used by WEFT_REGISTER_OP.
+  OpDef& describe(std::string d) { doc = std::move(d); return *this; }
+  OpDef& add_alias(std::string a);
+  OpDef& add_input(std::string n) { input_names.push_back(std::move(n)); return *this; }
+  OpDef& set_variadic(std::string p) { variadic_param = std::move(p); return *this; }
+  OpDef& add_param(std::string n, ParamType t, std::string def, std::string d);
+  OpDef& add_required_param(std::string n, ParamType t, std::string d);
+  OpDef& add_optional_param(std::string n, ParamType t, std::string d);  // default None
+  OpDef& add_enum_param(std::string n, std::vector<std::string> allowed, std::string def, std::string d);
+  OpDef& set_num_outputs(int n) { num_outputs = n; return *this; }
+  OpDef& set_num_outputs(FNumIO f) { num_outputs_fn = std::move(f); return *this; }
+  OpDef& set_infer_shape(FInferShape f) { infer_shape = std::move(f); return *this; }
+  OpDef& set_infer_type(FInferType f) { infer_type = std::move(f); return *this; }
+  OpDef& set_compute_cpu(FCompute f) { compute_cpu = std::move(f); return *this; }
+  OpDef& add_inplace(int in, int out) { inplace.emplace_back(in, out); return *this; }
+  OpDef& set_fusion(FusionClass c) { fusion = c; return *this; }
+  OpDef& set_needs_rng() { needs_rng = true; return *this; }
+  OpDef& set_mutate_inputs(std::vector<int> m) { mutate_inputs = std::move(m); return *this; }
+
+  // Derived views of the declaration.
+  int NumInputs(const Params& p) const;
+  int NumOutputs(const Params& p) const;
+  std::vector<std::string> InputNames(const Params& p) const;
+  std::vector<std::string> OutputNames(const Params& p) const;
+  const ParamSpec* FindParam(const std::string& n) const;
+  int ParamIndex(const std::string& n) const;  // -1 when absent
+  // Runs infer_shape/infer_type (or the default same-dtype rule).
+  bool InferShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) const;
+  bool InferType(const Params& p, std::vector<DType>* in, std::vector<DType>* out) const;
+  // The schema as JSON (weft_op_schema): name, aliases, doc, params, inputs, ...
+  std::string SchemaJSON() const;
+};
+
+class OpRegistry {
+ public:
+  static OpRegistry* Get();
+  OpDef& Add(const std::string& name);  // aborts registration on duplicate names (programming error)
+  const OpDef* Find(const std::string& name) const;  // by name or alias; nullptr if absent
+  const OpDef& FindOrThrow(const std::string& name) const;  // kNotFound naming the op
+  // Canonical names, sorted.
+  std::vector<std::string> ListNames() const;
+  void AddAlias(OpDef* op, const std::string& alias);
+
+ private:
+  // Written only during static initialisation, read-only afterwards.
+  std::vector<std::unique_ptr<OpDef>> ops_;
+  std::unordered_map<std::string, OpDef*> by_name_;  // names and aliases
+};
+
+}  // namespace weft
+
+#define WEFT_OP_CONCAT_(a, b) a##b
+#define WEFT_OP_CONCAT(a, b) WEFT_OP_CONCAT_(a, b)
+// WEFT_REGISTER_OP("exp").describe("...").add_input("data")...;
+#define WEFT_REGISTER_OP(name)                                                              \
+  [[maybe_unused]] static ::weft::OpDef& WEFT_OP_CONCAT(weft_op_reg_, __COUNTER__) = \
+      ::weft::OpRegistry::Get()->Add(name)

@@ -1,0 +1,44 @@
+// Small helpers shared by operator declarations: shape/type assignment with
+// checks, the common "all the same shape" inference, and write-mode stores.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/op/op_def.h"
+
+namespace weft {
+
+// Sets (*v)[i] = s when unknown, else checks equality. `what` names the slot in
+// errors, e.g. "FullyConnected: input 'weight'".
+void AssignShape(std::vector<Shape>* v, size_t i, const Shape& s, const std::string& what);
+void AssignType(std::vector<DType>* v, size_t i, DType t, const std::string& what);
+
+// Inference: every input and output has the same shape (elementwise ops).
+bool SameShapeInfer(const OpDef& op, const Params& p, std::vector<Shape>* in, std::vector<Shape>* out);
+// Inference: every input and output has the same dtype (the default rule).
+bool SameTypeInfer(const OpDef& op, const Params& p, std::vector<DType>* in, std::vector<DType>* out);
+
+// Applies a write mode to one element.
+template <typename T>
+inline void StoreReq(OpReq req, T* dst, T v) {
+  if (req == OpReq::kAddTo) *dst = static_cast<T>(static_cast<float>(*dst) + static_cast<float>(v));
+  else if (req != OpReq::kNull) *dst = v;
+}
+template <>
+inline void StoreReq<double>(OpReq req, double* dst, double v) {
+  if (req == OpReq::kAddTo) *dst += v;
+  else if (req != OpReq::kNull) *dst = v;
+}
+template <>
+inline void StoreReq<int64_t>(OpReq req, int64_t* dst, int64_t v) {
+  if (req == OpReq::kAddTo) *dst += v;
+  else if (req != OpReq::kNull) *dst = v;
+}
+
+// Splits [0, n) into chunks run on up to WEFT_OMP_THREADS (default: hardware
+// concurrency) threads when n * cost_per_item is large enough to pay for it;
+// otherwise runs inline. fn(begin, end).
+void ParallelFor(int64_t n, int64_t cost_per_item, const std::function<void(int64_t, int64_t)>& fn);
+
+}  // namespace weft

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what Weft needs on a fresh Debian 12 machine (idempotent; root or sudo).
+set -euo pipefail
+PKGS="cmake ninja-build g++ pkg-config libopenblas-dev libgtest-dev"
+missing=""
+for p in $PKGS; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi
+python3 -m pip install -q --disable-pip-version-check "cffi>=1.15" "numpy>=1.23" "pytest>=7" setuptools wheel
