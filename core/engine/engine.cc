@@ -1,0 +1,41 @@
+// Engine::Get / Engine::Create and helpers shared by the engines.
+#include <string>
+
+#include "core/base/env.h"
+#include "core/base/error.h"
+#include "core/engine/engine_internal.h"
+
+namespace weft {
+
+namespace engine_internal {
+
+std::exception_ptr WrapCurrentException(const char* name) {
+  std::string prefix = name != nullptr && *name != '\0' ? std::string(name) + ": " : std::string();
+  try {
+    throw;
+  } catch (const Error& e) {
+    return std::make_exception_ptr(Error(e.status(), prefix + e.what()));
+  } catch (const std::exception& e) {
+    return std::make_exception_ptr(Error(Status::kEngine, prefix + e.what()));
+  } catch (...) {
+    return std::make_exception_ptr(Error(Status::kEngine, prefix + "unknown exception"));
+  }
+}
+
+}  // namespace engine_internal
+
+std::unique_ptr<Engine> Engine::Create(const std::string& kind) {
+  if (kind == "naive") return engine_internal::MakeNaiveEngine();
+  if (kind == "threaded") return engine_internal::MakeThreadedEngine();
+  WEFT_THROW(kInvalidArgument) << "unknown engine '" << kind << "' (expected naive or threaded)";
+}
+
+Engine* Engine::Get() {
+  // Leaked on purpose: never destroyed, so ops pushed or vars deleted by
+  // static destructors or by a Python interpreter shutting down still find a
+  // working engine, and exit never waits on worker threads.
+  static Engine* engine = Create(GetEnv("WEFT_ENGINE", "threaded")).release();
+  return engine;
+}
+
+}  // namespace weft

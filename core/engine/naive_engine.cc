@@ -1,0 +1,116 @@
+// NaiveEngine: runs every op on the calling thread as it is pushed
+// (WEFT_ENGINE=naive), for debugging and as the reference the threaded
+// engine is tested against. Exceptions follow Note [Engine semantics]
+// exactly as in the threaded engine: stored on the op's mutable vars and
+// rethrown by the next wait, never thrown from Push.
+#include <exception>
+#include <mutex>
+
+#include "core/base/error.h"
+#include "core/engine/engine_internal.h"
+
+namespace weft {
+namespace engine_internal {
+namespace {
+
+struct NaiveVar {
+  std::exception_ptr exception;  // guarded by NaiveEngine::mu_
+};
+
+NaiveVar* ToVar(VarHandle h) { return reinterpret_cast<NaiveVar*>(h); }
+
+class NaiveEngine final : public Engine {
+ public:
+  VarHandle NewVar() override { return reinterpret_cast<VarHandle>(new NaiveVar); }
+
+  void Push(SyncFn fn, Context ctx, const std::vector<VarHandle>& const_vars,
+            const std::vector<VarHandle>& mutable_vars, FnProperty prop, int priority,
+            const char* name) override {
+    if (name == nullptr) name = "";
+    for (VarHandle v : const_vars) {
+      WEFT_CHECK(v != nullptr, kInvalidArgument) << "Push(" << name << "): null var in const_vars";
+    }
+    for (VarHandle v : mutable_vars) {
+      WEFT_CHECK(v != nullptr, kInvalidArgument) << "Push(" << name << "): null var in mutable_vars";
+    }
+    std::exception_ptr upstream;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      for (VarHandle v : const_vars) {
+        if (!upstream) upstream = ToVar(v)->exception;
+      }
+      for (VarHandle v : mutable_vars) {
+        if (!upstream) upstream = ToVar(v)->exception;
+      }
+    }
+    if (upstream) {
+      Store(upstream, mutable_vars);
+      return;
+    }
+    if (!fn) return;
+    try {
+      std::lock_guard<std::recursive_mutex> run(run_mu_);
+      fn(RunContext{ctx});
+    } catch (...) {
+      Store(WrapCurrentException(name), mutable_vars);
+    }
+  }
+
+  void WaitForVar(VarHandle var) override {
+    WEFT_CHECK(var != nullptr, kInvalidArgument) << "WaitForVar: null var";
+    std::exception_ptr e;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      e = std::move(ToVar(var)->exception);
+      ToVar(var)->exception = nullptr;
+    }
+    if (e) std::rethrow_exception(e);
+  }
+
+  void WaitForAll() override {
+    std::exception_ptr e;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      e = std::move(global_exception_);
+      global_exception_ = nullptr;
+    }
+    if (e) std::rethrow_exception(e);
+  }
+
+  void DeleteVar(std::function<void()> on_delete, Context ctx, VarHandle var) override {
+    WEFT_CHECK(var != nullptr, kInvalidArgument) << "DeleteVar: null var";
+    if (on_delete) {
+      try {
+        std::lock_guard<std::recursive_mutex> run(run_mu_);
+        on_delete();
+      } catch (...) {
+        std::exception_ptr e = WrapCurrentException("DeleteVar");
+        std::lock_guard<std::mutex> lk(mu_);
+        if (!global_exception_) global_exception_ = e;
+      }
+    }
+    delete ToVar(var);
+  }
+
+ private:
+  void Store(const std::exception_ptr& e, const std::vector<VarHandle>& mutable_vars) {
+    std::lock_guard<std::mutex> lk(mu_);
+    for (VarHandle v : mutable_vars) ToVar(v)->exception = e;
+    if (!global_exception_) global_exception_ = e;
+  }
+
+  // Ops pushed from several threads run one at a time, so writes stay
+  // exclusive as the contract requires. Recursive: an op may push ops, which
+  // run right away on the same thread.
+  std::recursive_mutex run_mu_;
+  // Guards the stored exceptions; not held while an op runs.
+  std::mutex mu_;
+  std::exception_ptr global_exception_;  // first since the last WaitForAll
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> MakeNaiveEngine() { return std::make_unique<NaiveEngine>(); }
+
+}  // namespace engine_internal
+}  // namespace weft

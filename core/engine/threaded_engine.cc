@@ -1,0 +1,315 @@
+// ThreadedEngine: pushing, lanes, execution and waiting. The var queues are
+// in threaded_var.cc; the design is Note [Threaded engine design].
+#include "core/engine/threaded_engine.h"
+
+#include <algorithm>
+
+#include "core/base/env.h"
+#include "core/base/error.h"
+#include "core/engine/object_pool.h"
+
+namespace weft {
+namespace engine_internal {
+
+namespace {
+
+using OprPool = ObjectPool<OprBlock>;
+using VarPool = ObjectPool<ThreadedVar>;
+
+ThreadedVar* ToVar(VarHandle h) { return reinterpret_cast<ThreadedVar*>(h); }
+
+// Up to this many vars per op, duplicates are removed by linear scans (no
+// allocation, and faster than sorting for the usual 1-4 vars).
+constexpr size_t kSmallVarCount = 16;
+
+bool Contains(const std::vector<ThreadedVar*>& vars, ThreadedVar* v) {
+  return std::find(vars.begin(), vars.end(), v) != vars.end();
+}
+
+// Fills op's var lists: writes deduplicated; reads deduplicated and without
+// the vars also written (Note [Engine semantics]: such a var is written).
+void FillVars(OprBlock* op, const VarHandle* reads, size_t num_reads, const VarHandle* writes,
+              size_t num_writes) {
+  std::vector<ThreadedVar*>& w = op->mutable_vars;
+  std::vector<ThreadedVar*>& r = op->const_vars;
+  w.clear();
+  r.clear();
+  if (num_reads + num_writes <= kSmallVarCount) {
+    for (size_t i = 0; i < num_writes; ++i) {
+      if (!Contains(w, ToVar(writes[i]))) w.push_back(ToVar(writes[i]));
+    }
+    for (size_t i = 0; i < num_reads; ++i) {
+      ThreadedVar* v = ToVar(reads[i]);
+      if (!Contains(w, v) && !Contains(r, v)) r.push_back(v);
+    }
+    return;
+  }
+  for (size_t i = 0; i < num_writes; ++i) w.push_back(ToVar(writes[i]));
+  std::sort(w.begin(), w.end());
+  w.erase(std::unique(w.begin(), w.end()), w.end());
+  for (size_t i = 0; i < num_reads; ++i) r.push_back(ToVar(reads[i]));
+  std::sort(r.begin(), r.end());
+  r.erase(std::unique(r.begin(), r.end()), r.end());
+  r.erase(std::remove_if(r.begin(), r.end(),
+                         [&w](ThreadedVar* v) { return std::binary_search(w.begin(), w.end(), v); }),
+          r.end());
+}
+
+void CheckVars(const std::vector<VarHandle>& vars, const char* what, const char* name) {
+  for (VarHandle v : vars) {
+    WEFT_CHECK(v != nullptr, kInvalidArgument) << "Push(" << name << "): null var in " << what;
+  }
+}
+
+int DevTypeIndex(DevType t) {
+  switch (t) {
+    case DevType::kCPU: return 0;
+    case DevType::kGPU: return 1;
+    case DevType::kCPUPinned: return 2;
+    case DevType::kCPUShared: return 3;
+  }
+  return -1;
+}
+
+}  // namespace
+
+ThreadedEngine::ThreadedEngine()
+    : num_cpu_workers_(std::max(1, GetEnvInt("WEFT_CPU_WORKER_NTHREADS", 2))) {}
+
+ThreadedEngine::~ThreadedEngine() {
+  try {
+    WaitForAll();
+  } catch (...) {
+    // A stored exception nobody waited for; nothing is left to report it to.
+  }
+  // Join the workers before any other member goes away: a worker that just
+  // completed the last op may still be notifying finish_cv_.
+  all_pools_.clear();
+}
+
+VarHandle ThreadedEngine::NewVar() {
+  ThreadedVar* v = VarPool::New();
+  v->Init();
+  return reinterpret_cast<VarHandle>(v);
+}
+
+OprBlock* ThreadedEngine::NewOpr(SyncFn&& fn, Context ctx, const VarHandle* reads,
+                                 size_t num_reads, const VarHandle* writes, size_t num_writes,
+                                 FnProperty prop, int priority, const char* name) {
+  OprBlock* op = OprPool::New();
+  op->fn = std::move(fn);
+  op->ctx = ctx;
+  op->prop = prop;
+  op->priority = priority;
+  op->always_run = false;
+  op->run_inline = false;
+  op->delete_var = nullptr;
+  op->name.assign(name != nullptr ? name : "");
+  FillVars(op, reads, num_reads, writes, num_writes);
+  return op;
+}
+
+void ThreadedEngine::PushOpr(OprBlock* op) {
+  // One count per var plus one held until every var has the op queued, so no
+  // grant can dispatch a half-appended op.
+  op->wait.store(static_cast<int>(op->const_vars.size() + op->mutable_vars.size()) + 1,
+                 std::memory_order_relaxed);
+  // Counted before the op can run, so pending_ cannot reach 0 early.
+  pending_.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard<SpinLock> lk(push_lock_);  // Note [Push atomicity]
+    for (ThreadedVar* v : op->const_vars) v->AppendRead(op);
+    for (ThreadedVar* v : op->mutable_vars) v->AppendWrite(op);
+  }
+  if (op->DecrWait() == 0) OnReady(op);
+}
+
+void ThreadedEngine::Push(SyncFn fn, Context ctx, const std::vector<VarHandle>& const_vars,
+                          const std::vector<VarHandle>& mutable_vars, FnProperty prop,
+                          int priority, const char* name) {
+  if (name == nullptr) name = "";
+  CheckVars(const_vars, "const_vars", name);
+  CheckVars(mutable_vars, "mutable_vars", name);
+  PushOpr(NewOpr(std::move(fn), ctx, const_vars.data(), const_vars.size(), mutable_vars.data(),
+                 mutable_vars.size(), prop, priority, name));
+}
+
+void ThreadedEngine::OnReady(OprBlock* op) {
+  if (op->run_inline) {
+    Execute(op);
+    return;
+  }
+  try {
+    GetPool(op->ctx, op->prop)->Push(op, op->priority);
+    return;
+  } catch (...) {
+    // No lane could be started or the queue could not grow (out of threads
+    // or memory); a failed Push has not queued the op. Running it here keeps
+    // the engine consistent, and OnReady never throws into a worker.
+  }
+  Execute(op);
+}
+
+WorkerPool* ThreadedEngine::GetPool(Context ctx, FnProperty prop) {
+  int type = DevTypeIndex(ctx.dev_type);
+  int p = static_cast<int>(prop);
+  if (type >= 0 && ctx.dev_id >= 0 && ctx.dev_id < kFastDevIds && p >= 0 && p < kNumProps) {
+    WorkerPool* pool =
+        fast_pools_[(type * kFastDevIds + ctx.dev_id) * kNumProps + p].load(std::memory_order_acquire);
+    if (pool != nullptr) return pool;
+  }
+  return CreatePool(ctx, prop);
+}
+
+WorkerPool* ThreadedEngine::CreatePool(Context ctx, FnProperty prop) {
+  int type = DevTypeIndex(ctx.dev_type);
+  int p = static_cast<int>(prop);
+  if (p < 0 || p >= kNumProps) p = 0;  // unknown property: compute lane
+  std::lock_guard<std::mutex> lk(pools_mu_);
+  std::atomic<WorkerPool*>* fast = nullptr;
+  if (type >= 0 && ctx.dev_id >= 0 && ctx.dev_id < kFastDevIds) {
+    fast = &fast_pools_[(type * kFastDevIds + ctx.dev_id) * kNumProps + p];
+    if (WorkerPool* pool = fast->load(std::memory_order_acquire)) return pool;  // lost a race
+  } else {
+    auto it = slow_pools_.find({ctx, p});
+    if (it != slow_pools_.end()) return it->second;
+  }
+  // Compute lanes get the configured pool; copies and communication get one
+  // thread each, enough to overlap them with compute.
+  bool compute = p == static_cast<int>(FnProperty::kNormal);
+  static const char* const kSuffix[kNumProps] = {"", "-copy", "-comm"};
+  auto pool = std::make_unique<WorkerPool>(
+      compute ? num_cpu_workers_ : 1, [this](OprBlock* op) { Execute(op); },
+      ctx.ToString() + kSuffix[p]);
+  WorkerPool* raw = pool.get();
+  all_pools_.push_back(std::move(pool));
+  if (fast != nullptr) {
+    fast->store(raw, std::memory_order_release);  // published fully built
+  } else {
+    slow_pools_[{ctx, p}] = raw;
+  }
+  return raw;
+}
+
+void ThreadedEngine::Execute(OprBlock* op) {
+  try {
+    std::exception_ptr upstream;
+    if (!op->always_run) {
+      for (ThreadedVar* v : op->const_vars) {
+        if (!upstream && v->MayHaveException()) upstream = v->GetException();
+      }
+      for (ThreadedVar* v : op->mutable_vars) {
+        if (!upstream && v->MayHaveException()) upstream = v->GetException();
+      }
+    }
+    if (upstream) {
+      // Skipped: its outputs inherit the failure that made its inputs invalid,
+      // message unchanged so it still names the op that failed.
+      for (ThreadedVar* v : op->mutable_vars) v->SetException(upstream);
+      RecordGlobalException(upstream);
+    } else if (op->fn) {
+      try {
+        op->fn(RunContext{op->ctx});
+      } catch (...) {
+        std::exception_ptr e = WrapCurrentException(op->name.c_str());
+        for (ThreadedVar* v : op->mutable_vars) v->SetException(e);
+        RecordGlobalException(e);
+      }
+    }
+  } catch (...) {
+    // Only bad_alloc while wrapping can land here; the op still completes so
+    // the engine does not hang, and the worker lives on.
+  }
+  OnComplete(op);
+}
+
+void ThreadedEngine::OnComplete(OprBlock* op) {
+  // Release the closure's captures now rather than when the block is reused.
+  op->fn = nullptr;
+  for (ThreadedVar* v : op->const_vars) v->CompleteRead(this);
+  for (ThreadedVar* v : op->mutable_vars) v->CompleteWrite(this);
+  if (op->delete_var != nullptr) {
+    // DeleteVar's write was the var's last access; nobody references it now.
+    op->delete_var->Release();
+    VarPool::Delete(op->delete_var);
+    op->delete_var = nullptr;
+  }
+  // Keep pooled blocks small: an op with thousands of vars should not pin
+  // that capacity forever.
+  if (op->const_vars.capacity() > 64) std::vector<ThreadedVar*>().swap(op->const_vars);
+  if (op->mutable_vars.capacity() > 64) std::vector<ThreadedVar*>().swap(op->mutable_vars);
+  if (op->name.capacity() > 256) std::string().swap(op->name);
+  OprPool::Delete(op);
+  // Last: once pending_ is 0 a waiter may return (and destroy the engine).
+  if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    // Taking finish_mu_ orders this with a waiter between its check of
+    // pending_ and its wait, so the notification cannot be lost.
+    { std::lock_guard<std::mutex> lk(finish_mu_); }
+    finish_cv_.notify_all();
+  }
+}
+
+void ThreadedEngine::RecordGlobalException(const std::exception_ptr& e) {
+  std::lock_guard<std::mutex> lk(exception_mu_);
+  if (!global_exception_) global_exception_ = e;
+}
+
+void ThreadedEngine::WaitForVar(VarHandle var) {
+  WEFT_CHECK(var != nullptr, kInvalidArgument) << "WaitForVar: null var";
+  // A read of var that signals this thread. It runs inline on whichever
+  // thread grants it (no lane hop) and even if var carries an exception.
+  struct Signal {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+  } sig;
+  SyncFn signal = [&sig](RunContext) {
+    // Notify under the lock: the waiter cannot return (destroying sig)
+    // before this thread has released sig.mu for good.
+    std::lock_guard<std::mutex> lk(sig.mu);
+    sig.done = true;
+    sig.cv.notify_all();
+  };
+  OprBlock* op = NewOpr(std::move(signal), Context::CPU(), &var, 1, nullptr, 0,
+                        FnProperty::kNormal, 0, "WaitForVar");
+  op->always_run = true;
+  op->run_inline = true;
+  PushOpr(op);
+  {
+    std::unique_lock<std::mutex> lk(sig.mu);
+    sig.cv.wait(lk, [&sig] { return sig.done; });
+  }
+  if (std::exception_ptr e = ToVar(var)->TakeException()) std::rethrow_exception(e);
+}
+
+void ThreadedEngine::WaitForAll() {
+  {
+    std::unique_lock<std::mutex> lk(finish_mu_);
+    finish_cv_.wait(lk, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+  }
+  std::exception_ptr e;
+  {
+    std::lock_guard<std::mutex> lk(exception_mu_);
+    e = std::move(global_exception_);
+    global_exception_ = nullptr;
+  }
+  if (e) std::rethrow_exception(e);
+}
+
+void ThreadedEngine::DeleteVar(std::function<void()> on_delete, Context ctx, VarHandle var) {
+  WEFT_CHECK(var != nullptr, kInvalidArgument) << "DeleteVar: null var";
+  SyncFn fn;
+  if (on_delete) fn = [f = std::move(on_delete)](RunContext) { f(); };
+  // A write: runs after every access pushed before it, and frees the var in
+  // OnComplete. With nothing to call it needs no lane.
+  OprBlock* op = NewOpr(std::move(fn), ctx, nullptr, 0, &var, 1, FnProperty::kNormal, 0, "DeleteVar");
+  op->always_run = true;
+  op->run_inline = !op->fn;
+  op->delete_var = ToVar(var);
+  PushOpr(op);
+}
+
+std::unique_ptr<Engine> MakeThreadedEngine() { return std::make_unique<ThreadedEngine>(); }
+
+}  // namespace engine_internal
+}  // namespace weft
