@@ -12,7 +12,7 @@
 //    vars) carry a stored exception does not run; it propagates the exception
 //    to its own mutable vars. WaitForVar(v) rethrows v's stored exception and
 //    clears it; WaitForAll rethrows the first exception stored since the last
-//    WaitForAll and clears it. The engine keeps running after any exception.
+//    WaitForAll and clears it, unless a WaitForVar already rethrew that one. The engine keeps running after any exception.
 //  * DeleteVar runs `on_delete` (may be empty) once all previously pushed ops
 //    on the var have finished, then frees the var. The handle must not be used
 //    after DeleteVar.

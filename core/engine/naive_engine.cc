@@ -63,6 +63,8 @@ class NaiveEngine final : public Engine {
       std::lock_guard<std::mutex> lk(mu_);
       e = std::move(ToVar(var)->exception);
       ToVar(var)->exception = nullptr;
+      // Reported here, so WaitForAll must not report the same error again.
+      if (e && e == global_exception_) global_exception_ = nullptr;
     }
     if (e) std::rethrow_exception(e);
   }

@@ -279,7 +279,14 @@ void ThreadedEngine::WaitForVar(VarHandle var) {
     std::unique_lock<std::mutex> lk(sig.mu);
     sig.cv.wait(lk, [&sig] { return sig.done; });
   }
-  if (std::exception_ptr e = ToVar(var)->TakeException()) std::rethrow_exception(e);
+  if (std::exception_ptr e = ToVar(var)->TakeException()) {
+    {
+      // Reported here, so WaitForAll must not report the same error again.
+      std::lock_guard<std::mutex> lk(exception_mu_);
+      if (e == global_exception_) global_exception_ = nullptr;
+    }
+    std::rethrow_exception(e);
+  }
 }
 
 void ThreadedEngine::WaitForAll() {

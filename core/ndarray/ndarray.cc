@@ -21,7 +21,14 @@ NDArray::NDArray(const Shape& shape, Context ctx, DType dtype) : shape_(shape), 
   for (int i = 0; i < shape.ndim(); ++i)
     WEFT_CHECK(shape[i] >= 0, kShape) << "negative dimension in shape " << shape.ToString();
   WEFT_CHECK(DTypeSize(dtype) > 0, kDType) << "invalid dtype " << static_cast<int>(dtype);
-  chunk_ = std::make_shared<Chunk>(static_cast<size_t>(shape.Size()) * DTypeSize(dtype), ctx);
+  // Checked product: a huge shape must be an error, not a wrapped small size.
+  int64_t bytes = static_cast<int64_t>(DTypeSize(dtype));
+  for (int i = 0; i < shape.ndim(); ++i) {
+    WEFT_CHECK(!__builtin_mul_overflow(bytes, shape[i], &bytes), kOutOfMemory)
+        << "array of shape " << shape.ToString() << " and dtype " << DTypeName(dtype)
+        << " is larger than the address space";
+  }
+  chunk_ = std::make_shared<Chunk>(static_cast<size_t>(bytes), ctx);
 }
 
 void* NDArray::data() const {

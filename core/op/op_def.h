@@ -46,9 +46,13 @@ using FCompute = std::function<void(const OpContext&, const Params&, const std::
 using FNumIO = std::function<int(const Params&)>;
 using FListNames = std::function<std::vector<std::string>(const Params&)>;
 
-// The gradient rule is defined with the graph IR (core/graph, next issues);
-// the registry only keeps the slot.
-struct GradientRule;
+// The gradient rule builds backward nodes in the graph IR (core/graph/graph.h):
+// given the forward node and the gradients of its outputs, it returns one
+// entry per input (DESIGN.md: symbolic gradients).
+struct Node;
+struct NodeEntry;
+using FGradient = std::function<std::vector<NodeEntry>(const std::shared_ptr<Node>& node,
+                                                       const std::vector<NodeEntry>& out_grads)>;
 
 class OpDef {
  public:
@@ -75,7 +79,7 @@ class OpDef {
   std::vector<std::pair<int, int>> inplace;  // (input, output) that may share memory
   FusionClass fusion = FusionClass::kOpaque;
   bool needs_rng = false;
-  std::shared_ptr<const GradientRule> gradient;  // filled by the gradient issue
+  FGradient gradient;  // empty: not differentiable (yet)
 
   // Builder used by WEFT_REGISTER_OP.
   OpDef& describe(std::string d) { doc = std::move(d); return *this; }
@@ -95,6 +99,7 @@ class OpDef {
   OpDef& set_fusion(FusionClass c) { fusion = c; return *this; }
   OpDef& set_needs_rng() { needs_rng = true; return *this; }
   OpDef& set_mutate_inputs(std::vector<int> m) { mutate_inputs = std::move(m); return *this; }
+  OpDef& set_gradient(FGradient f) { gradient = std::move(f); return *this; }
 
   // Derived views of the declaration.
   int NumInputs(const Params& p) const;

@@ -1,0 +1,21 @@
+"""Random numbers: ``weft.random.seed`` and the samplers of weft.nd.random."""
+from .base import check_call, lib
+from .ndarray.random import normal, randint, uniform
+
+__all__ = ["seed", "uniform", "normal", "randint"]
+
+
+def seed(seed_state, ctx="all"):  # pylint: disable=unused-argument
+    """Reseeds the generators of every device (an engine write on each, so it is
+    ordered with the sampling ops pushed before and after). ``ctx`` is accepted
+    for MXNet compatibility; every device is reseeded."""
+    if not isinstance(seed_state, int) or isinstance(seed_state, bool):
+        try:
+            import numpy as np  # pylint: disable=import-outside-toplevel
+            if isinstance(seed_state, np.integer):
+                seed_state = int(seed_state)
+            else:
+                raise TypeError
+        except TypeError:
+            raise TypeError("seed_state must be an int, got %s" % type(seed_state).__name__) from None
+    check_call(lib.weft_random_seed(seed_state & 0xFFFFFFFFFFFFFFFF))

@@ -1,0 +1,89 @@
+#include "core/graph/graph.h"
+
+#include <unordered_set>
+
+#include "core/base/error.h"
+
+namespace weft {
+
+void Node::ParseParams() {
+  if (is_variable()) return;
+  std::vector<std::pair<std::string, std::string>> list(attrs.begin(), attrs.end());
+  try {
+    params = Params::Parse(*op, list);
+  } catch (const Error& e) {
+    throw Error(e.status(), "node '" + name + "': " + e.what());
+  }
+}
+
+NodePtr Node::Variable(const std::string& name) {
+  auto n = std::make_shared<Node>();
+  n->name = name;
+  return n;
+}
+
+NodePtr Node::Op(const OpDef& op, const std::string& name, std::map<std::string, std::string> attrs,
+                 std::vector<NodeEntry> inputs) {
+  auto n = std::make_shared<Node>();
+  n->op = &op;
+  n->name = name;
+  n->attrs = std::move(attrs);
+  n->inputs = std::move(inputs);
+  n->ParseParams();
+  return n;
+}
+
+void PostOrderDFS(const std::vector<NodeEntry>& heads, const std::function<void(const NodePtr&)>& visit) {
+  // Iterative DFS so deep graphs (long unrolled RNNs) cannot overflow the stack.
+  std::unordered_set<const Node*> done;
+  std::vector<std::pair<NodePtr, size_t>> stack;
+  auto push = [&](const NodePtr& n) {
+    if (n && !done.count(n.get())) stack.emplace_back(n, 0);
+  };
+  for (const NodeEntry& h : heads) {
+    push(h.node);
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (done.count(node.get())) {
+        stack.pop_back();
+        continue;
+      }
+      size_t n_in = node->inputs.size();
+      if (next < n_in + node->control_deps.size()) {
+        const NodePtr& child = next < n_in ? node->inputs[next].node : node->control_deps[next - n_in];
+        ++next;
+        push(child);
+        continue;
+      }
+      NodePtr finished = node;
+      stack.pop_back();
+      done.insert(finished.get());
+      visit(finished);
+    }
+  }
+}
+
+IndexedGraph::IndexedGraph(const std::vector<NodeEntry>& heads) {
+  row_ptr_.push_back(0);
+  std::unordered_set<uint32_t> mutated;
+  PostOrderDFS(heads, [&](const NodePtr& n) {
+    uint32_t nid = static_cast<uint32_t>(nodes_.size());
+    id_of_[n.get()] = nid;
+    INode in;
+    in.source = n.get();
+    for (const NodeEntry& e : n->inputs) in.inputs.push_back({id_of_.at(e.node.get()), e.index, e.version});
+    for (const NodePtr& c : n->control_deps) in.control_deps.push_back(id_of_.at(c.get()));
+    if (n->op)
+      for (int m : n->op->mutate_inputs)
+        if (static_cast<size_t>(m) < in.inputs.size()) mutated.insert(in.inputs[static_cast<size_t>(m)].node_id);
+    nodes_.push_back(std::move(in));
+    ptrs_.push_back(n);
+    row_ptr_.push_back(row_ptr_.back() + static_cast<uint32_t>(n->num_outputs()));
+    if (n->is_variable()) arg_nodes_.push_back(nid);
+  });
+  for (uint32_t nid : arg_nodes_)
+    if (mutated.count(nid)) mutable_nodes_.push_back(nid);
+  for (const NodeEntry& h : heads) outputs_.push_back({id_of_.at(h.node.get()), h.index, h.version});
+}
+
+}  // namespace weft
