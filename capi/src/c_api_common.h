@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/graph/symbol.h"
 #include "core/ndarray/ndarray.h"
 #include "core/op/op_def.h"
 #include "weft/c_api.h"
@@ -18,6 +19,10 @@ struct weft_ndarray {
 
 struct weft_op {
   const weft::OpDef* def;
+};
+
+struct weft_symbol {
+  weft::Symbol sym;
 };
 
 namespace weft {

@@ -88,7 +88,7 @@ int weft_op_invoke(const weft_op* op, int num_inputs, weft_ndarray* const* input
       out.push_back((*outputs)[i]->arr);
     }
   }
-  Invoke(def, attrs, in, &out);
+  InvokeParsed(def, Params::Parse(def, attrs), std::move(in), &out);
   if (!preallocated) {
     auto& s = capi::Scratch();
     s.handles.clear();

@@ -26,6 +26,7 @@ NodePtr Node::Op(const OpDef& op, const std::string& name, std::map<std::string,
                  std::vector<NodeEntry> inputs) {
   auto n = std::make_shared<Node>();
   n->op = &op;
+  n->op_name = op.name;
   n->name = name;
   n->attrs = std::move(attrs);
   n->inputs = std::move(inputs);

@@ -27,6 +27,9 @@ struct NodeEntry {
 
 struct Node {
   const OpDef* op = nullptr;  // nullptr: a variable
+  // The operator name as the user or file spelled it (an alias such as
+  // "SliceChannel" stays so), so JSON round trips are byte-identical.
+  std::string op_name;
   std::string name;
   // All attributes, sorted by key (as the JSON writes them): operator
   // parameters plus hidden __dunder__ keys.
@@ -41,7 +44,7 @@ struct Node {
   int num_outputs() const { return is_variable() ? 1 : op->NumOutputs(params); }
   int num_visible_outputs() const {
     if (is_variable()) return 1;
-    return op->num_visible_outputs < 0 ? num_outputs() : op->num_visible_outputs;
+    return op->NumVisibleOutputs(params);
   }
   // Parses attrs into params (ignoring __hidden__ keys); throws naming the node.
   void ParseParams();

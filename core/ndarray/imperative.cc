@@ -28,7 +28,7 @@ void Invoke(const OpDef& op, const AttrList& attrs, const std::vector<NDArray>& 
   InvokeParsed(op, Params::Parse(op, attrs), inputs, outputs, is_train);
 }
 
-void InvokeParsed(const OpDef& op, const Params& params, const std::vector<NDArray>& inputs,
+void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
                   std::vector<NDArray>* outputs, bool is_train) {
   const int num_in = op.NumInputs(params);
   WEFT_CHECK(static_cast<int>(inputs.size()) == num_in, kInvalidArgument)
@@ -55,13 +55,16 @@ void InvokeParsed(const OpDef& op, const Params& params, const std::vector<NDArr
   bool types_done = op.InferType(params, &in_types, &out_types);
   WEFT_CHECK(types_done, kDType) << op.name << ": cannot infer the output dtype from the inputs";
 
-  const int num_visible = op.num_visible_outputs < 0 ? num_out : op.num_visible_outputs;
+  const int num_visible = op.NumVisibleOutputs(params);
   std::vector<NDArray> outs;
   if (!outputs->empty()) {
-    WEFT_CHECK(static_cast<int>(outputs->size()) == num_visible, kInvalidArgument)
+    // out= gives the visible outputs; the executor may give all of them
+    // (hidden ones such as Dropout's mask feed its backward pass).
+    const int given = static_cast<int>(outputs->size());
+    WEFT_CHECK(given == num_visible || given == num_out, kInvalidArgument)
         << op.name << ": out= needs " << num_visible << " array(s), got " << outputs->size();
     outs = *outputs;
-    for (int i = 0; i < num_visible; ++i) {
+    for (int i = 0; i < given; ++i) {
       const NDArray& o = outs[static_cast<size_t>(i)];
       WEFT_CHECK(!o.is_none(), kInvalidArgument) << op.name << ": out[" << i << "] is empty";
       WEFT_CHECK(o.shape() == out_shapes[static_cast<size_t>(i)], kShape)
@@ -73,7 +76,7 @@ void InvokeParsed(const OpDef& op, const Params& params, const std::vector<NDArr
       WEFT_CHECK(o.ctx() == ctx, kInvalidArgument)
           << op.name << ": out[" << i << "] is on " << o.ctx().ToString() << ", inputs on " << ctx.ToString();
     }
-    for (int i = num_visible; i < num_out; ++i)
+    for (int i = given; i < num_out; ++i)
       outs.emplace_back(out_shapes[static_cast<size_t>(i)], ctx, out_types[static_cast<size_t>(i)]);
   } else {
     for (int i = 0; i < num_out; ++i)
@@ -86,7 +89,7 @@ void InvokeParsed(const OpDef& op, const Params& params, const std::vector<NDArr
   for (const NDArray& o : outs) writes.push_back(o.var());
   for (int m : op.mutate_inputs) writes.push_back(inputs[static_cast<size_t>(m)].var());
   RandomState* rng = nullptr;
-  if (op.needs_rng) {
+  if (op.NeedsRNG(params)) {
     rng = RandomState::Get(ctx);
     writes.push_back(rng->var());
   }
@@ -96,8 +99,10 @@ void InvokeParsed(const OpDef& op, const Params& params, const std::vector<NDArr
       if (a.SharesChunk(outs[o]) && a.byte_offset() == outs[o].byte_offset()) req[o] = OpReq::kWriteInplace;
 
   const OpDef* op_ptr = &op;
+  std::vector<NDArray> visible(outs.begin(), outs.begin() + num_visible);
   Engine::Get()->Push(
-      [op_ptr, params, inputs, outs, req, rng, is_train, ctx](RunContext) {
+      [op_ptr, params = std::move(params), inputs = std::move(inputs), outs = std::move(outs),
+       req = std::move(req), rng, is_train, ctx](RunContext) {
         std::vector<TensorView> in_views, out_views;
         in_views.reserve(inputs.size());
         out_views.reserve(outs.size());
@@ -111,9 +116,7 @@ void InvokeParsed(const OpDef& op, const Params& params, const std::vector<NDArr
         k(octx, params, in_views, req, out_views);
       },
       ctx, reads, writes, FnProperty::kNormal, 0, op.name.c_str());
-
-  outs.resize(static_cast<size_t>(num_visible));
-  *outputs = std::move(outs);
+  *outputs = std::move(visible);
 }
 
 }  // namespace weft

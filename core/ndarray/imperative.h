@@ -22,7 +22,8 @@ void Invoke(const OpDef& op, const AttrList& attrs, const std::vector<NDArray>& 
             std::vector<NDArray>* outputs, bool is_train = false);
 
 // Same, with attributes already parsed (the executor and fast paths).
-void InvokeParsed(const OpDef& op, const Params& params, const std::vector<NDArray>& inputs,
+// `params` is taken by value so the pushed closure can own it without a copy.
+void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
                   std::vector<NDArray>* outputs, bool is_train = false);
 
 }  // namespace weft

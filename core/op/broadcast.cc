@@ -11,6 +11,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/elemwise_kernels.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -67,6 +68,32 @@ bool BroadcastBinaryInfer(const OpDef& op, std::vector<Shape>* in, std::vector<S
   return true;
 }
 
+// MXNet's rules, each input's gradient summed back over the axes it was
+// broadcast along (core/op/backward_misc.cc); the comparisons give zeros.
+FGradient BroadcastGradient(BinaryKind kind) {
+  const char* what = nullptr;
+  switch (kind) {
+    case BinaryKind::kAdd: what = "add"; break;
+    case BinaryKind::kSub: what = "sub"; break;
+    case BinaryKind::kMul: what = "mul"; break;
+    case BinaryKind::kDiv: what = "div"; break;
+    case BinaryKind::kPow: what = "power"; break;
+    case BinaryKind::kMax: what = "maximum"; break;
+    case BinaryKind::kMin: what = "minimum"; break;
+    case BinaryKind::kMod: what = "mod"; break;
+    default: return ZeroGradients;
+  }
+  return [what](const NodePtr& n, const std::vector<NodeEntry>& og) {
+    return BinaryArithmeticGradient(n, og[0], what, true);
+  };
+}
+
+// broadcast_to / broadcast_axis: the gradient summed back to the input's shape.
+std::vector<NodeEntry> BroadcastCopyGradient(const NodePtr& n, const std::vector<NodeEntry>& og) {
+  GradBuilder b(n);
+  return {SumToShapeOf(b, og[0], b.in(0))};
+}
+
 bool RegisterBroadcastBinaryOps() {
   for (const BroadcastOpEntry& e : kBroadcastOps) {
     OpDef& op = OpRegistry::Get()->Add(e.name);
@@ -88,7 +115,8 @@ bool RegisterBroadcastBinaryOps() {
                                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
           elemwise_cpu::BroadcastBinaryKernel(kind, in[0], in[1], req[0], out[0]);
         })
-        .set_fusion(FusionClass::kInjective);
+        .set_fusion(FusionClass::kInjective)
+        .set_gradient(BroadcastGradient(kind));
   }
   return true;
 }
@@ -140,7 +168,8 @@ WEFT_REGISTER_OP("broadcast_to")
                "`A = broadcast_axis(B, axis=0, size=10)`.")
     .set_infer_shape(BroadcastToInfer)
     .set_compute_cpu(BroadcastCopyCompute)
-    .set_fusion(FusionClass::kInjective);
+    .set_fusion(FusionClass::kInjective)
+    .set_gradient(BroadcastCopyGradient);
 
 // ---- broadcast_axis ----
 
@@ -185,7 +214,8 @@ WEFT_REGISTER_OP("broadcast_axis")
     .add_param("size", ParamType::kShape, "()", "Target sizes of the broadcasting axes.")
     .set_infer_shape(BroadcastAxisInfer)
     .set_compute_cpu(BroadcastCopyCompute)
-    .set_fusion(FusionClass::kInjective);
+    .set_fusion(FusionClass::kInjective)
+    .set_gradient(BroadcastCopyGradient);
 
 // ---- broadcast_like ----
 
@@ -242,7 +272,11 @@ WEFT_REGISTER_OP("broadcast_like")
     .add_optional_param("rhs_axes", ParamType::kShape, "Axes to copy from the second input array")
     .set_infer_shape(BroadcastLikeInfer)
     .set_compute_cpu(BroadcastCopyCompute)
-    .set_fusion(FusionClass::kInjective);
+    .set_fusion(FusionClass::kInjective)
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      GradBuilder b(n);  // rhs only gives the shape: zeros, as in MXNet
+      return {SumToShapeOf(b, og[0], b.in(0)), b.Zeros(b.in(1))};
+    });
 
 }  // namespace
 }  // namespace weft

@@ -6,6 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/concat.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -55,6 +56,16 @@ WEFT_REGISTER_OP("Concat")
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
       const int axis = tensor::NormalizeAxis(p.GetInt("dim"), out[0].ndim(), "Concat", "arg0", 0, "dim");
       tensor_cpu::ConcatCPU(in, out[0].shape.ProdRange(0, axis), req[0], out[0]);
+    })
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+      // Each input gets its part of out_grad (the inputs give the part sizes).
+      GradBuilder b(n);
+      std::vector<NodeEntry> in = {og[0]};
+      in.insert(in.end(), n->inputs.begin(), n->inputs.end());
+      const NodePtr g = b.NodeWithAttrs("_backward_Concat", in);
+      std::vector<NodeEntry> r;
+      for (uint32_t i = 0; i < n->inputs.size(); ++i) r.push_back(OutputOf(g, i));
+      return r;
     });
 
 // ---- stack ----
@@ -83,6 +94,16 @@ WEFT_REGISTER_OP("stack")
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
       const int axis = tensor::NormalizeAxis(p.GetInt("axis"), in[0].ndim(), "stack", "arg0", 1);
       tensor_cpu::ConcatCPU(in, in[0].shape.ProdRange(0, axis), req[0], out[0]);
+    })
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+      // Split out_grad along the new axis, dropping it.
+      GradBuilder b(n);
+      const std::string count = std::to_string(n->inputs.size());
+      const std::string axis = std::to_string(n->params.GetInt("axis"));
+      const NodePtr g = b.Node("split", {og[0]}, {{"num_outputs", count}, {"axis", axis}, {"squeeze_axis", "True"}});
+      std::vector<NodeEntry> r;
+      for (uint32_t i = 0; i < n->inputs.size(); ++i) r.push_back(OutputOf(g, i));
+      return r;
     });
 
 // ---- split ----
@@ -134,6 +155,14 @@ OpDef& RegisterSplit() {
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         SplitPlan s = PlanSplit(p, in[0].shape);
         tensor_cpu::SplitCPU(in[0], in[0].shape.ProdRange(0, s.axis), req, out);
+      })
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+        // Join the output gradients again (stack them when the axis was squeezed).
+        GradBuilder b(n);
+        const std::string count = std::to_string(og.size());
+        const std::string axis = std::to_string(n->params.GetInt("axis"));
+        if (n->params.GetBool("squeeze_axis")) return {b("stack", og, {{"num_args", count}, {"axis", axis}})};
+        return {b("Concat", og, {{"num_args", count}, {"dim", axis}})};
       });
   op.list_output_names = [](const Params& p) {
     std::vector<std::string> names;

@@ -7,6 +7,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/dot.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -122,6 +123,12 @@ OpDef& DotOp(const char* name, Planner plan, const std::string& doc) {
         GemmDesc d;
         plan(p, in[0].shape, in[1].shape, &d);
         tensor_cpu::GemmCPU(d, in[0], in[1], req[0], out[0]);
+      })
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+        // _backward_dot / _backward_batch_dot: see Note [Dot backward] in core/op/backward_misc.cc.
+        GradBuilder b(n);
+        const NodePtr g = b.NodeWithAttrs("_backward_" + n->op->name, {og[0], b.in(0), b.in(1)});
+        return {OutputOf(g, 0), OutputOf(g, 1)};
       });
   return op;
 }

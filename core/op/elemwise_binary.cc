@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/elemwise_kernels.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -82,6 +83,25 @@ bool SameShapeBinaryInfer(const OpDef& op, std::vector<Shape>* in, std::vector<S
   return true;
 }
 
+// MXNet's rules (core/op/backward_misc.cc); the comparisons give zeros.
+FGradient BinaryGradient(BinaryKind kind) {
+  const char* what = nullptr;
+  switch (kind) {
+    case BinaryKind::kAdd: what = "add"; break;
+    case BinaryKind::kSub: what = "sub"; break;
+    case BinaryKind::kMul: what = "mul"; break;
+    case BinaryKind::kDiv: what = "div"; break;
+    case BinaryKind::kPow: what = "power"; break;
+    case BinaryKind::kMax: what = "maximum"; break;
+    case BinaryKind::kMin: what = "minimum"; break;
+    case BinaryKind::kMod: what = "mod"; break;
+    default: return ZeroGradients;
+  }
+  return [what](const NodePtr& n, const std::vector<NodeEntry>& og) {
+    return BinaryArithmeticGradient(n, og[0], what, false);
+  };
+}
+
 bool RegisterBinaryOps() {
   for (const BinaryOpEntry& e : BinaryOps()) {
     OpDef& op = OpRegistry::Get()->Add(e.name);
@@ -99,7 +119,8 @@ bool RegisterBinaryOps() {
         })
         .add_inplace(0, 0)
         .add_inplace(1, 0)
-        .set_fusion(FusionClass::kElementwise);
+        .set_fusion(FusionClass::kElementwise)
+        .set_gradient(BinaryGradient(kind));
   }
   return true;
 }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/elemwise_kernels.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -73,7 +74,13 @@ WEFT_REGISTER_OP("where")
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
       elemwise_cpu::WhereKernel(in[0], in[1], in[2], req[0], out[0]);
     })
-    .set_fusion(FusionClass::kElementwise);
+    .set_fusion(FusionClass::kElementwise)
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      GradBuilder b(n);  // the condition gets zeros, as in MXNet
+      const NodeEntry& c = b.in(0);
+      const NodeEntry zero = b.Zeros(og[0]);
+      return {b.Zeros(c), b("where", {c, og[0], zero}), b("where", {c, zero, og[0]})};
+    });
 
 // ---- clip ----
 
@@ -96,7 +103,14 @@ WEFT_REGISTER_OP("clip")
       elemwise_cpu::ClipKernel(in[0], p.GetFloat("a_min"), p.GetFloat("a_max"), req[0], out[0]);
     })
     .add_inplace(0, 0)
-    .set_fusion(FusionClass::kElementwise);
+    .set_fusion(FusionClass::kElementwise)
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      GradBuilder b(n);  // passes where a_min <= x <= a_max (MXNet's _backward_clip)
+      const NodeEntry& x = b.in(0);
+      const NodeEntry inside = b.Mul(b.Scalar("_greater_equal_scalar", x, n->params.GetFloat("a_min")),
+                                     b.Scalar("_lesser_equal_scalar", x, n->params.GetFloat("a_max")));
+      return {b.Mul(og[0], inside)};
+    });
 
 // ---- Cast ----
 
@@ -125,7 +139,11 @@ WEFT_REGISTER_OP("Cast")
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
       elemwise_cpu::CastKernel(in[0], req[0], out[0]);
     })
-    .set_fusion(FusionClass::kElementwise);
+    .set_fusion(FusionClass::kElementwise)
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      GradBuilder b(n);  // back to the input's dtype
+      return {b("_backward_Cast", {og[0], b.in(0)})};
+    });
 
 }  // namespace
 }  // namespace weft

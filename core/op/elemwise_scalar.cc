@@ -5,9 +5,11 @@
 // by 0). `is_int` is accepted for MXNet 1.9 symbol files; it only matters to
 // NumPy-style ops, so it does not change the result here. Kernels:
 // core/op/cpu/binary_kernels.cc.
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/elemwise_kernels.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -56,6 +58,40 @@ const ScalarOpEntry kScalarOps[] = {
      "Returns (data <= scalar) element-wise: 1 where true, 0 elsewhere, in the input dtype."},
 };
 
+// MXNet's _backward_<op>_scalar rules (x the input, y the output, s the
+// scalar); the comparisons give zeros.
+FGradient ScalarGradient(BinaryKind kind, bool left) {
+  switch (kind) {
+    case BinaryKind::kEq: case BinaryKind::kNe: case BinaryKind::kGt:
+    case BinaryKind::kGe: case BinaryKind::kLt: case BinaryKind::kLe:
+      return ZeroGradients;
+    default:
+      break;
+  }
+  return [kind, left](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+    GradBuilder b(n);
+    const NodeEntry& g = og[0];
+    const NodeEntry x = b.in(0), y = b.out();
+    const double s = n->params.GetFloat("scalar");
+    switch (kind) {
+      case BinaryKind::kAdd: return {g};
+      case BinaryKind::kSub: return {left ? b.Neg(g) : g};
+      case BinaryKind::kMul: return {b.Scalar("_mul_scalar", g, s)};
+      case BinaryKind::kDiv:  // s / x: -g s / x^2 = -g y / x
+        return {left ? b.Neg(b.Div(b.Mul(g, y), x)) : b.Scalar("_div_scalar", g, s)};
+      case BinaryKind::kPow:  // s^x: g y log(s);  x^s: g s x^(s-1)
+        return {left ? b.Scalar("_mul_scalar", b.Mul(g, y), std::log(s))
+                     : b.Scalar("_mul_scalar", b.Mul(g, b.Scalar("_power_scalar", x, s - 1)), s)};
+      case BinaryKind::kMax: return {b.Mul(g, b.Scalar("_greater_equal_scalar", x, s))};
+      case BinaryKind::kMin: return {b.Mul(g, b.Scalar("_lesser_equal_scalar", x, s))};
+      case BinaryKind::kMod:  // s mod x = s - x floor(s / x)
+        return {left ? b.Neg(b.Mul(g, b("floor", {b.Scalar("_rdiv_scalar", x, s)}))) : g};
+      default: break;
+    }
+    WEFT_THROW(kInternal) << "no gradient for " << n->op->name;
+  };
+}
+
 bool RegisterScalarOps() {
   for (const ScalarOpEntry& e : kScalarOps) {
     OpDef& op = OpRegistry::Get()->Add(e.name);
@@ -78,7 +114,8 @@ bool RegisterScalarOps() {
           elemwise_cpu::BinaryScalarKernel(kind, in[0], p.GetFloat("scalar"), left, req[0], out[0]);
         })
         .add_inplace(0, 0)
-        .set_fusion(FusionClass::kElementwise);
+        .set_fusion(FusionClass::kElementwise)
+        .set_gradient(ScalarGradient(kind, left));
   }
   return true;
 }

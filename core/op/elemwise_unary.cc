@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/elemwise_kernels.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -84,6 +85,39 @@ const UnaryOpEntry kUnaryOps[] = {
      "For integer dtypes the division truncates and 1/0 gives 0."},
 };
 
+// d/dx of each function, as MXNet's _backward_<op> computes it (from the
+// output where that is cheaper); sign, floor, ceil and round give zeros.
+FGradient UnaryGradient(UnaryKind kind) {
+  if (kind == UnaryKind::kSign || kind == UnaryKind::kFloor || kind == UnaryKind::kCeil ||
+      kind == UnaryKind::kRound)
+    return ZeroGradients;
+  return [kind](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+    GradBuilder b(n);
+    const NodeEntry& g = og[0];
+    const NodeEntry x = b.in(0), y = b.out();
+    switch (kind) {
+      case UnaryKind::kAbs: return {b.Mul(g, b("sign", {x}))};
+      case UnaryKind::kNegative: return {b.Neg(g)};
+      case UnaryKind::kExp: return {b.Mul(g, y)};
+      case UnaryKind::kLog: return {b.Div(g, x)};
+      case UnaryKind::kLog1p: return {b.Div(g, b.Scalar("_plus_scalar", x, 1))};
+      case UnaryKind::kExpm1: return {b.Mul(g, b.Scalar("_plus_scalar", y, 1))};
+      case UnaryKind::kSqrt: return {b.Div(g, b.Scalar("_mul_scalar", y, 2))};
+      case UnaryKind::kRsqrt: return {b.Scalar("_mul_scalar", b.Div(b.Mul(g, y), x), -0.5)};
+      case UnaryKind::kSquare: return {b.Mul(g, b.Scalar("_mul_scalar", x, 2))};
+      case UnaryKind::kSin: return {b.Mul(g, b("cos", {x}))};
+      case UnaryKind::kCos: return {b.Mul(g, b.Neg(b("sin", {x})))};
+      case UnaryKind::kTan: return {b.Mul(g, b.Scalar("_plus_scalar", b("square", {y}), 1))};
+      case UnaryKind::kTanh: return {b.Mul(g, b.Scalar("_rminus_scalar", b("square", {y}), 1))};
+      case UnaryKind::kSigmoid: return {b.Mul(g, b.Mul(y, b.Scalar("_rminus_scalar", y, 1)))};
+      case UnaryKind::kRelu: return {b.Mul(g, b.Scalar("_greater_scalar", y, 0))};
+      case UnaryKind::kReciprocal: return {b.Neg(b.Mul(g, b("square", {y})))};
+      default: break;
+    }
+    WEFT_THROW(kInternal) << "no gradient for unary op " << n->op->name;
+  };
+}
+
 bool RegisterUnaryOps() {
   for (const UnaryOpEntry& e : kUnaryOps) {
     OpDef& op = OpRegistry::Get()->Add(e.name);
@@ -98,7 +132,8 @@ bool RegisterUnaryOps() {
           elemwise_cpu::UnaryKernel(kind, in[0], req[0], out[0]);
         })
         .add_inplace(0, 0)
-        .set_fusion(FusionClass::kElementwise);
+        .set_fusion(FusionClass::kElementwise)
+        .set_gradient(UnaryGradient(kind));
   }
   return true;
 }

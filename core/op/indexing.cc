@@ -6,6 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/indexing.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -58,6 +59,10 @@ WEFT_REGISTER_OP("take")
     .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
       tensor_cpu::TakeCPU(in[0], in[1], TakeAxis(p, in[0].shape), ModeOf(p), req[0], out[0]);
+    })
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      GradBuilder b(n);  // indices take no gradient
+      return {OutputOf(b.NodeWithAttrs("_backward_take", {og[0], b.in(1), b.in(0)})), NodeEntry{}};
     });
 
 // ---- pick ----
@@ -110,6 +115,10 @@ WEFT_REGISTER_OP("pick")
       Shape o;
       const int axis = PickAxis(p, in[0].shape, &o);
       tensor_cpu::PickCPU(in[0], in[1], axis, ModeOf(p), req[0], out[0]);
+    })
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      GradBuilder b(n);  // the index takes no gradient
+      return {OutputOf(b.NodeWithAttrs("_backward_pick", {og[0], b.in(1), b.in(0)})), NodeEntry{}};
     });
 
 // ---- one_hot ----
@@ -139,7 +148,8 @@ WEFT_REGISTER_OP("one_hot")
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
       tensor_cpu::OneHotCPU(in[0], p.GetInt("depth"), p.GetFloat("on_value"), p.GetFloat("off_value"), req[0],
                             out[0]);
-    });
+    })
+    .set_gradient(ZeroGradients);  // MXNet's MakeZeroGradNodes
 
 // ---- gather_nd / _scatter_set_nd ----
 
@@ -172,6 +182,10 @@ WEFT_REGISTER_OP("gather_nd")
     .set_compute_cpu([](const OpContext&, const Params&, const std::vector<TensorView>& in,
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
       tensor_cpu::GatherNDCPU(in[0], in[1], req[0], out[0]);
+    })
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      GradBuilder b(n);  // the indices take no gradient
+      return {b("_backward_gather_nd", {og[0], b.in(1), b.in(0)}), NodeEntry{}};
     });
 
 WEFT_REGISTER_OP("_scatter_set_nd")

@@ -9,6 +9,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/copy.h"
 #include "core/op/cpu/init.h"
 #include "core/op/op_def.h"
@@ -150,7 +151,8 @@ OpDef& LikeOp(const char* name, const char* what, double value) {
       .set_compute_cpu([value](const OpContext&, const Params&, const std::vector<TensorView>&,
                                const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         tensor_cpu::FillCPU(out[0], req[0], value);
-      });
+      })
+      .set_gradient(ZeroGradients);  // the values do not depend on the input (MXNet: zeros)
   return op;
 }
 

@@ -50,6 +50,11 @@ int OpDef::NumOutputs(const Params& p) const {
   return num_outputs_fn ? num_outputs_fn(p) : num_outputs;
 }
 
+int OpDef::NumVisibleOutputs(const Params& p) const {
+  if (num_visible_outputs_fn) return num_visible_outputs_fn(p);
+  return num_visible_outputs < 0 ? NumOutputs(p) : num_visible_outputs;
+}
+
 std::vector<std::string> OpDef::InputNames(const Params& p) const {
   if (list_input_names) return list_input_names(p);
   if (!variadic_param.empty()) {

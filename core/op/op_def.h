@@ -70,6 +70,7 @@ class OpDef {
   FNumIO num_outputs_fn;        // overrides num_outputs when set
   FListNames list_output_names; // default: "output" or "output0".."outputN-1"
   int num_visible_outputs = -1; // -1: all outputs are visible
+  FNumIO num_visible_outputs_fn;  // overrides num_visible_outputs (BatchNorm's output_mean_var)
   std::vector<int> mutate_inputs;  // inputs written by the op (engine writes, aux states)
 
   FInferShape infer_shape;
@@ -79,6 +80,7 @@ class OpDef {
   std::vector<std::pair<int, int>> inplace;  // (input, output) that may share memory
   FusionClass fusion = FusionClass::kOpaque;
   bool needs_rng = false;
+  std::function<bool(const Params&)> needs_rng_fn;  // overrides needs_rng (LeakyReLU: rrelu only)
   FGradient gradient;  // empty: not differentiable (yet)
 
   // Builder used by WEFT_REGISTER_OP.
@@ -104,6 +106,8 @@ class OpDef {
   // Derived views of the declaration.
   int NumInputs(const Params& p) const;
   int NumOutputs(const Params& p) const;
+  int NumVisibleOutputs(const Params& p) const;
+  bool NeedsRNG(const Params& p) const { return needs_rng_fn ? needs_rng_fn(p) : needs_rng; }
   std::vector<std::string> InputNames(const Params& p) const;
   std::vector<std::string> OutputNames(const Params& p) const;
   const ParamSpec* FindParam(const std::string& n) const;

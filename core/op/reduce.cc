@@ -7,6 +7,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/reduce.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -63,6 +64,8 @@ FCompute ReduceCompute(ReduceKind kind) {
   };
 }
 
+FGradient ReduceGradient(ReduceKind kind);
+
 OpDef& ReduceAxesOp(const char* name, ReduceKind kind, const std::string& what) {
   OpDef& op = OpRegistry::Get()->Add(name);
   op.describe("Computes the " + what +
@@ -79,8 +82,39 @@ OpDef& ReduceAxesOp(const char* name, ReduceKind kind, const std::string& what) 
                  "If True, reduce every axis except the ones given in `axis`.")
       .set_infer_shape(ReduceInferShape)
       .set_compute_cpu(ReduceCompute(kind))
-      .set_fusion(FusionClass::kReduce);
+      .set_fusion(FusionClass::kReduce)
+      .set_gradient(ReduceGradient(kind));
   return op;
+}
+
+// Gradient rules (MXNet's _backward_<reduce>): out_grad, and where needed the
+// output, are broadcast back to data's shape by _backward_sum (which takes the
+// forward's axis, keepdims and exclude); max and min send the gradient to every
+// element equal to the result, prod divides the product by each element.
+NodeEntry Broadcast(GradBuilder& b, const NodeEntry& e) {
+  return OutputOf(b.NodeWithAttrs("_backward_sum", {e, b.in(0)}));
+}
+
+FGradient ReduceGradient(ReduceKind kind) {
+  return [kind](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+    GradBuilder b(n);
+    const NodeEntry x = b.in(0);
+    switch (kind) {
+      case ReduceKind::kSum: return {Broadcast(b, og[0])};
+      case ReduceKind::kMean: return {OutputOf(b.NodeWithAttrs("_backward_mean", {og[0], x}))};
+      case ReduceKind::kMax:
+      case ReduceKind::kMin: return {b.Mul(Broadcast(b, og[0]), b("_equal", {x, Broadcast(b, b.out())}))};
+      case ReduceKind::kProd: return {b.Mul(Broadcast(b, og[0]), b.Div(Broadcast(b, b.out()), x))};
+      case ReduceKind::kNanSum: return {b.Mul(Broadcast(b, og[0]), b("_equal", {x, x}))};
+      case ReduceKind::kNanProd: {  // NaN elements get 0 (a select, so NaN / NaN cannot leak)
+        const NodeEntry g = b.Mul(Broadcast(b, og[0]), b.Div(Broadcast(b, b.out()), x));
+        return {b("where", {b("_equal", {x, x}), g, b.Zeros(x)})};
+      }
+      case ReduceKind::kNorm1: return {b.Mul(Broadcast(b, og[0]), b("sign", {x}))};
+      case ReduceKind::kNorm2: return {b.Mul(Broadcast(b, og[0]), b.Div(x, Broadcast(b, b.out())))};
+    }
+    WEFT_THROW(kInternal) << "no gradient for " << n->op->name;
+  };
 }
 
 [[maybe_unused]] OpDef& reg_sum = ReduceAxesOp("sum", ReduceKind::kSum, "sum").add_alias("sum_axis");
@@ -124,7 +158,10 @@ WEFT_REGISTER_OP("norm")
       ReduceAxesShape(p, in[0].shape, false, &red);
       tensor_cpu::ReduceCPU(NormKind(p), in[0], red, req[0], out[0]);
     })
-    .set_fusion(FusionClass::kReduce);
+    .set_fusion(FusionClass::kReduce)
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+      return ReduceGradient(NormKind(n->params))(n, og);
+    });
 
 // ---- argmax / argmin ----
 
@@ -178,7 +215,8 @@ OpDef& ArgReduceOp(const char* name, bool is_max) {
         int ax = ArgAxis(p, in[0].shape, &o);
         tensor_cpu::ArgReduceCPU(is_max, in[0], ax, req[0], out[0]);
       })
-      .set_fusion(FusionClass::kReduce);
+      .set_fusion(FusionClass::kReduce)
+      .set_gradient(ZeroGradients);  // MXNet's MakeZeroGradNodes
   return op;
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/copy.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -18,6 +19,12 @@ namespace {
 void CopyCompute(const OpContext&, const Params&, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
                  const std::vector<TensorView>& out) {
   tensor_cpu::ConvertCopy(in[0], req[0], out[0]);
+}
+
+// The gradient of every shape-only op: out_grad in the input's shape.
+std::vector<NodeEntry> ReshapeGradient(const NodePtr& n, const std::vector<NodeEntry>& og) {
+  GradBuilder b(n);
+  return {b("_backward_reshape", {og[0], b.in(0)})};
 }
 
 // Note [Reshape special values]
@@ -144,7 +151,8 @@ WEFT_REGISTER_OP("Reshape")
     })
     .set_compute_cpu(CopyCompute)
     .add_inplace(0, 0)
-    .set_fusion(FusionClass::kInjective);
+    .set_fusion(FusionClass::kInjective)
+    .set_gradient(ReshapeGradient);
 
 WEFT_REGISTER_OP("Flatten")
     .describe("Flattens the input to 2-D: (d0, d1, ..., dk) becomes (d0, d1 * ... * dk).\n\n"
@@ -160,7 +168,8 @@ WEFT_REGISTER_OP("Flatten")
     })
     .set_compute_cpu(CopyCompute)
     .add_inplace(0, 0)
-    .set_fusion(FusionClass::kInjective);
+    .set_fusion(FusionClass::kInjective)
+    .set_gradient(ReshapeGradient);
 
 WEFT_REGISTER_OP("expand_dims")
     .describe("Inserts a new axis of size 1 at position `axis` (which may be ndim, or negative "
@@ -178,7 +187,8 @@ WEFT_REGISTER_OP("expand_dims")
     })
     .set_compute_cpu(CopyCompute)
     .add_inplace(0, 0)
-    .set_fusion(FusionClass::kInjective);
+    .set_fusion(FusionClass::kInjective)
+    .set_gradient(ReshapeGradient);
 
 WEFT_REGISTER_OP("squeeze")
     .describe("Removes axes of size 1: the given ones, or all of them when axis is None.\n\n"
@@ -213,12 +223,14 @@ WEFT_REGISTER_OP("squeeze")
     })
     .set_compute_cpu(CopyCompute)
     .add_inplace(0, 0)
-    .set_fusion(FusionClass::kInjective);
+    .set_fusion(FusionClass::kInjective)
+    .set_gradient(ReshapeGradient);
 
 WEFT_REGISTER_OP("_copyto")
     .describe("Copies the input into the output (the `copyto` / `out=` copy). When the output "
               "already has another dtype the values are converted.")
     .add_alias("_copy")
+    .add_alias("identity")
     .add_input("data")
     .set_infer_shape([](const Params&, std::vector<Shape>* in, std::vector<Shape>* out) {
       if (!(*in)[0].known()) {
@@ -233,7 +245,11 @@ WEFT_REGISTER_OP("_copyto")
       if ((*in)[0] == DType::kUnknown) (*in)[0] = (*out)[0];
       return (*in)[0] != DType::kUnknown;
     })
-    .set_compute_cpu(CopyCompute);
+    .set_compute_cpu(CopyCompute)
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      GradBuilder b(n);  // a copy: the gradient passes through (MXNet's _copy)
+      return {b("_copyto", {og[0]})};
+    });
 
 }  // namespace
 }  // namespace weft

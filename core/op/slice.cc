@@ -11,6 +11,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/copy.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -118,7 +119,11 @@ OpDef& AddSliceParams(OpDef& op) {
                                 ContiguousStrides(v.shape));
       });
     })
-    .set_fusion(FusionClass::kInjective);
+    .set_fusion(FusionClass::kInjective)
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      GradBuilder b(n);  // out_grad written into the region of zeros (MXNet's _backward_slice)
+      return {b("_slice_assign", {b.Zeros(b.in(0)), og[0]}, b.Attrs("_slice_assign"))};
+    });
 
 // ---- slice_axis ----
 
@@ -170,7 +175,11 @@ WEFT_REGISTER_OP("slice_axis")
                                 o.data, 0, {n * inner, 1});
       });
     })
-    .set_fusion(FusionClass::kInjective);
+    .set_fusion(FusionClass::kInjective)
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      GradBuilder b(n);
+      return {OutputOf(b.NodeWithAttrs("_backward_slice_axis", {og[0], b.in(0)}))};
+    });
 
 // ---- _slice_assign / _slice_assign_scalar ----
 

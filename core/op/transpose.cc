@@ -6,6 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/copy.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -63,7 +64,17 @@ WEFT_REGISTER_OP("transpose")
                                 tensor_cpu::ContiguousStrides(o.shape.dims()));
       });
     })
-    .set_fusion(FusionClass::kInjective);
+    .set_fusion(FusionClass::kInjective)
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      // The inverse permutation (a reversal is its own inverse).
+      GradBuilder b(n);
+      const std::vector<int64_t>& axes = n->params.GetTuple("axes");
+      std::vector<int64_t> inverse(axes.size());
+      const int nd = static_cast<int>(axes.size());
+      for (int i = 0; i < nd; ++i)
+        inverse[static_cast<size_t>(tensor::NormalizeAxis(axes[static_cast<size_t>(i)], nd, "transpose", "data"))] = i;
+      return {b("transpose", {og[0]}, {{"axes", tensor::TupleString(inverse)}})};
+    });
 
 }  // namespace
 }  // namespace weft

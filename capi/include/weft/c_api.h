@@ -41,6 +41,8 @@ enum weft_status {
 
 typedef struct weft_ndarray weft_ndarray;
 typedef struct weft_op weft_op;
+typedef struct weft_symbol weft_symbol;
+typedef struct weft_executor weft_executor;
 
 typedef struct weft_storage_stats {
   int64_t bytes_in_use;
@@ -128,6 +130,69 @@ WEFT_API int weft_op_schema(const weft_op* op, const char** json);
 WEFT_API int weft_op_invoke(const weft_op* op, int num_inputs, weft_ndarray* const* inputs,
                             int* num_outputs, weft_ndarray*** outputs, int num_attrs,
                             const char* const* keys, const char* const* vals);
+/* ---- symbols (graph front end) ---------------------------------------- */
+/* A variable node. *out is owned by the caller: weft_symbol_free. */
+WEFT_API int weft_symbol_create_variable(const char* name, weft_symbol** out);
+/* Accepts NULL. */
+WEFT_API void weft_symbol_free(weft_symbol* sym);
+/* Applies op to inputs: args positionally, then kw_args by input name; missing
+ * inputs become variables "<name>_<input>". Each input must have one output. */
+WEFT_API int weft_symbol_compose(const weft_op* op, const char* name, int num_attrs, const char* const* keys,
+                                 const char* const* vals, int num_args, weft_symbol* const* args,
+                                 int num_kwargs, const char* const* kw_names, weft_symbol* const* kw_args,
+                                 weft_symbol** out);
+WEFT_API int weft_symbol_group(int n, weft_symbol* const* symbols, weft_symbol** out);
+WEFT_API int weft_symbol_num_outputs(const weft_symbol* sym, int* n);
+WEFT_API int weft_symbol_get_output(const weft_symbol* sym, int index, weft_symbol** out);
+WEFT_API int weft_symbol_get_internals(const weft_symbol* sym, weft_symbol** out);
+WEFT_API int weft_symbol_get_children(const weft_symbol* sym, weft_symbol** out);
+WEFT_API int weft_symbol_copy(const weft_symbol* sym, weft_symbol** out);
+/* which: 0 arguments, 1 outputs, 2 auxiliary states, 3 all inputs. Names are
+ * valid until the next call on this thread. */
+WEFT_API int weft_symbol_list(const weft_symbol* sym, int which, int* n, const char*** names);
+/* Head node name, "" when the symbol has several head nodes. */
+WEFT_API int weft_symbol_name(const weft_symbol* sym, const char** name);
+/* *found is 0 when the head node has no such attribute. */
+WEFT_API int weft_symbol_get_attr(const weft_symbol* sym, const char* key, const char** value, int* found);
+WEFT_API int weft_symbol_set_attr(weft_symbol* sym, const char* key, const char* value);
+/* recursive 0: the head's attributes as 2*n strings key, value; recursive 1:
+ * every node's, keys written "node$key" (MXNet's convention). */
+WEFT_API int weft_symbol_list_attr(const weft_symbol* sym, int recursive, int* n, const char*** pairs);
+/* MXNet 1.x JSON text (byte-compatible); valid until the next call on this thread. */
+WEFT_API int weft_symbol_to_json(const weft_symbol* sym, const char** json);
+WEFT_API int weft_symbol_from_json(const char* json, weft_symbol** out);
+/* Shape inference. Given shapes by argument name (ndims[i] dims starting at
+ * shape_data + offsets[i]). For each of arguments, outputs and auxiliary states
+ * (in list order) the result gives n, then per item ndim (-1 when unknown) and
+ * a pointer to its dims; all valid until the next call on this thread.
+ * *complete is 1 when every shape is known; with partial == 0 an incomplete
+ * result is an error naming the arguments still unknown. */
+WEFT_API int weft_symbol_infer_shape(const weft_symbol* sym, int num_given, const char* const* names,
+                                     const int* ndims, const int64_t* shape_data, const int64_t* offsets,
+                                     int partial, int* complete,
+                                     int* n_arg, const int** arg_ndims, const int64_t* const** arg_dims,
+                                     int* n_out, const int** out_ndims, const int64_t* const** out_dims,
+                                     int* n_aux, const int** aux_ndims, const int64_t* const** aux_dims);
+/* Type inference: dtype flags by name; results as flags (-1 unknown). */
+WEFT_API int weft_symbol_infer_type(const weft_symbol* sym, int num_given, const char* const* names,
+                                    const int* dtypes, int* complete, int* n_arg, const int** arg_types,
+                                    int* n_out, const int** out_types, int* n_aux, const int** aux_types);
+/* ---- executors (bound graphs) ----------------------------------------- */
+/* Binds sym on a device. args / arg_grads / grad_reqs (0 null, 1 write, 3 add)
+ * follow list_arguments (arg_grads[i] may be NULL when grad_reqs[i] is 0); aux
+ * follows list_auxiliary_states. The executor keeps references to the arrays. */
+WEFT_API int weft_executor_bind(const weft_symbol* sym, int dev_type, int dev_id, int num_args,
+                                weft_ndarray* const* args, weft_ndarray* const* arg_grads, const int* grad_reqs,
+                                int num_aux, weft_ndarray* const* aux, weft_executor** out);
+/* Accepts NULL. */
+WEFT_API void weft_executor_free(weft_executor* exe);
+WEFT_API int weft_executor_forward(weft_executor* exe, int is_train);
+/* num_head_grads 0: ones for every output. */
+WEFT_API int weft_executor_backward(weft_executor* exe, int num_head_grads, weft_ndarray* const* head_grads);
+/* *outputs is a thread-local list of n new handles owned by the caller. */
+WEFT_API int weft_executor_outputs(const weft_executor* exe, int* n, weft_ndarray*** outputs);
+/* Bytes of the executor's internal arrays (not arguments, gradients, aux). */
+WEFT_API int weft_executor_internal_bytes(const weft_executor* exe, int64_t* bytes);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

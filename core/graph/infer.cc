@@ -1,0 +1,131 @@
+#include "core/graph/infer.h"
+
+#include "core/base/error.h"
+
+namespace weft {
+namespace {
+
+Shape ShapeHint(const Node& n) {
+  auto it = n.attrs.find("__shape__");
+  if (it == n.attrs.end()) return Shape::Unknown();
+  Shape s = Shape::Parse(it->second);
+  for (int i = 0; i < s.ndim(); ++i)
+    if (s[i] <= 0) return Shape::Unknown();  // legacy 0 / np -1: unknown dim
+  return s;
+}
+
+// Runs `fn(node_id)` in forward then reverse order until nothing changes.
+template <typename Fn>
+void Sweep(const IndexedGraph& g, Fn fn) {
+  for (int round = 0; round < 8; ++round) {
+    bool changed = false;
+    for (size_t i = 0; i < g.num_nodes(); ++i) changed |= fn(i);
+    for (size_t i = g.num_nodes(); i-- > 0;) changed |= fn(i);
+    if (!changed) break;
+  }
+}
+
+template <typename T, typename Known>
+size_t CountUnknown(const std::vector<T>& v, Known known) {
+  size_t n = 0;
+  for (const T& x : v) n += !known(x);
+  return n;
+}
+
+}  // namespace
+
+ShapeInference InferShapes(const IndexedGraph& g, const std::unordered_map<std::string, Shape>& inputs) {
+  ShapeInference r;
+  r.entry.assign(g.num_entries(), Shape::Unknown());
+  for (uint32_t nid : g.arg_nodes()) {
+    const Node& n = *g[nid].source;
+    auto it = inputs.find(n.name);
+    r.entry[g.entry_id(nid, 0)] = it != inputs.end() ? it->second : ShapeHint(n);
+  }
+  Sweep(g, [&](size_t nid) {
+    const auto& inode = g[nid];
+    const Node& n = *inode.source;
+    if (n.is_variable()) return false;
+    std::vector<Shape> in, out;
+    for (const auto& e : inode.inputs) in.push_back(r.entry[g.entry_id(e)]);
+    for (int i = 0; i < n.num_outputs(); ++i) out.push_back(r.entry[g.entry_id(static_cast<uint32_t>(nid), i)]);
+    auto before_in = in;
+    auto before_out = out;
+    try {
+      n.op->InferShape(n.params, &in, &out);
+    } catch (const Error& e) {
+      throw Error(e.status(), "node '" + n.name + "' (" + n.op->name + "): " + e.what());
+    }
+    bool changed = false;
+    for (size_t i = 0; i < in.size(); ++i) {
+      Shape& slot = r.entry[g.entry_id(inode.inputs[i])];
+      if (in[i].known() && !slot.known()) { slot = in[i]; changed = true; }
+      else if (in[i].known() && slot != in[i])
+        WEFT_THROW(kShape) << "node '" << n.name << "': input " << i << " has shape " << slot.ToString()
+                           << " but the operator needs " << in[i].ToString();
+    }
+    for (size_t i = 0; i < out.size(); ++i) {
+      Shape& slot = r.entry[g.entry_id(static_cast<uint32_t>(nid), static_cast<uint32_t>(i))];
+      if (out[i].known() && !slot.known()) { slot = out[i]; changed = true; }
+    }
+    return changed;
+  });
+  r.num_unknown = CountUnknown(r.entry, [](const Shape& s) { return s.known(); });
+  return r;
+}
+
+TypeInference InferTypes(const IndexedGraph& g, const std::unordered_map<std::string, DType>& inputs,
+                         bool default_float32) {
+  TypeInference r;
+  r.entry.assign(g.num_entries(), DType::kUnknown);
+  for (uint32_t nid : g.arg_nodes()) {
+    const Node& n = *g[nid].source;
+    auto it = inputs.find(n.name);
+    DType t = DType::kUnknown;
+    if (it != inputs.end()) {
+      t = it->second;
+    } else {
+      auto a = n.attrs.find("__dtype__");
+      if (a != n.attrs.end()) t = ParseDType(a->second);
+    }
+    r.entry[g.entry_id(nid, 0)] = t;
+  }
+  auto run = [&]() {
+    Sweep(g, [&](size_t nid) {
+      const auto& inode = g[nid];
+      const Node& n = *inode.source;
+      if (n.is_variable()) return false;
+      std::vector<DType> in, out;
+      for (const auto& e : inode.inputs) in.push_back(r.entry[g.entry_id(e)]);
+      for (int i = 0; i < n.num_outputs(); ++i) out.push_back(r.entry[g.entry_id(static_cast<uint32_t>(nid), i)]);
+      try {
+        n.op->InferType(n.params, &in, &out);
+      } catch (const Error& e) {
+        throw Error(e.status(), "node '" + n.name + "' (" + n.op->name + "): " + e.what());
+      }
+      bool changed = false;
+      for (size_t i = 0; i < in.size(); ++i) {
+        DType& slot = r.entry[g.entry_id(inode.inputs[i])];
+        if (in[i] != DType::kUnknown && slot == DType::kUnknown) { slot = in[i]; changed = true; }
+      }
+      for (size_t i = 0; i < out.size(); ++i) {
+        DType& slot = r.entry[g.entry_id(static_cast<uint32_t>(nid), static_cast<uint32_t>(i))];
+        if (out[i] != DType::kUnknown && slot == DType::kUnknown) { slot = out[i]; changed = true; }
+      }
+      return changed;
+    });
+  };
+  run();
+  if (default_float32) {
+    bool filled = false;
+    for (uint32_t nid : g.arg_nodes()) {
+      DType& t = r.entry[g.entry_id(nid, 0)];
+      if (t == DType::kUnknown) { t = DType::kFloat32; filled = true; }
+    }
+    if (filled) run();
+  }
+  r.num_unknown = CountUnknown(r.entry, [](DType t) { return t != DType::kUnknown; });
+  return r;
+}
+
+}  // namespace weft

@@ -1,0 +1,39 @@
+// CPU kernels of Activation and LeakyReLU (forward and backward). Element-wise
+// over flat arrays; the activation kind and write mode are runtime arguments.
+#pragma once
+#include <random>
+
+#include "core/op/op_def.h"
+#include "core/op/tensor_view.h"
+
+namespace weft {
+namespace nnx_cpu {
+
+enum class ActKind : int { kReLU, kSigmoid, kLogSigmoid, kMish, kTanh, kSoftReLU, kSoftSign };
+
+// y = act(x).
+void ActivationForward(ActKind kind, const TensorView& x, OpReq req, const TensorView& y);
+// gx = gy * act'(x), from the output y (relu, sigmoid, tanh, softrelu,
+// log_sigmoid) or from the input x (softsign, mish; x may be null otherwise).
+void ActivationBackward(ActKind kind, const TensorView& gy, const TensorView& y, const TensorView* x, OpReq req,
+                        const TensorView& gx);
+
+enum class LeakyKind : int { kLeaky, kELU, kSELU, kGELU, kPReLU, kRReLU };
+
+// LeakyReLU forward for every kind but rrelu. gamma (prelu only) has one
+// element, x.shape[1] elements (per channel, axis 1) or x's shape.
+void LeakyForward(LeakyKind kind, double slope, const TensorView& x, const TensorView* gamma, OpReq req,
+                  const TensorView& y);
+// rrelu: negative inputs are scaled by a slope drawn uniformly from
+// [lower, upper) per element when gen is set (training), else by their mean;
+// mask receives the slopes.
+void RReLUForward(std::mt19937_64* gen, double lower, double upper, const TensorView& x, OpReq req,
+                  const TensorView& y, OpReq req_mask, const TensorView& mask);
+// gx = gy * d out / d x. prelu also gives ggamma (reduced to gamma's shape);
+// rrelu reads the slopes from mask.
+void LeakyBackward(LeakyKind kind, double slope, const TensorView& gy, const TensorView& x,
+                   const TensorView* gamma, const TensorView* mask, OpReq req_x, const TensorView& gx,
+                   OpReq req_gamma, const TensorView* ggamma);
+
+}  // namespace nnx_cpu
+}  // namespace weft

@@ -1,0 +1,54 @@
+// Shared by the neural-network kernels (normalisation, activations, softmax,
+// losses, dropout, embedding, padding, sequences, optimizer updates): the
+// floating-point dtype switch, the accumulation type per storage type, and
+// stores that honour the write mode. No kernel bodies here (STYLE.md "Files").
+//
+// Note [NN kernel arithmetic]
+// float32, float16 and bfloat16 compute in float, float64 in double (Acc<T>);
+// sums over many elements (means, variances, gradient reductions) accumulate
+// in double whatever the storage type. Integer dtypes are rejected by the ops'
+// type inference, so kernels never see them (the switch throws if they do).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/base/dtype.h"
+#include "core/base/error.h"
+#include "core/op/op_def.h"
+#include "core/op/tensor_view.h"
+
+namespace weft {
+namespace nnx_cpu {
+
+template <typename T>
+struct AccOf { using type = float; };
+template <>
+struct AccOf<double> { using type = double; };
+template <typename T>
+using Acc = typename AccOf<T>::type;
+
+// *dst (req)= v, converting from the compute type A to the storage type T.
+template <typename T, typename A>
+inline void Store(OpReq req, T* dst, A v) {
+  if (req == OpReq::kAddTo) *dst = static_cast<T>(static_cast<A>(*dst) + v);
+  else if (req != OpReq::kNull) *dst = static_cast<T>(v);
+}
+
+// The values of any-dtype array v (labels, indices, lengths) as doubles.
+std::vector<double> ToDoubles(const TensorView& v);
+
+}  // namespace nnx_cpu
+}  // namespace weft
+
+// Runs BODY with T bound to the storage type of floating dtype `dt`; other
+// dtypes throw kDType naming `opname`.
+#define WEFT_NNX_FLOAT_SWITCH(dt, opname, T, ...)                                                  \
+  switch (dt) {                                                                                   \
+    case ::weft::DType::kFloat32: { using T = float; __VA_ARGS__ break; }                          \
+    case ::weft::DType::kFloat64: { using T = double; __VA_ARGS__ break; }                         \
+    case ::weft::DType::kFloat16: { using T = ::weft::half_t; __VA_ARGS__ break; }                 \
+    case ::weft::DType::kBFloat16: { using T = ::weft::bf16_t; __VA_ARGS__ break; }                \
+    default:                                                                                      \
+      WEFT_THROW(kDType) << (opname) << ": unsupported dtype " << ::weft::DTypeName(dt)          \
+                         << " (a floating-point dtype is expected)";                             \
+  }

@@ -1,0 +1,113 @@
+#include "core/op/cpu/optimizer_update.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/op/cpu/nnx_common.h"
+#include "core/op/op_util.h"
+
+namespace weft {
+namespace nnx_cpu {
+namespace {
+
+template <typename A>
+struct Consts {
+  A lr, wd, rescale, clip, momentum, beta1, beta2, eps, gamma1, clip_w, lamda1, beta, wd_lh;
+  explicit Consts(const OptimizerArgs& a)
+      : lr(static_cast<A>(a.lr)), wd(static_cast<A>(a.wd)), rescale(static_cast<A>(a.rescale_grad)),
+        clip(static_cast<A>(a.clip_gradient)), momentum(static_cast<A>(a.momentum)), beta1(static_cast<A>(a.beta1)),
+        beta2(static_cast<A>(a.beta2)), eps(static_cast<A>(a.epsilon)), gamma1(static_cast<A>(a.gamma1)),
+        clip_w(static_cast<A>(a.clip_weights)), lamda1(static_cast<A>(a.lamda1)), beta(static_cast<A>(a.beta)),
+        wd_lh(static_cast<A>(a.wd_lh)) {}
+};
+
+template <typename A>
+inline A Clip(A v, A c) { return c >= A(0) ? std::max(-c, std::min(c, v)) : v; }
+
+template <typename A>
+inline A Sign(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0); }
+
+template <typename T>
+void UpdateT(OptimizerKind kind, const OptimizerArgs& args, const std::vector<TensorView>& in, OpReq req,
+             const TensorView& out) {
+  using A = Acc<T>;
+  const Consts<A> c(args);
+  const T* w = in[0].ptr<T>();
+  const T* g = in[1].ptr<T>();
+  T* s0 = in.size() > 2 ? in[2].ptr<T>() : nullptr;
+  T* s1 = in.size() > 3 ? in[3].ptr<T>() : nullptr;
+  T* o = out.ptr<T>();
+  ParallelFor(out.Size(), 8, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      const A wi = static_cast<A>(w[i]);
+      const A gr = c.rescale * static_cast<A>(g[i]);
+      A nw = wi;
+      switch (kind) {
+        case OptimizerKind::kSGD:
+          nw = (A(1) - c.lr * c.wd) * wi - c.lr * Clip(gr, c.clip);
+          break;
+        case OptimizerKind::kSGDMom: {
+          const A m = c.momentum * static_cast<A>(s0[i]) - c.lr * c.wd * wi - c.lr * Clip(gr, c.clip);
+          s0[i] = static_cast<T>(m);
+          nw = wi + m;
+          break;
+        }
+        case OptimizerKind::kNAG: {
+          const A gg = Clip(gr, c.clip) + c.wd * wi;
+          const A m = c.momentum * static_cast<A>(s0[i]) + gg;
+          s0[i] = static_cast<T>(m);
+          nw = wi - c.lr * (c.momentum * m + gg);
+          break;
+        }
+        case OptimizerKind::kAdam: {
+          const A gg = Clip(gr + c.wd * wi, c.clip);
+          const A m = c.beta1 * static_cast<A>(s0[i]) + (A(1) - c.beta1) * gg;
+          const A v = c.beta2 * static_cast<A>(s1[i]) + (A(1) - c.beta2) * gg * gg;
+          s0[i] = static_cast<T>(m);
+          s1[i] = static_cast<T>(v);
+          nw = wi - c.lr * m / (std::sqrt(v) + c.eps);
+          break;
+        }
+        case OptimizerKind::kRMSProp: {
+          const A gg = Clip(gr + c.wd * wi, c.clip);
+          const A n = (A(1) - c.gamma1) * gg * gg + c.gamma1 * static_cast<A>(s0[i]);
+          s0[i] = static_cast<T>(n);
+          nw = wi - c.lr * gg / std::sqrt(n + c.eps);
+          if (c.clip_w >= A(0)) nw = Clip(nw, c.clip_w);
+          break;
+        }
+        case OptimizerKind::kFtrl: {
+          const A gg = Clip(gr, c.clip);
+          const A n0 = static_cast<A>(s1[i]);
+          const A z = static_cast<A>(s0[i]) + gg - (std::sqrt(n0 + gg * gg) - std::sqrt(n0)) * wi / c.lr;
+          const A n = n0 + gg * gg;
+          s0[i] = static_cast<T>(z);
+          s1[i] = static_cast<T>(n);
+          nw = std::fabs(z) > c.lamda1 ? (Sign(z) * c.lamda1 - z) / ((c.beta + std::sqrt(n)) / c.lr + c.wd) : A(0);
+          break;
+        }
+        case OptimizerKind::kSignum: {
+          const A m = c.momentum * static_cast<A>(s0[i]) - (A(1) - c.momentum) * c.wd * wi -
+                      (A(1) - c.momentum) * Clip(gr, c.clip);
+          s0[i] = static_cast<T>(m);
+          nw = (A(1) - c.lr * c.wd_lh) * wi + c.lr * Sign(m);
+          break;
+        }
+        case OptimizerKind::kSignSGD:
+          nw = (A(1) - c.lr * c.wd) * wi - c.lr * Sign(gr);
+          break;
+      }
+      Store(req, o + i, nw);
+    }
+  });
+}
+
+}  // namespace
+
+void OptimizerUpdate(OptimizerKind kind, const OptimizerArgs& a, const std::vector<TensorView>& in, OpReq req,
+                     const TensorView& out) {
+  WEFT_NNX_FLOAT_SWITCH(out.dtype, "optimizer update", T, { UpdateT<T>(kind, a, in, req, out); })
+}
+
+}  // namespace nnx_cpu
+}  // namespace weft

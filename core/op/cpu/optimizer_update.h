@@ -1,0 +1,30 @@
+// CPU kernels of the fused optimizer updates (sgd, sgd_mom, nag_mom, adam,
+// rmsprop, ftrl, signum, signsgd): one element-wise pass that writes the new
+// weight to `out` (which may be the weight itself) and the optimizer states
+// in place, with MXNet 1.x's formulas (optimizer_op-inl.h).
+#pragma once
+#include <vector>
+
+#include "core/op/op_def.h"
+#include "core/op/tensor_view.h"
+
+namespace weft {
+namespace nnx_cpu {
+
+enum class OptimizerKind : int { kSGD, kSGDMom, kNAG, kAdam, kRMSProp, kFtrl, kSignum, kSignSGD };
+
+struct OptimizerArgs {
+  double lr = 0, wd = 0, rescale_grad = 1, clip_gradient = -1;
+  double momentum = 0;                                  // sgd_mom, nag_mom, signum
+  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;    // adam (epsilon: rmsprop too)
+  double gamma1 = 0.95, clip_weights = -1;              // rmsprop
+  double lamda1 = 0.01, beta = 1;                       // ftrl
+  double wd_lh = 0;                                     // signum
+};
+
+// in = (weight, grad, states...), all one floating dtype and size.
+void OptimizerUpdate(OptimizerKind kind, const OptimizerArgs& a, const std::vector<TensorView>& in, OpReq req,
+                     const TensorView& out);
+
+}  // namespace nnx_cpu
+}  // namespace weft

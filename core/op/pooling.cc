@@ -1,0 +1,163 @@
+// Pooling (MXNet 1.x: max, avg, sum, lp; valid, full and same conventions;
+// global pooling) over 1-D, 2-D and 3-D channel-first data, and its backward
+// op _backward_Pooling. Kernels: core/op/cpu/pooling.cc (direct loops) and
+// core/op/cpu/dnnl_pooling.cc, chosen per Note [NN kernel paths].
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/op/axis_util.h"
+#include "core/op/cpu/nn_kernels.h"
+#include "core/op/nn_util.h"
+#include "core/op/op_def.h"
+#include "core/op/op_util.h"
+
+namespace weft {
+namespace {
+
+using nn_cpu::PoolGeom;
+using nn_cpu::PoolType;
+
+PoolType TypeOf(const std::string& s) {
+  if (s == "avg") return PoolType::kAvg;
+  if (s == "sum") return PoolType::kSum;
+  if (s == "lp") return PoolType::kLp;
+  return PoolType::kMax;
+}
+
+// Output size per axis (MXNet): valid 1 + floor((in + 2p - k) / s), full
+// 1 + ceil((in + 2p - k) / s), same ceil((in + 2p) / s) (1-D only, no pad).
+PoolGeom Geometry(const Params& p, const Shape& data) {
+  const std::string op = "Pooling";
+  WEFT_CHECK(data.ndim() >= 3 && data.ndim() <= 5, kShape)
+      << op << ": input 'data' must be 3-D (batch, channel, width), 4-D (batch, channel, height, width) or 5-D, got "
+      << data.ToString();
+  const bool global = p.GetBool("global_pool");
+  std::vector<int64_t> kernel;
+  int nd;
+  if (global) {
+    nd = data.ndim() - 2;
+    kernel.assign(data.dims().begin() + 2, data.dims().end());
+  } else {
+    WEFT_CHECK(!p.GetTuple("kernel").empty(), kInvalidArgument)
+        << op << ": parameter 'kernel' is required unless global_pool=True";
+    kernel = nn::KernelParam(p);
+    nd = static_cast<int>(kernel.size());
+    nn::CheckDataRank(op, data, nd);
+  }
+  nn::CheckLayout(p, nd);
+  PoolGeom g;
+  g.nd = nd;
+  g.batch = data[0];
+  g.channels = data[1];
+  g.type = TypeOf(p.GetString("pool_type"));
+  g.count_include_pad = p.IsNone("count_include_pad") || p.GetBool("count_include_pad");
+  if (g.type == PoolType::kLp) {
+    WEFT_CHECK(!p.IsNone("p_value"), kInvalidArgument) << op << ": pool_type='lp' needs p_value (1, 2 or 3)";
+    const int64_t pv = p.GetInt("p_value");
+    WEFT_CHECK(pv >= 1 && pv <= 3, kInvalidArgument) << op << ": p_value must be 1, 2 or 3, got " << pv;
+    g.p_value = static_cast<int>(pv);
+  }
+  std::vector<int64_t> stride = global ? std::vector<int64_t>(nd, 1) : nn::AxisParam(p, "stride", nd, 1, 1);
+  std::vector<int64_t> pad = global ? std::vector<int64_t>(nd, 0) : nn::AxisParam(p, "pad", nd, 0, 0);
+  const std::string& conv = p.GetString("pooling_convention");
+  if (conv == "same") {
+    WEFT_CHECK(nd == 1, kInvalidArgument) << op << ": pooling_convention='same' supports 1-D pooling only";
+    for (int64_t v : pad)
+      WEFT_CHECK(v == 0, kInvalidArgument) << op << ": pooling_convention='same' does not take 'pad'";
+  }
+  for (int i = 0; i < nd; ++i) {
+    const int s = 3 - nd + i;
+    const int64_t in = data[2 + i], span = in + 2 * pad[i];
+    WEFT_CHECK(kernel[i] <= span, kShape) << op << ": kernel " << tensor::TupleString(kernel)
+                                          << " exceeds input 'data' " << data.ToString() << " padded by " << pad[i]
+                                          << " on axis " << 2 + i;
+    int64_t o;
+    if (global) o = 1;
+    else if (conv == "valid") o = 1 + (span - kernel[i]) / stride[i];
+    else if (conv == "full") o = 1 + (span - kernel[i] + stride[i] - 1) / stride[i];
+    else o = (span + stride[i] - 1) / stride[i];
+    g.in[s] = in;
+    g.out[s] = o;
+    g.kernel[s] = kernel[i];
+    g.stride[s] = stride[i];
+    g.pad[s] = pad[i];
+  }
+  return g;
+}
+
+Shape OutShape(const PoolGeom& g) {
+  Shape s{g.batch, g.channels};
+  for (int i = 3 - g.nd; i < 3; ++i) s.push_back(g.out[i]);
+  return s;
+}
+
+OpDef& Declare(const char* name) {
+  OpDef& op = OpRegistry::Get()->Add(name);
+  op.add_param("kernel", ParamType::kShape, "()", "Pooling kernel size: (w,), (h, w) or (d, h, w).")
+      .add_enum_param("pool_type", {"avg", "lp", "max", "sum"}, "max", "Pooling type to be applied.")
+      .add_param("global_pool", ParamType::kBool, "False",
+                 "Ignore kernel size and pool over the whole spatial extent of the input.")
+      .add_param("cudnn_off", ParamType::kBool, "False", "Turn off cuDNN pooling; accepted and ignored on CPU.")
+      .add_enum_param("pooling_convention", {"full", "same", "valid"}, "valid",
+                      "How the output size is rounded: valid (floor), full (ceil) or same (ceil(in/stride), "
+                      "1-D only).")
+      .add_param("stride", ParamType::kShape, "()", "Stride per axis. Defaults to 1 for each axis.")
+      .add_param("pad", ParamType::kShape, "()", "Padding per axis. Defaults to no padding.")
+      .add_optional_param("p_value", ParamType::kInt, "Value of p for Lp pooling: 1, 2 or 3.")
+      .add_optional_param("count_include_pad", ParamType::kBool,
+                          "Average pooling only: whether padding elements count in the divisor. "
+                          "None means True. With a 5x5 kernel on a 3x3 corner the sum of the 9 valid "
+                          "elements is divided by 25 if True, by 9 if False.");
+  nn::AddLayoutParam(op);
+  return op;
+}
+
+OpDef& RegisterForward() {
+  OpDef& op = Declare("Pooling");
+  op.describe("Performs pooling on the input (batch, channel, spatial...) over 1, 2 or 3 spatial axes.\n\n"
+              "max takes the window maximum (padding ignored), avg the window mean, sum the window sum, "
+              "lp (sum x^p)^(1/p). Only channel-first layouts; float32 and float64.")
+      .add_input("data")
+      .set_infer_type(nn::FloatTypeInfer)
+      .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+        if (!(*in)[0].known()) return false;
+        AssignShape(out, 0, OutShape(Geometry(p, (*in)[0])), "Pooling: output");
+        return true;
+      })
+      .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
+                          const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+        nn_cpu::PoolForward(Geometry(p, in[0].shape), in[0], req[0], out[0]);
+      });
+  return op;
+}
+
+OpDef& RegisterBackward() {
+  OpDef& op = Declare("_backward_Pooling");
+  op.describe("Gradient of Pooling: inputs (out_grad, data, output) where output is Pooling's result; "
+              "output data_grad. Takes Pooling's parameters.")
+      .add_input("out_grad")
+      .add_input("data")
+      .add_input("output")
+      .set_infer_type(nn::FloatTypeInfer)
+      .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+        AssignShape(in, 1, (*out)[0], "_backward_Pooling: input 'data'");
+        if (!(*in)[1].known()) return false;
+        const Shape o = OutShape(Geometry(p, (*in)[1]));
+        AssignShape(in, 0, o, "_backward_Pooling: input 'out_grad'");
+        AssignShape(in, 2, o, "_backward_Pooling: input 'output'");
+        AssignShape(out, 0, (*in)[1], "_backward_Pooling: output");
+        return true;
+      })
+      .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
+                          const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+        nn_cpu::PoolBackward(Geometry(p, in[1].shape), in[0], in[1], in[2], req[0], out[0]);
+      });
+  return op;
+}
+
+[[maybe_unused]] OpDef& reg_pool = RegisterForward();
+[[maybe_unused]] OpDef& reg_pool_backward = RegisterBackward();
+
+}  // namespace
+}  // namespace weft

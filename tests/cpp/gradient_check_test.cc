@@ -1,0 +1,631 @@
+// Numeric gradient checks of every operator with a gradient rule (STYLE.md
+// "Tests": one data-driven table over the registry). Each case composes one
+// operator on variables, binds a GraphExecutor in float64 with grad_req
+// write, runs backward with a random head gradient and compares the analytic
+// gradients with central finite differences of sum_k <output_k, head_k> — or,
+// for the loss operators whose gradient ignores the head gradient (MXNet's
+// SoftmaxOutput, regression outputs, make_loss, BlockGrad), of the loss that
+// gradient belongs to. A test fails naming any op with a rule but no case.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/executor/graph_executor.h"
+#include "core/graph/symbol.h"
+#include "core/op/op_def.h"
+
+namespace weft {
+namespace {
+
+using Values = std::vector<double>;
+using Gen = std::function<Values(std::mt19937_64&, int64_t n)>;
+using Attrs = std::map<std::string, std::string>;
+
+// ---- input generators ----
+
+Gen U(double lo = -1.0, double hi = 1.0) {
+  return [lo, hi](std::mt19937_64& g, int64_t n) {
+    std::uniform_real_distribution<double> d(lo, hi);
+    Values v(static_cast<size_t>(n));
+    for (double& x : v) x = d(g);
+    return v;
+  };
+}
+
+// Magnitudes in [lo, hi) with random signs: no kinks (abs, relu, sign) nearby.
+Gen Away(double lo = 0.2, double hi = 1.5) {
+  return [lo, hi](std::mt19937_64& g, int64_t n) {
+    std::uniform_real_distribution<double> d(lo, hi);
+    std::bernoulli_distribution s(0.5);
+    Values v(static_cast<size_t>(n));
+    for (double& x : v) x = s(g) ? d(g) : -d(g);
+    return v;
+  };
+}
+
+// Integers in [lo, hi] plus `offset` (0.5 keeps truncated indices away from
+// the next integer, so finite differences of index inputs are zero).
+Gen Ints(int64_t lo, int64_t hi, double offset = 0.0) {
+  return [lo, hi, offset](std::mt19937_64& g, int64_t n) {
+    std::uniform_int_distribution<int64_t> d(lo, hi);
+    Values v(static_cast<size_t>(n));
+    for (double& x : v) x = static_cast<double>(d(g)) + offset;
+    return v;
+  };
+}
+
+// k + f with f in (0.1, 0.4) or (0.6, 0.9): away from floor/ceil/round steps.
+Gen Steps() {
+  return [](std::mt19937_64& g, int64_t n) {
+    std::uniform_int_distribution<int> k(-3, 3);
+    std::uniform_real_distribution<double> f(0.1, 0.4);
+    std::bernoulli_distribution hi(0.5);
+    Values v(static_cast<size_t>(n));
+    for (double& x : v) x = k(g) + f(g) + (hi(g) ? 0.5 : 0.0);
+    return v;
+  };
+}
+
+Gen Fixed(Values v) {
+  return [v](std::mt19937_64&, int64_t n) {
+    EXPECT_EQ(static_cast<int64_t>(v.size()), n);
+    return v;
+  };
+}
+
+// ---- the table ----
+
+struct In {
+  Shape shape;
+  Gen gen;
+  bool diff = true;  // checked against finite differences (indices, labels: no)
+};
+
+In X(Shape s, Gen g = U()) { return In{std::move(s), std::move(g), true}; }
+In I(Shape s, Gen g) { return In{std::move(s), std::move(g), false}; }
+
+// The scalar whose gradient the op's rule computes, from the forward outputs,
+// the inputs and the head gradients (one list per output / input).
+using Loss = std::function<double(const std::vector<Values>& outs, const std::vector<Values>& ins,
+                                  const std::vector<Values>& heads)>;
+
+struct GradCase {
+  std::string op;
+  std::vector<In> inputs;
+  Attrs attrs;
+  std::string name;
+  bool train = true;
+  Loss loss;  // empty: sum_k <out_k, head_k>
+  DType dtype = DType::kFloat64;
+  double eps = 1e-6, rtol = 1e-5, atol = 1e-7;
+};
+
+GradCase C(std::string op, std::vector<In> inputs, Attrs attrs = {}, std::string name = "") {
+  GradCase c;
+  c.op = std::move(op);
+  c.inputs = std::move(inputs);
+  c.attrs = std::move(attrs);
+  c.name = std::move(name);
+  return c;
+}
+
+GradCase WithLoss(GradCase c, Loss l) {
+  c.loss = std::move(l);
+  return c;
+}
+
+GradCase Inference(GradCase c) {
+  c.train = false;
+  return c;
+}
+
+// Loss of SoftmaxOutput: scale * cross entropy of the output at the labels,
+// data (rows, classes), label (rows,).
+Loss CrossEntropy(double scale) {
+  return [scale](const std::vector<Values>& outs, const std::vector<Values>& ins, const std::vector<Values>&) {
+    const Values& p = outs[0];
+    const Values& label = ins[1];
+    const size_t classes = p.size() / label.size();
+    double l = 0;
+    for (size_t r = 0; r < label.size(); ++r) l -= std::log(p[r * classes + static_cast<size_t>(label[r])]);
+    return scale * l;
+  };
+}
+
+// Losses of the regression outputs (MXNet: gradient (out - label) * scale /
+// num_output, num_output = label.size / label.shape[0], |.| for MAE).
+Loss Regression(const std::string& kind, double scale, int64_t num_output) {
+  return [kind, scale, num_output](const std::vector<Values>& outs, const std::vector<Values>& ins,
+                                   const std::vector<Values>&) {
+    double l = 0;
+    for (size_t i = 0; i < outs[0].size(); ++i) {
+      const double o = outs[0][i], y = ins[1][i];
+      if (kind == "linear") l += 0.5 * (o - y) * (o - y);
+      else if (kind == "mae") l += std::fabs(o - y);
+      else l -= y * std::log(o) + (1 - y) * std::log(1 - o);
+    }
+    return l * scale / static_cast<double>(num_output);
+  };
+}
+
+Loss SumOfOutput(double scale) {
+  return [scale](const std::vector<Values>& outs, const std::vector<Values>&, const std::vector<Values>&) {
+    double l = 0;
+    for (double v : outs[0]) l += v;
+    return scale * l;
+  };
+}
+
+Loss Constant() {
+  return [](const std::vector<Values>&, const std::vector<Values>&, const std::vector<Values>&) { return 0.0; };
+}
+
+void AddUnary(std::vector<GradCase>* t) {
+  const Shape s{3, 4};
+  for (const char* op : {"negative", "exp", "expm1", "square", "tanh", "sigmoid"}) t->push_back(C(op, {X(s)}));
+  for (const char* op : {"abs", "relu", "sign"}) t->push_back(C(op, {X(s, Away())}));
+  for (const char* op : {"log", "log1p", "sqrt", "rsqrt"}) t->push_back(C(op, {X(s, U(0.5, 2.0))}));
+  for (const char* op : {"sin", "cos"}) t->push_back(C(op, {X(s, U(-2.0, 2.0))}));
+  t->push_back(C("tan", {X(s, U(-1.0, 1.0))}));
+  t->push_back(C("reciprocal", {X(s, Away(0.5, 2.0))}));
+  for (const char* op : {"floor", "ceil", "round"}) t->push_back(C(op, {X(s, Steps())}));
+  t->push_back(C("zeros_like", {X(s)}));
+  t->push_back(C("ones_like", {X(s)}));
+}
+
+void AddBinary(std::vector<GradCase>* t) {
+  const Shape s{3, 4};
+  for (const char* op : {"elemwise_add", "elemwise_sub", "elemwise_mul", "_maximum", "_minimum", "_equal",
+                         "_not_equal", "_greater", "_greater_equal", "_lesser", "_lesser_equal"})
+    t->push_back(C(op, {X(s), X(s)}));
+  t->push_back(C("elemwise_div", {X(s), X(s, Away(0.5, 2.0))}));
+  t->push_back(C("_power", {X(s, U(0.5, 2.0)), X(s, U(-1.5, 1.5))}));
+  t->push_back(C("_mod", {X(s, U(-3.0, 3.0)), X(s, Away(0.7, 1.9))}));
+  // Broadcast: rhs has fewer dims and size-1 axes on both sides.
+  const Shape l{3, 1, 4}, r{2, 1};
+  for (const char* op : {"broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_maximum", "broadcast_minimum",
+                         "broadcast_equal", "broadcast_not_equal", "broadcast_greater", "broadcast_greater_equal",
+                         "broadcast_lesser", "broadcast_lesser_equal"})
+    t->push_back(C(op, {X(l), X(r)}));
+  t->push_back(C("broadcast_add", {X({2, 3}), X({2, 3})}, {}, "same_shape"));
+  t->push_back(C("broadcast_div", {X(l), X(r, Away(0.5, 2.0))}));
+  t->push_back(C("broadcast_power", {X(l, U(0.5, 2.0)), X(r, U(-1.5, 1.5))}));
+  t->push_back(C("broadcast_mod", {X(l, U(-3.0, 3.0)), X(r, Away(0.7, 1.9))}));
+  t->push_back(C("broadcast_to", {X({1, 3})}, {{"shape", "(4, 3)"}}));
+  t->push_back(C("broadcast_to", {X({2, 1, 3})}, {{"shape", "(2, 4, 0)"}}, "keep_dim"));
+  t->push_back(C("broadcast_axis", {X({2, 1, 1})}, {{"axis", "(1, 2)"}, {"size", "(3, 2)"}}));
+  t->push_back(C("broadcast_like", {X({1, 3}), X({4, 3})}));
+  t->push_back(C("broadcast_like", {X({3}), X({2, 5})}, {{"lhs_axes", "(0,)"}, {"rhs_axes", "(-1,)"}}, "axes"));
+}
+
+void AddScalar(std::vector<GradCase>* t) {
+  const Shape s{3, 4};
+  auto sc = [&](const char* op, double v, Gen g = U()) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%g", v);
+    t->push_back(C(op, {X(s, std::move(g))}, {{"scalar", buf}}));
+  };
+  sc("_plus_scalar", 0.7);
+  sc("_minus_scalar", 0.7);
+  sc("_rminus_scalar", 0.7);
+  sc("_mul_scalar", -1.5);
+  sc("_div_scalar", 1.5);
+  sc("_rdiv_scalar", 1.5, Away(0.5, 2.0));
+  sc("_power_scalar", 2.5, U(0.5, 2.0));
+  sc("_rpower_scalar", 1.7);
+  sc("_maximum_scalar", 0.1);
+  sc("_minimum_scalar", 0.1);
+  sc("_mod_scalar", 1.3, U(-3.0, 3.0));
+  sc("_rmod_scalar", 2.7, Away(0.7, 1.9));
+  for (const char* op : {"_equal_scalar", "_not_equal_scalar", "_greater_scalar", "_greater_equal_scalar",
+                         "_lesser_scalar", "_lesser_equal_scalar"})
+    sc(op, 0.1);
+}
+
+void AddTensor(std::vector<GradCase>* t) {
+  const Shape s{3, 4};
+  t->push_back(C("where", {I(s, Ints(0, 1)), X(s), X(s)}));
+  t->push_back(C("where", {I({3}, Fixed({1, 0, 1})), X(s), X(s)}, {}, "row_condition"));
+  t->push_back(C("clip", {X(s, Away(0.1, 1.0))}, {{"a_min", "-0.5"}, {"a_max", "0.5"}}));
+  // float64 -> float32 -> back: the float32 output rounds, so a larger step and tolerance.
+  GradCase cast = C("Cast", {X(s)}, {{"dtype", "float32"}});
+  cast.eps = 1e-3;
+  cast.rtol = 1e-3;
+  cast.atol = 1e-5;
+  t->push_back(cast);
+
+  const Shape d{2, 3, 4};
+  t->push_back(C("sum", {X(d)}, {{"axis", "(1,)"}}));
+  t->push_back(C("sum", {X(d)}, {}, "all_axes"));
+  t->push_back(C("sum", {X(d)}, {{"axis", "(0, 2)"}, {"keepdims", "True"}}, "keepdims"));
+  t->push_back(C("sum", {X(d)}, {{"axis", "(1,)"}, {"exclude", "True"}}, "exclude"));
+  t->push_back(C("mean", {X(d)}, {{"axis", "(0, 2)"}}));
+  t->push_back(C("mean", {X(d)}, {}, "all_axes"));
+  t->push_back(C("max", {X(d)}, {{"axis", "(1,)"}}));
+  t->push_back(C("min", {X(d)}, {{"axis", "(-1,)"}, {"keepdims", "True"}}));
+  t->push_back(C("prod", {X(d, Away(0.5, 1.5))}, {{"axis", "(2,)"}}));
+  t->push_back(C("nansum", {X(d)}, {{"axis", "(0,)"}}));
+  t->push_back(C("nanprod", {X(d, Away(0.5, 1.5))}, {{"axis", "(1,)"}}));
+  t->push_back(C("norm", {X(d)}, {{"axis", "(1,)"}}));
+  t->push_back(C("norm", {X(d, Away())}, {{"ord", "1"}, {"axis", "(0, 2)"}}, "ord1"));
+  t->push_back(C("argmax", {X(d)}, {{"axis", "1"}}));
+  t->push_back(C("argmin", {X(d)}, {}));
+
+  t->push_back(C("Reshape", {X(d)}, {{"shape", "(4, -1)"}}));
+  t->push_back(C("Flatten", {X(d)}));
+  t->push_back(C("expand_dims", {X(d)}, {{"axis", "1"}}));
+  t->push_back(C("squeeze", {X({2, 1, 3})}));
+  t->push_back(C("_copyto", {X(d)}));
+  t->push_back(C("transpose", {X(d)}, {{"axes", "(1, 2, 0)"}}));
+  t->push_back(C("transpose", {X(d)}, {}, "reverse"));
+
+  t->push_back(C("dot", {X({2, 3}), X({3, 4})}));
+  t->push_back(C("dot", {X({3, 2}), X({3, 4})}, {{"transpose_a", "True"}}, "transpose_a"));
+  t->push_back(C("dot", {X({2, 3}), X({4, 3})}, {{"transpose_b", "True"}}, "transpose_b"));
+  t->push_back(C("dot", {X({3, 2}), X({4, 3})}, {{"transpose_a", "True"}, {"transpose_b", "True"}}, "both"));
+  t->push_back(C("dot", {X({2, 2, 3}), X({3, 2, 2})}, {}, "nd"));
+  t->push_back(C("dot", {X({3, 2, 2}), X({2, 2, 3})}, {{"transpose_a", "True"}, {"transpose_b", "True"}},
+                 "nd_transposed"));
+  t->push_back(C("dot", {X({3}), X({3})}, {}, "vectors"));
+  t->push_back(C("dot", {X({3}), X({3, 4})}, {}, "vector_matrix"));
+  t->push_back(C("batch_dot", {X({2, 2, 3}), X({2, 3, 4})}));
+  t->push_back(C("batch_dot", {X({2, 3, 2}), X({2, 4, 3})}, {{"transpose_a", "True"}, {"transpose_b", "True"}},
+                 "transposed"));
+
+  t->push_back(C("Concat", {X({2, 3}), X({2, 2}), X({2, 1})}, {{"num_args", "3"}, {"dim", "1"}}));
+  t->push_back(C("Concat", {X({1, 3}), X({2, 3})}, {{"num_args", "2"}, {"dim", "0"}}, "dim0"));
+  t->push_back(C("stack", {X({2, 3}), X({2, 3}), X({2, 3})}, {{"num_args", "3"}, {"axis", "1"}}));
+  t->push_back(C("stack", {X({2, 3}), X({2, 3})}, {{"num_args", "2"}, {"axis", "-1"}}, "last_axis"));
+  t->push_back(C("split", {X({2, 4})}, {{"num_outputs", "2"}, {"axis", "1"}}));
+  t->push_back(C("split", {X({2, 3})}, {{"num_outputs", "2"}, {"axis", "0"}, {"squeeze_axis", "True"}}, "squeeze"));
+
+  t->push_back(C("slice", {X({3, 4, 5})}, {{"begin", "(1, None, 0)"}, {"end", "(3, None, 5)"}, {"step", "(1, None, 2)"}}));
+  t->push_back(C("slice", {X({4, 3})}, {{"begin", "(None,)"}, {"end", "(0,)"}, {"step", "(-2,)"}}, "negative_step"));
+  t->push_back(C("slice_axis", {X({3, 4, 5})}, {{"axis", "-1"}, {"begin", "1"}, {"end", "3"}}));
+  t->push_back(C("slice_axis", {X({3, 4})}, {{"axis", "0"}, {"begin", "-2"}, {"end", "None"}}, "negative_begin"));
+
+  t->push_back(C("take", {X({4, 3}), I({2, 2}, Fixed({0, 3, 3, 1}))}));
+  t->push_back(C("take", {X({2, 3}), I({4}, Fixed({-1, 4, 1, 2}))}, {{"axis", "1"}, {"mode", "wrap"}}, "wrap"));
+  t->push_back(C("take", {X({3, 2}), I({3}, Fixed({5, -1, 0}))}, {{"axis", "0"}, {"mode", "clip"}}, "clip"));
+  t->push_back(C("pick", {X({3, 4}), I({3}, Fixed({0, 3, 1}))}, {{"axis", "1"}}));
+  t->push_back(C("pick", {X({3, 2, 2}), I({1, 2, 2}, Fixed({2, 0, 1, 1}))}, {{"axis", "0"}, {"keepdims", "True"}},
+                 "keepdims"));
+  t->push_back(C("gather_nd", {X({3, 4}), I({2, 3}, Fixed({0, 2, 0, 3, 1, 3}))}));
+  t->push_back(C("gather_nd", {X({3, 2, 2}), I({1, 2}, Fixed({2, -3}))}, {}, "slices"));
+  t->push_back(C("one_hot", {X({4}, Ints(0, 2, 0.5))}, {{"depth", "3"}, {"dtype", "float64"}}));
+}
+
+void AddNN(std::vector<GradCase>* t) {
+  const Shape s{3, 4};
+  for (const char* act : {"sigmoid", "tanh", "softrelu", "softsign", "log_sigmoid", "mish"})
+    t->push_back(C("Activation", {X(s, U(-2.0, 2.0))}, {{"act_type", act}}, act));
+  t->push_back(C("Activation", {X(s, Away())}, {{"act_type", "relu"}}, "relu"));
+  for (const char* act : {"leaky", "elu", "selu", "gelu"})
+    t->push_back(C("LeakyReLU", {X(s, Away())}, {{"act_type", act}, {"slope", "0.2"}}, act));
+  t->push_back(C("LeakyReLU", {X({2, 3, 2}, Away()), X({3}, U(0.1, 0.5))}, {{"act_type", "prelu"}}, "prelu"));
+  // rrelu draws its slopes when training; inference uses their mean.
+  t->push_back(Inference(C("LeakyReLU", {X(s, Away())}, {{"act_type", "rrelu"}}, "rrelu_inference")));
+
+  t->push_back(C("FullyConnected", {X({2, 3, 2}), X({4, 6}), X({4})}, {{"num_hidden", "4"}}));
+  t->push_back(C("FullyConnected", {X({2, 3}), X({4, 3})}, {{"num_hidden", "4"}, {"no_bias", "True"}}, "no_bias"));
+  t->push_back(C("FullyConnected", {X({2, 3, 5}), X({4, 5}), X({4})}, {{"num_hidden", "4"}, {"flatten", "False"}},
+                 "no_flatten"));
+  t->push_back(C("Convolution", {X({2, 2, 5, 5}), X({3, 2, 3, 3}), X({3})},
+                 {{"kernel", "(3, 3)"}, {"num_filter", "3"}, {"stride", "(2, 2)"}, {"pad", "(1, 1)"}}));
+  t->push_back(C("Convolution", {X({1, 4, 7}), X({4, 2, 3})},
+                 {{"kernel", "(3,)"}, {"num_filter", "4"}, {"num_group", "2"}, {"dilate", "(2,)"}, {"no_bias", "True"}},
+                 "1d_grouped"));
+  t->push_back(C("Deconvolution", {X({1, 2, 3, 3}), X({2, 3, 3, 3})},
+                 {{"kernel", "(3, 3)"}, {"num_filter", "3"}, {"stride", "(2, 2)"}, {"pad", "(1, 1)"}}));
+  t->push_back(C("Deconvolution", {X({2, 2, 4}), X({2, 1, 2}), X({1})},
+                 {{"kernel", "(2,)"}, {"num_filter", "1"}, {"no_bias", "False"}}, "1d_bias"));
+  const Shape img{1, 2, 4, 4};
+  t->push_back(C("Pooling", {X(img)}, {{"kernel", "(2, 2)"}, {"stride", "(2, 2)"}, {"pool_type", "max"}}, "max"));
+  t->push_back(C("Pooling", {X(img)}, {{"kernel", "(3, 3)"}, {"pad", "(1, 1)"}, {"pool_type", "avg"}}, "avg"));
+  t->push_back(C("Pooling", {X(img)},
+                 {{"kernel", "(3, 3)"}, {"pad", "(1, 1)"}, {"pool_type", "avg"}, {"count_include_pad", "False"}},
+                 "avg_exclude_pad"));
+  t->push_back(C("Pooling", {X(img)}, {{"kernel", "(2, 2)"}, {"pool_type", "sum"}}, "sum"));
+  t->push_back(C("Pooling", {X(img, Away())}, {{"kernel", "(2, 2)"}, {"pool_type", "lp"}, {"p_value", "2"}}, "lp2"));
+  t->push_back(C("Pooling", {X(img)}, {{"kernel", "(1, 1)"}, {"global_pool", "True"}, {"pool_type", "avg"}}, "global"));
+
+  const Shape bn{3, 2, 2};
+  auto bn_inputs = [&] {
+    return std::vector<In>{X(bn), X({2}, U(0.5, 1.5)), X({2}), I({2}, U()), I({2}, U(0.5, 1.5))};
+  };
+  t->push_back(C("BatchNorm", bn_inputs(), {{"fix_gamma", "False"}, {"eps", "1e-5"}}, "batch_stats"));
+  t->push_back(C("BatchNorm", bn_inputs(), {{"fix_gamma", "True"}}, "fix_gamma"));
+  t->push_back(C("BatchNorm", bn_inputs(), {{"fix_gamma", "False"}, {"use_global_stats", "True"}}, "global_stats"));
+  t->push_back(Inference(C("BatchNorm", bn_inputs(), {{"fix_gamma", "False"}, {"axis", "-1"}}, "inference")));
+  t->push_back(C("LayerNorm", {X({2, 3, 4}), X({4}, U(0.5, 1.5)), X({4})}));
+  t->push_back(C("LayerNorm", {X({2, 3, 4}), X({3}, U(0.5, 1.5)), X({3})}, {{"axis", "1"}}, "axis1"));
+  t->push_back(C("InstanceNorm", {X({2, 3, 4}), X({3}, U(0.5, 1.5)), X({3})}));
+  // Training dropout is random; its rule is checked by DropoutTrainingUsesTheMask below.
+  t->push_back(Inference(C("Dropout", {X(s)}, {{"p", "0.5"}}, "inference")));
+  t->push_back(C("Embedding", {I({2, 3}, Fixed({0, 4, 2, 2, 1, 0})), X({5, 4})},
+                 {{"input_dim", "5"}, {"output_dim", "4"}, {"dtype", "float64"}}));
+  for (const char* mode : {"constant", "edge", "reflect"})
+    t->push_back(C("Pad", {X({1, 2, 3, 3})}, {{"mode", mode}, {"pad_width", "(0, 0, 0, 0, 1, 2, 2, 1)"}}, mode));
+  t->push_back(C("UpSampling", {X({1, 2, 2, 3})}, {{"scale", "2"}, {"sample_type", "nearest"}, {"num_args", "1"}}));
+  t->push_back(C("UpSampling", {X({1, 2, 4, 4}), X({1, 1, 2, 2})},
+                 {{"scale", "2"}, {"sample_type", "nearest"}, {"num_args", "2"}}, "concat"));
+  t->push_back(C("UpSampling", {X({1, 2, 4, 4}), X({1, 2, 2, 2})},
+                 {{"scale", "2"}, {"sample_type", "nearest"}, {"num_args", "2"}, {"multi_input_mode", "sum"}}, "sum"));
+  const Shape seq{4, 3, 2};
+  t->push_back(C("SequenceMask", {X(seq), I({3}, Fixed({1, 4, 2}))}, {{"use_sequence_length", "True"}, {"value", "-1"}}));
+  t->push_back(C("SequenceMask", {X({3, 4, 2}), I({3}, Fixed({2, 3, 1}))},
+                 {{"use_sequence_length", "True"}, {"axis", "1"}}, "axis1"));
+  t->push_back(C("SequenceMask", {X(seq)}, {}, "no_lengths"));
+  t->push_back(C("SequenceLast", {X(seq), I({3}, Fixed({1, 4, 2}))}, {{"use_sequence_length", "True"}}));
+  t->push_back(C("SequenceLast", {X({3, 4, 2}), I({3}, Fixed({2, 3, 1}))},
+                 {{"use_sequence_length", "True"}, {"axis", "1"}}, "axis1"));
+  t->push_back(C("SequenceLast", {X(seq)}, {}, "no_lengths"));
+
+  t->push_back(C("softmax", {X({2, 3, 4})}, {{"axis", "1"}, {"temperature", "2"}}));
+  t->push_back(C("log_softmax", {X({2, 3, 4})}, {{"axis", "-1"}}));
+  t->push_back(C("SoftmaxActivation", {X({2, 5})}, {}, "instance"));
+  t->push_back(C("SoftmaxActivation", {X({2, 3, 2})}, {{"mode", "channel"}}, "channel"));
+  t->push_back(C("softmax_cross_entropy", {X(s), I({3}, Fixed({0, 3, 1}))}));
+  t->push_back(WithLoss(C("SoftmaxOutput", {X(s), I({3}, Fixed({0, 3, 1}))}, {{"grad_scale", "1.5"}}),
+                        CrossEntropy(1.5)));
+  t->push_back(WithLoss(C("SoftmaxOutput", {X(s), I({3}, Fixed({2, 2, 0}))}, {{"normalization", "batch"}}, "batch"),
+                        CrossEntropy(1.0 / 3)));
+  const Shape r{3, 2};
+  t->push_back(WithLoss(C("LinearRegressionOutput", {X(r), I(r, U())}, {{"grad_scale", "2"}}),
+                        Regression("linear", 2.0, 2)));
+  t->push_back(WithLoss(C("MAERegressionOutput", {X(r), I(r, U())}), Regression("mae", 1.0, 2)));
+  t->push_back(WithLoss(C("LogisticRegressionOutput", {X(r), I(r, U(0.0, 1.0))}, {{"grad_scale", "0.5"}}),
+                        Regression("logistic", 0.5, 2)));
+  t->push_back(C("smooth_l1", {X(s, Away(0.05, 2.0))}, {{"scalar", "1.5"}}));
+  t->push_back(WithLoss(C("make_loss", {X(s)}), SumOfOutput(1.0)));
+  t->push_back(WithLoss(C("MakeLoss", {X(s)}, {{"grad_scale", "2"}}), SumOfOutput(2.0)));
+  t->push_back(WithLoss(C("MakeLoss", {X(s)}, {{"normalization", "batch"}}, "batch"), SumOfOutput(1.0 / 3)));
+  t->push_back(WithLoss(C("BlockGrad", {X(s)}), Constant()));
+  t->push_back(C("add_n", {X(s), X(s), X(s)}, {{"num_args", "3"}}));
+}
+
+const std::vector<GradCase>& Table() {
+  static const std::vector<GradCase> table = [] {
+    std::vector<GradCase> t;
+    AddUnary(&t);
+    AddBinary(&t);
+    AddScalar(&t);
+    AddTensor(&t);
+    AddNN(&t);
+    return t;
+  }();
+  return table;
+}
+
+// ---- running a case ----
+
+Values Read(const NDArray& a) {
+  Values v(static_cast<size_t>(a.Size()));
+  if (a.dtype() == DType::kFloat64) {
+    a.SyncCopyToHost(v.data(), v.size() * 8);
+  } else {
+    EXPECT_EQ(a.dtype(), DType::kFloat32) << "gradient check reads float32 or float64 arrays";
+    std::vector<float> f(v.size());
+    a.SyncCopyToHost(f.data(), f.size() * 4);
+    std::copy(f.begin(), f.end(), v.begin());
+  }
+  return v;
+}
+
+void Write(const NDArray& a, const Values& v) {
+  if (a.dtype() == DType::kFloat64) {
+    a.SyncCopyFromHost(v.data(), v.size() * 8);
+  } else {
+    std::vector<float> f(v.begin(), v.end());
+    a.SyncCopyFromHost(f.data(), f.size() * 4);
+  }
+}
+
+std::string Label(const GradCase& c) { return c.op + (c.name.empty() ? "" : " (" + c.name + ")"); }
+
+// The op bound on variables named after its inputs, with every differentiable
+// input's gradient requested with `req`.
+struct Bound {
+  std::vector<std::string> names;         // input names, in input order
+  std::vector<NDArray> inputs;            // by input index
+  std::vector<NDArray> grads;             // by input index (none when not differentiable)
+  std::unique_ptr<GraphExecutor> exe;
+};
+
+Bound Bind(const GradCase& c, const std::vector<Values>& values, GradReq req) {
+  const OpDef& op = OpRegistry::Get()->FindOrThrow(c.op);
+  std::vector<std::pair<std::string, std::string>> attr_list(c.attrs.begin(), c.attrs.end());
+  const Params params = Params::Parse(op, attr_list);
+  Bound b;
+  b.names = op.InputNames(params);
+  EXPECT_EQ(b.names.size(), c.inputs.size()) << Label(c) << ": the case gives the wrong number of inputs";
+  std::vector<Symbol> args;
+  for (const std::string& n : b.names) args.push_back(Symbol::Variable(n));
+  Symbol sym = Symbol::Compose(op, c.op, c.attrs, args, {});
+  const DType input_dtype = c.dtype;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    b.inputs.emplace_back(c.inputs[i].shape, Context::CPU(0), input_dtype);
+    Write(b.inputs[i], values[i]);
+    b.grads.emplace_back();
+    if (c.inputs[i].diff) {
+      b.grads[i] = NDArray(c.inputs[i].shape, Context::CPU(0), input_dtype);
+      Write(b.grads[i], Values(static_cast<size_t>(c.inputs[i].shape.Size()), req == GradReq::kAdd ? 0.5 : 0.0));
+    }
+  }
+  auto index_of = [&](const std::string& name) {
+    return static_cast<size_t>(std::find(b.names.begin(), b.names.end(), name) - b.names.begin());
+  };
+  std::vector<NDArray> args_arr, grads_arr, aux_arr;
+  std::vector<GradReq> reqs;
+  for (const std::string& n : sym.ListArguments()) {
+    const size_t i = index_of(n);
+    args_arr.push_back(b.inputs[i]);
+    grads_arr.push_back(b.grads[i]);
+    reqs.push_back(c.inputs[i].diff ? req : GradReq::kNull);
+  }
+  for (const std::string& n : sym.ListAuxiliaryStates()) {
+    const size_t i = index_of(n);
+    EXPECT_FALSE(c.inputs[i].diff) << Label(c) << ": auxiliary state '" << n << "' cannot be differentiated";
+    aux_arr.push_back(b.inputs[i]);
+  }
+  b.exe.reset(new GraphExecutor(sym, Context::CPU(0), args_arr, grads_arr, reqs, aux_arr));
+  return b;
+}
+
+double Objective(const GradCase& c, Bound& b, const std::vector<Values>& inputs, const std::vector<Values>& heads) {
+  b.exe->Forward(c.train);
+  std::vector<Values> outs;
+  for (const NDArray& o : b.exe->outputs()) outs.push_back(Read(o));
+  if (c.loss) return c.loss(outs, inputs, heads);
+  double f = 0;
+  for (size_t k = 0; k < outs.size(); ++k)
+    for (size_t i = 0; i < outs[k].size(); ++i) f += outs[k][i] * heads[k][i];
+  return f;
+}
+
+void CheckCase(const GradCase& c, uint32_t seed) {
+  SCOPED_TRACE(Label(c));
+  std::mt19937_64 rng(seed);
+  std::vector<Values> values;
+  for (const In& in : c.inputs) values.push_back(in.gen(rng, in.shape.Size()));
+  Bound b = Bind(c, values, GradReq::kWrite);
+  std::vector<Values> heads;
+  std::vector<NDArray> head_arrays;
+  for (const NDArray& o : b.exe->outputs()) {
+    heads.push_back(U(-1.0, 1.0)(rng, o.Size()));
+    head_arrays.emplace_back(o.shape(), Context::CPU(0), o.dtype());
+    Write(head_arrays.back(), heads.back());
+  }
+  b.exe->Forward(c.train);
+  b.exe->Backward(head_arrays);
+  std::vector<Values> analytic(c.inputs.size());
+  for (size_t i = 0; i < c.inputs.size(); ++i)
+    if (c.inputs[i].diff) analytic[i] = Read(b.grads[i]);
+
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    if (!c.inputs[i].diff) continue;
+    Values& x = values[i];
+    for (size_t j = 0; j < x.size(); ++j) {
+      const double old = x[j];
+      x[j] = old + c.eps;
+      Write(b.inputs[i], x);
+      const double fp = Objective(c, b, values, heads);
+      x[j] = old - c.eps;
+      Write(b.inputs[i], x);
+      const double fm = Objective(c, b, values, heads);
+      x[j] = old;
+      Write(b.inputs[i], x);
+      const double numeric = (fp - fm) / (2 * c.eps);
+      const double a = analytic[i][j];
+      EXPECT_LE(std::fabs(a - numeric), c.atol + c.rtol * std::max(std::fabs(a), std::fabs(numeric)))
+          << "gradient of input '" << b.names[i] << "' element " << j << ": analytic " << a << ", numeric "
+          << numeric;
+    }
+  }
+}
+
+TEST(GradientCheck, EveryCase) {
+  const std::vector<GradCase>& table = Table();
+  for (size_t k = 0; k < table.size(); ++k) {
+    try {
+      CheckCase(table[k], static_cast<uint32_t>(1000 + k));
+    } catch (const Error& e) {
+      ADD_FAILURE() << Label(table[k]) << ": " << e.what();
+    }
+  }
+}
+
+TEST(GradientCheck, EveryOpWithAGradientRuleHasACase) {
+  std::set<std::string> covered;
+  for (const GradCase& c : Table()) covered.insert(OpRegistry::Get()->FindOrThrow(c.op).name);
+  int with_rule = 0;
+  for (const std::string& name : OpRegistry::Get()->ListNames()) {
+    const OpDef* op = OpRegistry::Get()->Find(name);
+    if (!op->gradient) continue;
+    ++with_rule;
+    EXPECT_TRUE(covered.count(name)) << "operator '" << name
+                                     << "' has a gradient rule but no case in tests/cpp/gradient_check_test.cc";
+  }
+  EXPECT_GT(with_rule, 100);
+}
+
+// grad_req add: each backward adds its gradient to what the array holds.
+TEST(GradientCheck, GradReqAddAccumulates) {
+  for (const GradCase& c : {C("FullyConnected", {X({2, 3}), X({4, 3}), X({4})}, {{"num_hidden", "4"}}),
+                            C("broadcast_mul", {X({3, 1}), X({1, 4})}), C("sum", {X({2, 3})}, {{"axis", "(1,)"}})}) {
+    SCOPED_TRACE(Label(c));
+    std::mt19937_64 rng(7);
+    std::vector<Values> values;
+    for (const In& in : c.inputs) values.push_back(in.gen(rng, in.shape.Size()));
+    Bound once = Bind(c, values, GradReq::kWrite);
+    Bound twice = Bind(c, values, GradReq::kAdd);  // gradients start at 0.5
+    std::vector<NDArray> heads;
+    for (const NDArray& o : once.exe->outputs()) {
+      heads.emplace_back(o.shape(), Context::CPU(0), o.dtype());
+      Write(heads.back(), U()(rng, o.Size()));
+    }
+    once.exe->Forward(true);
+    once.exe->Backward(heads);
+    for (int step = 0; step < 2; ++step) {
+      twice.exe->Forward(true);
+      twice.exe->Backward(heads);
+    }
+    for (size_t i = 0; i < c.inputs.size(); ++i) {
+      const Values g = Read(once.grads[i]), acc = Read(twice.grads[i]);
+      for (size_t j = 0; j < g.size(); ++j)
+        EXPECT_NEAR(acc[j], 0.5 + 2 * g[j], 1e-12) << "input '" << once.names[i] << "' element " << j;
+    }
+  }
+}
+
+// Training dropout: the gradient is the head gradient times the mask the
+// forward drew (output / input where the input is nonzero).
+TEST(GradientCheck, DropoutTrainingUsesTheMask) {
+  const GradCase c = C("Dropout", {X({4, 25}, Away())}, {{"p", "0.4"}});
+  std::mt19937_64 rng(3);
+  std::vector<Values> values = {c.inputs[0].gen(rng, 100)};
+  Bound b = Bind(c, values, GradReq::kWrite);
+  NDArray head(Shape{4, 25}, Context::CPU(0), DType::kFloat64);
+  const Values h = U()(rng, 100);
+  Write(head, h);
+  b.exe->Forward(true);
+  b.exe->Backward({head});
+  const Values y = Read(b.exe->outputs()[0]), g = Read(b.grads[0]);
+  int dropped = 0;
+  for (size_t j = 0; j < y.size(); ++j) {
+    EXPECT_NEAR(g[j], h[j] * y[j] / values[0][j], 1e-12) << "element " << j;
+    dropped += y[j] == 0;
+  }
+  EXPECT_GT(dropped, 10);
+  EXPECT_LT(dropped, 70);
+}
+
+// A graph that uses one variable twice: the two gradients are summed (add_n).
+TEST(GradientCheck, SharedVariableGradientsAreSummed) {
+  const OpDef& mul = OpRegistry::Get()->FindOrThrow("elemwise_mul");
+  const OpDef& sum = OpRegistry::Get()->FindOrThrow("sum");
+  Symbol x = Symbol::Variable("x");
+  Symbol sq = Symbol::Compose(mul, "sq", {}, {x, x}, {});
+  Symbol s = Symbol::Compose(sum, "s", {}, {sq}, {});
+  NDArray xa(Shape{5}, Context::CPU(0), DType::kFloat64), ga(Shape{5}, Context::CPU(0), DType::kFloat64);
+  const Values xv = {1, -2, 0.5, 3, -0.25};
+  Write(xa, xv);
+  GraphExecutor exe(s, Context::CPU(0), {xa}, {ga}, {GradReq::kWrite}, {});
+  exe.Forward(true);
+  exe.Backward({});
+  const Values g = Read(ga);
+  for (size_t j = 0; j < xv.size(); ++j) EXPECT_DOUBLE_EQ(g[j], 2 * xv[j]);
+}
+
+}  // namespace
+}  // namespace weft
