@@ -10,8 +10,8 @@ at start-up: WEFT_OMP_THREADS (weft's loops and oneDNN's OpenMP), OPENBLAS_NUM_T
 and OMP_NUM_THREADS are set before weft and torch are imported, and
 torch.set_num_threads(n). Within a process WEFT_USE_DNNL selects weft's kernel path per
 call: the "dnnl" columns use oneDNN wherever weft has a oneDNN kernel (WEFT_USE_DNNL=all),
-"portable" none (WEFT_USE_DNNL=0); weft's default (unset) is oneDNN for convolution and the
-portable loops for pooling. Times are medians of --repeat runs; ratios are weft time /
+"portable" none (WEFT_USE_DNNL=0); weft's default (unset) is oneDNN except for max pooling's
+backward, which takes the portable loops. Times are medians of --repeat runs; ratios are weft time /
 PyTorch time (below 1: weft is faster).
 
     PYTHONPATH=bindings/python WEFT_LIBRARY_PATH=build-conv/libweft.so \\

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Weft needs on a fresh Debian 12 machine (idempotent; root or sudo).
 set -euo pipefail
-PKGS="cmake ninja-build g++ pkg-config libopenblas-dev libgtest-dev"
+PKGS="cmake ninja-build g++ pkg-config binutils libopenblas-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

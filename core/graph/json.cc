@@ -176,9 +176,9 @@ class SymbolLoader {
       if (!v.items[i].GetUInt32(&f[i]))
         Fail(where, std::string("entry field '") + kField[i] + "' must be a non-negative integer");
     if (f[0] >= limit) {
-      if (f[0] >= nodes_.size())
+      if (f[0] >= total_nodes_)
         Fail(where, "entry refers to node " + std::to_string(f[0]) + ", but there are only " +
-                        std::to_string(nodes_.size()) + " nodes");
+                        std::to_string(total_nodes_) + " nodes");
       Fail(where, "entry refers to " + Describe(f[0]) + ", which does not come before it");
     }
     const NodePtr& src = nodes_[f[0]];
@@ -201,7 +201,8 @@ class SymbolLoader {
 
   void ReadNodes(const JSONValue& nodes, int version) {
     if (!nodes.is_array()) Fail("", "'nodes' must be an array of node objects, found " + Kind(nodes));
-    nodes_.reserve(nodes.items.size());
+    total_nodes_ = nodes.items.size();
+    nodes_.reserve(total_nodes_);
     for (size_t i = 0; i < nodes.items.size(); ++i) ReadNode(nodes.items[i], i, version);
   }
 
@@ -302,6 +303,7 @@ class SymbolLoader {
 
   const std::string& source_;
   std::vector<NodePtr> nodes_;
+  size_t total_nodes_ = 0;  // in the file; nodes_ fills up while reading
 };
 
 }  // namespace

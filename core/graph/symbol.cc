@@ -95,6 +95,9 @@ Symbol Symbol::Compose(const OpDef& op, const std::string& name, std::map<std::s
     var->attrs = node->attrs;
     inputs[i] = NodeEntry{var, 0, 0};
   }
+  if (op.set_input_var_attrs)
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i].node->is_variable()) op.set_input_var_attrs(static_cast<int>(i), &inputs[i].node->attrs);
   for (int m : op.mutate_inputs) {
     NodeEntry& e = inputs[static_cast<size_t>(m)];
     if (e.node->is_variable()) e.version = ++e.node->version;

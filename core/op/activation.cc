@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/activation.h"
 #include "core/op/nnx_util.h"
 #include "core/op/op_def.h"
@@ -64,6 +65,12 @@ bool RegisterActivation() {
       })
       .add_inplace(0, 0)
       .set_fusion(FusionClass::kElementwise);
+
+  fwd.set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+    std::vector<NodeEntry> in = {og[0], OutputOf(n, 0)};  // Note [Activation backward inputs]
+    if (ActNeedsData(n->params)) in.push_back(n->inputs[0]);
+    return ViaBackwardOp(n, "_backward_Activation", in);
+  });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_Activation");
   bwd.describe("Gradient of Activation: out_grad * act'(x). See Note [Activation backward inputs]: "
@@ -169,6 +176,13 @@ bool RegisterLeakyReLU() {
   fwd.num_visible_outputs = 1;
   // Only rrelu draws random slopes; other kinds must not serialise on the generator var.
   fwd.needs_rng_fn = [](const Params& p) { return LeakyKindOf(p) == LeakyKind::kRReLU; };
+  fwd.set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+    std::vector<NodeEntry> in = {og[0], n->inputs[0]};  // Note [Activation backward inputs]
+    const LeakyKind k = LeakyKindOf(n->params);
+    if (k == LeakyKind::kPReLU) in.push_back(n->inputs[1]);
+    if (k == LeakyKind::kRReLU) in.push_back(OutputOf(n, 1));  // the slopes the forward drew
+    return ViaBackwardOp(n, "_backward_LeakyReLU", in);
+  });
   fwd.list_input_names = [](const Params& p) {
     return LeakyKindOf(p) == LeakyKind::kPReLU ? std::vector<std::string>{"data", "gamma"}
                                                 : std::vector<std::string>{"data"};

@@ -15,8 +15,8 @@
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
 #include "core/op/cpu/backward_misc.h"
-#include "core/op/cpu/copy.h"
 #include "core/op/cpu/concat.h"
+#include "core/op/cpu/copy.h"
 #include "core/op/cpu/dot.h"
 #include "core/op/cpu/upsampling_sequence.h"
 #include "core/op/op_def.h"
@@ -76,6 +76,19 @@ std::vector<NodeEntry> ZeroGradients(const NodePtr& node, const std::vector<Node
 
 NodeEntry SumToShapeOf(GradBuilder& b, const NodeEntry& g, const NodeEntry& like) {
   return b("_broadcast_backward", {g, like});
+}
+
+std::vector<NodeEntry> ViaBackwardOp(const NodePtr& n, const std::string& op, std::vector<NodeEntry> inputs) {
+  GradBuilder b(n);
+  const NodePtr g = b.NodeWithAttrs(op, std::move(inputs));
+  std::vector<NodeEntry> r(n->inputs.size());
+  for (size_t i = 0; i < r.size() && static_cast<int>(i) < g->num_outputs(); ++i)
+    r[i] = OutputOf(g, static_cast<uint32_t>(i));
+  return r;
+}
+
+std::vector<NodeEntry> WeightLayerGradient(const NodePtr& n, const std::vector<NodeEntry>& og) {
+  return ViaBackwardOp(n, "_backward_" + n->op->name, {og[0], n->inputs[0], n->inputs[1]});
 }
 
 std::vector<NodeEntry> BinaryArithmeticGradient(const NodePtr& n, const NodeEntry& g, const std::string& what,
@@ -207,8 +220,9 @@ void RegisterReduceBackward(const char* name, bool mean) {
       .add_param("exclude", ParamType::kBool, "False", "If True, the forward reduced every axis not in `axis`.")
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         if (!ShapeOfInput(p, in, out, 1)) return false;
-        const int64_t kept = (*in)[1].Size() == 0 ? 0 : (*in)[1].Size() / std::max<int64_t>(1, ReducedCount(ReducedDims(p, (*in)[1]), (*in)[1]));
-        WEFT_CHECK((*in)[0].Size() == kept || (*in)[1].Size() == 0, kShape)
+        const Shape& d = (*in)[1];
+        const int64_t reduced = ReducedCount(ReducedDims(p, d), d);
+        WEFT_CHECK(d.Size() == 0 || (*in)[0].Size() * reduced == d.Size(), kShape)
             << p.op()->name << ": out_grad of shape " << (*in)[0].ToString()
             << " does not have the reduced size of data " << (*in)[1].ToString();
         return true;
@@ -343,10 +357,15 @@ WEFT_REGISTER_OP("_backward_reshape")
 // ---- _backward_Cast ----
 
 WEFT_REGISTER_OP("_backward_Cast")
-    .describe("Gradient of Cast: out_grad converted back to the dtype of `data` (only data's dtype and "
-              "shape are read).")
+    .describe("Gradient of Cast: out_grad converted back to the dtype of `data` (only data's dtype is read; "
+              "the result has out_grad's shape, so norm's rule also uses it for out_dtype).")
     .add_input("out_grad")
     .add_input("data")
+    .set_infer_shape([](const Params&, std::vector<Shape>* in, std::vector<Shape>* out) {
+      if (!(*in)[0].known()) return false;
+      AssignShape(out, 0, (*in)[0], "_backward_Cast: output");
+      return (*in)[1].known();
+    })
     .set_infer_type([](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
       return TypeOfInput(p, in, out, 1);
     })

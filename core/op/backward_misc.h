@@ -61,6 +61,16 @@ std::vector<NodeEntry> ZeroGradients(const NodePtr& node, const std::vector<Node
 // shaped) summed back to the shape of input `like` (_broadcast_backward).
 NodeEntry SumToShapeOf(GradBuilder& b, const NodeEntry& g, const NodeEntry& like);
 
+// The gradients of n's inputs computed by one backward op `op` (given the
+// forward's attributes it accepts) on `inputs`: its output i is the gradient
+// of forward input i; inputs past its outputs get none. The usual shape of a
+// layer's rule, e.g. _backward_Pooling(out_grad, data, output).
+std::vector<NodeEntry> ViaBackwardOp(const NodePtr& n, const std::string& op, std::vector<NodeEntry> inputs);
+
+// FullyConnected, Convolution, Deconvolution: _backward_<op>(out_grad, data,
+// weight) gives (data, weight[, bias]) gradients.
+std::vector<NodeEntry> WeightLayerGradient(const NodePtr& n, const std::vector<NodeEntry>& out_grads);
+
 // Gradients (lhs, rhs) of the arithmetic binary op `what` ("add", "sub",
 // "mul", "div", "power", "maximum", "minimum", "mod") with output gradient g,
 // MXNet's rules (maximum sends ties to lhs, mod's rhs gets -floor(lhs / rhs)).

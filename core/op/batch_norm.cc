@@ -24,6 +24,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/norm.h"
 #include "core/op/nnx_util.h"
 #include "core/op/op_def.h"
@@ -131,9 +132,20 @@ bool InferTypes(const Params& p, std::vector<DType>* in, std::vector<DType>* out
         nnx_cpu::BatchNormForward(Args(p, in[0].shape, ctx.is_train), in[0], in[1], in[2], in[3], in[4], req,
                                   out[0], out[1], out[2]);
       });
+  // MXNet hints how to initialise the moving statistics (FORMATS.md B.5).
+  fwd.set_input_var_attrs = [](int input, std::map<std::string, std::string>* attrs) {
+    if (input == 3 && !attrs->count("__init__")) (*attrs)["__init__"] = "[\"zero\", {}]";
+    if (input == 4 && !attrs->count("__init__")) (*attrs)["__init__"] = "[\"one\", {}]";
+  };
   // output_mean_var makes the saved mean and inverse std visible (MXNet).
   fwd.num_visible_outputs_fn = [](const Params& p) { return p.GetBool("output_mean_var") ? 3 : 1; };
   fwd.list_output_names = [](const Params&) { return std::vector<std::string>{"output", "mean", "var"}; };
+  fwd.set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+    // The saved batch statistics; the moving statistics (aux states) take no gradient.
+    const std::vector<NodeEntry>& x = n->inputs;
+    return ViaBackwardOp(n, "_backward_BatchNorm",
+                         {og[0], OutputOf(n, 1), OutputOf(n, 2), x[0], x[1], x[2], x[3], x[4]});
+  });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_BatchNorm");
   bwd.describe("Gradient of BatchNorm from (out_grad, mean, var, data, gamma, beta, moving_mean, moving_var); "

@@ -130,11 +130,13 @@ SplitPlan PlanSplit(const Params& p, const Shape& d) {
 }
 
 OpDef& RegisterSplit() {
-  OpDef& op = OpRegistry::Get()->Add("split");
+  // MXNet registers SliceChannel with the alias split; composed nodes write the
+  // canonical name into JSON, so it must be SliceChannel here too.
+  OpDef& op = OpRegistry::Get()->Add("SliceChannel");
   op.describe("Splits an array along an axis into num_outputs equal parts.\n\n"
               "With squeeze_axis=True (which requires the axis size to equal num_outputs) the split "
               "axis is removed from each output. Outputs are named output0, output1, ...")
-      .add_alias("SliceChannel")
+      .add_alias("split")
       .add_input("data")
       .add_required_param("num_outputs", ParamType::kInt, "Number of parts.")
       .add_param("axis", ParamType::kInt, "1", "The axis to split along (negative counts from the end).")

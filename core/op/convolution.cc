@@ -6,6 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/nn_kernels.h"
 #include "core/op/nn_util.h"
 #include "core/op/op_def.h"
@@ -108,6 +109,7 @@ OpDef& RegisterForward() {
         nn_cpu::ConvForward(g, in[0], in[1], in.size() > 2 ? &in[2] : nullptr, req[0], out[0]);
       });
   op.list_input_names = nn::WeightInputNames;
+  op.set_gradient(WeightLayerGradient);
   return op;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/nn_kernels.h"
 #include "core/op/nn_util.h"
 #include "core/op/op_def.h"
@@ -129,6 +130,7 @@ OpDef& RegisterForward() {
         if (in.size() > 2) nn_cpu::AddBias(in[2], pl.g.batch, pl.g.in_c, pl.g.InSize(), out[0]);
       });
   op.list_input_names = nn::WeightInputNames;
+  op.set_gradient(WeightLayerGradient);
   return op;
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/copy.h"
 #include "core/op/cpu/dropout_embedding.h"
 #include "core/op/cpu/elemwise_kernels.h"
@@ -87,6 +88,9 @@ bool Applies(const OpContext& ctx, const Params& p) {
       .add_inplace(0, 0);
   fwd.num_visible_outputs = 1;
   fwd.list_output_names = [](const Params&) { return std::vector<std::string>{"output", "mask"}; };
+  fwd.set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+    return ViaBackwardOp(n, "_backward_Dropout", {og[0], OutputOf(n, 1)});  // the mask the forward drew
+  });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_Dropout");
   bwd.describe("Gradient of Dropout from (out_grad, mask): out_grad * mask when training or mode='always', "

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/dropout_embedding.h"
 #include "core/op/nnx_util.h"
 #include "core/op/op_def.h"
@@ -68,6 +69,9 @@ DType WeightType(const Params& p) {
       .set_compute_cpu([](const OpContext&, const Params&, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nnx_cpu::EmbeddingForward(in[0], in[1], req[0], out[0]);
+      })
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+        return ViaBackwardOp(n, "_backward_Embedding", {og[0], n->inputs[0]});
       });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_Embedding");

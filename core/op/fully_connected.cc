@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/nn_kernels.h"
 #include "core/op/nn_util.h"
 #include "core/op/op_def.h"
@@ -83,6 +84,7 @@ OpDef& RegisterForward() {
       nn_cpu::FCForward(g, in[0], in[1], p.GetBool("no_bias") ? nullptr : &in[2], req[0], out[0]);
     });
   op.list_input_names = nn::WeightInputNames;
+  op.set_gradient(WeightLayerGradient);
   return op;
 }
 

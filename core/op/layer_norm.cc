@@ -10,6 +10,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/norm.h"
 #include "core/op/nnx_util.h"
 #include "core/op/op_def.h"
@@ -81,6 +82,9 @@ void AddLnParams(OpDef& op) {
       });
   fwd.num_visible_outputs_fn = [](const Params& p) { return p.GetBool("output_mean_var") ? 3 : 1; };
   fwd.list_output_names = [](const Params&) { return std::vector<std::string>{"output", "mean", "std"}; };
+  fwd.set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+    return ViaBackwardOp(n, "_backward_LayerNorm", {og[0], n->inputs[0], n->inputs[1], OutputOf(n, 1), OutputOf(n, 2)});
+  });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_LayerNorm");
   bwd.describe("Gradient of LayerNorm from (out_grad, data, gamma, mean, std).")
@@ -172,6 +176,10 @@ void AddInParams(OpDef& op) {
       });
   fwd.num_visible_outputs = 1;
   fwd.list_output_names = [](const Params&) { return std::vector<std::string>{"output", "mean", "var"}; };
+  fwd.set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+    return ViaBackwardOp(n, "_backward_InstanceNorm",
+                         {og[0], n->inputs[0], n->inputs[1], OutputOf(n, 1), OutputOf(n, 2)});
+  });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_InstanceNorm");
   bwd.describe("Gradient of InstanceNorm from (out_grad, data, gamma, mean, var).")

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/copy.h"
 #include "core/op/cpu/loss_kernels.h"
 #include "core/op/nnx_util.h"
@@ -45,7 +46,10 @@ void AddScalarParams(OpDef& op) {
         nnx_cpu::SmoothL1Forward(in[0], p.GetFloat("scalar"), req[0], out[0]);
       })
       .add_inplace(0, 0)
-      .set_fusion(FusionClass::kElementwise);
+      .set_fusion(FusionClass::kElementwise)
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+        return ViaBackwardOp(n, "_backward_smooth_l1", {og[0], n->inputs[0]});
+      });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_smooth_l1");
   bwd.describe("Gradient of smooth_l1 from (out_grad, data).").add_input("out_grad").add_input("data");
@@ -71,7 +75,8 @@ WEFT_REGISTER_OP("BlockGrad")
     .add_input("data")
     .set_compute_cpu(CopyCompute)
     .add_inplace(0, 0)
-    .set_fusion(FusionClass::kElementwise);
+    .set_fusion(FusionClass::kElementwise)
+    .set_gradient(ZeroGradients);
 
 WEFT_REGISTER_OP("make_loss")
     .describe("Make your own loss function in network construction.\n\n"
@@ -81,7 +86,11 @@ WEFT_REGISTER_OP("make_loss")
     .add_input("data")
     .set_compute_cpu(CopyCompute)
     .add_inplace(0, 0)
-    .set_fusion(FusionClass::kElementwise);
+    .set_fusion(FusionClass::kElementwise)
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>&) -> std::vector<NodeEntry> {
+      GradBuilder b(n);  // ones, whatever the head gradient (MXNet)
+      return {b("ones_like", {n->inputs[0]})};
+    });
 
 void AddMakeLossParams(OpDef& op) {
   op.add_param("grad_scale", ParamType::kFloat, "1", "Gradient scale as a supplement to unary and binary operators")
@@ -109,7 +118,11 @@ int MakeLossNorm(const Params& p) {
                "identity.")
       .add_input("data");
   AddMakeLossParams(fwd);
-  fwd.set_compute_cpu(CopyCompute).add_inplace(0, 0);
+  fwd.set_compute_cpu(CopyCompute)
+      .add_inplace(0, 0)
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>&) {
+        return ViaBackwardOp(n, "_backward_MakeLoss", {n->inputs[0]});  // a loss: the head gradient is not used
+      });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_MakeLoss");
   bwd.describe("Gradient of MakeLoss from its input data: a constant (see MakeLoss).").add_input("data");
@@ -147,7 +160,10 @@ WEFT_REGISTER_OP("add_n")
       nnx_cpu::AddN(in, req[0], out[0]);
     })
     .add_inplace(0, 0)
-    .set_fusion(FusionClass::kElementwise);
+    .set_fusion(FusionClass::kElementwise)
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+      return std::vector<NodeEntry>(n->inputs.size(), og[0]);  // every input gets out_grad
+    });
 
 }  // namespace
 }  // namespace weft

@@ -3,6 +3,7 @@
 // docs, the symbol front end and the test harness all read it.
 #pragma once
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -72,6 +73,9 @@ class OpDef {
   int num_visible_outputs = -1; // -1: all outputs are visible
   FNumIO num_visible_outputs_fn;  // overrides num_visible_outputs (BatchNorm's output_mean_var)
   std::vector<int> mutate_inputs;  // inputs written by the op (engine writes, aux states)
+  // Called at composition for each input that is a variable: may add hidden
+  // attributes (BatchNorm gives its moving mean/var an __init__ hint).
+  std::function<void(int input, std::map<std::string, std::string>* var_attrs)> set_input_var_attrs;
 
   FInferShape infer_shape;
   FInferType infer_type;  // default: all inputs and outputs share one dtype

@@ -6,6 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/pad.h"
 #include "core/op/nnx_util.h"
 #include "core/op/op_def.h"
@@ -104,6 +105,9 @@ Shape Unpadded(const Params& p, const Shape& out) {
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nnx_cpu::PadForward(in[0], Pads(p, in[0].shape, nullptr), ModeOf(p), p.GetFloat("constant_value"), req[0],
                             out[0]);
+      })
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+        return ViaBackwardOp(n, "_backward_Pad", {og[0]});
       });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_Pad");

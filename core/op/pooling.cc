@@ -7,6 +7,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/nn_kernels.h"
 #include "core/op/nn_util.h"
 #include "core/op/op_def.h"
@@ -128,6 +129,9 @@ OpDef& RegisterForward() {
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nn_cpu::PoolForward(Geometry(p, in[0].shape), in[0], req[0], out[0]);
+      })
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+        return ViaBackwardOp(n, "_backward_Pooling", {og[0], n->inputs[0], OutputOf(n, 0)});
       });
   return op;
 }

@@ -99,19 +99,23 @@ FGradient ReduceGradient(ReduceKind kind) {
   return [kind](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
     GradBuilder b(n);
     const NodeEntry x = b.in(0);
+    // norm's out_dtype: the output and its gradient go back to data's dtype first.
+    const bool cast = n->op->ParamIndex("out_dtype") >= 0 && !n->params.IsNone("out_dtype");
+    const NodeEntry g = cast ? b("_backward_Cast", {og[0], x}) : og[0];
+    const NodeEntry y = cast ? b("_backward_Cast", {b.out(), x}) : b.out();
     switch (kind) {
-      case ReduceKind::kSum: return {Broadcast(b, og[0])};
-      case ReduceKind::kMean: return {OutputOf(b.NodeWithAttrs("_backward_mean", {og[0], x}))};
+      case ReduceKind::kSum: return {Broadcast(b, g)};
+      case ReduceKind::kMean: return {OutputOf(b.NodeWithAttrs("_backward_mean", {g, x}))};
       case ReduceKind::kMax:
-      case ReduceKind::kMin: return {b.Mul(Broadcast(b, og[0]), b("_equal", {x, Broadcast(b, b.out())}))};
-      case ReduceKind::kProd: return {b.Mul(Broadcast(b, og[0]), b.Div(Broadcast(b, b.out()), x))};
-      case ReduceKind::kNanSum: return {b.Mul(Broadcast(b, og[0]), b("_equal", {x, x}))};
+      case ReduceKind::kMin: return {b.Mul(Broadcast(b, g), b("_equal", {x, Broadcast(b, y)}))};
+      case ReduceKind::kProd: return {b.Mul(Broadcast(b, g), b.Div(Broadcast(b, y), x))};
+      case ReduceKind::kNanSum: return {b.Mul(Broadcast(b, g), b("_equal", {x, x}))};
       case ReduceKind::kNanProd: {  // NaN elements get 0 (a select, so NaN / NaN cannot leak)
-        const NodeEntry g = b.Mul(Broadcast(b, og[0]), b.Div(Broadcast(b, b.out()), x));
-        return {b("where", {b("_equal", {x, x}), g, b.Zeros(x)})};
+        const NodeEntry d = b.Mul(Broadcast(b, g), b.Div(Broadcast(b, y), x));
+        return {b("where", {b("_equal", {x, x}), d, b.Zeros(x)})};
       }
-      case ReduceKind::kNorm1: return {b.Mul(Broadcast(b, og[0]), b("sign", {x}))};
-      case ReduceKind::kNorm2: return {b.Mul(Broadcast(b, og[0]), b.Div(x, Broadcast(b, b.out())))};
+      case ReduceKind::kNorm1: return {b.Mul(Broadcast(b, g), b("sign", {x}))};
+      case ReduceKind::kNorm2: return {b.Mul(Broadcast(b, g), b.Div(x, Broadcast(b, y)))};
     }
     WEFT_THROW(kInternal) << "no gradient for " << n->op->name;
   };

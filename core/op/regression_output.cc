@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/loss_kernels.h"
 #include "core/op/nnx_util.h"
 #include "core/op/op_def.h"
@@ -45,7 +46,11 @@ void RegisterRegression(const char* name, const char* bwd_name, RegressionKind k
                               const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nnx_cpu::RegressionForward(kind, in[0], req[0], out[0]);
       })
-      .add_inplace(0, 0);
+      .add_inplace(0, 0)
+      .set_gradient([bwd = std::string(bwd_name)](const NodePtr& n, const std::vector<NodeEntry>&) {
+        // A loss: the head gradient is not used (MXNet), the label gets zeros.
+        return ViaBackwardOp(n, bwd, {n->inputs[1], OutputOf(n, 0)});
+      });
 
   OpDef& bwd = OpRegistry::Get()->Add(bwd_name);
   bwd.describe(std::string("Gradient of ") + name + " from (label, output); the label's gradient is zero.")

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/nnx_common.h"
 #include "core/op/cpu/upsampling_sequence.h"
 #include "core/op/nnx_util.h"
@@ -105,7 +106,12 @@ FListNames Names(std::vector<std::string> fixed, const char* length) {
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nnx_cpu::SequenceMaskCPU(in[0], Lengths(p, in), SeqAxis(p), p.GetFloat("value"), req[0], out[0]);
       })
-      .add_inplace(0, 0);
+      .add_inplace(0, 0)
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+        std::vector<NodeEntry> in = {og[0]};
+        if (n->inputs.size() > 1) in.push_back(n->inputs[1]);
+        return ViaBackwardOp(n, "_backward_SequenceMask", in);
+      });
   fwd.list_input_names = Names({"data"}, "sequence_length");
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_SequenceMask");
@@ -161,6 +167,11 @@ FListNames Names(std::vector<std::string> fixed, const char* length) {
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nnx_cpu::SequenceLastForward(in[0], Lengths(p, in), SeqAxis(p), req[0], out[0]);
+      })
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+        std::vector<NodeEntry> in = {og[0], n->inputs[0]};
+        if (n->inputs.size() > 1) in.push_back(n->inputs[1]);
+        return ViaBackwardOp(n, "_backward_SequenceLast", in);
       });
   fwd.list_input_names = Names({"data"}, "sequence_length");
 

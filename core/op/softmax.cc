@@ -6,6 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/softmax.h"
 #include "core/op/nnx_util.h"
 #include "core/op/op_def.h"
@@ -76,6 +77,10 @@ void RegisterSoftmax(const char* name, bool log, const char* doc) {
   fwd.list_input_names = [](const Params& p) {
     return p.GetBool("use_length") ? std::vector<std::string>{"data", "length"} : std::vector<std::string>{"data"};
   };
+  const std::string bwd_name = std::string("_backward_") + name;
+  fwd.set_gradient([bwd_name](const NodePtr& n, const std::vector<NodeEntry>& og) {
+    return ViaBackwardOp(n, bwd_name, {og[0], OutputOf(n, 0)});
+  });
 
   OpDef& bwd = OpRegistry::Get()->Add(std::string("_backward_") + name);
   bwd.describe(std::string("Gradient of ") + name + " from (out_grad, output): " +
@@ -163,7 +168,10 @@ void CheckActivationShape(const Params& p, const Shape& s) {
         const nnx::AxisSplit s = ActivationSplit(p, in[0].shape);
         nnx_cpu::SoftmaxForward(in[0], s.outer, s.n, s.inner, 1.0, false, req[0], out[0]);
       })
-      .add_inplace(0, 0);
+      .add_inplace(0, 0)
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+        return ViaBackwardOp(n, "_backward_SoftmaxActivation", {og[0], OutputOf(n, 0)});
+      });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_SoftmaxActivation");
   bwd.describe("Gradient of SoftmaxActivation from (out_grad, output).").add_input("out_grad").add_input("output");
@@ -227,6 +235,9 @@ bool CrossEntropyType(const Params& p, std::vector<DType>* in, std::vector<DType
       .set_compute_cpu([](const OpContext&, const Params&, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nnx_cpu::SoftmaxCrossEntropyForward(in[0], in[1], req[0], out[0]);
+      })
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+        return ViaBackwardOp(n, "_backward_softmax_cross_entropy", {og[0], n->inputs[0], n->inputs[1]});
       });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_softmax_cross_entropy");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/softmax.h"
 #include "core/op/nnx_util.h"
 #include "core/op/op_def.h"
@@ -125,7 +126,11 @@ nnx_cpu::SoftmaxOutputGradParams GradParams(const Params& p) {
         }
         nnx_cpu::SoftmaxForward(in[0], outer, n, inner, 1.0, false, req[0], out[0]);
       })
-      .add_inplace(0, 0);
+      .add_inplace(0, 0)
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>&) {
+        // A loss: the head gradient is not used (MXNet), the label gets zeros.
+        return ViaBackwardOp(n, "_backward_SoftmaxOutput", {OutputOf(n, 0), n->inputs[1]});
+      });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_SoftmaxOutput");
   bwd.describe("Gradient of SoftmaxOutput from (output, label): data gets the cross-entropy gradient (see "

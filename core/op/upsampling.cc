@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/op/backward_misc.h"
 #include "core/op/cpu/upsampling_sequence.h"
 #include "core/op/nnx_util.h"
 #include "core/op/op_def.h"
@@ -101,6 +102,13 @@ int64_t CheckInputs(const Params& p, const std::vector<Shape>& ins, int64_t oh, 
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nnx_cpu::UpSamplingNearestForward(in, p.GetString("multi_input_mode") == "sum", req[0], out[0]);
+      })
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+        if (n->inputs.size() == 1) return ViaBackwardOp(n, "_backward_UpSampling", {og[0]});
+        // More inputs: their shapes cannot follow from out_grad, so they are inputs too.
+        std::vector<NodeEntry> in = {og[0]};
+        in.insert(in.end(), n->inputs.begin(), n->inputs.end());
+        return ViaBackwardOp(n, "_backward_UpSampling_multi", in);
       });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_UpSampling");

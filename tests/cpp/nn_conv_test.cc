@@ -196,6 +196,18 @@ TEST(NNOps, BadInputMessages) {
 
 // ---- kernel paths and write modes ----------------------------------------------------------------
 
+TEST(NNOps, PathSelectionFollowsEnvironment) {
+  unsetenv("WEFT_USE_DNNL");
+  EXPECT_EQ(nn_cpu::UseDnnl(), nn_cpu::DnnlCompiledIn());  // default: oneDNN when built with it
+  EXPECT_FALSE(nn_cpu::UseDnnlAll());
+  setenv("WEFT_USE_DNNL", "0", 1);
+  EXPECT_FALSE(nn_cpu::UseDnnl());
+  setenv("WEFT_USE_DNNL", "all", 1);
+  EXPECT_EQ(nn_cpu::UseDnnl(), nn_cpu::DnnlCompiledIn());
+  EXPECT_EQ(nn_cpu::UseDnnlAll(), nn_cpu::DnnlCompiledIn());
+  unsetenv("WEFT_USE_DNNL");
+}
+
 struct OpConfig {
   std::string op;
   Attrs attrs;
@@ -238,14 +250,14 @@ TEST(NNOps, PortableAndDnnlAgree) {
     {
       DnnlEnv env(false);
       EXPECT_FALSE(nn_cpu::UseDnnl());
-      EXPECT_FALSE(nn_cpu::UseDnnlPooling());
+      EXPECT_FALSE(nn_cpu::UseDnnlAll());
       f0 = RunKernel(c.op, c.attrs, fin, OpReq::kWriteTo);
       b0 = RunKernel(bwd, c.attrs, bin, OpReq::kWriteTo);
     }
     {
       DnnlEnv env(true);
       EXPECT_TRUE(nn_cpu::UseDnnl());
-      EXPECT_TRUE(nn_cpu::UseDnnlPooling());
+      EXPECT_TRUE(nn_cpu::UseDnnlAll());
       f1 = RunKernel(c.op, c.attrs, fin, OpReq::kWriteTo);
       b1 = RunKernel(bwd, c.attrs, bin, OpReq::kWriteTo);
     }

@@ -1,7 +1,8 @@
 """Weft: a deep-learning library in the lineage of MXNet 1.x.
 
-``import weft as mx`` runs most MXNet 1.x NDArray scripts: weft.nd, weft.cpu(),
-weft.gpu(), weft.Context, weft.random ... See bindings/python/README.md.
+``import weft as mx`` runs most MXNet 1.x NDArray and Symbol scripts: weft.nd,
+weft.sym, weft.cpu(), weft.gpu(), weft.Context, weft.random, weft.AttrScope,
+weft.name ... See bindings/python/README.md.
 """
 import sys as _sys
 
@@ -14,14 +15,22 @@ from . import ndarray
 from . import ndarray as nd
 from . import random
 from .ndarray import NDArray, waitall
+from . import attribute, name
+from .attribute import AttrScope
+from . import symbol
+from . import symbol as sym
+from . import executor
+from .executor import Executor
 
 __version__ = "0.1.0"
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged
 
 _sys.modules.setdefault(__name__ + ".nd", ndarray)
+_sys.modules.setdefault(__name__ + ".sym", symbol)
 
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",
     "EngineError", "WeftIOError", "InternalError", "ArgumentTypeError", "Context", "cpu", "gpu",
     "cpu_pinned", "current_context", "nd", "ndarray", "random", "NDArray", "waitall", "dtypes",
+    "sym", "symbol", "Executor", "executor", "AttrScope", "attribute", "name",
 ]

@@ -2,7 +2,6 @@
 // 1-D/2-D/3-D through one 3-D code path. See Note [Convolution threading].
 #include <algorithm>
 #include <cstring>
-#include <mutex>
 #include <vector>
 
 #include "core/base/error.h"
@@ -22,16 +21,15 @@ bool ConvGeom::IsPointwise() const {
 namespace {
 
 // Note [Convolution threading]
-// Each image is unfolded into col[(c, kd, kh, kw), (od, oh, ow)] and multiplied
-// by the weights of each group. When one group's GEMM is large, OpenBLAS
-// threads it and the unfolding is split across channels with ParallelFor;
-// when it is small enough that OpenBLAS runs it on one thread (0.3.x: below
-// 65536 * GEMM_MULTITHREAD_THRESHOLD(4) multiply-adds) the images themselves
-// are split across threads, each with its own col buffer and, for the weight
-// gradient, its own partial sum added up at the end. Larger GEMMs must not be
-// issued from several threads at once: OpenBLAS (pthreads build) would thread
-// each of them too, and the oversubscribed spinning costs 10x (measured).
-constexpr int64_t kSmallGemm = int64_t(65536) * 4;  // multiply-adds of one group's GEMM
+// Images are unfolded side by side into col[(c, kd, kh, kw), (image, od, oh, ow)]
+// a chunk at a time, so that one GEMM per group covers several images: small
+// images (late ResNet layers, LeNet) still give OpenBLAS a GEMM large enough
+// to thread well. OpenBLAS threads the GEMMs; ParallelFor splits unfolding and
+// folding across rows and channels. Per-image GEMMs on several threads at once
+// were tried and dropped: OpenBLAS (pthreads build) threads each call too, and
+// the oversubscribed spinning cost 10x on LeNet's conv2 with two threads.
+constexpr int64_t kTargetColumns = 2048;               // GEMM width aimed for per chunk
+constexpr int64_t kMaxColBytes = int64_t(64) << 20;   // bound on the unfolded chunk
 
 // Output positions o in [0, n_out) with 0 <= o * s + off < n_in, as [*lo, *hi).
 void ValidRange(int64_t off, int64_t s, int64_t n_in, int64_t n_out, int64_t* lo, int64_t* hi) {
@@ -42,178 +40,189 @@ void ValidRange(int64_t off, int64_t s, int64_t n_in, int64_t n_out, int64_t* lo
   *hi = h;
 }
 
-// Unfolds rows [r0, r1) of col (row r = channel * kvol + kernel offset) from x.
+// Unfolds row r (= channel * kvol + kernel offset) of one image's col from x;
+// the row starts at dst (OutSize() values).
 template <typename T>
-void Im2ColRows(const ConvGeom& g, const T* x, int64_t r0, int64_t r1, T* col) {
-  const int64_t kvol = g.KernelSize(), ovol = g.OutSize(), ivol = g.InSize();
-  for (int64_t r = r0; r < r1; ++r) {
-    const int64_t c = r / kvol, k = r % kvol;
+void Im2ColRow(const ConvGeom& g, const T* x, int64_t r, T* dst) {
+  const int64_t kvol = g.KernelSize();
+  const int64_t c = r / kvol, k = r % kvol;
+  const int64_t kw = k % g.kernel[2], kh = (k / g.kernel[2]) % g.kernel[1], kd = k / (g.kernel[1] * g.kernel[2]);
+  const T* xc = x + c * g.InSize();
+  int64_t wlo, whi;
+  const int64_t woff = kw * g.dilate[2] - g.pad[2], st = g.stride[2];
+  ValidRange(woff, st, g.in[2], g.out[2], &wlo, &whi);
+  for (int64_t od = 0; od < g.out[0]; ++od) {
+    const int64_t id = od * g.stride[0] - g.pad[0] + kd * g.dilate[0];
+    for (int64_t oh = 0; oh < g.out[1]; ++oh) {
+      const int64_t ih = oh * g.stride[1] - g.pad[1] + kh * g.dilate[1];
+      T* o = dst + (od * g.out[1] + oh) * g.out[2];
+      if (id < 0 || id >= g.in[0] || ih < 0 || ih >= g.in[1]) {
+        std::fill(o, o + g.out[2], T(0));
+        continue;
+      }
+      const T* row = xc + (id * g.in[1] + ih) * g.in[2];
+      std::fill(o, o + wlo, T(0));
+      if (st == 1) {
+        std::memcpy(o + wlo, row + (wlo + woff), static_cast<size_t>(whi - wlo) * sizeof(T));
+      } else {
+        for (int64_t ow = wlo; ow < whi; ++ow) o[ow] = row[ow * st + woff];
+      }
+      std::fill(o + whi, o + g.out[2], T(0));
+    }
+  }
+}
+
+// Adds one image's col (rows of OutSize() values, row stride ld) back into
+// channel c of dx (which holds zeros or the values to add to).
+template <typename T>
+void Col2ImChannel(const ConvGeom& g, const T* col, int64_t ld, int64_t c, T* dx) {
+  const int64_t kvol = g.KernelSize();
+  T* xc = dx + c * g.InSize();
+  for (int64_t k = 0; k < kvol; ++k) {
     const int64_t kw = k % g.kernel[2], kh = (k / g.kernel[2]) % g.kernel[1], kd = k / (g.kernel[1] * g.kernel[2]);
-    const T* xc = x + c * ivol;
-    T* dst = col + r * ovol;
+    const T* src = col + (c * kvol + k) * ld;
     int64_t wlo, whi;
-    const int64_t woff = kw * g.dilate[2] - g.pad[2];
-    ValidRange(woff, g.stride[2], g.in[2], g.out[2], &wlo, &whi);
+    const int64_t woff = kw * g.dilate[2] - g.pad[2], st = g.stride[2];
+    ValidRange(woff, st, g.in[2], g.out[2], &wlo, &whi);
     for (int64_t od = 0; od < g.out[0]; ++od) {
       const int64_t id = od * g.stride[0] - g.pad[0] + kd * g.dilate[0];
+      if (id < 0 || id >= g.in[0]) continue;
       for (int64_t oh = 0; oh < g.out[1]; ++oh) {
         const int64_t ih = oh * g.stride[1] - g.pad[1] + kh * g.dilate[1];
-        T* o = dst + (od * g.out[1] + oh) * g.out[2];
-        if (id < 0 || id >= g.in[0] || ih < 0 || ih >= g.in[1]) {
-          std::fill(o, o + g.out[2], T(0));
-          continue;
-        }
-        const T* row = xc + (id * g.in[1] + ih) * g.in[2] + woff;
-        std::fill(o, o + wlo, T(0));
-        if (g.stride[2] == 1) {
-          std::memcpy(o + wlo, row + wlo, static_cast<size_t>(whi - wlo) * sizeof(T));
-        } else {
-          const int64_t s = g.stride[2];
-          for (int64_t ow = wlo; ow < whi; ++ow) o[ow] = row[ow * s];
-        }
-        std::fill(o + whi, o + g.out[2], T(0));
+        if (ih < 0 || ih >= g.in[1]) continue;
+        T* row = xc + (id * g.in[1] + ih) * g.in[2];
+        const T* s = src + (od * g.out[1] + oh) * g.out[2];
+        for (int64_t ow = wlo; ow < whi; ++ow) row[ow * st + woff] += s[ow];
       }
     }
   }
 }
 
-// Adds the columns of col back into channels [c0, c1) of dx (dx already holds
-// zeros or the values to add to).
+// A chunk of `nb` images starting at n0, unfolded with row stride ld = nb * P.
+struct Chunk {
+  int64_t n0, nb, ld;
+};
+
+int64_t ImagesPerChunk(const ConvGeom& g, size_t elem) {
+  const int64_t P = g.OutSize(), rows = g.in_c * g.KernelSize();
+  int64_t nb = std::max<int64_t>(1, (kTargetColumns + P - 1) / P);
+  nb = std::min(nb, std::max<int64_t>(1, kMaxColBytes / std::max<int64_t>(1, rows * P * static_cast<int64_t>(elem))));
+  return std::max<int64_t>(1, std::min(nb, g.batch));
+}
+
+// Runs fn(chunk) over the batch.
+template <typename T, typename F>
+void ForChunks(const ConvGeom& g, F fn) {
+  const int64_t nb = ImagesPerChunk(g, sizeof(T)), P = g.OutSize();
+  for (int64_t n0 = 0; n0 < g.batch; n0 += nb) {
+    const int64_t cnt = std::min(nb, g.batch - n0);
+    fn(Chunk{n0, cnt, cnt * P});
+  }
+}
+
+// The GEMM operand of a chunk's input: x itself for one image of a pointwise
+// convolution, else the images unfolded into col.
 template <typename T>
-void Col2ImChannels(const ConvGeom& g, const T* col, int64_t c0, int64_t c1, T* dx) {
-  const int64_t kvol = g.KernelSize(), ovol = g.OutSize(), ivol = g.InSize();
-  for (int64_t c = c0; c < c1; ++c) {
-    T* xc = dx + c * ivol;
-    for (int64_t k = 0; k < kvol; ++k) {
-      const int64_t kw = k % g.kernel[2], kh = (k / g.kernel[2]) % g.kernel[1], kd = k / (g.kernel[1] * g.kernel[2]);
-      const T* src = col + (c * kvol + k) * ovol;
-      int64_t wlo, whi;
-      const int64_t woff = kw * g.dilate[2] - g.pad[2];
-      ValidRange(woff, g.stride[2], g.in[2], g.out[2], &wlo, &whi);
-      for (int64_t od = 0; od < g.out[0]; ++od) {
-        const int64_t id = od * g.stride[0] - g.pad[0] + kd * g.dilate[0];
-        if (id < 0 || id >= g.in[0]) continue;
-        for (int64_t oh = 0; oh < g.out[1]; ++oh) {
-          const int64_t ih = oh * g.stride[1] - g.pad[1] + kh * g.dilate[1];
-          if (ih < 0 || ih >= g.in[1]) continue;
-          T* row = xc + (id * g.in[1] + ih) * g.in[2] + woff;
-          const T* s = src + (od * g.out[1] + oh) * g.out[2];
-          const int64_t st = g.stride[2];
-          for (int64_t ow = wlo; ow < whi; ++ow) row[ow * st] += s[ow];
-        }
+const T* Unfold(const ConvGeom& g, const T* x, const Chunk& ch, T* col) {
+  const int64_t rows = g.in_c * g.KernelSize(), P = g.OutSize(), S = g.in_c * g.InSize();
+  if (g.IsPointwise() && ch.nb == 1) return x + ch.n0 * S;
+  ParallelFor(ch.nb * rows, P, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t i = t / rows, r = t % rows;
+      Im2ColRow(g, x + (ch.n0 + i) * S, r, col + r * ch.ld + i * P);
+    }
+  });
+  return col;
+}
+
+// Copies rows of `channels` x P per image between the batch layout
+// (n, channel, P) and the chunk layout (channel, image * P); kAddTo adds.
+template <typename T>
+void ChunkToBatch(const T* src, const Chunk& ch, int64_t channels, int64_t P, OpReq req, T* dst) {
+  ParallelFor(ch.nb * channels, P, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t i = t / channels, c = t % channels;
+      const T* s = src + c * ch.ld + i * P;
+      T* d = dst + ((ch.n0 + i) * channels + c) * P;
+      if (req == OpReq::kAddTo) {
+        for (int64_t j = 0; j < P; ++j) d[j] += s[j];
+      } else {
+        std::memcpy(d, s, static_cast<size_t>(P) * sizeof(T));
       }
     }
-  }
+  });
 }
 
 template <typename T>
-void Im2Col(const ConvGeom& g, const T* x, T* col, bool parallel) {
-  const int64_t rows = g.in_c * g.KernelSize();
-  if (!parallel) return Im2ColRows(g, x, 0, rows, col);
-  ParallelFor(rows, g.OutSize(), [&](int64_t b, int64_t e) { Im2ColRows(g, x, b, e, col); });
-}
-
-template <typename T>
-void Col2Im(const ConvGeom& g, const T* col, T* dx, bool parallel) {
-  if (!parallel) return Col2ImChannels(g, col, 0, g.in_c, dx);
-  ParallelFor(g.in_c, g.KernelSize() * g.OutSize(), [&](int64_t b, int64_t e) { Col2ImChannels(g, col, b, e, dx); });
-}
-
-// Multiply-adds of one image (all groups), and whether its GEMMs are small.
-int64_t GemmWork(const ConvGeom& g) { return g.out_c * g.OutSize() * (g.in_c / g.groups) * g.KernelSize(); }
-bool SplitImages(const ConvGeom& g) { return g.batch > 1 && GemmWork(g) / g.groups < kSmallGemm; }
-
-// Runs fn(begin, end, parallel_inside) over the images: split across threads
-// for small GEMMs, else one image at a time with threading inside.
-template <typename F>
-void ForImages(const ConvGeom& g, F fn) {
-  if (SplitImages(g)) {
-    ParallelFor(g.batch, GemmWork(g), [&](int64_t b, int64_t e) { fn(b, e, false); });
-  } else {
-    fn(0, g.batch, true);
-  }
+void BatchToChunk(const T* src, const Chunk& ch, int64_t channels, int64_t P, T* dst) {
+  ParallelFor(ch.nb * channels, P, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t i = t / channels, c = t % channels;
+      std::memcpy(dst + c * ch.ld + i * P, src + ((ch.n0 + i) * channels + c) * P, static_cast<size_t>(P) * sizeof(T));
+    }
+  });
 }
 
 template <typename T>
 void ForwardT(const ConvGeom& g, const T* x, const T* w, OpReq req, T* y) {
   const int64_t G = g.groups, kg = g.out_c / G, rows = (g.in_c / G) * g.KernelSize(), P = g.OutSize();
-  const bool direct = g.IsPointwise();
-  const T beta = req == OpReq::kAddTo ? T(1) : T(0);
-  ForImages(g, [&](int64_t b, int64_t e, bool par) {
-    T* col = direct ? nullptr : static_cast<T*>(ThreadScratch(0, sizeof(T) * g.in_c * g.KernelSize() * P));
-    for (int64_t n = b; n < e; ++n) {
-      const T* xn = x + n * g.in_c * g.InSize();
-      if (!direct) Im2Col(g, xn, col, par);
-      const T* cn = direct ? xn : col;
-      for (int64_t gi = 0; gi < G; ++gi)
-        Gemm(false, false, kg, P, rows, w + gi * kg * rows, rows, cn + gi * rows * P, P, beta,
-             y + (n * g.out_c + gi * kg) * P, P);
-    }
+  const int64_t nb = ImagesPerChunk(g, sizeof(T));
+  T* col = static_cast<T*>(ThreadScratch(0, sizeof(T) * g.in_c * g.KernelSize() * nb * P));
+  T* tmp = static_cast<T*>(ThreadScratch(1, sizeof(T) * g.out_c * nb * P));
+  ForChunks<T>(g, [&](const Chunk& ch) {
+    const T* cn = Unfold(g, x, ch, col);
+    // One image writes y directly (with the write mode); several go through tmp.
+    const bool direct = ch.nb == 1;
+    const T beta = direct && req == OpReq::kAddTo ? T(1) : T(0);
+    T* out = direct ? y + ch.n0 * g.out_c * P : tmp;
+    for (int64_t gi = 0; gi < G; ++gi)
+      Gemm(false, false, kg, ch.ld, rows, w + gi * kg * rows, rows, cn + gi * rows * ch.ld, ch.ld, beta,
+           out + gi * kg * ch.ld, ch.ld);
+    if (!direct) ChunkToBatch(tmp, ch, g.out_c, P, req, y);
   });
-}
-
-// One image's gradients: dw_acc (beta_w)+= dy col^T, then dx from W^T dy.
-template <typename T>
-void BackwardImage(const ConvGeom& g, const T* dyn, const T* xn, const T* w, T* col, bool par, T* dw, T beta_w,
-                   T* dxn, OpReq req_dx) {
-  const int64_t G = g.groups, kg = g.out_c / G, cg = g.in_c / G, rows = cg * g.KernelSize(), P = g.OutSize();
-  const bool direct = g.IsPointwise();
-  if (dw != nullptr) {
-    if (!direct) Im2Col(g, xn, col, par);
-    const T* cn = direct ? xn : col;
-    for (int64_t gi = 0; gi < G; ++gi)
-      Gemm(false, true, kg, rows, P, dyn + gi * kg * P, P, cn + gi * rows * P, P, beta_w, dw + gi * kg * rows, rows);
-  }
-  if (req_dx == OpReq::kNull) return;
-  if (direct) {
-    const T beta = req_dx == OpReq::kAddTo ? T(1) : T(0);
-    for (int64_t gi = 0; gi < G; ++gi)
-      Gemm(true, false, rows, P, kg, w + gi * kg * rows, rows, dyn + gi * kg * P, P, beta, dxn + gi * rows * P, P);
-    return;
-  }
-  for (int64_t gi = 0; gi < G; ++gi)
-    Gemm(true, false, rows, P, kg, w + gi * kg * rows, rows, dyn + gi * kg * P, P, T(0), col + gi * rows * P, P);
-  if (req_dx != OpReq::kAddTo) std::fill(dxn, dxn + g.in_c * g.InSize(), T(0));
-  Col2Im(g, col, dxn, par);
 }
 
 template <typename T>
 void BackwardT(const ConvGeom& g, const T* dy, const T* x, const T* w, OpReq req_dx, T* dx, OpReq req_dw, T* dw) {
-  const int64_t P = g.OutSize(), S = g.InSize(), wsize = g.out_c * (g.in_c / g.groups) * g.KernelSize();
-  const bool want_dw = req_dw != OpReq::kNull;
-  if (!want_dw && req_dx == OpReq::kNull) return;
-  const size_t col_bytes = g.IsPointwise() ? 0 : sizeof(T) * g.in_c * g.KernelSize() * P;
-  if (SplitImages(g)) {
-    // Images across threads; each chunk sums its weight gradient privately,
-    // and the chunks are added in image order (deterministic results).
-    std::vector<std::pair<int64_t, std::vector<T>>> partial;
-    std::mutex mu;
-    ParallelFor(g.batch, GemmWork(g), [&](int64_t b, int64_t e) {
-      T* col = static_cast<T*>(ThreadScratch(0, col_bytes));
-      std::vector<T> acc(want_dw ? static_cast<size_t>(wsize) : 0);
-      for (int64_t n = b; n < e; ++n)
-        BackwardImage(g, dy + n * g.out_c * P, x ? x + n * g.in_c * S : nullptr, w, col, false,
-                      want_dw ? acc.data() : nullptr, n == b ? T(0) : T(1), dx ? dx + n * g.in_c * S : nullptr, req_dx);
-      std::lock_guard<std::mutex> lock(mu);
-      partial.emplace_back(b, std::move(acc));
-    });
-    if (want_dw) {
-      std::sort(partial.begin(), partial.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (size_t i = 0; i < partial.size(); ++i) {
-        const bool first = i == 0 && req_dw != OpReq::kAddTo;
-        const T* p = partial[i].second.data();
-        for (int64_t j = 0; j < wsize; ++j) dw[j] = first ? p[j] : dw[j] + p[j];
-      }
+  const int64_t G = g.groups, kg = g.out_c / G, rows = (g.in_c / G) * g.KernelSize(), P = g.OutSize();
+  const int64_t S = g.in_c * g.InSize(), wsize = g.out_c * rows;
+  if (req_dw == OpReq::kNull && req_dx == OpReq::kNull) return;
+  if (req_dw != OpReq::kNull && req_dw != OpReq::kAddTo) std::fill(dw, dw + wsize, T(0));
+  const int64_t nb = ImagesPerChunk(g, sizeof(T));
+  T* col = static_cast<T*>(ThreadScratch(0, sizeof(T) * g.in_c * g.KernelSize() * nb * P));
+  T* tmp = static_cast<T*>(ThreadScratch(1, sizeof(T) * g.out_c * nb * P));
+  ForChunks<T>(g, [&](const Chunk& ch) {
+    const T* dyc = dy + ch.n0 * g.out_c * P;
+    if (ch.nb > 1) {
+      BatchToChunk(dy, ch, g.out_c, P, tmp);
+      dyc = tmp;
     }
-    return;
-  }
-  T* col = static_cast<T*>(ThreadScratch(0, col_bytes));
-  for (int64_t n = 0; n < g.batch; ++n) {
-    const T beta_w = (n > 0 || req_dw == OpReq::kAddTo) ? T(1) : T(0);
-    BackwardImage(g, dy + n * g.out_c * P, x ? x + n * g.in_c * S : nullptr, w, col, true, want_dw ? dw : nullptr,
-                  beta_w, dx ? dx + n * g.in_c * S : nullptr, req_dx);
-  }
-  if (want_dw && g.batch == 0 && req_dw != OpReq::kAddTo) std::fill(dw, dw + wsize, T(0));
+    if (req_dw != OpReq::kNull) {
+      const T* cn = Unfold(g, x, ch, col);
+      for (int64_t gi = 0; gi < G; ++gi)
+        Gemm(false, true, kg, rows, ch.ld, dyc + gi * kg * ch.ld, ch.ld, cn + gi * rows * ch.ld, ch.ld, T(1),
+             dw + gi * kg * rows, rows);
+    }
+    if (req_dx == OpReq::kNull) return;
+    if (g.IsPointwise() && ch.nb == 1) {
+      const T beta = req_dx == OpReq::kAddTo ? T(1) : T(0);
+      for (int64_t gi = 0; gi < G; ++gi)
+        Gemm(true, false, rows, P, kg, w + gi * kg * rows, rows, dyc + gi * kg * P, P, beta,
+             dx + ch.n0 * S + gi * rows * P, P);
+      return;
+    }
+    for (int64_t gi = 0; gi < G; ++gi)
+      Gemm(true, false, rows, ch.ld, kg, w + gi * kg * rows, rows, dyc + gi * kg * ch.ld, ch.ld, T(0),
+           col + gi * rows * ch.ld, ch.ld);
+    ParallelFor(ch.nb * g.in_c, g.KernelSize() * P, [&](int64_t b, int64_t e) {
+      for (int64_t t = b; t < e; ++t) {
+        const int64_t i = t / g.in_c, c = t % g.in_c;
+        T* dxn = dx + (ch.n0 + i) * S;
+        if (req_dx != OpReq::kAddTo) std::fill(dxn + c * g.InSize(), dxn + (c + 1) * g.InSize(), T(0));
+        Col2ImChannel(g, col + i * P, ch.ld, c, dxn);
+      }
+    });
+  });
 }
 
 template <typename T>

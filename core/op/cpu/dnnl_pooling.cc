@@ -4,8 +4,8 @@
 // needs the argmax workspace of a training forward pass; the backward op gets
 // only (out_grad, data, output), so it reruns that pass. Cases where oneDNN's
 // window rules differ from MXNet's go to the portable path (MakeDims).
-// Used only with WEFT_USE_DNNL=all: measured slower than the portable loops
-// (Note [NN kernel paths]).
+// Max pooling's backward runs here only with WEFT_USE_DNNL=all (measured
+// slower than the portable loops; Note [NN kernel paths]).
 #if WEFT_USE_DNNL
 #include <algorithm>
 #include <memory>

@@ -7,12 +7,14 @@
 //    loops), always compiled: float64, cases oneDNN does not cover, and
 //    builds without oneDNN.
 // The environment variable WEFT_USE_DNNL picks per call: "0" the portable path
-// everywhere; unset or "1" oneDNN for convolution; "all" oneDNN for pooling
-// too. Measured on an AVX2 machine (benchmarks/layers.py), oneDNN's pooling
-// lost to the portable loops even in its blocked layout (the reorders in and
-// out cost more than the pooling), so it is not the default. FullyConnected
-// always uses OpenBLAS: oneDNN's inner product was within +-25% of it on the
-// LeNet and ResNet-18 shapes, not a clear win for another code path.
+// everywhere; unset or "1" oneDNN for convolution and pooling, except max
+// pooling's backward; "all" that too. Measured on an AVX2 machine
+// (benchmarks/layers.py, one thread): oneDNN pools 1.2-3x faster forward and
+// avg backward (channel-blocked layout), but its max backward needs the argmax
+// workspace of a forward pass it must rerun, 1.1-2.7x slower than the
+// portable loops, which find the argmax from (data, output) directly.
+// FullyConnected always uses OpenBLAS: oneDNN's inner product was within
+// +-25% of it on the LeNet and ResNet-18 shapes, not a clear win.
 // The variable is read at every call, so one build tests the paths against
 // each other (tests/cpp/nn_conv_test.cc).
 #include <cstdlib>
@@ -38,7 +40,7 @@ bool UseDnnl() {
   return v == nullptr || std::strcmp(v, "0") != 0;
 }
 
-bool UseDnnlPooling() {
+bool UseDnnlAll() {
   if (!DnnlCompiledIn()) return false;
   const char* v = std::getenv("WEFT_USE_DNNL");
   return v != nullptr && std::strcmp(v, "all") == 0;
@@ -83,14 +85,14 @@ void ConvBackward(const ConvGeom& g, const TensorView& dy, const TensorView& x, 
 
 void PoolForward(const PoolGeom& g, const TensorView& x, OpReq req, const TensorView& y) {
   if (req == OpReq::kNull) return;
-  WEFT_TRY_DNNL(UseDnnlPooling(), PoolForward(g, x, req, y));
+  WEFT_TRY_DNNL(UseDnnl(), PoolForward(g, x, req, y));
   portable::PoolForward(g, x, req, y);
 }
 
 void PoolBackward(const PoolGeom& g, const TensorView& dy, const TensorView& x, const TensorView& y, OpReq req,
                   const TensorView& dx) {
   if (req == OpReq::kNull) return;
-  WEFT_TRY_DNNL(UseDnnlPooling(), PoolBackward(g, dy, x, y, req, dx));
+  WEFT_TRY_DNNL(g.type == PoolType::kMax ? UseDnnlAll() : UseDnnl(), PoolBackward(g, dy, x, y, req, dx));
   portable::PoolBackward(g, dy, x, y, req, dx);
 }
 

@@ -1,6 +1,6 @@
 // CPU kernels of the neural-network layers: FullyConnected, Convolution /
 // Deconvolution and Pooling, forward and backward. Each entry point picks
-// oneDNN when it is compiled in and enabled (UseDnnl(), UseDnnlPooling()) and
+// oneDNN when it is compiled in and enabled (UseDnnl(), UseDnnlAll()) and
 // supports the case, else the portable path (BLAS GEMM + im2col, direct
 // loops), which is always compiled. See Note [NN kernel paths] in nn_backend.cc.
 //
@@ -17,12 +17,11 @@ namespace nn_cpu {
 // ---- runtime path selection ---------------------------------------------------------------------
 
 // True when oneDNN is compiled in (WEFT_USE_DNNL) and the environment variable
-// WEFT_USE_DNNL is not "0": convolution (and deconvolution) use oneDNN.
-// Read on every call, so tests can flip it between ops.
+// WEFT_USE_DNNL is not "0". Read on every call, so tests can flip it between ops.
 bool UseDnnl();
-// True when WEFT_USE_DNNL is "all": pooling uses oneDNN too (slower than the
-// portable loops on the machines measured; kept for comparison).
-bool UseDnnlPooling();
+// True when WEFT_USE_DNNL is "all": oneDNN also where it measured slower than
+// the portable path (max pooling's backward). For comparisons and tests.
+bool UseDnnlAll();
 // True when this build contains the oneDNN path at all.
 bool DnnlCompiledIn();
 

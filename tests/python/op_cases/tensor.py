@@ -298,7 +298,7 @@ CASES["stack"] = [
     C(ins(rand((2, 3), np.int8, -9, 9), rand((2, 3), np.int8, -9, 9)), lambda *x: np.stack(x, axis=-2),
       axis=-2, name="negative_int8"),
 ]
-CASES["split"] = [
+CASES["SliceChannel"] = [
     C(rand((2, 6)), lambda x: tuple(np.split(x, 3, axis=1)), num_outputs=3, name="axis1"),
     C(rand((4, 3)), lambda x: tuple(np.split(x, 2, axis=0)), num_outputs=2, axis=0, name="axis0"),
     C(rand((2, 3, 4)), lambda x: tuple(p.squeeze(1) for p in np.split(x, 3, axis=1)), num_outputs=3,

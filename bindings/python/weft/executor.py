@@ -1,0 +1,407 @@
+"""Executor: a symbol bound to arrays on a device (MXNet's ``mxnet.executor.Executor``).
+
+Made by ``Symbol.bind`` / ``Symbol.simple_bind``. The graph passes (shape and
+type inference, gradient construction, allocation) run once at bind;
+``forward`` and ``backward`` push the cached op sequence to the same engine
+NDArray operations use, so a training step
+
+    exe.forward(is_train=True); exe.backward()
+    for w, g in zip(exe.arg_arrays, exe.grad_arrays): w -= lr * g
+
+needs no synchronisation. The executor keeps references to its arrays: writing
+``exe.arg_dict['data'][:] = batch`` before ``forward`` feeds new data.
+"""
+# pylint: disable=protected-access,too-many-arguments,too-many-locals,too-many-branches
+import numpy as np
+
+from . import dtypes as _dt
+from .base import ArgumentTypeError, InvalidArgumentError, ShapeError, check_call, ffi, lib
+from .context import Context
+from .ndarray.ndarray import NDArray, _wrap, empty as _nd_empty, zeros as _nd_zeros
+
+__all__ = ["Executor"]
+
+_NULL = ffi.NULL
+_GRAD_REQ = {"null": 0, "write": 1, "add": 3}
+
+
+class Executor:
+    """A bound graph. Attributes (as in MXNet): ``arg_arrays``, ``grad_arrays``
+    (None where no gradient is computed), ``aux_arrays``, ``outputs``, and the
+    dicts ``arg_dict``, ``grad_dict``, ``aux_dict``, ``output_dict``."""
+
+    def __init__(self, handle, symbol, ctx, grad_req, group2ctx, arg_arrays, grad_arrays, aux_arrays):
+        if not isinstance(handle, ffi.CData):
+            raise ArgumentTypeError("Executor(handle): expected a weft_executor* handle")
+        self.handle = handle
+        self._symbol = symbol.__copy__()
+        self._ctx = ctx
+        self._grad_req = grad_req
+        self._group2ctx = group2ctx
+        self.arg_arrays = list(arg_arrays)
+        self.grad_arrays = list(grad_arrays)
+        self.aux_arrays = list(aux_arrays)
+        self._arg_names = self._symbol.list_arguments()
+        self._aux_names = self._symbol.list_auxiliary_states()
+        self._out_names = self._symbol.list_outputs()
+        self._monitor_callback = None
+        self._monitor_all = False
+        # The executor's output arrays are fixed at bind; forward writes into them.
+        self.outputs = self._get_outputs()
+
+    def __del__(self, _free=lib.weft_executor_free):
+        try:
+            h = self.handle
+        except AttributeError:
+            return
+        _free(h)
+
+    def _get_outputs(self):
+        n = ffi.new("int*")
+        outs = ffi.new("weft_ndarray***")
+        check_call(lib.weft_executor_outputs(self.handle, n, outs))
+        return [_wrap(outs[0][i]) for i in range(n[0])]
+
+    # -- running ------------------------------------------------------------------------------------------
+    def forward(self, is_train=False, **kwargs):
+        """Runs the graph. Keyword arguments (NDArray or numpy arrays of the bound
+        shapes) are copied into the arguments of those names first. ``is_train``
+        selects training behaviour (BatchNorm batch statistics and moving-average
+        updates, Dropout). Returns ``outputs``."""
+        if kwargs:
+            arg_dict = self.arg_dict
+            for name, value in kwargs.items():
+                if name not in arg_dict:
+                    raise InvalidArgumentError("forward: unknown argument '%s' (arguments: %s)"
+                                               % (name, ", ".join(self._arg_names)))
+                if not isinstance(value, (NDArray, np.ndarray)):
+                    raise ArgumentTypeError("forward: '%s' must be an NDArray or a numpy array, got %s"
+                                            % (name, type(value).__name__))
+                dst = arg_dict[name]
+                if tuple(value.shape) != dst.shape:
+                    raise ShapeError("forward: argument '%s' has shape %s, got %s"
+                                     % (name, dst.shape, tuple(value.shape)))
+                dst[:] = value
+        check_call(lib.weft_executor_forward(self.handle, 1 if is_train else 0))
+        if self._monitor_callback is not None:
+            self._run_monitor()
+        return self.outputs
+
+    def backward(self, out_grads=None, is_train=True):  # pylint: disable=unused-argument
+        """Computes the gradients of the arguments bound with grad_req 'write' or 'add'.
+
+        out_grads: the gradient of each output (an NDArray, a list in output order,
+        or a dict by output name); None uses ones (loss outputs such as SoftmaxOutput
+        ignore it). Raises NotFoundError naming the operator when an op in the graph
+        has no gradient rule (at bind time, for graphs that need gradients)."""
+        if out_grads is None:
+            out_grads = []
+        elif isinstance(out_grads, NDArray):
+            out_grads = [out_grads]
+        elif isinstance(out_grads, dict):
+            out_grads = [out_grads[k] for k in self._out_names]
+        for g in out_grads:
+            if not isinstance(g, NDArray):
+                raise ArgumentTypeError("backward: out_grads must be NDArrays, got %s" % type(g).__name__)
+        hs = ffi.new("weft_ndarray*[]", [g.handle for g in out_grads]) if out_grads else _NULL
+        check_call(lib.weft_executor_backward(self.handle, len(out_grads), hs))
+
+    def set_monitor_callback(self, callback, monitor_all=False):
+        """Installs callback(name, NDArray), called after every forward for each output
+        of the executor (``list_outputs()`` names); with ``monitor_all`` also for each
+        argument and auxiliary state. Internal node outputs are not exposed: to watch
+        one, bind ``symbol.get_internals()[name]`` into the group of outputs."""
+        if callback is not None and not callable(callback):
+            raise ArgumentTypeError("set_monitor_callback: callback must be callable")
+        self._monitor_callback = callback
+        self._monitor_all = bool(monitor_all)
+
+    def _run_monitor(self):
+        cb = self._monitor_callback
+        if self._monitor_all:
+            for name, arr in zip(self._arg_names, self.arg_arrays):
+                cb(name, arr)
+            for name, arr in zip(self._aux_names, self.aux_arrays):
+                cb(name, arr)
+        for name, arr in zip(self._out_names, self.outputs):
+            cb(name, arr)
+
+    # -- dictionaries -------------------------------------------------------------------------------------
+    @property
+    def arg_dict(self):
+        """{argument name: NDArray}."""
+        return dict(zip(self._arg_names, self.arg_arrays))
+
+    @property
+    def grad_dict(self):
+        """{argument name: gradient NDArray} for the arguments that have one."""
+        return {n: g for n, g in zip(self._arg_names, self.grad_arrays) if g is not None}
+
+    @property
+    def aux_dict(self):
+        """{auxiliary state name: NDArray}."""
+        return dict(zip(self._aux_names, self.aux_arrays))
+
+    @property
+    def output_dict(self):
+        """{output name: NDArray}."""
+        return dict(zip(self._out_names, self.outputs))
+
+    # -- parameters ---------------------------------------------------------------------------------------
+    def copy_params_from(self, arg_params, aux_params=None, allow_extra_params=False):
+        """Copies arrays (dtype converted) into the arguments / auxiliary states of the
+        same names; a name the executor lacks is an error unless allow_extra_params."""
+        for name, array in arg_params.items():
+            if name in self._arg_names:
+                _copy_into(array, self.arg_arrays[self._arg_names.index(name)], name)
+            elif not allow_extra_params:
+                raise InvalidArgumentError("copy_params_from: '%s' is not an argument of the executor "
+                                           "(arguments: %s)" % (name, ", ".join(self._arg_names)))
+        if aux_params is None:
+            return
+        for name, array in aux_params.items():
+            if name in self._aux_names:
+                _copy_into(array, self.aux_arrays[self._aux_names.index(name)], name)
+            elif not allow_extra_params:
+                raise InvalidArgumentError("copy_params_from: '%s' is not an auxiliary state of the executor "
+                                           "(auxiliary states: %s)" % (name, ", ".join(self._aux_names) or "none"))
+
+    def reshape(self, partial_shaping=False, allow_up_sizing=False, **kwargs):
+        """A new executor for new input shapes (``data=(64, 100)``) sharing this one's
+        arrays: arguments keep their memory (views of it when they shrink). An
+        argument whose shape changes without being named needs partial_shaping; one
+        that grows needs allow_up_sizing (it then gets a new array)."""
+        arg_shapes, _, aux_shapes = self._symbol.infer_shape(**kwargs)
+        if arg_shapes is None:
+            raise ShapeError("reshape: the given shapes do not determine every argument's shape")
+        new_args, new_grads, new_aux = {}, {}, {}
+        for i, name in enumerate(self._arg_names):
+            shape = arg_shapes[i]
+            arr, grad = self.arg_arrays[i], self.grad_arrays[i]
+            if not (partial_shaping or name in kwargs or shape == arr.shape):
+                raise ShapeError("reshape: the shape of argument '%s' would change from %s to %s although it "
+                                 "was not given; pass partial_shaping=True if that is intended"
+                                 % (name, arr.shape, shape))
+            new_args[name] = _resized(arr, shape, allow_up_sizing, name)
+            if grad is not None:
+                new_grads[name] = _resized(grad, shape, allow_up_sizing, name)
+        for i, name in enumerate(self._aux_names):
+            shape = aux_shapes[i]
+            arr = self.aux_arrays[i]
+            if not (partial_shaping or shape == arr.shape):
+                raise ShapeError("reshape: the shape of auxiliary state '%s' would change from %s to %s; pass "
+                                 "partial_shaping=True if that is intended" % (name, arr.shape, shape))
+            new_aux[name] = _resized(arr, shape, allow_up_sizing, name)
+        return bind(self._symbol, self._ctx, new_args, new_grads, self._grad_req, new_aux, self._group2ctx)
+
+    # -- reporting ----------------------------------------------------------------------------------------
+    def internal_bytes(self):
+        """Bytes of the executor's own arrays (not arguments, gradients or aux states)."""
+        b = ffi.new("int64_t*")
+        check_call(lib.weft_executor_internal_bytes(self.handle, b))
+        return int(b[0])
+
+    def debug_str(self):
+        """The graph listing (outputs, variables, operator nodes with inputs and
+        attributes) followed by the memory the executor allocated."""
+        nbytes = self.internal_bytes()
+        return "%sTotal %d MB allocated\n(%d bytes of internal arrays)\n" % (
+            self._symbol.debug_str(), nbytes >> 20, nbytes)
+
+    def __repr__(self):
+        return "<Executor %s @%s>" % (", ".join(self._out_names), self._ctx)
+
+
+def _copy_into(array, dst, name):
+    if isinstance(array, NDArray):
+        if array.shape != dst.shape:
+            raise ShapeError("copy_params_from: '%s' has shape %s, the executor's has %s"
+                             % (name, array.shape, dst.shape))
+        array.copyto(dst)
+    elif isinstance(array, np.ndarray):
+        dst[:] = array
+    else:
+        raise ArgumentTypeError("copy_params_from: '%s' must be an NDArray, got %s" % (name, type(array).__name__))
+
+
+def _resized(arr, shape, allow_up_sizing, name):
+    """arr itself, a view of its memory with the new shape, or (growing) a new array."""
+    shape = tuple(shape)
+    if shape == arr.shape:
+        return arr
+    new_size = int(np.prod(shape, dtype=np.int64))
+    if new_size > arr.size:
+        if not allow_up_sizing:
+            raise ShapeError("reshape: the new shape %s of '%s' is larger than %s; pass allow_up_sizing=True to "
+                             "allocate new arrays (making a big executor and then shrinking it is cheaper)"
+                             % (shape, name, arr.shape))
+        return _nd_empty(shape, ctx=arr.context, dtype=arr._dtype_flag)
+    flat = arr._view((arr.size,))
+    return flat._slice(0, new_size)._view(shape) if new_size < arr.size else flat._view(shape)
+
+
+# ---- binding ------------------------------------------------------------------------------------------------
+def _arrays(what, given, names, allow_missing):
+    """A list in names order from a list or dict of NDArrays (None where missing)."""
+    if given is None:
+        given = {} if allow_missing else []
+    if isinstance(given, (list, tuple)):
+        if len(given) != len(names):
+            raise InvalidArgumentError("bind: %s has %d arrays, the symbol has %d (%s)"
+                                       % (what, len(given), len(names), ", ".join(names) or "none"))
+        out = list(given)
+    elif isinstance(given, dict):
+        out = []
+        for n in names:
+            if n in given:
+                out.append(given[n])
+            elif allow_missing:
+                out.append(None)
+            else:
+                raise InvalidArgumentError("bind: %s lacks '%s'" % (what, n))
+    else:
+        raise ArgumentTypeError("bind: %s must be a list or a dict of NDArrays, got %s"
+                                % (what, type(given).__name__))
+    for n, a in zip(names, out):
+        if a is None and allow_missing:
+            continue
+        if not isinstance(a, NDArray):
+            raise ArgumentTypeError("bind: %s['%s'] must be an NDArray, got %s" % (what, n, type(a).__name__))
+    return out
+
+
+def _grad_reqs(grad_req, names, missing_means_null):
+    if isinstance(grad_req, str):
+        reqs = [grad_req] * len(names)
+    elif isinstance(grad_req, (list, tuple)):
+        if len(grad_req) != len(names):
+            raise InvalidArgumentError("grad_req has %d entries, the symbol has %d arguments"
+                                       % (len(grad_req), len(names)))
+        reqs = list(grad_req)
+    elif isinstance(grad_req, dict):
+        unknown = [k for k in grad_req if k not in names]
+        if unknown:
+            raise InvalidArgumentError("grad_req names unknown arguments: %s" % ", ".join(unknown))
+        reqs = [grad_req.get(n, "null" if missing_means_null else "write") for n in names]
+    else:
+        raise ArgumentTypeError("grad_req must be a str, a list or a dict, got %s" % type(grad_req).__name__)
+    for r in reqs:
+        if r not in _GRAD_REQ:
+            raise InvalidArgumentError("grad_req must be one of 'write', 'add', 'null', got %r" % (r,))
+    return reqs
+
+
+def _check_group2ctx(group2ctx, ctx):
+    if group2ctx:
+        others = sorted({str(c) for c in group2ctx.values() if c != ctx})
+        if others:
+            raise InvalidArgumentError("group2ctx: placing groups on other devices (%s) is not supported; "
+                                       "this executor runs the whole graph on %s" % (", ".join(others), ctx))
+
+
+def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
+         shared_exec=None):  # pylint: disable=unused-argument
+    """Symbol.bind (see there)."""
+    if not isinstance(ctx, Context):
+        raise ArgumentTypeError("bind: ctx must be a weft.Context, got %s" % type(ctx).__name__)
+    _check_group2ctx(group2ctx, ctx)
+    arg_names = symbol.list_arguments()
+    aux_names = symbol.list_auxiliary_states()
+    arg_arrays = _arrays("args", args, arg_names, False)
+    grad_arrays = _arrays("args_grad", args_grad, arg_names, True)
+    aux_arrays = _arrays("aux_states", [] if aux_states is None and not aux_names else aux_states,
+                         aux_names, False)
+    reqs = _grad_reqs(grad_req, arg_names, True)
+    # An argument without a gradient array gets no gradient (MXNet).
+    flags = [_GRAD_REQ[r] if g is not None else 0 for r, g in zip(reqs, grad_arrays)]
+    n = len(arg_names)
+    c_args = ffi.new("weft_ndarray*[]", [a.handle for a in arg_arrays]) if n else _NULL
+    c_grads = ffi.new("weft_ndarray*[]", [g.handle if g is not None else _NULL for g in grad_arrays]) if n else _NULL
+    c_reqs = ffi.new("int[]", flags) if n else _NULL
+    c_aux = ffi.new("weft_ndarray*[]", [a.handle for a in aux_arrays]) if aux_arrays else _NULL
+    out = ffi.new("weft_executor**")
+    try:
+        check_call(lib.weft_executor_bind(symbol.handle, ctx.device_typeid, ctx.device_id, n, c_args, c_grads,
+                                          c_reqs, len(aux_arrays), c_aux, out))
+    except ShapeError as e:
+        culprit = _wrong_shape(symbol, arg_names + aux_names, arg_arrays + aux_arrays)
+        if culprit is None:
+            raise
+        raise ShapeError("bind: %s (%s)" % (culprit, e)) from None
+    grads = [g if f else None for g, f in zip(grad_arrays, flags)]
+    return Executor(out[0], symbol, ctx, grad_req, group2ctx, arg_arrays, grads, aux_arrays)
+
+
+def _wrong_shape(symbol, names, arrays):
+    """After inference failed at bind: the one input whose given shape contradicts
+    what the others imply, as a sentence; None when that is not one input."""
+    given = {n: a.shape for n, a in zip(names, arrays)}
+    found = None
+    for name in names:
+        rest = {k: v for k, v in given.items() if k != name}
+        try:
+            (arg_shapes, _, aux_shapes), _ = symbol._infer_shape_impl(True, **rest)
+        except ShapeError:
+            continue
+        inferred = dict(zip(symbol.list_arguments() + symbol.list_auxiliary_states(), arg_shapes + aux_shapes))
+        want = inferred.get(name)
+        if want and want != given[name]:
+            if found is not None:
+                return None
+            found = "argument '%s' has shape %s but the graph needs %s" % (name, given[name], want)
+    return found
+
+
+def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_arg_names, shared_exec,
+                shared_buffer, shapes):
+    """Symbol.simple_bind (see there)."""
+    if not isinstance(ctx, Context):
+        raise ArgumentTypeError("simple_bind: ctx must be a weft.Context, got %s" % type(ctx).__name__)
+    _check_group2ctx(group2ctx, ctx)
+    for k, v in (stype_dict or {}).items():
+        if v != "default":
+            raise InvalidArgumentError("simple_bind: '%s': only the dense ('default') storage type is supported"
+                                       % k)
+    shape_kw = {k: v for k, v in shapes.items() if isinstance(v, (tuple, list))}
+    for k, v in shapes.items():
+        if k not in shape_kw:
+            raise ArgumentTypeError("simple_bind: the shape of '%s' must be a tuple, got %s" % (k, type(v).__name__))
+    (arg_shapes, _, aux_shapes), complete = symbol._infer_shape_impl(True, **shape_kw)
+    if not complete:
+        unknown = [n for n, s in zip(symbol.list_arguments(), arg_shapes) if not s or 0 in s]
+        unknown += [n for n, s in zip(symbol.list_auxiliary_states(), aux_shapes) if not s or 0 in s]
+        raise ShapeError("simple_bind: cannot infer the shapes of %s from %s"
+                         % (", ".join(unknown) or "some internal entries", shape_kw))
+    (arg_types, _, aux_types), _ = symbol._infer_type_impl(**(type_dict or {}))
+    arg_names = symbol.list_arguments()
+    reqs = _grad_reqs(grad_req if grad_req is not None else "null", arg_names, True)
+    shared = {}
+    if shared_exec is not None:
+        for n in shared_arg_names or []:
+            if n in shared_exec.arg_dict:
+                shared[n] = (shared_exec.arg_dict[n], shared_exec.grad_dict.get(n))
+
+    def alloc(name, shape, f):
+        if shared_buffer is None:
+            return _nd_zeros(shape, ctx=ctx, dtype=f)
+        a = shared_buffer.get(name)
+        if a is None or a.shape != tuple(shape) or a._dtype_flag != f:
+            a = shared_buffer[name] = _nd_zeros(shape, ctx=ctx, dtype=f)
+        return a
+
+    args, grads = [], []
+    for name, shape, t, r in zip(arg_names, arg_shapes, arg_types, reqs):
+        f = 0 if t is None else _dt.flag(t)
+        arr, grad = shared.get(name, (None, None))
+        if arr is None or arr.shape != tuple(shape) or arr._dtype_flag != f:
+            arr, grad = alloc(name, shape, f), None
+        if r == "null":
+            grad = None
+        elif grad is None or grad.shape != arr.shape or grad._dtype_flag != f:
+            grad = _nd_zeros(shape, ctx=ctx, dtype=f)
+        args.append(arr)
+        grads.append(grad)
+    aux = [_nd_zeros(shape, ctx=ctx, dtype=0 if t is None else _dt.flag(t))
+           for shape, t in zip(aux_shapes, aux_types)]
+    grad_dict = {n: g for n, g in zip(arg_names, grads) if g is not None}
+    return bind(symbol, ctx, args, grad_dict, dict(zip(arg_names, reqs)), aux, group2ctx)

@@ -1,0 +1,1 @@
+"""Generated symbol functions whose names do not start with '_' (filled at import)."""
