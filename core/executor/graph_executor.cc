@@ -6,6 +6,7 @@
 #include "core/base/error.h"
 #include "core/graph/gradient.h"
 #include "core/graph/infer.h"
+#include "core/graph/memory_plan.h"
 #include "core/ndarray/imperative.h"
 
 namespace weft {
@@ -128,15 +129,38 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
       bound_grad.insert(eid);
     }
   }
+  // Memory plan (DESIGN.md "Memory planning"): entries we own are views of
+  // shared buffers. Entries sharing a buffer share its engine var, so the
+  // engine orders them even when the graph does not.
+  std::vector<bool> external(g.num_entries(), false);
+  for (uint32_t eid = 0; eid < g.num_entries(); ++eid) external[eid] = !entries_[eid].is_none();
+  for (size_t i = 0; i < sym.outputs.size(); ++i) external[g.entry_id(g.outputs()[i])] = true;  // read by the user
+  for (size_t k = sym.outputs.size(); k < g.outputs().size(); ++k) external[g.entry_id(g.outputs()[k])] = true;
+  // Forward results that the backward pass reads are kept out of the plan, so
+  // backward can run again without a new forward (nothing overwrites them).
+  for (size_t nid = num_forward_nodes; nid < g.num_nodes(); ++nid)
+    for (const auto& e : g[nid].inputs)
+      if (e.node_id < num_forward_nodes && !g[e.node_id].source->is_variable()) external[g.entry_id(e)] = true;
+  std::vector<int64_t> entry_bytes = EntryBytes(g, si, ti);
+  plan_ = PlanMemory(g, entry_bytes, external, DefaultPlanStrategy());
+  CheckMemoryPlan(g, plan_, &entry_bytes);
+  std::vector<NDArray> buffers;
+  for (int64_t bytes : plan_.storage_bytes) buffers.emplace_back(Shape({bytes}), ctx_, DType::kUint8);
   for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
     if (g[nid].source->is_variable()) continue;
     for (int o = 0; o < g[nid].source->num_outputs(); ++o) {
       uint32_t eid = g.entry_id(static_cast<uint32_t>(nid), static_cast<uint32_t>(o));
       if (!entries_[eid].is_none()) continue;
-      entries_[eid] = NDArray(si.entry[eid], ctx_, ti.entry[eid]);
-      internal_bytes_ += static_cast<int64_t>(entries_[eid].Bytes());
+      int sid = plan_.storage_id[eid];
+      if (sid >= 0) {
+        entries_[eid] = buffers[static_cast<size_t>(sid)].ViewAs(si.entry[eid], ti.entry[eid]);
+      } else {
+        entries_[eid] = NDArray(si.entry[eid], ctx_, ti.entry[eid]);
+        internal_bytes_ += static_cast<int64_t>(entries_[eid].Bytes());
+      }
     }
   }
+  internal_bytes_ += plan_.total_bytes;
   for (size_t k = 0; k < xs.size(); ++k) {
     size_t ai = x_arg[k];
     uint32_t eid = g.entry_id(g.outputs()[sym.outputs.size() + k]);

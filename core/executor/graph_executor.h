@@ -2,12 +2,14 @@
 // cached node sequence to the engine — the same engine NDArray ops use, so
 // `exe.forward(); exe.backward(); w -= lr * g` needs no synchronisation.
 //
-// This first executor allocates one array per graph entry (the "naive" plan);
-// memory planning (inplace / co-share) replaces that allocation step.
+// Entries the executor owns live in buffers assigned by the memory planner
+// (WEFT_MEMORY_PLAN=naive|inplace|coshare|both, default both); every plan is
+// verified by CheckMemoryPlan at bind.
 #pragma once
 #include <string>
 #include <vector>
 
+#include "core/graph/memory_plan.h"
 #include "core/graph/symbol.h"
 #include "core/ndarray/ndarray.h"
 
@@ -34,6 +36,7 @@ class GraphExecutor {
   const std::vector<NDArray>& aux_arrays() const { return aux_; }
   // Bytes held by the executor's own entries (not arguments, gradients or aux).
   int64_t internal_bytes() const { return internal_bytes_; }
+  const MemoryPlan& plan() const { return plan_; }
 
  private:
   struct Step {
@@ -54,6 +57,7 @@ class GraphExecutor {
   size_t num_forward_steps_ = 0;
   std::vector<const Node*> nodes_;
   int64_t internal_bytes_ = 0;
+  MemoryPlan plan_;
   bool trained_forward_ = false;
 };
 

@@ -75,6 +75,18 @@ NDArray NDArray::AsType(DType t) const {
   return r;
 }
 
+NDArray NDArray::ViewAs(const Shape& shape, DType dtype) const {
+  WEFT_CHECK(!is_none(), kInvalidArgument) << "view of a none array";
+  const int64_t need = shape.Size() * static_cast<int64_t>(DTypeSize(dtype));
+  WEFT_CHECK(need <= static_cast<int64_t>(Bytes()), kShape)
+      << "view of " << shape.ToString() << " " << DTypeName(dtype) << " needs " << need << " bytes, buffer has "
+      << Bytes();
+  NDArray r = *this;
+  r.shape_ = shape;
+  r.dtype_ = dtype;
+  return r;
+}
+
 void NDArray::WaitToRead() const {
   if (chunk_) Engine::Get()->WaitForVar(chunk_->var);
 }

@@ -56,6 +56,9 @@ class NDArray {
   NDArray At(int64_t index) const;
   // Same bytes seen as another dtype of equal size (used by loaders).
   NDArray AsType(DType t) const;
+  // The first shape x dtype bytes of this array's memory (same chunk and var);
+  // the executor places planned entries in shared buffers this way.
+  NDArray ViewAs(const Shape& shape, DType dtype) const;
 
   // Waits until all pending writes (WaitToRead) or reads and writes (WaitToWrite)
   // have finished; rethrows a stored op error.

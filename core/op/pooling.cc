@@ -2,6 +2,7 @@
 // global pooling) over 1-D, 2-D and 3-D channel-first data, and its backward
 // op _backward_Pooling. Kernels: core/op/cpu/pooling.cc (direct loops) and
 // core/op/cpu/dnnl_pooling.cc, chosen per Note [NN kernel paths].
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -114,25 +115,54 @@ OpDef& Declare(const char* name) {
   return op;
 }
 
+// Note [Pooling workspace output]
+// MXNet 1.9.1 as distributed is built with oneDNN, whose max pooling declares
+// a second, hidden output (an int32 workspace the shape of the output) when
+// the kernel has 1 to 3 axes and the layout is channel-first. Symbol files
+// record output counts (node_row_ptr), so Pooling keeps MXNet's count: the
+// hidden output exists under the same rule. weft's backward does not read it
+// (it finds the argmax from data and output), so it is written as zeros.
+bool HasWorkspace(const Params& p) {
+  const size_t k = p.GetTuple("kernel").size();
+  return p.GetString("pool_type") == "max" && k >= 1 && k <= 3 &&
+         (p.IsNone("layout") || p.GetString("layout").compare(0, 2, "NC") == 0);
+}
+
 OpDef& RegisterForward() {
   OpDef& op = Declare("Pooling");
   op.describe("Performs pooling on the input (batch, channel, spatial...) over 1, 2 or 3 spatial axes.\n\n"
               "max takes the window maximum (padding ignored), avg the window mean, sum the window sum, "
-              "lp (sum x^p)^(1/p). Only channel-first layouts; float32 and float64.")
+              "lp (sum x^p)^(1/p). Only channel-first layouts; float32 and float64. Max pooling with a "
+              "kernel also has a hidden int32 output (MXNet's oneDNN workspace; zeros here).")
       .add_input("data")
-      .set_infer_type(nn::FloatTypeInfer)
+      .set_num_outputs([](const Params& p) { return HasWorkspace(p) ? 2 : 1; })
+      .set_infer_type([](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
+        std::vector<DType> out0((*out).begin(), (*out).begin() + 1);
+        bool done = nn::FloatTypeInfer(p, in, &out0);
+        (*out)[0] = out0[0];
+        if (out->size() > 1) AssignType(out, 1, DType::kInt32, "Pooling: output 'workspace'");
+        return done;
+      })
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         if (!(*in)[0].known()) return false;
-        AssignShape(out, 0, OutShape(Geometry(p, (*in)[0])), "Pooling: output");
+        const Shape o = OutShape(Geometry(p, (*in)[0]));
+        AssignShape(out, 0, o, "Pooling: output");
+        if (out->size() > 1) AssignShape(out, 1, o, "Pooling: output 'workspace'");
         return true;
       })
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nn_cpu::PoolForward(Geometry(p, in[0].shape), in[0], req[0], out[0]);
+        if (out.size() > 1 && (req[1] == OpReq::kWriteTo || req[1] == OpReq::kWriteInplace))
+          std::memset(out[1].data, 0, static_cast<size_t>(out[1].Size()) * DTypeSize(out[1].dtype));
       })
       .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
         return ViaBackwardOp(n, "_backward_Pooling", {og[0], n->inputs[0], OutputOf(n, 0)});
       });
+  op.num_visible_outputs = 1;
+  op.list_output_names = [](const Params& p) {
+    return HasWorkspace(p) ? std::vector<std::string>{"output", "workspace"} : std::vector<std::string>{"output"};
+  };
   return op;
 }
 

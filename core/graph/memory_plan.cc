@@ -1,0 +1,308 @@
+// The memory planning pass; see memory_plan.h and DESIGN.md "Memory planning".
+#include "core/graph/memory_plan.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <utility>
+
+#include "core/base/error.h"
+
+namespace weft {
+
+PlanStrategy ParsePlanStrategy(const std::string& s) {
+  if (s == "naive") return PlanStrategy::kNaive;
+  if (s == "inplace") return PlanStrategy::kInplace;
+  if (s == "coshare") return PlanStrategy::kCoShare;
+  if (s == "both") return PlanStrategy::kBoth;
+  WEFT_THROW(kInvalidArgument) << "memory plan strategy '" << s << "': expected one of naive, inplace, coshare, both";
+}
+
+const char* PlanStrategyName(PlanStrategy s) {
+  switch (s) {
+    case PlanStrategy::kNaive: return "naive";
+    case PlanStrategy::kInplace: return "inplace";
+    case PlanStrategy::kCoShare: return "coshare";
+    case PlanStrategy::kBoth: return "both";
+  }
+  return "?";
+}
+
+PlanStrategy DefaultPlanStrategy() {
+  const char* v = std::getenv("WEFT_MEMORY_PLAN");
+  if (v == nullptr || *v == '\0') return PlanStrategy::kBoth;
+  return ParsePlanStrategy(v);
+}
+
+EntryLifetimes ComputeLifetimes(const IndexedGraph& g) {
+  EntryLifetimes lt;
+  lt.first.assign(g.num_entries(), 0);
+  lt.last.assign(g.num_entries(), 0);
+  for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
+    uint32_t begin = g.row_ptr()[nid], end = g.row_ptr()[nid + 1];
+    for (uint32_t e = begin; e < end; ++e) lt.first[e] = lt.last[e] = static_cast<int64_t>(nid);
+    for (const auto& in : g[nid].inputs) {
+      uint32_t e = g.entry_id(in);
+      lt.last[e] = std::max(lt.last[e], static_cast<int64_t>(nid));
+    }
+  }
+  for (const auto& out : g.outputs()) lt.last[g.entry_id(out)] = static_cast<int64_t>(g.num_nodes());
+  return lt;
+}
+
+std::vector<int64_t> EntryBytes(const IndexedGraph& g, const ShapeInference& shapes, const TypeInference& types) {
+  std::vector<int64_t> bytes(g.num_entries(), 0);
+  for (size_t e = 0; e < bytes.size(); ++e) {
+    if (e >= shapes.entry.size() || e >= types.entry.size() || !shapes.entry[e].known()) continue;
+    bytes[e] = shapes.entry[e].Size() * static_cast<int64_t>(DTypeSize(types.entry[e]));
+  }
+  return bytes;
+}
+
+namespace {
+
+// Note [Best-fit free list]
+// Storages released by their last reader wait in a multimap keyed by size.
+// A request takes the smallest free block of at least its size (not more than
+// kMatchRange times larger, so a tiny entry does not pin a huge block); failing
+// that, the largest smaller block within kMatchRange, grown to the request
+// (nnvm's GraphAllocator: a block ends at the largest size placed in it);
+// failing that, a new storage. This is the "entries the schedule orders may
+// share" heuristic over the plain topological order (num_colors == 1, what
+// MXNet's executor does by default). With num_colors = k > 1 a block released
+// by a node is reused only by a node of the same colour (Note [Path colouring]).
+class StoragePool {
+ public:
+  static constexpr int64_t kMatchRange = 16;
+
+  int Request(int64_t bytes, bool reuse, int color) {
+    if (reuse && !free_.empty()) {
+      auto lb = free_.lower_bound(bytes);
+      for (auto it = lb; it != free_.end() && it->first <= bytes * kMatchRange; ++it)
+        if (it->second.second == color) return Take(it, bytes);
+      for (auto it = lb; it != free_.begin();) {
+        --it;  // smaller blocks, largest first
+        if (it->first * kMatchRange < bytes) break;
+        if (it->second.second == color) return Take(it, bytes);
+      }
+    }
+    bytes_.push_back(bytes);
+    return static_cast<int>(bytes_.size()) - 1;
+  }
+  // `color`: the colour of the node whose run freed the block.
+  void Release(int sid, int color) { free_.emplace(bytes_[static_cast<size_t>(sid)], std::make_pair(sid, color)); }
+  const std::vector<int64_t>& bytes() const { return bytes_; }
+
+ private:
+  using FreeList = std::multimap<int64_t, std::pair<int, int>>;  // bytes -> (storage id, colour)
+  int Take(FreeList::iterator it, int64_t bytes) {
+    int sid = it->second.first;
+    free_.erase(it);
+    bytes_[static_cast<size_t>(sid)] = std::max(bytes_[static_cast<size_t>(sid)], bytes);
+    return sid;
+  }
+  std::vector<int64_t> bytes_;
+  FreeList free_;
+};
+
+// Note [Path colouring]
+// The paper's co-share refinement (nnvm ColorNodeGroup): find the path with
+// the most unclaimed operator nodes, give its nodes colour c, repeat for
+// c = 0 .. k-2; every other node gets colour k-1. Nodes on one path are
+// totally ordered by data dependencies, so blocks passed along a path never
+// force an order the graph did not already have and parallel branches keep
+// separate buffers; the leftover colour shares as before. Linear per path.
+std::vector<int> ColorNodes(const IndexedGraph& g, int num_colors) {
+  const size_t n = g.num_nodes();
+  std::vector<int> color(n, -1);
+  std::vector<int64_t> best(n);
+  std::vector<int64_t> prev(n);
+  int c = 0;
+  for (; c < num_colors - 1; ++c) {
+    for (size_t nid = 0; nid < n; ++nid) {
+      int64_t reward = (!g[nid].source->is_variable() && color[nid] < 0) ? 1 : 0;
+      best[nid] = reward;
+      prev[nid] = -1;
+      for (const auto& in : g[nid].inputs)
+        if (best[in.node_id] + reward > best[nid]) {
+          best[nid] = best[in.node_id] + reward;
+          prev[nid] = in.node_id;
+        }
+    }
+    int64_t end = static_cast<int64_t>(std::max_element(best.begin(), best.end()) - best.begin());
+    if (n == 0 || best[static_cast<size_t>(end)] == 0) break;
+    for (int64_t v = end; v >= 0; v = prev[static_cast<size_t>(v)])
+      if (!g[static_cast<size_t>(v)].source->is_variable() && color[static_cast<size_t>(v)] < 0)
+        color[static_cast<size_t>(v)] = c;
+  }
+  for (int& x : color)
+    if (x < 0) x = c;
+  return color;
+}
+
+// Note [Lower bound]
+// At node t every non-external entry with first <= t <= last is resident: its
+// inputs, its outputs (read or not) and everything live across t. The
+// verifier lets two of them share only as a declared in-place pair (input a
+// read last at t, output b written at t, equal sizes), and one storage holds
+// at most one such pair at t (two inputs, or two outputs, of t overlap). So no
+// valid plan holds them in fewer bytes than the resident sum less, per output
+// of t, its size when some in-place partner exists. The bound is the largest
+// such value over the schedule.
+int64_t LowerBound(const IndexedGraph& g, const EntryLifetimes& lt, const std::vector<int64_t>& bytes,
+                   const std::vector<bool>& is_external) {
+  const size_t n = g.num_nodes();
+  std::vector<int64_t> resident(n + 1, 0);  // difference array over [first, last]
+  for (size_t e = 0; e < g.num_entries(); ++e) {
+    if (is_external[e]) continue;
+    resident[static_cast<size_t>(lt.first[e])] += bytes[e];
+    resident[static_cast<size_t>(std::min<int64_t>(lt.last[e], static_cast<int64_t>(n - 1))) + 1] -= bytes[e];
+  }
+  int64_t best = 0, running = 0;
+  for (size_t t = 0; t < n; ++t) {
+    running += resident[t];
+    int64_t credit = 0;
+    const Node* node = g[t].source;
+    if (!node->is_variable()) {
+      for (uint32_t out = g.row_ptr()[t]; out < g.row_ptr()[t + 1]; ++out) {
+        if (is_external[out]) continue;
+        for (const auto& pr : node->op->inplace) {
+          size_t i = static_cast<size_t>(pr.first);
+          if (pr.second != static_cast<int>(out - g.row_ptr()[t]) || i >= g[t].inputs.size()) continue;
+          uint32_t in = g.entry_id(g[t].inputs[i]);
+          if (!is_external[in] && lt.last[in] == static_cast<int64_t>(t) && lt.first[in] < lt.last[in] &&
+              bytes[in] == bytes[out]) {
+            credit += bytes[out];
+            break;
+          }
+        }
+      }
+    }
+    best = std::max(best, running - credit);
+  }
+  return best;
+}
+
+}  // namespace
+
+namespace {
+
+MemoryPlan PlanOnce(const IndexedGraph& g, const std::vector<int64_t>& entry_bytes, const std::vector<bool>& external,
+                    PlanStrategy s, int num_colors) {
+  WEFT_CHECK(num_colors >= 1, kInvalidArgument) << "PlanMemory: num_colors must be at least 1, got " << num_colors;
+  const size_t num_entries = g.num_entries();
+  WEFT_CHECK(entry_bytes.size() == num_entries, kInvalidArgument)
+      << "PlanMemory: " << entry_bytes.size() << " entry sizes for a graph with " << num_entries << " entries";
+  WEFT_CHECK(external.empty() || external.size() == num_entries, kInvalidArgument)
+      << "PlanMemory: " << external.size() << " external flags for a graph with " << num_entries << " entries";
+
+  std::vector<bool> is_external(num_entries, false);
+  for (size_t e = 0; e < num_entries; ++e) is_external[e] = !external.empty() && external[e];
+  for (uint32_t nid : g.arg_nodes()) is_external[g.entry_id(nid, 0)] = true;
+
+  const EntryLifetimes lt = ComputeLifetimes(g);
+  const bool inplace = s == PlanStrategy::kInplace || s == PlanStrategy::kBoth;
+  const bool coshare = s == PlanStrategy::kCoShare || s == PlanStrategy::kBoth;
+
+  // Pending readers per entry: distinct consumer nodes, plus one that never
+  // runs for a graph output so it is never released.
+  std::vector<int> pending(num_entries, 0);
+  for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
+    const auto& ins = g[nid].inputs;
+    for (size_t i = 0; i < ins.size(); ++i) {
+      uint32_t e = g.entry_id(ins[i]);
+      bool seen = false;
+      for (size_t j = 0; j < i && !seen; ++j) seen = g.entry_id(ins[j]) == e;
+      if (!seen) ++pending[e];
+    }
+  }
+  for (const auto& out : g.outputs()) pending[g.entry_id(out)] += 1;
+
+  MemoryPlan plan;
+  plan.strategy = s;
+  plan.storage_id.assign(num_entries, -1);
+  std::vector<uint32_t> owner;  // per storage id: the entry now holding it
+  StoragePool pool;
+  const std::vector<int> color = ColorNodes(g, coshare ? num_colors : 1);
+  int releasing_color = 0;
+  auto assign = [&](uint32_t e, int sid) {
+    plan.storage_id[e] = sid;
+    if (static_cast<size_t>(sid) >= owner.size()) owner.resize(static_cast<size_t>(sid) + 1);
+    owner[static_cast<size_t>(sid)] = e;
+  };
+  auto release = [&](uint32_t e) {
+    int sid = plan.storage_id[e];
+    if (sid >= 0 && owner[static_cast<size_t>(sid)] == e) pool.Release(sid, releasing_color);
+  };
+
+  for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
+    const IndexedGraph::INode& node = g[nid];
+    if (node.source->is_variable()) continue;
+    const uint32_t begin = g.row_ptr()[nid], end = g.row_ptr()[nid + 1];
+    std::vector<bool> taken_input(node.inputs.size(), false);
+    releasing_color = color[nid];
+
+    // In-place first (ggml-alloc's rule): the op allows it, this node is the
+    // input's only pending reader, the input is ours, and sizes match.
+    for (uint32_t out = begin; out < end; ++out) {
+      if (is_external[out]) continue;
+      if (inplace) {
+        for (const auto& pr : node.source->op->inplace) {
+          size_t i = static_cast<size_t>(pr.first);
+          if (pr.second != static_cast<int>(out - begin) || i >= node.inputs.size() || taken_input[i]) continue;
+          uint32_t in = g.entry_id(node.inputs[i]);
+          int sid = plan.storage_id[in];
+          if (is_external[in] || sid < 0 || pending[in] != 1 || entry_bytes[in] != entry_bytes[out] ||
+              owner[static_cast<size_t>(sid)] != in)
+            continue;
+          // The same input entry may sit at several positions; it is handed over once.
+          for (size_t j = 0; j < node.inputs.size(); ++j)
+            if (g.entry_id(node.inputs[j]) == in) taken_input[j] = true;
+          assign(out, sid);
+          break;
+        }
+      }
+      if (plan.storage_id[out] < 0) assign(out, pool.Request(entry_bytes[out], coshare, color[nid]));
+    }
+
+    // Readers done: inputs whose last reader this was go back to the pool
+    // (unless an output took their storage over), then outputs nobody reads.
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      uint32_t in = g.entry_id(node.inputs[i]);
+      bool seen = false;
+      for (size_t j = 0; j < i && !seen; ++j) seen = g.entry_id(node.inputs[j]) == in;
+      if (seen) continue;
+      if (--pending[in] == 0) release(in);
+    }
+    for (uint32_t out = begin; out < end; ++out)
+      if (pending[out] == 0) release(out);
+  }
+
+  plan.storage_bytes = pool.bytes();
+  plan.total_bytes = 0;
+  for (int64_t b : plan.storage_bytes) plan.total_bytes += b;
+  plan.lower_bound_bytes = LowerBound(g, lt, entry_bytes, is_external);
+  return plan;
+}
+
+}  // namespace
+
+// Note [Both is the better of two walks]
+// Greedy in-place reuse is not monotone with best fit: handing a block to an
+// output keeps it busy, and a later request may then grow a different block
+// (seen on an MLP backward with unpinned outputs: +1 KiB over coshare alone).
+// Both walks are linear, so kBoth runs each and keeps the smaller plan; the
+// result is never worse than kCoShare or kInplace.
+MemoryPlan PlanMemory(const IndexedGraph& g, const std::vector<int64_t>& entry_bytes, const std::vector<bool>& external,
+                      PlanStrategy s, int num_colors) {
+  MemoryPlan plan = PlanOnce(g, entry_bytes, external, s, num_colors);
+  if (s != PlanStrategy::kBoth) return plan;
+  for (PlanStrategy alt : {PlanStrategy::kCoShare, PlanStrategy::kInplace}) {
+    MemoryPlan other = PlanOnce(g, entry_bytes, external, alt, num_colors);
+    if (other.total_bytes < plan.total_bytes) plan = std::move(other);
+  }
+  plan.strategy = PlanStrategy::kBoth;
+  return plan;
+}
+
+}  // namespace weft
