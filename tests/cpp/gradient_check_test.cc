@@ -371,6 +371,15 @@ void AddNN(std::vector<GradCase>* t) {
   t->push_back(C("InstanceNorm", {X({2, 3, 4}), X({3}, U(0.5, 1.5)), X({3})}));
   // Training dropout is random; its rule is checked by DropoutTrainingUsesTheMask below.
   t->push_back(Inference(C("Dropout", {X(s)}, {{"p", "0.5"}}, "inference")));
+  // RNN: data (seq, batch, input), the flat parameters (MXNet's packing), state[, state_cell].
+  t->push_back(C("RNN", {X({3, 2, 2}), X({48}, U(-0.5, 0.5)), X({1, 2, 2}), X({1, 2, 2})},
+                 {{"state_size", "2"}, {"num_layers", "1"}, {"mode", "lstm"}}, "lstm"));
+  t->push_back(C("RNN", {X({3, 2, 2}), X({224}, U(-0.5, 0.5)), X({4, 2, 2}), X({4, 2, 2})},
+                 {{"state_size", "2"}, {"num_layers", "2"}, {"mode", "lstm"}, {"bidirectional", "True"},
+                  {"state_outputs", "True"}},
+                 "lstm_2layer_bidir_states"));
+  t->push_back(C("RNN", {X({3, 2, 2}), X({36}, U(-0.5, 0.5)), X({1, 2, 2})},
+                 {{"state_size", "2"}, {"num_layers", "1"}, {"mode", "gru"}, {"state_outputs", "True"}}, "gru"));
   t->push_back(C("Embedding", {I({2, 3}, Fixed({0, 4, 2, 2, 1, 0})), X({5, 4})},
                  {{"input_dim", "5"}, {"output_dim", "4"}, {"dtype", "float64"}}));
   for (const char* mode : {"constant", "edge", "reflect"})
