@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+start=$SECONDS
 bash scripts/build.sh
+echo "== build took $((SECONDS - start)) s"
 echo "== C++ and C tests (ctest)"
 ctest --test-dir build --output-on-failure -j 2
 echo "== pip install ./bindings/python"
