@@ -15,30 +15,6 @@ namespace {
 constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
 constexpr double kSeluLambda = 1.0507009873554804934193349852946;
 
-// y[i] (req)= f(x[i]) over flat arrays, split across threads.
-template <typename T, typename F>
-void Map1(const TensorView& x, OpReq req, const TensorView& y, int64_t cost, F f) {
-  if (req == OpReq::kNull) return;
-  const T* xp = x.ptr<T>();
-  T* yp = y.ptr<T>();
-  ParallelFor(y.Size(), cost, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) Store(req, yp + i, f(static_cast<Acc<T>>(xp[i])));
-  });
-}
-
-// z[i] (req)= f(a[i], b[i]).
-template <typename T, typename F>
-void Map2(const TensorView& a, const TensorView& b, OpReq req, const TensorView& z, int64_t cost, F f) {
-  if (req == OpReq::kNull) return;
-  const T* ap = a.ptr<T>();
-  const T* bp = b.ptr<T>();
-  T* zp = z.ptr<T>();
-  ParallelFor(z.Size(), cost, [&](int64_t lo, int64_t hi) {
-    for (int64_t i = lo; i < hi; ++i)
-      Store(req, zp + i, f(static_cast<Acc<T>>(ap[i]), static_cast<Acc<T>>(bp[i])));
-  });
-}
-
 template <typename A>
 A SoftRelu(A x) { return x > A(20) ? x : std::log1p(std::exp(x)); }
 

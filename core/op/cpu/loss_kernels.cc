@@ -10,28 +10,6 @@ namespace weft {
 namespace nnx_cpu {
 namespace {
 
-template <typename T, typename F>
-void Map1(const TensorView& x, OpReq req, const TensorView& y, int64_t cost, F f) {
-  if (req == OpReq::kNull) return;
-  const T* xp = x.ptr<T>();
-  T* yp = y.ptr<T>();
-  ParallelFor(y.Size(), cost, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) Store(req, yp + i, f(static_cast<Acc<T>>(xp[i])));
-  });
-}
-
-template <typename T, typename F>
-void Map2(const TensorView& a, const TensorView& b, OpReq req, const TensorView& z, int64_t cost, F f) {
-  if (req == OpReq::kNull) return;
-  const T* ap = a.ptr<T>();
-  const T* bp = b.ptr<T>();
-  T* zp = z.ptr<T>();
-  ParallelFor(z.Size(), cost, [&](int64_t lo, int64_t hi) {
-    for (int64_t i = lo; i < hi; ++i)
-      Store(req, zp + i, f(static_cast<Acc<T>>(ap[i]), static_cast<Acc<T>>(bp[i])));
-  });
-}
-
 template <typename A>
 A Sign(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0); }
 

@@ -1,7 +1,8 @@
 // Shared by the neural-network kernels (normalisation, activations, softmax,
 // losses, dropout, embedding, padding, sequences, optimizer updates): the
 // floating-point dtype switch, the accumulation type per storage type, and
-// stores that honour the write mode. No kernel bodies here (STYLE.md "Files").
+// stores that honour the write mode, and the Map1/Map2 drivers that apply an
+// element function across threads. No kernel bodies here (STYLE.md "Files").
 //
 // Note [NN kernel arithmetic]
 // float32, float16 and bfloat16 compute in float, float64 in double (Acc<T>);
@@ -9,6 +10,7 @@
 // in double whatever the storage type. Integer dtypes are rejected by the ops'
 // type inference, so kernels never see them (the switch throws if they do).
 #pragma once
+#include "core/op/op_util.h"
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +34,30 @@ template <typename T, typename A>
 inline void Store(OpReq req, T* dst, A v) {
   if (req == OpReq::kAddTo) *dst = static_cast<T>(static_cast<A>(*dst) + v);
   else if (req != OpReq::kNull) *dst = static_cast<T>(v);
+}
+
+// y[i] (req)= f(x[i]) over flat arrays, split across threads.
+template <typename T, typename F>
+void Map1(const TensorView& x, OpReq req, const TensorView& y, int64_t cost, F f) {
+  if (req == OpReq::kNull) return;
+  const T* xp = x.ptr<T>();
+  T* yp = y.ptr<T>();
+  ParallelFor(y.Size(), cost, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) Store(req, yp + i, f(static_cast<Acc<T>>(xp[i])));
+  });
+}
+
+// z[i] (req)= f(a[i], b[i]).
+template <typename T, typename F>
+void Map2(const TensorView& a, const TensorView& b, OpReq req, const TensorView& z, int64_t cost, F f) {
+  if (req == OpReq::kNull) return;
+  const T* ap = a.ptr<T>();
+  const T* bp = b.ptr<T>();
+  T* zp = z.ptr<T>();
+  ParallelFor(z.Size(), cost, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i)
+      Store(req, zp + i, f(static_cast<Acc<T>>(ap[i]), static_cast<Acc<T>>(bp[i])));
+  });
 }
 
 // The values of any-dtype array v (labels, indices, lengths) as doubles.
