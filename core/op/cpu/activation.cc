@@ -3,6 +3,7 @@
 // arithmetic] for types.
 #include "core/op/cpu/activation.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/op/cpu/nnx_common.h"
@@ -30,7 +31,7 @@ template <typename T>
 void ActForwardT(ActKind kind, const TensorView& x, OpReq req, const TensorView& y) {
   using A = Acc<T>;
   switch (kind) {
-    case ActKind::kReLU: Map1<T>(x, req, y, 1, [](A v) { return v > A(0) ? v : A(0); }); break;
+    case ActKind::kReLU: Map1<T>(x, req, y, 1, [](A v) { return std::max(v, A(0)); }); break;
     case ActKind::kSigmoid: Map1<T>(x, req, y, 8, [](A v) { return Sigmoid(v); }); break;
     case ActKind::kLogSigmoid: Map1<T>(x, req, y, 12, [](A v) { return LogSigmoid(v); }); break;
     case ActKind::kMish: Map1<T>(x, req, y, 16, [](A v) { return v * std::tanh(SoftRelu(v)); }); break;

@@ -36,14 +36,19 @@ inline void Store(OpReq req, T* dst, A v) {
   else if (req != OpReq::kNull) *dst = static_cast<T>(v);
 }
 
-// y[i] (req)= f(x[i]) over flat arrays, split across threads.
+// y[i] (req)= f(x[i]) over flat arrays, split across threads. The write mode
+// is decided once per block, not per element, so the loops vectorise.
 template <typename T, typename F>
 void Map1(const TensorView& x, OpReq req, const TensorView& y, int64_t cost, F f) {
   if (req == OpReq::kNull) return;
   const T* xp = x.ptr<T>();
   T* yp = y.ptr<T>();
   ParallelFor(y.Size(), cost, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) Store(req, yp + i, f(static_cast<Acc<T>>(xp[i])));
+    if (req == OpReq::kAddTo) {
+      for (int64_t i = b; i < e; ++i) yp[i] = static_cast<T>(static_cast<Acc<T>>(yp[i]) + f(static_cast<Acc<T>>(xp[i])));
+    } else {
+      for (int64_t i = b; i < e; ++i) yp[i] = static_cast<T>(f(static_cast<Acc<T>>(xp[i])));
+    }
   });
 }
 
@@ -55,8 +60,13 @@ void Map2(const TensorView& a, const TensorView& b, OpReq req, const TensorView&
   const T* bp = b.ptr<T>();
   T* zp = z.ptr<T>();
   ParallelFor(z.Size(), cost, [&](int64_t lo, int64_t hi) {
-    for (int64_t i = lo; i < hi; ++i)
-      Store(req, zp + i, f(static_cast<Acc<T>>(ap[i]), static_cast<Acc<T>>(bp[i])));
+    if (req == OpReq::kAddTo) {
+      for (int64_t i = lo; i < hi; ++i)
+        zp[i] = static_cast<T>(static_cast<Acc<T>>(zp[i]) + f(static_cast<Acc<T>>(ap[i]), static_cast<Acc<T>>(bp[i])));
+    } else {
+      for (int64_t i = lo; i < hi; ++i)
+        zp[i] = static_cast<T>(f(static_cast<Acc<T>>(ap[i]), static_cast<Acc<T>>(bp[i])));
+    }
   });
 }
 
