@@ -3,6 +3,7 @@
 // for gamma and gives gamma a zero gradient. Channels run in parallel.
 #include <cmath>
 
+#include "core/op/cpu/dnnl_nn.h"
 #include "core/op/cpu/nnx_common.h"
 #include "core/op/cpu/norm.h"
 #include "core/op/op_util.h"
@@ -118,6 +119,11 @@ void BackwardT(const BatchNormArgs& a, const TensorView& gy, const TensorView& m
 void BatchNormForward(const BatchNormArgs& a, const TensorView& x, const TensorView& gamma, const TensorView& beta,
                       const TensorView& moving_mean, const TensorView& moving_var, const std::vector<OpReq>& req,
                       const TensorView& y, const TensorView& mean_out, const TensorView& invstd_out) {
+#if WEFT_USE_DNNL  // Note [NN kernel paths] in nn_backend.cc
+  if (nn_cpu::UseDnnl() &&
+      dnnl_cpu::BatchNormForward(a, x, gamma, beta, moving_mean, moving_var, req, y, mean_out, invstd_out))
+    return;
+#endif
   WEFT_NNX_FLOAT_SWITCH(x.dtype, "BatchNorm", T, {
     ForwardT<T>(a, x, gamma, beta, moving_mean, moving_var, req, y, mean_out, invstd_out);
   })
@@ -127,6 +133,11 @@ void BatchNormBackward(const BatchNormArgs& a, const TensorView& gy, const Tenso
                        const TensorView& x, const TensorView& gamma, const TensorView& moving_mean,
                        const TensorView& moving_var, const std::vector<OpReq>& req, const TensorView& gx,
                        const TensorView& ggamma, const TensorView& gbeta) {
+#if WEFT_USE_DNNL  // "all" only: slower than the portable loop on plain nchw (Note [NN kernel paths])
+  if (nn_cpu::UseDnnlAll() && dnnl_cpu::BatchNormBackward(a, gy, mean, invstd, x, gamma, moving_mean, moving_var, req,
+                                                       gx, ggamma, gbeta))
+    return;
+#endif
   WEFT_NNX_FLOAT_SWITCH(x.dtype, "_backward_BatchNorm", T, {
     BackwardT<T>(a, gy, mean, invstd, x, gamma, moving_mean, moving_var, req, gx, ggamma, gbeta);
   })

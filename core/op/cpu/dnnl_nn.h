@@ -4,6 +4,7 @@
 // the caller then runs the portable path. Signatures as in nn_kernels.h.
 #pragma once
 #include "core/op/cpu/nn_kernels.h"
+#include "core/op/cpu/norm.h"
 
 namespace weft {
 namespace dnnl_cpu {
@@ -20,6 +21,19 @@ bool ConvBackwardWeight(const ConvGeom& g, const TensorView& dy, const TensorVie
 bool PoolForward(const PoolGeom& g, const TensorView& x, OpReq req, const TensorView& y);
 bool PoolBackward(const PoolGeom& g, const TensorView& dy, const TensorView& x, const TensorView& y, OpReq req,
                   const TensorView& dx);
+
+// dnnl_norm.cc; signatures as in norm.h. LayerNorm forward only.
+bool BatchNormForward(const nnx_cpu::BatchNormArgs& a, const TensorView& x, const TensorView& gamma,
+                      const TensorView& beta, const TensorView& moving_mean, const TensorView& moving_var,
+                      const std::vector<OpReq>& req, const TensorView& y, const TensorView& mean_out,
+                      const TensorView& invstd_out);
+bool BatchNormBackward(const nnx_cpu::BatchNormArgs& a, const TensorView& gy, const TensorView& mean,
+                       const TensorView& invstd, const TensorView& x, const TensorView& gamma,
+                       const TensorView& moving_mean, const TensorView& moving_var, const std::vector<OpReq>& req,
+                       const TensorView& gx, const TensorView& ggamma, const TensorView& gbeta);
+bool LayerNormForward(const nnx_cpu::RowNormArgs& a, const TensorView& x, const TensorView& gamma,
+                      const TensorView& beta, const std::vector<OpReq>& req, const TensorView& y,
+                      const TensorView& mean, const TensorView& stat);
 
 }  // namespace dnnl_cpu
 }  // namespace weft

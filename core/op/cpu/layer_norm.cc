@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/op/cpu/dnnl_nn.h"
 #include "core/op/cpu/nnx_common.h"
 #include "core/op/cpu/norm.h"
 #include "core/op/op_util.h"
@@ -116,6 +117,9 @@ void BackwardT(const RowNormArgs& a, const TensorView& gy, const TensorView& x, 
 void RowNormForward(const RowNormArgs& a, const TensorView& x, const TensorView& gamma, const TensorView& beta,
                     const std::vector<OpReq>& req, const TensorView& y, const TensorView& mean,
                     const TensorView& stat) {
+#if WEFT_USE_DNNL  // LayerNorm only (InstanceNorm stores the variance); Note [NN kernel paths] in nn_backend.cc
+  if (nn_cpu::UseDnnl() && dnnl_cpu::LayerNormForward(a, x, gamma, beta, req, y, mean, stat)) return;
+#endif
   WEFT_NNX_FLOAT_SWITCH(x.dtype, "LayerNorm", T, { ForwardT<T>(a, x, gamma, beta, req, y, mean, stat); })
 }
 
