@@ -511,3 +511,14 @@ def test_bfloat16_and_float16_assignment():
     h = nd.zeros((2, 2), dtype="float16")
     h[0] = np.array([1.5, 2.5])
     np.testing.assert_array_equal(h.asnumpy(), np.array([[1.5, 2.5], [0, 0]], np.float16))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_floor_division_matches_numpy(dtype):
+    a = np.array([[7, -7, 5], [-5, 9, 0]], dtype=dtype)
+    b = np.array([[2, 2, -3], [3, -4, 7]], dtype=dtype)
+    x, y = weft.nd.array(a, dtype=dtype), weft.nd.array(b, dtype=dtype)
+    np.testing.assert_array_equal((x // y).asnumpy(), a // b)
+    np.testing.assert_array_equal((x // 2).asnumpy(), a // 2)
+    np.testing.assert_array_equal((7 // y).asnumpy(), 7 // b)
+    assert (x // y).dtype == np.dtype(dtype)

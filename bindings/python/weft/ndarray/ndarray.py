@@ -508,7 +508,10 @@ class NDArray:
         return _ufunc(self, other, "power", out=self)
 
     def __floordiv__(self, other):
-        raise NotImplementedError("floor division is not supported by weft NDArray")
+        return _floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return _floor_divide(other, self)
 
 
 def _bf16_bits_to_float32(host):
@@ -672,6 +675,18 @@ def _ufunc(lhs, rhs, kind, out=None):
         return _scalar_call(_UFUNCS[kind][2], lhs, rhs, out=out)
     raise ArgumentTypeError("%s: type %s is not supported (NDArray or a number expected)"
                             % (kind, type(rhs).__name__))
+
+
+def _floor_divide(lhs, rhs):
+    """lhs // rhs like NumPy: floor(lhs / rhs), computed in float64 and returned in
+    the array operand's dtype (exact for every dtype but int64 beyond 2**53)."""
+    arr = lhs if isinstance(lhs, NDArray) else rhs
+    wide = lambda v: v.astype("float64") if isinstance(v, NDArray) else v
+    if isinstance(lhs, NDArray):
+        q = _ufunc(wide(lhs), wide(rhs), "divide")
+    else:
+        q = _rufunc(wide(rhs), lhs, "divide")
+    return _call("floor", [q]).astype(arr.dtype)
 
 
 def _rufunc(arr, scalar, kind):
