@@ -140,9 +140,10 @@ def _make_helpers(opname, arg_names):
     return bad_input, extra
 
 
-def make_op_function(opname, func_name, schema, handle=None):
-    """A Python function calling operator `opname` under the name func_name."""
-    handle = handle if handle is not None else op_handle(opname)
+def schema_arg_names(schema):
+    """Python argument names for an op schema, shared by the NDArray and Symbol
+    generators: (variadic, variadic_name, inputs, in_names, params, par_names, taken).
+    A variadic op takes its inputs as *variadic_name and lists no fixed inputs."""
     taken = set()
     variadic = schema.get("variadic")
     inputs = list(schema.get("inputs") or [])
@@ -155,6 +156,13 @@ def make_op_function(opname, func_name, schema, handle=None):
         variadic_name = None
         in_names = [_py_name(n, taken) for n in inputs]
     par_names = [_py_name(p["name"], taken) for p in params]
+    return variadic, variadic_name, inputs, in_names, params, par_names, taken
+
+
+def make_op_function(opname, func_name, schema, handle=None):
+    """A Python function calling operator `opname` under the name func_name."""
+    handle = handle if handle is not None else op_handle(opname)
+    variadic, variadic_name, inputs, in_names, params, par_names, taken = schema_arg_names(schema)
     arg_names = ([variadic_name] if variadic else []) + in_names + par_names
 
     g = {"_ND": NDArray, "_Null": _Null, "_OP": handle, "_NAME": opname, "_invoke": invoke,

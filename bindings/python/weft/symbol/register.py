@@ -26,7 +26,7 @@ from .. import attribute as _attribute
 from .. import name as _name
 from ..base import ArgumentTypeError, check_call, ffi, lib, op_handle
 from ..ndarray.ndarray import _Null, dtype_attr_str
-from ..ndarray.register import _PY_TYPE, _py_name, parse_default
+from ..ndarray.register import _PY_TYPE, parse_default, schema_arg_names
 from .symbol import Symbol, _cstr_array, _handles, attr_text, creation_key
 
 _NULL = ffi.NULL
@@ -147,18 +147,7 @@ def _make_helpers(opname):
 def make_symbol_function(opname, func_name, schema, handle=None):
     """A Python function composing operator `opname` under the name func_name."""
     handle = handle if handle is not None else op_handle(opname)
-    taken = set()
-    variadic = schema.get("variadic")
-    inputs = list(schema.get("inputs") or [])
-    params = list(schema.get("params") or [])
-    if variadic:
-        variadic_name = _py_name(inputs[0] if len(inputs) == 1 else "data", taken)
-        in_names = []
-        inputs = []
-    else:
-        variadic_name = None
-        in_names = [_py_name(n, taken) for n in inputs]
-    par_names = [_py_name(p["name"], taken) for p in params]
+    variadic, variadic_name, inputs, in_names, params, par_names, taken = schema_arg_names(schema)
     for reserved in ("name", "attr", "out"):
         taken.add(reserved)
 
