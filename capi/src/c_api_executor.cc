@@ -1,7 +1,10 @@
 // Executor part of the C ABI: bind, forward, backward, outputs.
+#include <algorithm>
 #include <memory>
+#include <unordered_map>
 #include "capi/src/c_api_common.h"
 #include "core/executor/graph_executor.h"
+#include "core/graph/infer.h"
 
 struct weft_executor {
   std::unique_ptr<weft::GraphExecutor> exe;
@@ -14,11 +17,20 @@ extern "C" {
 int weft_executor_bind(const weft_symbol* sym, int dev_type, int dev_id, int num_args, weft_ndarray* const* args,
                        weft_ndarray* const* arg_grads, const int* grad_reqs, int num_aux, weft_ndarray* const* aux,
                        weft_executor** out) {
+  return weft_executor_bind_update(sym, dev_type, dev_id, num_args, args, arg_grads, grad_reqs, num_aux, aux, nullptr,
+                                   0, nullptr, nullptr, out);
+}
+
+int weft_executor_bind_update(const weft_symbol* sym, int dev_type, int dev_id, int num_args,
+                              weft_ndarray* const* args, weft_ndarray* const* arg_grads, const int* grad_reqs,
+                              int num_aux, weft_ndarray* const* aux, const char* update_op, int num_attrs,
+                              const char* const* keys, const char* const* vals, weft_executor** out) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(sym);
   WEFT_CHECK_ARG(out);
   WEFT_CHECK(num_args >= 0 && (num_args == 0 || args), kInvalidArgument) << "bind: bad argument list";
   WEFT_CHECK(num_aux >= 0 && (num_aux == 0 || aux), kInvalidArgument) << "bind: bad aux list";
+  WEFT_CHECK(num_attrs >= 0 && (num_attrs == 0 || (keys && vals)), kInvalidArgument) << "bind: bad update attributes";
   std::vector<NDArray> a, g, x;
   std::vector<GradReq> reqs;
   for (int i = 0; i < num_args; ++i) {
@@ -34,8 +46,14 @@ int weft_executor_bind(const weft_symbol* sym, int dev_type, int dev_id, int num
     WEFT_CHECK(aux[i], kInvalidArgument) << "bind: aux state " << i << " is NULL";
     x.push_back(aux[i]->arr);
   }
+  InGraphUpdate update;
+  if (update_op != nullptr) update.op = update_op;
+  for (int i = 0; i < num_attrs; ++i) {
+    WEFT_CHECK(keys[i] && vals[i], kInvalidArgument) << "bind: update attribute " << i << " is NULL";
+    update.attrs[keys[i]] = vals[i];
+  }
   auto exe = std::make_unique<GraphExecutor>(sym->sym, Context::Make(dev_type, dev_id), std::move(a), std::move(g),
-                                             std::move(reqs), std::move(x));
+                                             std::move(reqs), std::move(x), update);
   *out = new weft_executor{std::move(exe)};
   WEFT_API_END();
 }
@@ -79,6 +97,61 @@ int weft_executor_internal_bytes(const weft_executor* exe, int64_t* bytes) {
   WEFT_CHECK_ARG(exe);
   WEFT_CHECK_ARG(bytes);
   *bytes = exe->exe->internal_bytes();
+  WEFT_API_END();
+}
+
+int weft_executor_debug_str(const weft_executor* exe, const char** out) {
+  WEFT_API_BEGIN();
+  WEFT_CHECK_ARG(exe);
+  WEFT_CHECK_ARG(out);
+  auto& s = capi::Scratch();
+  s.str = exe->exe->DebugStr();
+  *out = s.str.c_str();
+  WEFT_API_END();
+}
+
+int weft_symbol_plan_memory(const weft_symbol* sym, int num_given, const char* const* names, const int* ndims,
+                            const int64_t* shape_data, const int64_t* offsets, const char* strategy,
+                            int for_training, int64_t* stats) {
+  WEFT_API_BEGIN();
+  WEFT_CHECK_ARG(sym);
+  WEFT_CHECK_ARG(strategy);
+  WEFT_CHECK_ARG(stats);
+  WEFT_CHECK(num_given >= 0 && (num_given == 0 || (names && ndims && shape_data && offsets)), kInvalidArgument)
+      << "plan_memory: bad shape list";
+  const Symbol& s = sym->sym;
+  std::unordered_map<std::string, Shape> shapes;
+  for (int i = 0; i < num_given; ++i) {
+    WEFT_CHECK(names[i], kInvalidArgument) << "plan_memory: name " << i << " is NULL";
+    WEFT_CHECK(ndims[i] >= 0 && ndims[i] <= 32, kShape) << "plan_memory: bad ndim for '" << names[i] << "'";
+    shapes[names[i]] = Shape(shape_data + offsets[i], shape_data + offsets[i] + ndims[i]);
+  }
+  IndexedGraph fg(s.outputs);
+  ShapeInference si = InferShapes(fg, shapes);
+  TypeInference ti = InferTypes(fg, {}, true);
+  std::unordered_map<std::string, DType> types;
+  for (uint32_t nid : fg.arg_nodes()) {
+    const std::string& name = fg[nid].source->name;
+    const uint32_t eid = fg.entry_id(nid, 0);
+    WEFT_CHECK(si.entry[eid].known(), kShape) << "plan_memory: cannot infer the shape of '" << name << "'";
+    shapes[name] = si.entry[eid];
+    types[name] = ti.entry[eid];
+  }
+  ExecGraphOptions opt;
+  opt.strategy = ParsePlanStrategy(strategy);
+  for (const std::string& a : s.ListArguments())
+    opt.arg_needs_grad.push_back(for_training != 0 && std::find_if(names, names + num_given, [&](const char* n) {
+                                                        return a == n;
+                                                      }) == names + num_given);
+  ExecGraph eg = BuildExecGraph(s, shapes, types, opt);
+  size_t ops = 0;
+  for (size_t nid = 0; nid < eg.g->num_nodes(); ++nid) ops += (*eg.g)[nid].source->is_variable() ? 0 : 1;
+  stats[0] = eg.plan.total_bytes;
+  stats[1] = eg.plan.lower_bound_bytes;
+  stats[2] = eg.naive_bytes;
+  stats[3] = static_cast<int64_t>(eg.plan.storage_bytes.size());
+  stats[4] = static_cast<int64_t>(ops);
+  stats[5] = eg.fusion.elementwise_groups + eg.fusion.nn_act_fused;
   WEFT_API_END();
 }
 

@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "capi/src/c_api_common.h"
+#include "core/autograd/autograd.h"
 #include "core/ndarray/imperative.h"
 #include "core/op/op_def.h"
 
@@ -88,8 +89,12 @@ int weft_op_invoke(const weft_op* op, int num_inputs, weft_ndarray* const* input
       out.push_back((*outputs)[i]->arr);
     }
   }
-  InvokeParsed(def, Params::Parse(def, attrs), std::move(in), &out);
-  if (!preallocated) {
+  InvokeParsed(def, Params::Parse(def, attrs), std::move(in), &out, Autograd::IsTraining());
+  if (preallocated) {
+    // out= arrays recorded by autograd carry their new tape entry back.
+    for (int i = 0; i < *num_outputs && i < static_cast<int>(out.size()); ++i)
+      if (out[static_cast<size_t>(i)].ag_node()) (*outputs)[i]->arr = out[static_cast<size_t>(i)];
+  } else {
     auto& s = capi::Scratch();
     s.handles.clear();
     for (auto& a : out) s.handles.push_back(capi::NewHandle(std::move(a)));

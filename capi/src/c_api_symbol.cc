@@ -120,6 +120,26 @@ int weft_symbol_get_children(const weft_symbol* sym, weft_symbol** out) {
   WEFT_API_END();
 }
 
+int weft_symbol_substitute(const weft_symbol* sym, int num_args, weft_symbol* const* args, int num_kwargs,
+                           const char* const* kw_names, weft_symbol* const* kw_args, weft_symbol** out) {
+  WEFT_API_BEGIN();
+  WEFT_CHECK_ARG(out);
+  WEFT_CHECK(num_args >= 0 && num_kwargs >= 0, kInvalidArgument) << "compose: negative argument count";
+  std::vector<Symbol> a;
+  for (int i = 0; i < num_args; ++i) {
+    WEFT_CHECK(args && args[i], kInvalidArgument) << "compose: positional symbol " << i << " is NULL";
+    a.push_back(args[i]->sym);
+  }
+  std::vector<std::pair<std::string, Symbol>> kw;
+  for (int i = 0; i < num_kwargs; ++i) {
+    WEFT_CHECK(kw_names && kw_args && kw_names[i] && kw_args[i], kInvalidArgument)
+        << "compose: keyword symbol " << i << " is NULL";
+    kw.emplace_back(kw_names[i], kw_args[i]->sym);
+  }
+  *out = NewSym(Sym(sym).Substitute(a, kw));
+  WEFT_API_END();
+}
+
 int weft_symbol_copy(const weft_symbol* sym, weft_symbol** out) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(out);

@@ -1,26 +1,36 @@
 #include "core/executor/graph_executor.h"
 
+#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "core/base/error.h"
-#include "core/graph/gradient.h"
-#include "core/graph/infer.h"
-#include "core/graph/memory_plan.h"
-#include "core/ndarray/imperative.h"
 
 namespace weft {
+namespace {
 
-GradReq ParseGradReq(const std::string& s) {
-  if (s == "null") return GradReq::kNull;
-  if (s == "write" || s == "inplace") return GradReq::kWrite;
-  if (s == "add") return GradReq::kAdd;
-  WEFT_THROW(kInvalidArgument) << "grad_req must be 'null', 'write' or 'add', got '" << s << "'";
+// A prepared `_full` call writing `value` into `a` (head gradients of ones,
+// zeroed optimizer states).
+std::shared_ptr<const PreparedOp> PrepareFill(const NDArray& a, double value) {
+  auto p = std::make_shared<PreparedOp>();
+  p->op = &OpRegistry::Get()->FindOrThrow("_full");
+  std::ostringstream v;
+  v.precision(17);
+  v << value;
+  p->params = Params::Parse(*p->op, {{"shape", a.shape().ToString()},
+                                     {"dtype", DTypeName(a.dtype())},
+                                     {"ctx", a.ctx().ToString()},
+                                     {"value", v.str()}});
+  p->outputs = {a};
+  PrepareOp(p.get());
+  return p;
 }
+
+}  // namespace
 
 GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray> args,
                              std::vector<NDArray> arg_grads, std::vector<GradReq> grad_reqs,
-                             std::vector<NDArray> aux)
+                             std::vector<NDArray> aux, const InGraphUpdate& update)
     : symbol_(sym), ctx_(ctx), args_(std::move(args)), arg_grads_(std::move(arg_grads)),
       aux_(std::move(aux)), grad_reqs_(std::move(grad_reqs)) {
   const std::vector<std::string> arg_names = sym.ListArguments();
@@ -33,202 +43,174 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
   if (grad_reqs_.empty()) grad_reqs_.assign(args_.size(), GradReq::kNull);
   WEFT_CHECK(arg_grads_.size() == args_.size() && grad_reqs_.size() == args_.size(), kInvalidArgument)
       << "bind: args_grad and grad_req must have one entry per argument (" << args_.size() << ")";
-  for (size_t i = 0; i < args_.size(); ++i) {
-    WEFT_CHECK(!args_[i].is_none(), kInvalidArgument) << "bind: argument '" << arg_names[i] << "' has no array";
-    WEFT_CHECK(grad_reqs_[i] == GradReq::kNull || !arg_grads_[i].is_none(), kInvalidArgument)
-        << "bind: argument '" << arg_names[i] << "' has grad_req but no gradient array";
-  }
-
-  // Variables by name; the gradient graph hangs off the forward heads.
-  std::unordered_map<std::string, NodeEntry> var_entry;
-  PostOrderDFS(sym.outputs, [&](const NodePtr& n) {
-    if (n->is_variable()) var_entry[n->name] = NodeEntry{n, 0, 0};
-  });
-  full_heads_ = sym.outputs;
-  std::vector<NodeEntry> xs;
-  std::vector<size_t> x_arg;
-  for (size_t i = 0; i < args_.size(); ++i)
-    if (grad_reqs_[i] != GradReq::kNull) {
-      xs.push_back(var_entry.at(arg_names[i]));
-      x_arg.push_back(i);
-    }
-  std::vector<NodeEntry> head_grad_vars;
-  if (!xs.empty()) {
-    for (size_t i = 0; i < sym.outputs.size(); ++i)
-      head_grad_vars.push_back(NodeEntry{Node::Variable("_head_grad" + std::to_string(i)), 0, 0});
-    std::vector<NodeEntry> grads = BuildGradient(sym.outputs, head_grad_vars, xs);
-    full_heads_.insert(full_heads_.end(), grads.begin(), grads.end());
-  }
-
-  // Forward nodes come first in the post order because the forward heads are
-  // visited first; count them so Forward and Backward run disjoint ranges.
-  size_t num_forward_nodes = 0;
-  PostOrderDFS(sym.outputs, [&](const NodePtr&) { ++num_forward_nodes; });
-  IndexedGraph g(full_heads_);
-
   std::unordered_map<std::string, Shape> shapes;
   std::unordered_map<std::string, DType> types;
+  ExecGraphOptions opt;
   for (size_t i = 0; i < args_.size(); ++i) {
+    WEFT_CHECK(!args_[i].is_none(), kInvalidArgument) << "bind: argument '" << arg_names[i] << "' has no array";
+    WEFT_CHECK(args_[i].ctx() == ctx_, kInvalidArgument)
+        << "bind: argument '" << arg_names[i] << "' is on " << args_[i].ctx().ToString() << ", the executor on "
+        << ctx_.ToString();
+    WEFT_CHECK(grad_reqs_[i] == GradReq::kNull || !arg_grads_[i].is_none(), kInvalidArgument)
+        << "bind: argument '" << arg_names[i] << "' has grad_req but no gradient array";
+    if (grad_reqs_[i] != GradReq::kNull) {
+      WEFT_CHECK(arg_grads_[i].shape() == args_[i].shape() && arg_grads_[i].dtype() == args_[i].dtype(),
+                 kShape)
+          << "bind: the gradient array of '" << arg_names[i] << "' is " << arg_grads_[i].shape().ToString() << " "
+          << DTypeName(arg_grads_[i].dtype()) << ", the argument " << args_[i].shape().ToString() << " "
+          << DTypeName(args_[i].dtype());
+      WEFT_CHECK(update.op.empty() || grad_reqs_[i] == GradReq::kWrite, kInvalidArgument)
+          << "bind: argument '" << arg_names[i] << "' has grad_req 'add'; an in-graph update needs 'write'";
+    }
+    opt.arg_needs_grad.push_back(grad_reqs_[i] != GradReq::kNull);
     shapes[arg_names[i]] = args_[i].shape();
     types[arg_names[i]] = args_[i].dtype();
   }
   for (size_t i = 0; i < aux_.size(); ++i) {
+    WEFT_CHECK(!aux_[i].is_none(), kInvalidArgument) << "bind: auxiliary state '" << aux_names[i] << "' has no array";
     shapes[aux_names[i]] = aux_[i].shape();
     types[aux_names[i]] = aux_[i].dtype();
   }
-  {  // head gradients have the shapes of the outputs
-    IndexedGraph fg(sym.outputs);
-    ShapeInference fs = InferShapes(fg, shapes);
-    TypeInference ft = InferTypes(fg, types, false);
-    for (size_t i = 0; i < head_grad_vars.size(); ++i) {
-      shapes[head_grad_vars[i].node->name] = fs.entry[fg.entry_id(fg.outputs()[i])];
-      types[head_grad_vars[i].node->name] = ft.entry[fg.entry_id(fg.outputs()[i])];
-    }
-  }
-  ShapeInference si = InferShapes(g, shapes);
-  TypeInference ti = InferTypes(g, types, false);
-  for (size_t nid = 0; nid < g.num_nodes(); ++nid)
-    for (int o = 0; o < g[nid].source->num_outputs(); ++o) {
-      uint32_t eid = g.entry_id(static_cast<uint32_t>(nid), static_cast<uint32_t>(o));
-      WEFT_CHECK(si.entry[eid].known(), kShape)
-          << "bind: cannot infer the shape of output " << o << " of node '" << g[nid].source->name << "'";
-      WEFT_CHECK(ti.entry[eid] != DType::kUnknown, kDType)
-          << "bind: cannot infer the dtype of output " << o << " of node '" << g[nid].source->name << "'";
-    }
+  opt.update_op = update.op;
+  opt.update_attrs = update.attrs;
+  opt.strategy = DefaultPlanStrategy();
+  graph_ = BuildExecGraph(sym, shapes, types, opt);
+  const IndexedGraph& g = *graph_.g;
 
-  // Entry arrays: variables bind to the given arrays, everything else is ours.
+  // Variables bind to the given arrays; head gradients and optimizer states are ours.
   entries_.resize(g.num_entries());
   std::unordered_map<std::string, NDArray> var_arrays;
   for (size_t i = 0; i < args_.size(); ++i) var_arrays[arg_names[i]] = args_[i];
   for (size_t i = 0; i < aux_.size(); ++i) var_arrays[aux_names[i]] = aux_[i];
-  for (size_t i = 0; i < head_grad_vars.size(); ++i) {
-    const std::string& name = head_grad_vars[i].node->name;
-    NDArray hg(shapes[name], ctx_, types[name]);
-    head_grad_in_.push_back(hg);
-    var_arrays[name] = hg;
+  // Head gradients in output order; a loss output's may be unused by the graph.
+  {
+    IndexedGraph fg(sym.outputs);
+    ShapeInference fs = InferShapes(fg, shapes);
+    TypeInference ft = InferTypes(fg, types, false);
+    for (size_t i = 0; i < graph_.head_grad_names.size(); ++i) {
+      uint32_t eid = fg.entry_id(fg.outputs()[i]);
+      head_grad_in_.emplace_back(fs.entry[eid], ctx_, ft.entry[eid]);
+      fill_ones_.push_back(PrepareFill(head_grad_in_.back(), 1.0));
+      var_arrays[graph_.head_grad_names[i]] = head_grad_in_.back();
+    }
   }
   for (uint32_t nid : g.arg_nodes()) {
     const Node& n = *g[nid].source;
+    const uint32_t eid = g.entry_id(nid, 0);
     auto it = var_arrays.find(n.name);
-    WEFT_CHECK(it != var_arrays.end(), kInvalidArgument) << "bind: no array for input '" << n.name << "'";
-    WEFT_CHECK(it->second.shape() == si.entry[g.entry_id(nid, 0)], kShape)
-        << "bind: argument '" << n.name << "' has shape " << it->second.shape().ToString()
-        << " but the graph needs " << si.entry[g.entry_id(nid, 0)].ToString();
-    entries_[g.entry_id(nid, 0)] = it->second;
-  }
-  // Gradients with grad_req write go straight into the user's arrays.
-  grad_temp_.resize(args_.size());
-  std::unordered_set<uint32_t> bound_grad;
-  for (size_t k = 0; k < xs.size(); ++k) {
-    const auto& head = g.outputs()[sym.outputs.size() + k];
-    uint32_t eid = g.entry_id(head);
-    size_t ai = x_arg[k];
-    bool is_variable = g[head.node_id].source->is_variable();
-    if (grad_reqs_[ai] == GradReq::kWrite && !is_variable && !bound_grad.count(eid) && entries_[eid].is_none()) {
-      entries_[eid] = arg_grads_[ai];
-      bound_grad.insert(eid);
+    if (it == var_arrays.end()) {  // an optimizer state
+      NDArray a(graph_.shapes.entry[eid], ctx_, graph_.types.entry[eid]);
+      states_.push_back(a);
+      PushPrepared(PrepareFill(a, 0.0), false);
+      entries_[eid] = a;
+      continue;
     }
+    WEFT_CHECK(it->second.dtype() == graph_.types.entry[eid], kDType)
+        << "bind: argument '" << n.name << "' has dtype " << DTypeName(it->second.dtype()) << " but the graph needs "
+        << DTypeName(graph_.types.entry[eid]);
+    entries_[eid] = it->second;
   }
-  // Memory plan (DESIGN.md "Memory planning"): entries we own are views of
-  // shared buffers. Entries sharing a buffer share its engine var, so the
-  // engine orders them even when the graph does not.
-  std::vector<bool> external(g.num_entries(), false);
-  for (uint32_t eid = 0; eid < g.num_entries(); ++eid) external[eid] = !entries_[eid].is_none();
-  for (size_t i = 0; i < sym.outputs.size(); ++i) external[g.entry_id(g.outputs()[i])] = true;  // read by the user
-  for (size_t k = sym.outputs.size(); k < g.outputs().size(); ++k) external[g.entry_id(g.outputs()[k])] = true;
-  // Forward results that the backward pass reads are kept out of the plan, so
-  // backward can run again without a new forward (nothing overwrites them).
-  for (size_t nid = num_forward_nodes; nid < g.num_nodes(); ++nid)
-    for (const auto& e : g[nid].inputs)
-      if (e.node_id < num_forward_nodes && !g[e.node_id].source->is_variable()) external[g.entry_id(e)] = true;
-  std::vector<int64_t> entry_bytes = EntryBytes(g, si, ti);
-  plan_ = PlanMemory(g, entry_bytes, external, DefaultPlanStrategy());
-  CheckMemoryPlan(g, plan_, &entry_bytes);
+
+  // Gradients with grad_req write go straight into the user's arrays; updated
+  // arguments are the argument arrays themselves.
+  const size_t grads_at = graph_.num_outputs, updates_at = grads_at + graph_.num_grads;
+  for (size_t k = 0; k < graph_.num_grads; ++k) {
+    const auto& head = g.outputs()[grads_at + k];
+    uint32_t eid = g.entry_id(head);
+    size_t ai = graph_.grad_arg[k];
+    if (grad_reqs_[ai] == GradReq::kWrite && !g[head.node_id].source->is_variable() && entries_[eid].is_none())
+      entries_[eid] = arg_grads_[ai];
+  }
+  for (size_t k = 0; k < graph_.num_updates; ++k)
+    entries_[g.entry_id(g.outputs()[updates_at + k])] = args_[graph_.grad_arg[k]];
+
+  // Planned entries are views of shared buffers; the rest (outputs,
+  // gradients we copy) get arrays of their own.
+  //
+  // Note [One arena]
+  // Entries in one buffer share its engine var, so the engine orders every
+  // op touching the buffer, whether or not the graph does: that is what makes
+  // reuse safe, also across steps (the next forward cannot overwrite memory a
+  // slow backward op still reads). When the packed plan wins, the buffer is a
+  // single arena and the executor's own ops run one after another; each op
+  // still uses every core inside, and work outside the arena — updates of
+  // weights and gradients the user owns, KVStore pushes, data copies — still
+  // overlaps with it, which is the overlap the mixed loop relies on.
   std::vector<NDArray> buffers;
-  for (int64_t bytes : plan_.storage_bytes) buffers.emplace_back(Shape({bytes}), ctx_, DType::kUint8);
+  for (int64_t bytes : graph_.plan.storage_bytes) buffers.emplace_back(Shape({bytes}), ctx_, DType::kUint8);
   for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
     if (g[nid].source->is_variable()) continue;
-    for (int o = 0; o < g[nid].source->num_outputs(); ++o) {
-      uint32_t eid = g.entry_id(static_cast<uint32_t>(nid), static_cast<uint32_t>(o));
+    for (uint32_t eid = g.row_ptr()[nid]; eid < g.row_ptr()[nid + 1]; ++eid) {
       if (!entries_[eid].is_none()) continue;
-      int sid = plan_.storage_id[eid];
+      int sid = graph_.plan.storage_id[eid];
       if (sid >= 0) {
-        entries_[eid] = buffers[static_cast<size_t>(sid)].ViewAs(si.entry[eid], ti.entry[eid]);
+        const int64_t off = graph_.plan.offset.empty() ? 0 : graph_.plan.offset[eid];
+        entries_[eid] = buffers[static_cast<size_t>(sid)]
+                            .Slice(off, off + graph_.entry_bytes[eid])
+                            .ViewAs(graph_.shapes.entry[eid], graph_.types.entry[eid]);
       } else {
-        entries_[eid] = NDArray(si.entry[eid], ctx_, ti.entry[eid]);
+        entries_[eid] = NDArray(graph_.shapes.entry[eid], ctx_, graph_.types.entry[eid]);
         internal_bytes_ += static_cast<int64_t>(entries_[eid].Bytes());
       }
     }
   }
-  internal_bytes_ += plan_.total_bytes;
-  for (size_t k = 0; k < xs.size(); ++k) {
-    size_t ai = x_arg[k];
-    uint32_t eid = g.entry_id(g.outputs()[sym.outputs.size() + k]);
-    if (!(entries_[eid].SharesChunk(arg_grads_[ai]) && entries_[eid].byte_offset() == arg_grads_[ai].byte_offset()))
-      grad_temp_[ai] = entries_[eid];  // copied (write) or added (add) after backward
+  internal_bytes_ += graph_.plan.total_bytes;
+  grad_temp_.resize(args_.size());
+  for (size_t k = 0; k < graph_.num_grads; ++k) {
+    size_t ai = graph_.grad_arg[k];
+    const NDArray& e = entries_[g.entry_id(g.outputs()[grads_at + k])];
+    if (!(e.SharesChunk(arg_grads_[ai]) && e.byte_offset() == arg_grads_[ai].byte_offset())) grad_temp_[ai] = e;
   }
 
+  // One prepared call per operator node. Dead outputs of backward nodes are
+  // not written (Note in dce.h); forward kernels always write theirs, since
+  // some use hidden outputs as their own scratch.
   for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
     const Node* n = g[nid].source;
-    nodes_.push_back(n);
-    if (n->is_variable()) {
-      if (nid < num_forward_nodes) num_forward_steps_ = steps_.size();
-      continue;
+    if (n->is_variable()) continue;
+    auto p = std::make_shared<PreparedOp>();
+    p->op = n->op;
+    p->params = n->params;
+    for (const auto& e : g[nid].inputs) p->inputs.push_back(entries_[g.entry_id(e)]);
+    std::vector<bool> dead;
+    for (uint32_t eid = g.row_ptr()[nid]; eid < g.row_ptr()[nid + 1]; ++eid) {
+      p->outputs.push_back(entries_[eid]);
+      dead.push_back(graph_.phase[nid] != 0 && graph_.dead[eid]);
     }
-    Step st;
-    st.node_id = static_cast<uint32_t>(nid);
-    for (const auto& e : g[nid].inputs) st.in_entries.push_back(g.entry_id(e));
-    for (int o = 0; o < n->num_outputs(); ++o)
-      st.out_entries.push_back(g.entry_id(static_cast<uint32_t>(nid), static_cast<uint32_t>(o)));
-    steps_.push_back(std::move(st));
-    if (nid < num_forward_nodes) num_forward_steps_ = steps_.size();
-  }
-  for (const auto& o : g.outputs()) {
-    if (outputs_.size() == sym.outputs.size()) break;
-    outputs_.push_back(entries_[g.entry_id(o)]);
-  }
-}
-
-void GraphExecutor::RunSteps(size_t begin, size_t end, bool is_train) {
-  for (size_t s = begin; s < end; ++s) {
-    const Step& st = steps_[s];
-    const Node* n = nodes_[st.node_id];
-    std::vector<NDArray> in, out;
-    in.reserve(st.in_entries.size());
-    for (uint32_t e : st.in_entries) in.push_back(entries_[e]);
-    for (uint32_t e : st.out_entries) out.push_back(entries_[e]);
     try {
-      InvokeParsed(*n->op, n->params, std::move(in), &out, is_train);
+      PrepareOp(p.get(), dead);
     } catch (const Error& e) {
       throw Error(e.status(), "node '" + n->name + "': " + e.what());
     }
+    (graph_.phase[nid] == 0 ? forward_ : backward_).push_back(Step{static_cast<uint32_t>(nid), std::move(p)});
   }
+  for (size_t i = 0; i < graph_.num_outputs; ++i) outputs_.push_back(entries_[g.entry_id(g.outputs()[i])]);
+}
+
+void GraphExecutor::RunSteps(const std::vector<Step>& steps, bool is_train) {
+  for (const Step& st : steps) PushPrepared(st.op, is_train);
 }
 
 void GraphExecutor::Forward(bool is_train) {
-  RunSteps(0, num_forward_steps_, is_train);
+  RunSteps(forward_, is_train);
   trained_forward_ = is_train;
 }
 
 void GraphExecutor::Backward(const std::vector<NDArray>& head_grads) {
-  WEFT_CHECK(!head_grad_in_.empty() || steps_.size() == num_forward_steps_, kInternal) << "no gradient graph";
   if (head_grad_in_.empty()) return;  // nothing requires a gradient
   WEFT_CHECK(head_grads.empty() || head_grads.size() == head_grad_in_.size(), kInvalidArgument)
       << "backward: expected " << head_grad_in_.size() << " head gradients, got " << head_grads.size();
-  const OpDef& full = OpRegistry::Get()->FindOrThrow("_full");
   for (size_t i = 0; i < head_grad_in_.size(); ++i) {
     if (head_grads.empty()) {
-      std::vector<NDArray> out = {head_grad_in_[i]};
-      InvokeParsed(full, Params::Parse(full, {{"shape", head_grad_in_[i].shape().ToString()},
-                                              {"dtype", DTypeName(head_grad_in_[i].dtype())},
-                                              {"ctx", ctx_.ToString()},
-                                              {"value", "1"}}),
-                   {}, &out);
+      PushPrepared(fill_ones_[i], false);
     } else {
+      WEFT_CHECK(head_grads[i].shape() == head_grad_in_[i].shape(), kShape)
+          << "backward: head gradient " << i << " has shape " << head_grads[i].shape().ToString() << ", output " << i
+          << " has " << head_grad_in_[i].shape().ToString();
       NDArray::Copy(head_grads[i], head_grad_in_[i]);
     }
   }
-  RunSteps(num_forward_steps_, steps_.size(), trained_forward_);
+  RunSteps(backward_, trained_forward_);
   const OpDef& add = OpRegistry::Get()->FindOrThrow("elemwise_add");
   for (size_t i = 0; i < args_.size(); ++i) {
     if (grad_reqs_[i] == GradReq::kNull || grad_temp_[i].is_none()) continue;
@@ -239,6 +221,62 @@ void GraphExecutor::Backward(const std::vector<NDArray>& head_grads) {
       InvokeParsed(add, Params::Parse(add, {}), {arg_grads_[i], grad_temp_[i]}, &out);
     }
   }
+}
+
+namespace {
+
+std::string MB(int64_t bytes) {
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(1);
+  os << static_cast<double>(bytes) / (1 << 20) << " MB";
+  return os.str();
+}
+
+}  // namespace
+
+std::string GraphExecutor::DebugStr() const {
+  const IndexedGraph& g = *graph_.g;
+  std::ostringstream os;
+  auto entry_text = [&](uint32_t eid) {
+    std::ostringstream e;
+    e << "#" << eid;
+    int sid = graph_.plan.storage_id[eid];
+    if (sid >= 0) e << "@s" << sid << "+" << (graph_.plan.offset.empty() ? 0 : graph_.plan.offset[eid]);
+    else e << "@own";
+    if (graph_.dead[eid]) e << "(dead)";
+    return e.str();
+  };
+  auto dump = [&](const char* title, const std::vector<Step>& steps) {
+    os << title << " (" << steps.size() << " steps)\n";
+    for (const Step& st : steps) {
+      const Node* n = g[st.node_id].source;
+      os << "  " << n->op->name << " '" << n->name << "' in:";
+      for (const auto& in : g[st.node_id].inputs) {
+        const Node* src = g[in.node_id].source;
+        os << " " << (src->is_variable() ? src->name : entry_text(g.entry_id(in)));
+      }
+      os << " out:";
+      for (uint32_t eid = g.row_ptr()[st.node_id]; eid < g.row_ptr()[st.node_id + 1]; ++eid)
+        os << " " << entry_text(eid) << " " << graph_.shapes.entry[eid].ToString();
+      os << "\n";
+    }
+  };
+  os << "Symbol outputs:";
+  for (const std::string& o : symbol_.ListOutputs()) os << " " << o;
+  os << "\n";
+  dump("Forward", forward_);
+  dump("Backward", backward_);
+  size_t dead = 0;
+  for (bool d : graph_.dead) dead += d ? 1 : 0;
+  os << "Memory plan: " << PlanStrategyName(graph_.plan.strategy) << ", " << graph_.plan.storage_bytes.size()
+     << " shared buffers, " << MB(graph_.plan.total_bytes) << " planned (naive " << MB(graph_.naive_bytes)
+     << ", lower bound " << MB(graph_.plan.lower_bound_bytes) << ")\n";
+  os << "Fusion: " << graph_.fusion.elementwise_groups << " elementwise groups (" << graph_.fusion.elementwise_ops_fused
+     << " ops), " << graph_.fusion.nn_act_fused << " layer+activation; nodes " << graph_.nodes_before_fusion << " -> "
+     << g.num_nodes() << "; dead outputs " << dead << "\n";
+  os << "Total " << (internal_bytes_ >> 20) << " MB allocated\n";
+  return os.str();
 }
 
 }  // namespace weft

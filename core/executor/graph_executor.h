@@ -1,22 +1,31 @@
-// A bound graph: passes run once at bind, then forward/backward push the
-// cached node sequence to the engine — the same engine NDArray ops use, so
-// `exe.forward(); exe.backward(); w -= lr * g` needs no synchronisation.
+// A bound graph: the passes run once at bind (exec_graph.h), then forward and
+// backward push the prepared node sequence to the engine — the same engine
+// NDArray ops use, so `exe.forward(); exe.backward(); w -= lr * g` needs no
+// synchronisation.
 //
 // Entries the executor owns live in buffers assigned by the memory planner
 // (WEFT_MEMORY_PLAN=naive|inplace|coshare|both, default both); every plan is
 // verified by CheckMemoryPlan at bind.
 #pragma once
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "core/graph/memory_plan.h"
-#include "core/graph/symbol.h"
+#include "core/executor/exec_graph.h"
+#include "core/graph/gradient.h"
+#include "core/ndarray/imperative.h"
 #include "core/ndarray/ndarray.h"
 
 namespace weft {
 
-enum class GradReq : int { kNull = 0, kWrite = 1, kAdd = 3 };
-GradReq ParseGradReq(const std::string& s);  // "null" | "write" | "add" (also "inplace" = write)
+
+// An optimizer update run inside the graph after the gradients (a whole
+// training step per forward + backward); empty op: none.
+struct InGraphUpdate {
+  std::string op;
+  std::map<std::string, std::string> attrs;
+};
 
 class GraphExecutor {
  public:
@@ -24,7 +33,7 @@ class GraphExecutor {
   // ListAuxiliaryStates(). A none arg_grad requires grad_req null. Shapes and
   // dtypes are checked against inference; errors name the argument.
   GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray> args, std::vector<NDArray> arg_grads,
-                std::vector<GradReq> grad_reqs, std::vector<NDArray> aux);
+                std::vector<GradReq> grad_reqs, std::vector<NDArray> aux, const InGraphUpdate& update = {});
 
   void Forward(bool is_train);
   // head_grads: one per output, or empty to use ones (loss outputs ignore them).
@@ -36,28 +45,33 @@ class GraphExecutor {
   const std::vector<NDArray>& aux_arrays() const { return aux_; }
   // Bytes held by the executor's own entries (not arguments, gradients or aux).
   int64_t internal_bytes() const { return internal_bytes_; }
-  const MemoryPlan& plan() const { return plan_; }
+  const MemoryPlan& plan() const { return graph_.plan; }
+  const ExecGraph& graph() const { return graph_; }
+  size_t num_forward_steps() const { return forward_.size(); }
+  size_t num_backward_steps() const { return backward_.size(); }
+  // Every step with its inputs, outputs and their storage, then the plan
+  // summary and "Total N MB allocated" (MXNet's debug_str).
+  std::string DebugStr() const;
 
  private:
   struct Step {
     uint32_t node_id;
-    std::vector<uint32_t> in_entries, out_entries;
+    std::shared_ptr<const PreparedOp> op;
   };
-  void RunSteps(size_t begin, size_t end, bool is_train);
+  void RunSteps(const std::vector<Step>& steps, bool is_train);
 
   Symbol symbol_;
-  std::vector<NodeEntry> full_heads_;
   Context ctx_;
   std::vector<NDArray> args_, arg_grads_, aux_, outputs_;
   std::vector<GradReq> grad_reqs_;
-  std::vector<NDArray> entries_;      // by entry id of the full graph
+  ExecGraph graph_;
+  std::vector<NDArray> entries_;      // by entry id
   std::vector<NDArray> head_grad_in_; // variables fed by Backward
-  std::vector<NDArray> grad_temp_;    // per argument with grad_req add: the fresh gradient
-  std::vector<Step> steps_;
-  size_t num_forward_steps_ = 0;
-  std::vector<const Node*> nodes_;
+  std::vector<NDArray> grad_temp_;    // per argument: a gradient to copy (write) or add (add) after backward
+  std::vector<NDArray> states_;       // optimizer states of an in-graph update
+  std::vector<std::shared_ptr<const PreparedOp>> fill_ones_;  // per head gradient
+  std::vector<Step> forward_, backward_;
   int64_t internal_bytes_ = 0;
-  MemoryPlan plan_;
   bool trained_forward_ = false;
 };
 

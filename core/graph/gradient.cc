@@ -7,6 +7,13 @@
 
 namespace weft {
 
+GradReq ParseGradReq(const std::string& s) {
+  if (s == "null") return GradReq::kNull;
+  if (s == "write" || s == "inplace") return GradReq::kWrite;
+  if (s == "add") return GradReq::kAdd;
+  WEFT_THROW(kInvalidArgument) << "grad_req must be 'null', 'write' or 'add', got '" << s << "'";
+}
+
 NodePtr MakeNode(const std::string& op, const std::string& name, std::vector<NodeEntry> inputs,
                  std::map<std::string, std::string> attrs) {
   return Node::Op(OpRegistry::Get()->FindOrThrow(op), name, std::move(attrs), std::move(inputs));

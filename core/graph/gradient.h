@@ -11,6 +11,10 @@
 
 namespace weft {
 
+// How a computed gradient reaches the user's array (MXNet's grad_req).
+enum class GradReq : int { kNull = 0, kWrite = 1, kAdd = 3 };
+GradReq ParseGradReq(const std::string& s);  // "null" | "write" | "add" (also "inplace" = write)
+
 // Returns one entry per x: the gradient of sum_i <heads[i], head_grads[i]>
 // with respect to x. An x no head depends on gets zeros_like(x). An operator on
 // a path from an x to a head without a gradient rule is an error naming it.

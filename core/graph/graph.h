@@ -39,6 +39,9 @@ struct Node {
   std::vector<NodePtr> control_deps;
   // Mutation counter for variables (incremented when an op mutates them).
   uint32_t version = 0;
+  // Data a front end keeps with the node (nnvm's Node::info): autograd stores
+  // the arrays a recorded op read and wrote (core/autograd/autograd.h).
+  std::shared_ptr<void> info;
 
   bool is_variable() const { return op == nullptr; }
   int num_outputs() const { return is_variable() ? 1 : op->NumOutputs(params); }

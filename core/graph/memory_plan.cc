@@ -221,6 +221,7 @@ MemoryPlan PlanOnce(const IndexedGraph& g, const std::vector<int64_t>& entry_byt
   MemoryPlan plan;
   plan.strategy = s;
   plan.storage_id.assign(num_entries, -1);
+  plan.offset.assign(num_entries, 0);
   std::vector<uint32_t> owner;  // per storage id: the entry now holding it
   StoragePool pool;
   const std::vector<int> color = ColorNodes(g, coshare ? num_colors : 1);
@@ -285,23 +286,180 @@ MemoryPlan PlanOnce(const IndexedGraph& g, const std::vector<int64_t>& entry_byt
   return plan;
 }
 
+// Note [Offline best fit by size]
+// The walk above decides online, in schedule order, so an early small entry
+// can claim a block that a later large one then has to grow. Knowing every
+// lifetime up front allows the offline order instead (TFLite's "greedy by
+// size"): in-place chains are first merged into one interval (the same rule
+// as the walk), then intervals are placed largest first. Two placements:
+//  * buffers: into the smallest existing buffer none of whose intervals
+//    overlaps in time (sizes only decrease, so no buffer grows);
+//  * packed: one arena, at the lowest-waste gap of byte offsets left free by
+//    the intervals that overlap in time (Note [One arena] in the executor
+//    says what sharing one engine var costs). Offsets are 64-byte aligned.
+// Both are valid by construction; the checker verifies them like any plan.
+struct Interval {
+  int64_t first, last, bytes;
+};
+
+// Groups of entries that an in-place chain puts in one place, with their
+// merged lifetimes; group[e] = -1 for entries that are not planned.
+std::vector<Interval> GroupEntries(const IndexedGraph& g, const std::vector<int64_t>& entry_bytes,
+                                   const std::vector<bool>& is_external, const EntryLifetimes& lt, bool inplace,
+                                   std::vector<int>* group) {
+  const size_t num_entries = g.num_entries();
+  std::vector<int> readers(num_entries, 0);  // distinct reading nodes (+1 for a graph output)
+  for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
+    const auto& ins = g[nid].inputs;
+    for (size_t i = 0; i < ins.size(); ++i) {
+      uint32_t e = g.entry_id(ins[i]);
+      bool seen = false;
+      for (size_t j = 0; j < i && !seen; ++j) seen = g.entry_id(ins[j]) == e;
+      if (!seen) ++readers[e];
+    }
+  }
+  for (const auto& out : g.outputs()) readers[g.entry_id(out)] += 1;
+  group->assign(num_entries, -1);
+  std::vector<Interval> groups;
+  std::vector<bool> handed(num_entries, false);
+  for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
+    const IndexedGraph::INode& node = g[nid];
+    if (node.source->is_variable()) continue;
+    const uint32_t begin = g.row_ptr()[nid], end = g.row_ptr()[nid + 1];
+    for (uint32_t out = begin; out < end; ++out) {
+      if (is_external[out]) continue;
+      if (inplace) {
+        for (const auto& pr : node.source->op->inplace) {
+          size_t i = static_cast<size_t>(pr.first);
+          if (pr.second != static_cast<int>(out - begin) || i >= node.inputs.size()) continue;
+          uint32_t in = g.entry_id(node.inputs[i]);
+          if (is_external[in] || (*group)[in] < 0 || handed[in] || readers[in] != 1 ||
+              entry_bytes[in] != entry_bytes[out] || lt.last[in] != static_cast<int64_t>(nid))
+            continue;
+          handed[in] = true;
+          (*group)[out] = (*group)[in];
+          Interval& iv = groups[static_cast<size_t>((*group)[in])];
+          iv.last = std::max(iv.last, lt.last[out]);
+          break;
+        }
+      }
+      if ((*group)[out] < 0) {
+        (*group)[out] = static_cast<int>(groups.size());
+        groups.push_back(Interval{lt.first[out], lt.last[out], entry_bytes[out]});
+      }
+    }
+  }
+  return groups;
+}
+
+MemoryPlan PlanBySize(const IndexedGraph& g, const std::vector<int64_t>& entry_bytes, const std::vector<bool>& external,
+                      bool inplace, bool packed) {
+  const size_t num_entries = g.num_entries();
+  std::vector<bool> is_external(num_entries, false);
+  for (size_t e = 0; e < num_entries; ++e) is_external[e] = !external.empty() && external[e];
+  for (uint32_t nid : g.arg_nodes()) is_external[g.entry_id(nid, 0)] = true;
+  const EntryLifetimes lt = ComputeLifetimes(g);
+  std::vector<int> group;
+  const std::vector<Interval> groups = GroupEntries(g, entry_bytes, is_external, lt, inplace, &group);
+
+  std::vector<size_t> order(groups.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return groups[a].bytes > groups[b].bytes; });
+  std::vector<int> group_sid(groups.size(), -1);
+  std::vector<int64_t> group_offset(groups.size(), 0);
+  std::vector<int64_t> storage_bytes;
+  if (!packed) {
+    std::vector<std::map<int64_t, int64_t>> busy;  // per buffer: first -> last of its groups
+    for (size_t gi : order) {
+      const Interval& iv = groups[gi];
+      int best = -1;
+      for (size_t sid = 0; sid < storage_bytes.size(); ++sid) {
+        if (best >= 0 && storage_bytes[sid] >= storage_bytes[static_cast<size_t>(best)]) continue;
+        auto next = busy[sid].upper_bound(iv.last);  // first interval starting after this one ends
+        if (next != busy[sid].begin() && std::prev(next)->second >= iv.first) continue;  // overlaps
+        best = static_cast<int>(sid);
+      }
+      if (best < 0) {
+        best = static_cast<int>(storage_bytes.size());
+        storage_bytes.push_back(iv.bytes);
+        busy.emplace_back();
+      }
+      busy[static_cast<size_t>(best)][iv.first] = iv.last;
+      group_sid[gi] = best;
+    }
+  } else {
+    constexpr int64_t kAlign = 64;
+    int64_t arena = 0;
+    std::vector<size_t> placed;
+    std::vector<std::pair<int64_t, int64_t>> busy;  // (offset, end) of placed groups overlapping in time
+    for (size_t gi : order) {
+      const Interval& iv = groups[gi];
+      const int64_t need = (iv.bytes + kAlign - 1) / kAlign * kAlign;
+      busy.clear();
+      for (size_t pj : placed) {
+        const Interval& o = groups[pj];
+        if (o.last < iv.first || iv.last < o.first) continue;
+        busy.emplace_back(group_offset[pj], group_offset[pj] + (o.bytes + kAlign - 1) / kAlign * kAlign);
+      }
+      std::sort(busy.begin(), busy.end());
+      int64_t best = -1, best_gap = 0, cursor = 0;
+      for (const auto& b : busy) {
+        const int64_t gap = b.first - cursor;
+        if (gap >= need && (best < 0 || gap < best_gap)) {
+          best = cursor;
+          best_gap = gap;
+        }
+        cursor = std::max(cursor, b.second);
+      }
+      if (best < 0) best = cursor;
+      group_offset[gi] = best;
+      group_sid[gi] = 0;
+      arena = std::max(arena, best + need);
+      placed.push_back(gi);
+    }
+    if (!groups.empty()) storage_bytes.push_back(arena);
+  }
+
+  MemoryPlan plan;
+  plan.storage_id.assign(num_entries, -1);
+  plan.offset.assign(num_entries, 0);
+  for (size_t e = 0; e < num_entries; ++e)
+    if (group[e] >= 0) {
+      plan.storage_id[e] = group_sid[static_cast<size_t>(group[e])];
+      plan.offset[e] = group_offset[static_cast<size_t>(group[e])];
+    }
+  plan.storage_bytes = storage_bytes;
+  for (int64_t b : storage_bytes) plan.total_bytes += b;
+  plan.lower_bound_bytes = LowerBound(g, lt, entry_bytes, is_external);
+  return plan;
+}
+
 }  // namespace
 
 // Note [Both is the better of two walks]
 // Greedy in-place reuse is not monotone with best fit: handing a block to an
 // output keeps it busy, and a later request may then grow a different block
 // (seen on an MLP backward with unpinned outputs: +1 KiB over coshare alone).
-// Both walks are linear, so kBoth runs each and keeps the smaller plan; the
-// result is never worse than kCoShare or kInplace.
+// The walks are cheap, so kBoth runs each (and the offline order) and keeps
+// the smallest plan; the result is never worse than kCoShare or kInplace.
 MemoryPlan PlanMemory(const IndexedGraph& g, const std::vector<int64_t>& entry_bytes, const std::vector<bool>& external,
                       PlanStrategy s, int num_colors) {
   MemoryPlan plan = PlanOnce(g, entry_bytes, external, s, num_colors);
-  if (s != PlanStrategy::kBoth) return plan;
-  for (PlanStrategy alt : {PlanStrategy::kCoShare, PlanStrategy::kInplace}) {
-    MemoryPlan other = PlanOnce(g, entry_bytes, external, alt, num_colors);
+  if (s == PlanStrategy::kNaive || s == PlanStrategy::kInplace) return plan;
+  // Co-sharing also tries the offline order (Note [Offline best fit by size]);
+  // path colouring is an online constraint, so only without it.
+  std::vector<MemoryPlan> others;
+  if (num_colors == 1)
+    for (bool packed : {false, true}) {
+      others.push_back(PlanBySize(g, entry_bytes, external, false, packed));
+      if (s == PlanStrategy::kBoth) others.push_back(PlanBySize(g, entry_bytes, external, true, packed));
+    }
+  if (s == PlanStrategy::kBoth)
+    for (PlanStrategy alt : {PlanStrategy::kCoShare, PlanStrategy::kInplace})
+      others.push_back(PlanOnce(g, entry_bytes, external, alt, num_colors));
+  for (MemoryPlan& other : others)
     if (other.total_bytes < plan.total_bytes) plan = std::move(other);
-  }
-  plan.strategy = PlanStrategy::kBoth;
+  plan.strategy = s;
   return plan;
 }
 

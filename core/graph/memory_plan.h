@@ -25,6 +25,7 @@ PlanStrategy DefaultPlanStrategy();
 
 struct MemoryPlan {
   std::vector<int> storage_id;          // per entry; -1 = external (never planned)
+  std::vector<int64_t> offset;          // per entry: bytes into its storage (0 unless packed)
   std::vector<int64_t> storage_bytes;   // per storage id
   int64_t total_bytes = 0;              // sum of storage_bytes
   int64_t lower_bound_bytes = 0;        // largest live set under the schedule (Note [Lower bound])
@@ -56,7 +57,8 @@ MemoryPlan PlanMemory(const IndexedGraph& g, const std::vector<int64_t>& entry_b
                       PlanStrategy s, int num_colors = 1);
 
 // The verifier (plan_check.cc): throws weft::Error(kInternal) naming both
-// entries when two entries sharing a storage id are live at once (an in-place
+// entries when two entries whose byte ranges in one storage overlap (without
+// entry_bytes: any two in one storage) are live at once (an in-place
 // reuse the op declares, where the output's producer is the input's last
 // reader, is allowed), when a variable is planned, or — given entry_bytes —
 // when a storage is smaller than an entry placed in it or total_bytes is not

@@ -42,6 +42,14 @@ void CheckMemoryPlan(const IndexedGraph& g, const MemoryPlan& p, const std::vect
   const size_t num_entries = g.num_entries();
   WEFT_CHECK(p.storage_id.size() == num_entries, kInternal)
       << "memory plan: " << p.storage_id.size() << " storage ids for " << num_entries << " entries";
+  WEFT_CHECK(p.offset.empty() || p.offset.size() == num_entries, kInternal)
+      << "memory plan: " << p.offset.size() << " offsets for " << num_entries << " entries";
+  auto offset = [&](uint32_t e) { return p.offset.empty() ? int64_t{0} : p.offset[e]; };
+  // Byte ranges in one storage; without sizes every two entries overlap.
+  auto overlap = [&](uint32_t a, uint32_t b) {
+    if (entry_bytes == nullptr) return true;
+    return offset(a) < offset(b) + (*entry_bytes)[b] && offset(b) < offset(a) + (*entry_bytes)[a];
+  };
   const EntryLifetimes lt = ComputeLifetimes(g);
 
   std::vector<std::vector<uint32_t>> by_storage(p.storage_bytes.size());
@@ -65,15 +73,15 @@ void CheckMemoryPlan(const IndexedGraph& g, const MemoryPlan& p, const std::vect
     for (size_t j = 0; j < es.size(); ++j) {
       uint32_t b = es[j];
       if (entry_bytes != nullptr) {
-        WEFT_CHECK((*entry_bytes)[b] <= p.storage_bytes[sid], kInternal)
-            << "memory plan: " << DescribeEntry(g, b, lt) << " needs " << (*entry_bytes)[b] << " bytes but storage "
-            << sid << " has " << p.storage_bytes[sid];
+        WEFT_CHECK(offset(b) >= 0 && offset(b) + (*entry_bytes)[b] <= p.storage_bytes[sid], kInternal)
+            << "memory plan: " << DescribeEntry(g, b, lt) << " needs " << (*entry_bytes)[b] << " bytes at offset "
+            << offset(b) << " but storage " << sid << " has " << p.storage_bytes[sid];
       }
       // Earlier-produced entries in this storage must be dead before b is written.
       for (size_t i = 0; i < j; ++i) {
         uint32_t a = es[i];
-        if (lt.last[a] < lt.first[b]) continue;
-        bool inplace = lt.last[a] == lt.first[b] && lt.first[a] < lt.first[b] &&
+        if (lt.last[a] < lt.first[b] || !overlap(a, b)) continue;
+        bool inplace = lt.last[a] == lt.first[b] && lt.first[a] < lt.first[b] && offset(a) == offset(b) &&
                        DeclaredInplace(g, static_cast<size_t>(lt.first[b]), a, b) &&
                        (entry_bytes == nullptr || (*entry_bytes)[a] == (*entry_bytes)[b]);
         WEFT_CHECK(inplace, kInternal) << "memory plan: " << DescribeEntry(g, a, lt) << " and "

@@ -1,11 +1,20 @@
 #include "core/graph/symbol.h"
 
+#include <algorithm>
+
 #include <unordered_map>
 #include <unordered_set>
 
 #include "core/base/error.h"
 
 namespace weft {
+namespace {
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
+}  // namespace
 namespace {
 
 // Variables that some operator in the graph mutates (auxiliary states).
@@ -149,6 +158,39 @@ Symbol Symbol::Copy() const {
   });
   Symbol s;
   for (const NodeEntry& h : outputs) s.outputs.push_back(NodeEntry{copies.at(h.node.get()), h.index, h.version});
+  return s;
+}
+
+Symbol Symbol::Substitute(const std::vector<Symbol>& args,
+                          const std::vector<std::pair<std::string, Symbol>>& kwargs) const {
+  const std::vector<std::string> arg_names = ListArguments();
+  WEFT_CHECK(args.size() <= arg_names.size(), kInvalidArgument)
+      << "compose: " << args.size() << " positional symbols for " << arg_names.size() << " arguments";
+  std::unordered_map<std::string, NodeEntry> by_name;
+  auto take = [&](const std::string& name, const Symbol& s) {
+    WEFT_CHECK(s.outputs.size() == 1, kInvalidArgument)
+        << "compose: the symbol for argument '" << name << "' has " << s.outputs.size() << " outputs, expected 1";
+    WEFT_CHECK(by_name.emplace(name, s.outputs[0]).second, kInvalidArgument)
+        << "compose: argument '" << name << "' is given twice";
+  };
+  for (size_t i = 0; i < args.size(); ++i) take(arg_names[i], args[i]);
+  for (const auto& kv : kwargs) {
+    WEFT_CHECK(std::find(arg_names.begin(), arg_names.end(), kv.first) != arg_names.end(), kInvalidArgument)
+        << "compose: '" << kv.first << "' is not an argument of the symbol (arguments: " << JoinNames(arg_names)
+        << ")";
+    take(kv.first, kv.second);
+  }
+  Symbol s = Copy();
+  auto replace = [&](NodeEntry* e) {
+    if (!e->node->is_variable()) return;
+    auto it = by_name.find(e->node->name);
+    if (it != by_name.end()) *e = it->second;
+  };
+  std::vector<NodePtr> nodes;
+  PostOrderDFS(s.outputs, [&](const NodePtr& n) { nodes.push_back(n); });
+  for (const NodePtr& n : nodes)
+    for (NodeEntry& e : n->inputs) replace(&e);
+  for (NodeEntry& h : s.outputs) replace(&h);
   return s;
 }
 

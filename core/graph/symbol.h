@@ -30,6 +30,11 @@ class Symbol {
   Symbol GetInternals() const;        // every output of every node, in graph order
   Symbol GetChildren() const;         // the inputs of the head nodes (empty group for variables)
   Symbol Copy() const;                // deep copy of the graph (nodes are not shared)
+  // Re-composition (MXNet's `sym(*args, **kwargs)`): a copy of this graph in
+  // which arguments are replaced by single-output symbols, positionally in
+  // ListArguments() order and/or by name. Throws naming an unknown argument,
+  // too many positional symbols, or an argument given twice.
+  Symbol Substitute(const std::vector<Symbol>& args, const std::vector<std::pair<std::string, Symbol>>& kwargs) const;
 
   std::vector<std::string> ListArguments() const;        // non-mutated variables, in DFS order
   std::vector<std::string> ListAuxiliaryStates() const;  // mutated variables, in DFS order

@@ -1,5 +1,6 @@
 #include "core/ndarray/imperative.h"
 
+#include "core/autograd/autograd.h"
 #include "core/base/error.h"
 #include "core/op/random_state.h"
 
@@ -99,6 +100,8 @@ void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
       if (a.SharesChunk(outs[o]) && a.byte_offset() == outs[o].byte_offset()) req[o] = OpReq::kWriteInplace;
 
   const OpDef* op_ptr = &op;
+  // Autograd records the call (outputs tagged before they are handed back).
+  if (Autograd::IsRecording()) Autograd::RecordOp(op, params, inputs, &outs);
   std::vector<NDArray> visible(outs.begin(), outs.begin() + num_visible);
   Engine::Get()->Push(
       [op_ptr, params = std::move(params), inputs = std::move(inputs), outs = std::move(outs),
@@ -117,6 +120,55 @@ void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
       },
       ctx, reads, writes, FnProperty::kNormal, 0, op.name.c_str());
   *outputs = std::move(visible);
+}
+
+void PrepareOp(PreparedOp* p, const std::vector<bool>& dead) {
+  const OpDef& op = *p->op;
+  WEFT_CHECK(static_cast<int>(p->inputs.size()) == op.NumInputs(p->params), kInvalidArgument)
+      << op.name << ": expected " << op.NumInputs(p->params) << " input(s), got " << p->inputs.size();
+  WEFT_CHECK(static_cast<int>(p->outputs.size()) == op.NumOutputs(p->params), kInvalidArgument)
+      << op.name << ": expected " << op.NumOutputs(p->params) << " output(s), got " << p->outputs.size();
+  p->ctx = ResolveContext(op, p->params, p->inputs);
+  WEFT_CHECK(static_cast<bool>(p->ctx.is_cpu() ? op.compute_cpu : op.compute_gpu), kInvalidArgument)
+      << op.name << ": no kernel for device " << p->ctx.ToString();
+  p->reads.clear();
+  p->writes.clear();
+  for (const NDArray& a : p->inputs) p->reads.push_back(a.var());
+  for (const NDArray& o : p->outputs) p->writes.push_back(o.var());
+  for (int m : op.mutate_inputs) p->writes.push_back(p->inputs[static_cast<size_t>(m)].var());
+  p->rng = nullptr;
+  if (op.NeedsRNG(p->params)) {
+    p->rng = RandomState::Get(p->ctx);
+    p->writes.push_back(p->rng->var());
+  }
+  p->req.assign(p->outputs.size(), OpReq::kWriteTo);
+  for (size_t o = 0; o < p->outputs.size(); ++o) {
+    if (o < dead.size() && dead[o]) {
+      p->req[o] = OpReq::kNull;
+      continue;
+    }
+    for (const NDArray& a : p->inputs)
+      if (a.SharesChunk(p->outputs[o]) && a.byte_offset() == p->outputs[o].byte_offset())
+        p->req[o] = OpReq::kWriteInplace;
+  }
+}
+
+void PushPrepared(const std::shared_ptr<const PreparedOp>& p, bool is_train) {
+  Engine::Get()->Push(
+      [p, is_train](RunContext) {
+        std::vector<TensorView> in_views, out_views;
+        in_views.reserve(p->inputs.size());
+        out_views.reserve(p->outputs.size());
+        for (const NDArray& a : p->inputs) in_views.push_back(a.View());
+        for (const NDArray& o : p->outputs) out_views.push_back(o.View());
+        OpContext octx;
+        octx.is_train = is_train;
+        octx.ctx = p->ctx;
+        octx.rng = p->rng;
+        const FCompute& k = p->ctx.is_cpu() ? p->op->compute_cpu : p->op->compute_gpu;
+        k(octx, p->params, in_views, p->req, out_views);
+      },
+      p->ctx, p->reads, p->writes, FnProperty::kNormal, 0, p->op->name.c_str());
 }
 
 }  // namespace weft

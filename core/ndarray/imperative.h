@@ -2,6 +2,7 @@
 // outputs and push the kernel to the engine — all checks happen here, on the
 // caller's thread, before anything is pushed (bad input never reaches a worker).
 #pragma once
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,5 +26,26 @@ void Invoke(const OpDef& op, const AttrList& attrs, const std::vector<NDArray>& 
 // `params` is taken by value so the pushed closure can own it without a copy.
 void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
                   std::vector<NDArray>* outputs, bool is_train = false);
+
+// An op call whose checks are done: the executor prepares one per graph node
+// at bind (inference, allocation, write modes) and pushes it every step, so a
+// step costs one engine push per node and nothing else on the caller's thread.
+struct PreparedOp {
+  const OpDef* op = nullptr;
+  Params params;
+  std::vector<NDArray> inputs, outputs;  // outputs: all of them, hidden ones too
+  std::vector<OpReq> req;                // per output; kNull: the output is dead (no one reads it)
+  std::vector<VarHandle> reads, writes;
+  Context ctx;
+  RandomState* rng = nullptr;
+};
+
+// Fills reads/writes/ctx/rng and the default write modes (kWriteInplace where
+// an output is an input's memory, kWriteTo elsewhere) of a call whose inputs
+// and outputs are already shaped, typed and on one device. `dead[i]` marks
+// outputs nobody reads (kNull). Throws like InvokeParsed on a wrong call.
+void PrepareOp(PreparedOp* p, const std::vector<bool>& dead = {});
+// Pushes the prepared call; `p` must outlive the push (the executor keeps it).
+void PushPrepared(const std::shared_ptr<const PreparedOp>& p, bool is_train);
 
 }  // namespace weft

@@ -41,7 +41,7 @@ NDArray NDArray::Reshape(const Shape& shape) const {
   WEFT_CHECK(shape.Size() == shape_.Size(), kShape)
       << "cannot reshape array of shape " << shape_.ToString() << " (" << shape_.Size()
       << " elements) to " << shape.ToString() << " (" << shape.Size() << " elements)";
-  NDArray r = *this;
+  NDArray r = Detach();
   r.shape_ = shape;
   return r;
 }
@@ -50,7 +50,7 @@ NDArray NDArray::Slice(int64_t begin, int64_t end) const {
   WEFT_CHECK(!is_none() && shape_.ndim() > 0, kShape) << "slice of a 0-d or none array";
   WEFT_CHECK(0 <= begin && begin <= end && end <= shape_[0], kShape)
       << "slice [" << begin << ", " << end << ") out of range for axis 0 of length " << shape_[0];
-  NDArray r = *this;
+  NDArray r = Detach();
   int64_t row = shape_.ProdRange(1, shape_.ndim());
   r.shape_[0] = end - begin;
   r.byte_offset_ += begin * row * static_cast<int64_t>(DTypeSize(dtype_));
@@ -70,7 +70,7 @@ NDArray NDArray::At(int64_t index) const {
 NDArray NDArray::AsType(DType t) const {
   WEFT_CHECK(DTypeSize(t) == DTypeSize(dtype_), kDType)
       << "cannot view " << DTypeName(dtype_) << " as " << DTypeName(t);
-  NDArray r = *this;
+  NDArray r = Detach();
   r.dtype_ = t;
   return r;
 }
@@ -81,7 +81,7 @@ NDArray NDArray::ViewAs(const Shape& shape, DType dtype) const {
   WEFT_CHECK(need <= static_cast<int64_t>(Bytes()), kShape)
       << "view of " << shape.ToString() << " " << DTypeName(dtype) << " needs " << need << " bytes, buffer has "
       << Bytes();
-  NDArray r = *this;
+  NDArray r = Detach();
   r.shape_ = shape;
   r.dtype_ = dtype;
   return r;

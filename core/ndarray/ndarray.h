@@ -16,6 +16,8 @@
 
 namespace weft {
 
+struct Node;
+
 // Storage + var. Destroying the last reference frees both after pending ops.
 struct Chunk {
   StorageHandle storage;
@@ -72,11 +74,28 @@ class NDArray {
   // Pushes a copy of `from` into `to`; shapes must match; dtype is converted.
   static void Copy(const NDArray& from, const NDArray& to);
 
+  // Autograd (MXNet's NDArray::entry_): the recorded node output this array
+  // is, or none. Set by Autograd when an op is recorded or a variable marked;
+  // views and copies made by the methods above start without one.
+  const std::shared_ptr<Node>& ag_node() const { return ag_node_; }
+  uint32_t ag_index() const { return ag_index_; }
+  void set_ag_entry(std::shared_ptr<Node> node, uint32_t index) {
+    ag_node_ = std::move(node);
+    ag_index_ = index;
+  }
+  NDArray Detach() const {
+    NDArray r = *this;
+    r.ag_node_.reset();
+    return r;
+  }
+
  private:
   std::shared_ptr<Chunk> chunk_;
   Shape shape_;
   DType dtype_ = DType::kFloat32;
   int64_t byte_offset_ = 0;
+  std::shared_ptr<Node> ag_node_;
+  uint32_t ag_index_ = 0;
 };
 
 }  // namespace weft

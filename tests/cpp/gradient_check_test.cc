@@ -357,6 +357,9 @@ void AddNN(std::vector<GradCase>* t) {
   t->push_back(C("Pooling", {X(img)}, {{"kernel", "(2, 2)"}, {"pool_type", "sum"}}, "sum"));
   t->push_back(C("Pooling", {X(img, Away())}, {{"kernel", "(2, 2)"}, {"pool_type", "lp"}, {"p_value", "2"}}, "lp2"));
   t->push_back(C("Pooling", {X(img)}, {{"kernel", "(1, 1)"}, {"global_pool", "True"}, {"pool_type", "avg"}}, "global"));
+  t->push_back(C("LRN", {X({2, 5, 2, 2}, U(-2.0, 2.0))}, {{"nsize", "3"}, {"alpha", "0.5"}, {"knorm", "1"}}));
+  t->push_back(C("LRN", {X({1, 2, 3, 2}, U(-2.0, 2.0))},
+                 {{"nsize", "5"}, {"alpha", "0.8"}, {"beta", "1.1"}, {"knorm", "0.7"}}, "channels_below_nsize"));
 
   const Shape bn{3, 2, 2};
   auto bn_inputs = [&] {

@@ -21,6 +21,7 @@ from . import symbol
 from . import symbol as sym
 from . import executor
 from .executor import Executor
+from . import autograd
 
 __version__ = "0.1.0"
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged
@@ -32,5 +33,5 @@ __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",
     "EngineError", "WeftIOError", "InternalError", "ArgumentTypeError", "Context", "cpu", "gpu",
     "cpu_pinned", "current_context", "nd", "ndarray", "random", "NDArray", "waitall", "dtypes",
-    "sym", "symbol", "Executor", "executor", "AttrScope", "attribute", "name",
+    "sym", "symbol", "Executor", "executor", "AttrScope", "attribute", "name", "autograd",
 ]

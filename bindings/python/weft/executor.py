@@ -19,7 +19,7 @@ from .base import ArgumentTypeError, InvalidArgumentError, ShapeError, check_cal
 from .context import Context
 from .ndarray.ndarray import NDArray, _wrap, empty as _nd_empty, zeros as _nd_zeros
 
-__all__ = ["Executor"]
+__all__ = ["Executor", "plan_memory"]
 
 _NULL = ffi.NULL
 _GRAD_REQ = {"null": 0, "write": 1, "add": 3}
@@ -46,6 +46,7 @@ class Executor:
         self._out_names = self._symbol.list_outputs()
         self._monitor_callback = None
         self._monitor_all = False
+        self._update = None
         # The executor's output arrays are fixed at bind; forward writes into them.
         self.outputs = self._get_outputs()
 
@@ -192,7 +193,8 @@ class Executor:
                 raise ShapeError("reshape: the shape of auxiliary state '%s' would change from %s to %s; pass "
                                  "partial_shaping=True if that is intended" % (name, arr.shape, shape))
             new_aux[name] = _resized(arr, shape, allow_up_sizing, name)
-        return bind(self._symbol, self._ctx, new_args, new_grads, self._grad_req, new_aux, self._group2ctx)
+        return bind(self._symbol, self._ctx, new_args, new_grads, self._grad_req, new_aux, self._group2ctx,
+                    update=self._update)
 
     # -- reporting ----------------------------------------------------------------------------------------
     def internal_bytes(self):
@@ -202,11 +204,14 @@ class Executor:
         return int(b[0])
 
     def debug_str(self):
-        """The graph listing (outputs, variables, operator nodes with inputs and
-        attributes) followed by the memory the executor allocated."""
-        nbytes = self.internal_bytes()
-        return "%sTotal %d MB allocated\n(%d bytes of internal arrays)\n" % (
-            self._symbol.debug_str(), nbytes >> 20, nbytes)
+        """The symbol's listing (:meth:`Symbol.debug_str`), then the executor's steps (forward, then backward) with their inputs and outputs
+        and where each output lives (``@sN`` a planned shared buffer, ``@own`` an array
+        of its own, ``(dead)`` an output no one reads), the memory plan (strategy,
+        planned, naive and lower-bound bytes), fusion, and ``Total N MB allocated``."""
+        listing = self._symbol.debug_str()  # before the call: both use the thread's C string buffer
+        out = ffi.new("const char**")
+        check_call(lib.weft_executor_debug_str(self.handle, out))
+        return listing + ffi.string(out[0]).decode()
 
     def __repr__(self):
         return "<Executor %s @%s>" % (", ".join(self._out_names), self._ctx)
@@ -299,8 +304,25 @@ def _check_group2ctx(group2ctx, ctx):
                                        "this executor runs the whole graph on %s" % (", ".join(others), ctx))
 
 
+def _update_spec(update):
+    """(op name, [keys], [values]) from None, an op name, or (op name, {attr: value})."""
+    if update is None:
+        return None, [], []
+    if isinstance(update, str):
+        name, attrs = update, {}
+    elif isinstance(update, (tuple, list)) and len(update) == 2 and isinstance(update[0], str) \
+            and isinstance(update[1], dict):
+        name, attrs = update
+    else:
+        raise ArgumentTypeError("update must be an optimizer update operator name or (name, {attribute: value}), "
+                                "got %r" % (update,))
+    keys = [str(k) for k in attrs]
+    vals = [str(v) if not isinstance(v, bool) else str(int(v)) for v in attrs.values()]
+    return name, keys, vals
+
+
 def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
-         shared_exec=None):  # pylint: disable=unused-argument
+         shared_exec=None, update=None):  # pylint: disable=unused-argument
     """Symbol.bind (see there)."""
     if not isinstance(ctx, Context):
         raise ArgumentTypeError("bind: ctx must be a weft.Context, got %s" % type(ctx).__name__)
@@ -319,41 +341,23 @@ def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None, g
     c_grads = ffi.new("weft_ndarray*[]", [g.handle if g is not None else _NULL for g in grad_arrays]) if n else _NULL
     c_reqs = ffi.new("int[]", flags) if n else _NULL
     c_aux = ffi.new("weft_ndarray*[]", [a.handle for a in aux_arrays]) if aux_arrays else _NULL
+    op_name, keys, vals = _update_spec(update)
+    keep = [ffi.new("char[]", k.encode()) for k in keys + vals]
+    c_keys = ffi.new("const char*[]", keep[:len(keys)]) if keys else _NULL
+    c_vals = ffi.new("const char*[]", keep[len(keys):]) if keys else _NULL
     out = ffi.new("weft_executor**")
-    try:
-        check_call(lib.weft_executor_bind(symbol.handle, ctx.device_typeid, ctx.device_id, n, c_args, c_grads,
-                                          c_reqs, len(aux_arrays), c_aux, out))
-    except ShapeError as e:
-        culprit = _wrong_shape(symbol, arg_names + aux_names, arg_arrays + aux_arrays)
-        if culprit is None:
-            raise
-        raise ShapeError("bind: %s (%s)" % (culprit, e)) from None
+    check_call(lib.weft_executor_bind_update(symbol.handle, ctx.device_typeid, ctx.device_id, n, c_args, c_grads,
+                                             c_reqs, len(aux_arrays), c_aux,
+                                             op_name.encode() if op_name else _NULL, len(keys), c_keys, c_vals,
+                                             out))
     grads = [g if f else None for g, f in zip(grad_arrays, flags)]
-    return Executor(out[0], symbol, ctx, grad_req, group2ctx, arg_arrays, grads, aux_arrays)
-
-
-def _wrong_shape(symbol, names, arrays):
-    """After inference failed at bind: the one input whose given shape contradicts
-    what the others imply, as a sentence; None when that is not one input."""
-    given = {n: a.shape for n, a in zip(names, arrays)}
-    found = None
-    for name in names:
-        rest = {k: v for k, v in given.items() if k != name}
-        try:
-            (arg_shapes, _, aux_shapes), _ = symbol._infer_shape_impl(True, **rest)
-        except ShapeError:
-            continue
-        inferred = dict(zip(symbol.list_arguments() + symbol.list_auxiliary_states(), arg_shapes + aux_shapes))
-        want = inferred.get(name)
-        if want and want != given[name]:
-            if found is not None:
-                return None
-            found = "argument '%s' has shape %s but the graph needs %s" % (name, given[name], want)
-    return found
+    exe = Executor(out[0], symbol, ctx, grad_req, group2ctx, arg_arrays, grads, aux_arrays)
+    exe._update = update
+    return exe
 
 
 def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_arg_names, shared_exec,
-                shared_buffer, shapes):
+                shared_buffer, shapes, update=None):
     """Symbol.simple_bind (see there)."""
     if not isinstance(ctx, Context):
         raise ArgumentTypeError("simple_bind: ctx must be a weft.Context, got %s" % type(ctx).__name__)
@@ -404,4 +408,44 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
     aux = [_nd_zeros(shape, ctx=ctx, dtype=0 if t is None else _dt.flag(t))
            for shape, t in zip(aux_shapes, aux_types)]
     grad_dict = {n: g for n, g in zip(arg_names, grads) if g is not None}
-    return bind(symbol, ctx, args, grad_dict, dict(zip(arg_names, reqs)), aux, group2ctx)
+    return bind(symbol, ctx, args, grad_dict, dict(zip(arg_names, reqs)), aux, group2ctx, update=update)
+
+
+_PLAN_STRATEGIES = ("naive", "inplace", "coshare", "both")
+
+
+def plan_memory(symbol, strategy="both", for_training=False, **shapes):
+    """The memory plan a bind of ``symbol`` would make, without allocating anything.
+
+    ``shapes`` give input shapes by name (``data=(64, 3, 224, 224)``), dtypes are
+    float32 unless the symbol says otherwise. With ``for_training`` every argument
+    not named in ``shapes`` gets a gradient (the named ones are data and labels).
+    The graph is the one the executor runs (gradient, in-graph fusion as
+    ``WEFT_FUSION`` says, dead outputs). Counted is what the planner places:
+    internal entries — not arguments, auxiliary states, gradients of arguments or
+    graph outputs, which belong to the caller.
+
+    Returns a dict: ``planned_bytes`` (the plan under ``strategy``),
+    ``naive_bytes`` (one buffer per entry), ``lower_bound_bytes`` (largest set
+    of entries live at once under the executor's schedule), ``buffers``,
+    ``nodes`` (operator nodes) and ``fused`` (fused groups)."""
+    if strategy not in _PLAN_STRATEGIES:
+        raise InvalidArgumentError("plan_memory: strategy must be one of %s, got %r"
+                                   % (", ".join(_PLAN_STRATEGIES), strategy))
+    names, ndims, data, offsets = [], [], [], []
+    for k, v in shapes.items():
+        if not isinstance(v, (tuple, list)):
+            raise ArgumentTypeError("plan_memory: the shape of '%s' must be a tuple, got %s"
+                                    % (k, type(v).__name__))
+        names.append(k)
+        ndims.append(len(v))
+        offsets.append(len(data))
+        data.extend(int(d) for d in v)
+    keep = [ffi.new("char[]", n.encode()) for n in names]
+    stats = ffi.new("int64_t[6]")
+    check_call(lib.weft_symbol_plan_memory(
+        symbol.handle, len(names), ffi.new("const char*[]", keep) if names else _NULL,
+        ffi.new("int[]", ndims) if names else _NULL, ffi.new("int64_t[]", data) if data else _NULL,
+        ffi.new("int64_t[]", offsets) if names else _NULL, strategy.encode(), 1 if for_training else 0, stats))
+    keys = ("planned_bytes", "lower_bound_bytes", "naive_bytes", "buffers", "nodes", "fused")
+    return {k: int(stats[i]) for i, k in enumerate(keys)}

@@ -193,6 +193,55 @@ WEFT_API int weft_executor_backward(weft_executor* exe, int num_head_grads, weft
 WEFT_API int weft_executor_outputs(const weft_executor* exe, int* n, weft_ndarray*** outputs);
 /* Bytes of the executor's internal arrays (not arguments, gradients, aux). */
 WEFT_API int weft_executor_internal_bytes(const weft_executor* exe, int64_t* bytes);
+/* Binds like weft_executor_bind and adds an in-graph optimizer update: after
+ * the gradients, update_op (e.g. "sgd_update", "sgd_mom_update"; attributes
+ * as key/value strings) writes every argument that has grad_req write, so one
+ * forward + backward is a whole training step. States start at zero. */
+WEFT_API int weft_executor_bind_update(const weft_symbol* sym, int dev_type, int dev_id, int num_args,
+                                       weft_ndarray* const* args, weft_ndarray* const* arg_grads,
+                                       const int* grad_reqs, int num_aux, weft_ndarray* const* aux,
+                                       const char* update_op, int num_attrs, const char* const* keys,
+                                       const char* const* vals, weft_executor** out);
+/* The steps with their inputs, outputs and storage, the memory plan and
+ * "Total N MB allocated"; valid until the next call on this thread. */
+WEFT_API int weft_executor_debug_str(const weft_executor* exe, const char** out);
+/* Plans memory for sym as a bind would, without allocating: shapes given as in
+ * weft_symbol_infer_shape (dtypes float32 unless the symbol says otherwise);
+ * with for_training, every argument not given a shape gets a gradient. strategy:
+ * "naive", "inplace", "coshare" or "both". stats[0..5]: planned bytes, lower
+ * bound bytes, naive bytes, shared buffers, operator nodes, fused groups.
+ * Counted: entries the plan places (not arguments, aux states, gradients of
+ * arguments or graph outputs). */
+WEFT_API int weft_symbol_plan_memory(const weft_symbol* sym, int num_given, const char* const* names,
+                                     const int* ndims, const int64_t* shape_data, const int64_t* offsets,
+                                     const char* strategy, int for_training, int64_t* stats);
+/* Re-composition, MXNet's sym(*args, **kwargs): a copy of sym whose arguments
+ * are replaced by single-output symbols, positionally (list_arguments order)
+ * and by name. */
+WEFT_API int weft_symbol_substitute(const weft_symbol* sym, int num_args, weft_symbol* const* args,
+                                    int num_kwargs, const char* const* kw_names, weft_symbol* const* kw_args,
+                                    weft_symbol** out);
+/* ---- autograd (per thread, as in MXNet) --------------------------------- */
+/* *prev (may be NULL) receives the previous value. */
+WEFT_API int weft_autograd_set_recording(int on, int* prev);
+WEFT_API int weft_autograd_set_training(int on, int* prev);
+WEFT_API int weft_autograd_is_recording(int* on);
+WEFT_API int weft_autograd_is_training(int* on);
+/* attach_grad: vars[i] gets gradient array grads[i] (same shape and dtype) and
+ * grad_reqs[i] (0 null, 1 write, 3 add). The handles are updated in place. */
+WEFT_API int weft_autograd_mark_variables(int n, weft_ndarray* const* vars, const int* grad_reqs,
+                                          weft_ndarray* const* grads);
+/* Gradients of the heads (head_grads may be NULL, or hold NULL entries: ones).
+ * num_vars 0: writes every marked variable's gradient by its grad_req and
+ * returns *num_grads 0. Otherwise returns the gradients of vars as a
+ * thread-local list of new handles (autograd.grad). */
+WEFT_API int weft_autograd_backward(int num_heads, weft_ndarray* const* heads, weft_ndarray* const* head_grads,
+                                    int num_vars, weft_ndarray* const* vars, int retain_graph, int create_graph,
+                                    int is_train, int* num_grads, weft_ndarray*** grads);
+/* A new handle to the same memory, off the tape. */
+WEFT_API int weft_ndarray_detach(const weft_ndarray* a, weft_ndarray** out);
+/* *on = 1 when the array is on the autograd tape (a marked variable or a recorded result). */
+WEFT_API int weft_ndarray_on_tape(const weft_ndarray* a, int* on);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

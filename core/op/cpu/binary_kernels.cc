@@ -204,6 +204,37 @@ void BinaryScalarKernel(BinaryKind kind, const TensorView& in, double scalar, bo
   }
 }
 
+// Note [Elementwise blocks] in elemwise_kernels.h.
+namespace {
+template <typename Op>
+void BinaryBlockOf(DType dtype, const void* a, int64_t sa, const void* b, int64_t sb, void* o, int64_t n) {
+  WEFT_DTYPE_SWITCH(dtype, T, {
+    BinaryWrite<T, Op>(static_cast<const T*>(a), sa, static_cast<const T*>(b), sb, static_cast<T*>(o), n);
+  })
+}
+}  // namespace
+
+void BinaryBlock(BinaryKind kind, DType dtype, const void* lhs, int64_t lstride, const void* rhs, int64_t rstride,
+                 void* out, int64_t n) {
+  switch (kind) {
+    case BinaryKind::kAdd: return BinaryBlockOf<OpAdd>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kSub: return BinaryBlockOf<OpSub>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kMul: return BinaryBlockOf<OpMul>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kDiv: return BinaryBlockOf<OpDiv>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kPow: return BinaryBlockOf<OpPow>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kMax: return BinaryBlockOf<OpMax>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kMin: return BinaryBlockOf<OpMin>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kMod: return BinaryBlockOf<OpMod>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kEq: return BinaryBlockOf<OpEq>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kNe: return BinaryBlockOf<OpNe>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kGt: return BinaryBlockOf<OpGt>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kGe: return BinaryBlockOf<OpGe>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kLt: return BinaryBlockOf<OpLt>(dtype, lhs, lstride, rhs, rstride, out, n);
+    case BinaryKind::kLe: return BinaryBlockOf<OpLe>(dtype, lhs, lstride, rhs, rstride, out, n);
+  }
+  WEFT_THROW(kInternal) << "unknown binary kernel " << static_cast<int>(kind);
+}
+
 void BroadcastBinaryKernel(BinaryKind kind, const TensorView& lhs, const TensorView& rhs, OpReq req,
                            const TensorView& out) {
   BinaryDispatch(kind, MakeBroadcastPlan(lhs.shape, rhs.shape, out.shape), lhs, rhs.data, req, out);

@@ -170,6 +170,40 @@ void UnaryKernel(UnaryKind kind, const TensorView& in, OpReq req, const TensorVi
   WEFT_THROW(kInternal) << "unknown unary kernel " << static_cast<int>(kind);
 }
 
+// Note [Elementwise blocks] in elemwise_kernels.h.
+namespace {
+template <typename Op>
+void UnaryBlockOf(DType dtype, const void* in, void* out, int64_t n) {
+  WEFT_DTYPE_SWITCH(dtype, T, { UnaryWrite<T, Op>(static_cast<const T*>(in), static_cast<T*>(out), n); })
+}
+}  // namespace
+
+void UnaryBlock(UnaryKind kind, DType dtype, const void* in, void* out, int64_t n) {
+  switch (kind) {
+    case UnaryKind::kAbs: return UnaryBlockOf<OpAbs>(dtype, in, out, n);
+    case UnaryKind::kNegative: return UnaryBlockOf<OpNegative>(dtype, in, out, n);
+    case UnaryKind::kExp: return UnaryBlockOf<OpExp>(dtype, in, out, n);
+    case UnaryKind::kLog: return UnaryBlockOf<OpLog>(dtype, in, out, n);
+    case UnaryKind::kLog1p: return UnaryBlockOf<OpLog1p>(dtype, in, out, n);
+    case UnaryKind::kExpm1: return UnaryBlockOf<OpExpm1>(dtype, in, out, n);
+    case UnaryKind::kSqrt: return UnaryBlockOf<OpSqrt>(dtype, in, out, n);
+    case UnaryKind::kRsqrt: return UnaryBlockOf<OpRsqrt>(dtype, in, out, n);
+    case UnaryKind::kSquare: return UnaryBlockOf<OpSquare>(dtype, in, out, n);
+    case UnaryKind::kSin: return UnaryBlockOf<OpSin>(dtype, in, out, n);
+    case UnaryKind::kCos: return UnaryBlockOf<OpCos>(dtype, in, out, n);
+    case UnaryKind::kTan: return UnaryBlockOf<OpTan>(dtype, in, out, n);
+    case UnaryKind::kTanh: return UnaryBlockOf<OpTanh>(dtype, in, out, n);
+    case UnaryKind::kSigmoid: return UnaryBlockOf<OpSigmoid>(dtype, in, out, n);
+    case UnaryKind::kRelu: return UnaryBlockOf<OpRelu>(dtype, in, out, n);
+    case UnaryKind::kSign: return UnaryBlockOf<OpSign>(dtype, in, out, n);
+    case UnaryKind::kFloor: return UnaryBlockOf<OpFloor>(dtype, in, out, n);
+    case UnaryKind::kCeil: return UnaryBlockOf<OpCeil>(dtype, in, out, n);
+    case UnaryKind::kRound: return UnaryBlockOf<OpRound>(dtype, in, out, n);
+    case UnaryKind::kReciprocal: return UnaryBlockOf<OpReciprocal>(dtype, in, out, n);
+  }
+  WEFT_THROW(kInternal) << "unknown unary kernel " << static_cast<int>(kind);
+}
+
 // ---- Cast -----------------------------------------------------------------
 
 namespace {

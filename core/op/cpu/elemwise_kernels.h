@@ -56,6 +56,17 @@ void BinaryKernel(BinaryKind kind, const TensorView& lhs, const TensorView& rhs,
 void BinaryScalarKernel(BinaryKind kind, const TensorView& in, double scalar, bool scalar_on_left,
                         OpReq req, const TensorView& out);
 
+// Note [Elementwise blocks]
+// One contiguous block of n elements in the storage dtype, computed on the
+// calling thread and written (never added): the per-tile steps of the fused
+// elementwise interpreter (core/op/cpu/fused_elemwise.cc). They run the same
+// loops as the kernels above, so a fused chain gives the unfused results.
+void UnaryBlock(UnaryKind kind, DType dtype, const void* in, void* out, int64_t n);
+// out[i] = op(lhs[i * lstride], rhs[i * rstride]); strides are 0 or 1 (0: one
+// value, e.g. a scalar already converted to the storage dtype).
+void BinaryBlock(BinaryKind kind, DType dtype, const void* lhs, int64_t lstride, const void* rhs, int64_t rstride,
+                 void* out, int64_t n);
+
 // out = op(lhs, rhs) with MXNet/NumPy broadcasting: shapes are left-padded to
 // out's ndim, each dim equals out's or is 1.
 void BroadcastBinaryKernel(BinaryKind kind, const TensorView& lhs, const TensorView& rhs, OpReq req,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/op/cpu/nnx_common.h"
 #include "core/op/op_util.h"
@@ -10,27 +11,38 @@ namespace weft {
 namespace nnx_cpu {
 namespace {
 
+// Note [Branch-free updates]
+// The kind is a template argument and "no clipping" (a negative bound) is an
+// infinite bound, so the per-element loop has no branches and vectorises; a
+// switch on the kind inside the loop made sgd_update 5x slower than the two
+// NDArray ops (w -= lr * g) it replaces. Clip keeps NaN (min/max argument
+// order: a comparison with NaN is false and returns v).
+template <typename A>
+A NoClipIsInfinite(double bound) {
+  return bound >= 0 ? static_cast<A>(bound) : std::numeric_limits<A>::infinity();
+}
+
 template <typename A>
 struct Consts {
   A lr, wd, rescale, clip, momentum, beta1, beta2, eps, gamma1, clip_w, lamda1, beta, wd_lh;
   explicit Consts(const OptimizerArgs& a)
       : lr(static_cast<A>(a.lr)), wd(static_cast<A>(a.wd)), rescale(static_cast<A>(a.rescale_grad)),
-        clip(static_cast<A>(a.clip_gradient)), momentum(static_cast<A>(a.momentum)), beta1(static_cast<A>(a.beta1)),
+        clip(NoClipIsInfinite<A>(a.clip_gradient)), momentum(static_cast<A>(a.momentum)), beta1(static_cast<A>(a.beta1)),
         beta2(static_cast<A>(a.beta2)), eps(static_cast<A>(a.epsilon)), gamma1(static_cast<A>(a.gamma1)),
-        clip_w(static_cast<A>(a.clip_weights)), lamda1(static_cast<A>(a.lamda1)), beta(static_cast<A>(a.beta)),
+        clip_w(NoClipIsInfinite<A>(a.clip_weights)), lamda1(static_cast<A>(a.lamda1)), beta(static_cast<A>(a.beta)),
         wd_lh(static_cast<A>(a.wd_lh)) {}
 };
 
 template <typename A>
-inline A Clip(A v, A c) { return c >= A(0) ? std::max(-c, std::min(c, v)) : v; }
+inline A Clip(A v, A c) { return std::max(std::min(v, c), -c); }
 
 template <typename A>
 inline A Sign(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0); }
 
-template <typename T>
-void UpdateT(OptimizerKind kind, const OptimizerArgs& args, const std::vector<TensorView>& in, OpReq req,
-             const TensorView& out) {
+template <typename T, OptimizerKind kind, bool kAddTo>
+void UpdateT(const OptimizerArgs& args, const std::vector<TensorView>& in, const TensorView& out) {
   using A = Acc<T>;
+  const OpReq req = kAddTo ? OpReq::kAddTo : OpReq::kWriteTo;
   const Consts<A> c(args);
   const T* w = in[0].ptr<T>();
   const T* g = in[1].ptr<T>();
@@ -73,7 +85,7 @@ void UpdateT(OptimizerKind kind, const OptimizerArgs& args, const std::vector<Te
           const A n = (A(1) - c.gamma1) * gg * gg + c.gamma1 * static_cast<A>(s0[i]);
           s0[i] = static_cast<T>(n);
           nw = wi - c.lr * gg / std::sqrt(n + c.eps);
-          if (c.clip_w >= A(0)) nw = Clip(nw, c.clip_w);
+          nw = Clip(nw, c.clip_w);
           break;
         }
         case OptimizerKind::kFtrl: {
@@ -102,11 +114,34 @@ void UpdateT(OptimizerKind kind, const OptimizerArgs& args, const std::vector<Te
   });
 }
 
+template <typename T>
+void DispatchKind(OptimizerKind kind, const OptimizerArgs& a, const std::vector<TensorView>& in, OpReq req,
+                  const TensorView& out) {
+  const bool add = req == OpReq::kAddTo;
+  switch (kind) {
+#define WEFT_UPDATE_CASE(K)                                  \
+  case OptimizerKind::K:                                     \
+    if (add) UpdateT<T, OptimizerKind::K, true>(a, in, out); \
+    else UpdateT<T, OptimizerKind::K, false>(a, in, out);    \
+    break;
+    WEFT_UPDATE_CASE(kSGD)
+    WEFT_UPDATE_CASE(kSGDMom)
+    WEFT_UPDATE_CASE(kNAG)
+    WEFT_UPDATE_CASE(kAdam)
+    WEFT_UPDATE_CASE(kRMSProp)
+    WEFT_UPDATE_CASE(kFtrl)
+    WEFT_UPDATE_CASE(kSignum)
+    WEFT_UPDATE_CASE(kSignSGD)
+#undef WEFT_UPDATE_CASE
+  }
+}
+
 }  // namespace
 
 void OptimizerUpdate(OptimizerKind kind, const OptimizerArgs& a, const std::vector<TensorView>& in, OpReq req,
                      const TensorView& out) {
-  WEFT_NNX_FLOAT_SWITCH(out.dtype, "optimizer update", T, { UpdateT<T>(kind, a, in, req, out); })
+  if (req == OpReq::kNull) return;
+  WEFT_NNX_FLOAT_SWITCH(out.dtype, "optimizer update", T, { DispatchKind<T>(kind, a, in, req, out); })
 }
 
 }  // namespace nnx_cpu

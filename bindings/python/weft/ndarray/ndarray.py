@@ -154,7 +154,7 @@ class NDArray:
     also methods (``x.sum(axis=1)``).
     """
 
-    __slots__ = ("handle", "_shape", "__weakref__")
+    __slots__ = ("handle", "_shape", "_grad", "__weakref__")
     # numpy defers to NDArray's reflected operators (np_array + nd_array).
     __array_priority__ = 1000.0
     writable = True
@@ -229,7 +229,36 @@ class NDArray:
 
     @property
     def grad(self):
-        return None
+        """The gradient array attached by ``attach_grad`` (None without one)."""
+        return getattr(self, "_grad", None)
+
+    def attach_grad(self, grad_req="write", stype=None):
+        """Makes this array a variable for ``autograd``: a zero gradient array of
+        the same shape and dtype is attached as ``.grad`` ('write' overwrites it
+        at each backward, 'add' accumulates, 'null' computes none)."""
+        if stype not in (None, "default"):
+            raise InvalidArgumentError("attach_grad: only the dense ('default') storage type is supported")
+        from .. import autograd  # pylint: disable=import-outside-toplevel
+        g = zeros(self.shape, ctx=self.context, dtype=self._dtype_flag)
+        autograd.mark_variables([self], [g], grad_req)
+
+    def detach(self):
+        """The same memory as a new array that is not on the autograd tape."""
+        out = ffi.new("weft_ndarray**")
+        check_call(lib.weft_ndarray_detach(self.handle, out))
+        return _wrap(out[0])
+
+    def backward(self, out_grad=None, retain_graph=False, train_mode=True):
+        """``autograd.backward([self], [out_grad])``."""
+        from .. import autograd  # pylint: disable=import-outside-toplevel
+        autograd.backward([self], None if out_grad is None else [out_grad], retain_graph=retain_graph,
+                          train_mode=train_mode)
+
+    @property
+    def _on_tape(self):
+        v = ffi.new("int*")
+        check_call(lib.weft_ndarray_on_tape(self.handle, v))
+        return bool(v[0])
 
     # -- host transfers ---------------------------------------------------------------
     def asnumpy(self):

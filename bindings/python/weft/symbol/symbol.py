@@ -202,6 +202,24 @@ class Symbol:
         s = _new_symbol(lib.weft_symbol_get_children, self.handle)
         return s if len(s) else None
 
+    def __call__(self, *args, **kwargs):
+        """Re-composition (MXNet's ``sym(*args, **kwargs)``): a copy of this graph whose
+        arguments are replaced by the given single-output symbols, positionally in
+        ``list_arguments()`` order and/or by name (``net2 = net(data=features)``).
+        The node names of the copy stay as they are."""
+        if "name" in kwargs and not isinstance(kwargs["name"], Symbol):
+            raise InvalidArgumentError("compose: name= is not supported when re-composing a graph (its node names "
+                                       "stay); compose operators with name= instead")
+        for a in list(args) + list(kwargs.values()):
+            if not isinstance(a, Symbol):
+                raise ArgumentTypeError("compose: arguments must be Symbols, got %s" % type(a).__name__)
+        c_args = ffi.new("weft_symbol*[]", [a.handle for a in args]) if args else ffi.NULL
+        keys = list(kwargs)
+        keep = [ffi.new("char[]", k.encode()) for k in keys]
+        c_names = ffi.new("const char*[]", keep) if keys else ffi.NULL
+        c_kw = ffi.new("weft_symbol*[]", [kwargs[k].handle for k in keys]) if keys else ffi.NULL
+        return _new_symbol(lib.weft_symbol_substitute, self.handle, len(args), c_args, len(keys), c_names, c_kw)
+
     def __copy__(self):
         return _new_symbol(lib.weft_symbol_copy, self.handle)
 
@@ -497,28 +515,34 @@ class Symbol:
 
     # -- binding -------------------------------------------------------------------------------------------
     def simple_bind(self, ctx, grad_req="write", type_dict=None, stype_dict=None, group2ctx=None,
-                    shared_arg_names=None, shared_exec=None, shared_buffer=None, **kwargs):
+                    shared_arg_names=None, shared_exec=None, shared_buffer=None, update=None, **kwargs):
         """Allocates (zero-filled) arguments, gradients and auxiliary states from the
         given input shapes (``data=(32, 100)``) and binds; see :meth:`bind`.
 
         ``type_dict`` gives dtypes by name (others are inferred, float32 by default).
         ``shared_exec`` with ``shared_arg_names``, and ``shared_buffer`` (a dict name ->
         NDArray, filled with what is allocated here) let executors share arrays of
-        equal shape and dtype."""
+        equal shape and dtype. ``update`` as in :meth:`bind`."""
         from ..executor import simple_bind  # pylint: disable=import-outside-toplevel
         return simple_bind(self, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_arg_names,
-                           shared_exec, shared_buffer, kwargs)
+                           shared_exec, shared_buffer, kwargs, update)
 
     def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
-             shared_exec=None):
+             shared_exec=None, update=None):
         """Binds the graph to arrays on ctx and returns an :class:`weft.executor.Executor`.
 
         args / args_grad / aux_states are lists in ``list_arguments()`` /
         ``list_auxiliary_states()`` order or dicts by name (args_grad may leave names
         out: those get no gradient). grad_req is 'write', 'add', 'null', or a list /
-        dict of them. A wrong shape raises ShapeError naming the argument."""
+        dict of them. A wrong shape raises ShapeError naming the argument.
+
+        ``update`` (a Weft extension) makes one forward + backward a whole training
+        step: an optimizer update operator, by name or as ``(name, {attr: value})``
+        (``("sgd_update", {"lr": 0.1, "wd": 1e-4})``, ``"sgd_mom_update"``, ...),
+        runs inside the graph after the gradients and writes every argument that has
+        a gradient (grad_req must be 'write'); optimizer states start at zero."""
         from ..executor import bind  # pylint: disable=import-outside-toplevel
-        return bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx, shared_exec)
+        return bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx, shared_exec, update)
 
     def eval(self, ctx=None, **kwargs):
         """Binds to the given arrays (all arguments by name), runs forward and returns

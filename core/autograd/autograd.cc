@@ -1,0 +1,214 @@
+#include "core/autograd/autograd.h"
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+#include "core/base/error.h"
+#include "core/graph/graph.h"
+#include "core/ndarray/imperative.h"
+
+namespace weft {
+namespace {
+
+thread_local bool t_recording = false;
+thread_local bool t_training = false;
+
+// What a tape node keeps (Node::info). A variable keeps its value (and, when
+// marked by the user, its gradient array and grad_req); an op keeps every
+// output it wrote, which its gradient rule may read.
+struct TapeInfo {
+  std::vector<NDArray> values;  // variable: {value}; op: all outputs
+  NDArray grad;                 // marked variables only
+  GradReq req = GradReq::kNull;
+  bool marked = false;
+  bool freed = false;           // released by a backward without retain_graph
+};
+
+TapeInfo* Info(const Node& n) { return static_cast<TapeInfo*>(n.info.get()); }
+
+NodeEntry EntryOf(const NDArray& a) { return NodeEntry{a.ag_node(), a.ag_index(), 0}; }
+
+// An input that is not on the tape enters as a constant variable node.
+NodeEntry ConstantEntry(const NDArray& a) {
+  auto n = Node::Variable("");
+  auto info = std::make_shared<TapeInfo>();
+  info->values = {a.Detach()};
+  n->info = info;
+  return NodeEntry{n, 0, 0};
+}
+
+}  // namespace
+
+bool Autograd::IsRecording() { return t_recording; }
+bool Autograd::IsTraining() { return t_training; }
+bool Autograd::SetRecording(bool on) {
+  std::swap(t_recording, on);
+  return on;
+}
+bool Autograd::SetTraining(bool on) {
+  std::swap(t_training, on);
+  return on;
+}
+
+void Autograd::MarkVariable(NDArray* var, const NDArray& grad, GradReq req) {
+  WEFT_CHECK(var != nullptr && !var->is_none(), kInvalidArgument) << "mark_variables: the variable is empty";
+  WEFT_CHECK(req == GradReq::kNull || !grad.is_none(), kInvalidArgument) << "mark_variables: no gradient array";
+  if (!grad.is_none()) {
+    WEFT_CHECK(grad.shape() == var->shape(), kShape)
+        << "mark_variables: the gradient array has shape " << grad.shape().ToString() << ", the variable "
+        << var->shape().ToString();
+    WEFT_CHECK(grad.dtype() == var->dtype(), kDType)
+        << "mark_variables: the gradient array is " << DTypeName(grad.dtype()) << ", the variable "
+        << DTypeName(var->dtype());
+  }
+  auto n = Node::Variable("");
+  auto info = std::make_shared<TapeInfo>();
+  info->values = {var->Detach()};
+  info->grad = grad;
+  info->req = req;
+  info->marked = true;
+  n->info = info;
+  var->set_ag_entry(std::move(n), 0);
+}
+
+void Autograd::RecordOp(const OpDef& op, const Params& params, const std::vector<NDArray>& inputs,
+                        std::vector<NDArray>* outputs) {
+  bool on_tape = false;
+  for (const NDArray& a : inputs) on_tape = on_tape || a.ag_node() != nullptr;
+  if (!on_tape) return;
+  auto n = std::make_shared<Node>();
+  n->op = &op;
+  n->op_name = op.name;
+  n->name = op.name;
+  for (const auto& kv : params.raw()) n->attrs[kv.first] = kv.second;
+  n->params = params;
+  for (const NDArray& a : inputs) n->inputs.push_back(a.ag_node() ? EntryOf(a) : ConstantEntry(a));
+  auto info = std::make_shared<TapeInfo>();
+  for (const NDArray& o : *outputs) info->values.push_back(o.Detach());
+  n->info = info;
+  for (size_t i = 0; i < outputs->size(); ++i) (*outputs)[i].set_ag_entry(n, static_cast<uint32_t>(i));
+}
+
+std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const std::vector<NDArray>& head_grads,
+                                        const std::vector<NDArray>& variables, bool retain_graph,
+                                        bool create_graph, bool is_train) {
+  WEFT_CHECK(!heads.empty(), kInvalidArgument) << "backward: no heads";
+  WEFT_CHECK(head_grads.empty() || head_grads.size() == heads.size(), kInvalidArgument)
+      << "backward: " << heads.size() << " heads but " << head_grads.size() << " head gradients";
+  std::vector<NodeEntry> head_entries, head_grad_entries;
+  for (size_t i = 0; i < heads.size(); ++i) {
+    WEFT_CHECK(heads[i].ag_node() != nullptr, kInvalidArgument)
+        << "backward: head " << i << " is not on the autograd tape (compute it inside autograd.record() from "
+        << "arrays that have attach_grad)";
+    head_entries.push_back(EntryOf(heads[i]));
+    NDArray hg = i < head_grads.size() ? head_grads[i] : NDArray();
+    if (hg.is_none()) {
+      hg = NDArray(heads[i].shape(), heads[i].ctx(), heads[i].dtype());
+      const OpDef& full = OpRegistry::Get()->FindOrThrow("_full");
+      std::vector<NDArray> out = {hg};
+      InvokeParsed(full, Params::Parse(full, {{"shape", hg.shape().ToString()}, {"dtype", DTypeName(hg.dtype())},
+                                              {"ctx", hg.ctx().ToString()}, {"value", "1"}}),
+                   {}, &out);
+    } else {
+      WEFT_CHECK(hg.shape() == heads[i].shape(), kShape)
+          << "backward: head gradient " << i << " has shape " << hg.shape().ToString() << ", the head "
+          << heads[i].shape().ToString();
+    }
+    head_grad_entries.push_back(create_graph && hg.ag_node() ? EntryOf(hg) : ConstantEntry(hg));
+  }
+
+  PostOrderDFS(head_entries, [&](const NodePtr& n) {
+    const TapeInfo* info = Info(*n);
+    WEFT_CHECK(info == nullptr || !info->freed, kInvalidArgument)
+        << "backward: the graph was already freed by a backward without retain_graph=True (node "
+        << n->op->name << ")";
+  });
+
+  // The variables to differentiate: given, or every marked one the heads reach.
+  std::vector<NodeEntry> xs;
+  std::vector<const TapeInfo*> x_info;
+  if (!variables.empty()) {
+    for (size_t i = 0; i < variables.size(); ++i) {
+      WEFT_CHECK(variables[i].ag_node() != nullptr, kInvalidArgument)
+          << "grad: variable " << i << " is not on the autograd tape (call attach_grad or mark_variables first)";
+      xs.push_back(EntryOf(variables[i]));
+    }
+  } else {
+    PostOrderDFS(head_entries, [&](const NodePtr& n) {
+      const TapeInfo* info = Info(*n);
+      if (n->is_variable() && info && info->marked && info->req != GradReq::kNull) {
+        xs.push_back(NodeEntry{n, 0, 0});
+        x_info.push_back(info);
+      }
+    });
+    WEFT_CHECK(!xs.empty(), kInvalidArgument)
+        << "backward: the heads do not depend on any array with attach_grad (or all have grad_req 'null')";
+  }
+
+  std::vector<NodeEntry> grads = BuildGradient(head_entries, head_grad_entries, xs);
+
+  // Run the gradient nodes; tape nodes already hold their values.
+  std::unordered_map<const Node*, std::vector<NDArray>> values;
+  std::vector<NodePtr> order;
+  PostOrderDFS(grads, [&](const NodePtr& n) { order.push_back(n); });
+  const bool was_recording = SetRecording(create_graph);
+  const bool was_training = SetTraining(is_train);
+  try {
+    for (const NodePtr& n : order) {
+      const TapeInfo* info = Info(*n);
+      if (info != nullptr) {
+        WEFT_CHECK(!info->freed, kInvalidArgument)
+            << "backward: the graph was already freed by a backward without retain_graph=True (node "
+            << (n->is_variable() ? std::string("variable") : n->op->name) << ")";
+        std::vector<NDArray> v = info->values;
+        if (create_graph)  // tape arrays keep their place on the new tape
+          for (size_t i = 0; i < v.size(); ++i) v[i].set_ag_entry(n, static_cast<uint32_t>(i));
+        values[n.get()] = std::move(v);
+        continue;
+      }
+      WEFT_CHECK(!n->is_variable(), kInternal) << "backward: variable '" << n->name << "' has no value";
+      std::vector<NDArray> in;
+      for (const NodeEntry& e : n->inputs) in.push_back(values.at(e.node.get()).at(e.index));
+      std::vector<NDArray> out;
+      InvokeParsed(*n->op, n->params, std::move(in), &out, is_train);
+      values[n.get()] = std::move(out);
+    }
+  } catch (...) {
+    SetRecording(was_recording);
+    SetTraining(was_training);
+    throw;
+  }
+  SetRecording(was_recording);
+  SetTraining(was_training);
+
+  std::vector<NDArray> result;
+  for (size_t k = 0; k < grads.size(); ++k) {
+    NDArray g = values.at(grads[k].node.get()).at(grads[k].index);
+    if (!variables.empty()) {
+      result.push_back(create_graph ? g : g.Detach());
+      continue;
+    }
+    const TapeInfo* info = x_info[k];
+    if (info->req == GradReq::kWrite) {
+      NDArray::Copy(g, info->grad);
+    } else {
+      const OpDef& add = OpRegistry::Get()->FindOrThrow("elemwise_add");
+      std::vector<NDArray> out = {info->grad.Detach()};
+      InvokeParsed(add, Params::Parse(add, {}), {info->grad.Detach(), g.Detach()}, &out);
+    }
+  }
+
+  if (!retain_graph) {  // release what the tape saved for the heads' graph
+    PostOrderDFS(head_entries, [&](const NodePtr& n) {
+      TapeInfo* info = Info(*n);
+      if (info == nullptr || n->is_variable()) return;
+      info->values.clear();
+      info->freed = true;
+    });
+  }
+  return result;
+}
+
+}  // namespace weft

@@ -1,0 +1,47 @@
+// Imperative autograd (MXNet's Imperative::RecordOp / Backward; DESIGN.md
+// "Autograd"). While recording, every op whose inputs are on the tape becomes
+// a graph node (core/graph/graph.h) holding the arrays it wrote; backward
+// turns the tape into a graph, runs the symbolic gradient pass over it — the
+// same one symbols use — and pushes the gradient nodes to the engine like any
+// other op. Recording state is per thread, as in MXNet.
+#pragma once
+#include <vector>
+
+#include "core/graph/gradient.h"
+#include "core/ndarray/ndarray.h"
+#include "core/op/op_def.h"
+
+namespace weft {
+
+class Autograd {
+ public:
+  static bool IsRecording();
+  static bool IsTraining();
+  // Return the previous value.
+  static bool SetRecording(bool on);
+  static bool SetTraining(bool on);
+
+  // attach_grad / mark_variables: `var` becomes a leaf whose gradient goes to
+  // `grad` (same shape and dtype) as `req` says. The tape restarts at it.
+  static void MarkVariable(NDArray* var, const NDArray& grad, GradReq req);
+
+  // Called by InvokeParsed after an op is pushed while recording: when some
+  // input is on the tape, records the op and tags every output (`outputs`
+  // holds all of them, hidden ones included).
+  static void RecordOp(const OpDef& op, const Params& params, const std::vector<NDArray>& inputs,
+                       std::vector<NDArray>* outputs);
+
+  // Gradients of sum_i <heads[i], head_grads[i]> (a none head gradient means
+  // ones). With `variables` empty: every marked variable the heads depend on
+  // gets its gradient written to its grad array by its grad_req, and nothing
+  // is returned. Otherwise (autograd.grad) the gradients of `variables` are
+  // returned and no grad array is touched. create_graph records the backward
+  // ops, so the result can be differentiated again; without retain_graph the
+  // arrays the tape saved are released and a second backward through it is an
+  // error.
+  static std::vector<NDArray> Backward(const std::vector<NDArray>& heads, const std::vector<NDArray>& head_grads,
+                                       const std::vector<NDArray>& variables, bool retain_graph, bool create_graph,
+                                       bool is_train);
+};
+
+}  // namespace weft

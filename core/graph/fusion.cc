@@ -1,0 +1,452 @@
+#include "core/graph/fusion.h"
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/base/env.h"
+#include "core/base/error.h"
+#include "core/op/cpu/fused_elemwise.h"
+
+namespace weft {
+namespace {
+
+// Note [Fusion rules]
+// Elementwise groups. A node can join a group when its op is of the
+// elementwise fusion class and appears in kForms below (the table says how
+// the interpreter expresses it; elementwise-class ops missing from it, such
+// as where or Cast, are left alone), it neither draws random numbers nor
+// mutates inputs, it has one output, no control dependencies, and its inputs
+// and output are all float32 (or all float64) with one known shape. An edge
+// producer -> consumer between two such nodes is inside a group when the
+// producer's output is read by that consumer alone, is not a graph output nor
+// kept, and both nodes have the same phase and __ctx_group__. Every internal
+// entry therefore has one reader inside the group, so a group is a tree whose
+// root is its only output: nothing outside can read an intermediate, and no
+// path leaves the group and comes back (the group is convex). Groups of two
+// or more operators become one _fused_elemwise node named like the root.
+//
+// Layer + activation. A FullyConnected or Convolution whose output is read by
+// one Activation alone (same phase, not kept, not a graph output) becomes one
+// _fused_fully_connected_act / _fused_convolution_act node named like the
+// Activation. In a training graph this still applies for relu, sigmoid, tanh,
+// softrelu and log_sigmoid, whose gradients read the Activation's output, not
+// its input; softsign's and mish's read the input, which then has two readers.
+// Layer pairs are matched first, so their Activation does not join an
+// elementwise group.
+//
+// Inputs of a fused node are numbered in the order a depth-first walk from
+// the root meets them (the walk IndexedGraph makes), so variables keep their
+// order in the rewritten graph.
+
+enum class Form { kUnary, kBinary, kScalar, kAct, kActGrad, kIdentity, kAddN, kClip };
+
+struct FormEntry {
+  const char* op;
+  Form form;
+  const char* fn;     // the program's function name (Note [Fused elementwise programs])
+  bool left = false;  // scalar on the left (the _r*_scalar ops)
+};
+
+const FormEntry kForms[] = {
+    {"abs", Form::kUnary, "abs"},
+    {"negative", Form::kUnary, "negative"},
+    {"exp", Form::kUnary, "exp"},
+    {"log", Form::kUnary, "log"},
+    {"log1p", Form::kUnary, "log1p"},
+    {"expm1", Form::kUnary, "expm1"},
+    {"sqrt", Form::kUnary, "sqrt"},
+    {"rsqrt", Form::kUnary, "rsqrt"},
+    {"square", Form::kUnary, "square"},
+    {"sin", Form::kUnary, "sin"},
+    {"cos", Form::kUnary, "cos"},
+    {"tan", Form::kUnary, "tan"},
+    {"tanh", Form::kUnary, "tanh"},
+    {"sigmoid", Form::kUnary, "sigmoid"},
+    {"relu", Form::kUnary, "relu"},
+    {"sign", Form::kUnary, "sign"},
+    {"floor", Form::kUnary, "floor"},
+    {"ceil", Form::kUnary, "ceil"},
+    {"round", Form::kUnary, "round"},
+    {"reciprocal", Form::kUnary, "reciprocal"},
+    {"elemwise_add", Form::kBinary, "add"},
+    {"elemwise_sub", Form::kBinary, "sub"},
+    {"elemwise_mul", Form::kBinary, "mul"},
+    {"elemwise_div", Form::kBinary, "div"},
+    {"_power", Form::kBinary, "pow"},
+    {"_maximum", Form::kBinary, "max"},
+    {"_minimum", Form::kBinary, "min"},
+    {"_mod", Form::kBinary, "mod"},
+    {"_equal", Form::kBinary, "eq"},
+    {"_not_equal", Form::kBinary, "ne"},
+    {"_greater", Form::kBinary, "gt"},
+    {"_greater_equal", Form::kBinary, "ge"},
+    {"_lesser", Form::kBinary, "lt"},
+    {"_lesser_equal", Form::kBinary, "le"},
+    {"_plus_scalar", Form::kScalar, "add"},
+    {"_minus_scalar", Form::kScalar, "sub"},
+    {"_rminus_scalar", Form::kScalar, "sub", true},
+    {"_mul_scalar", Form::kScalar, "mul"},
+    {"_div_scalar", Form::kScalar, "div"},
+    {"_rdiv_scalar", Form::kScalar, "div", true},
+    {"_power_scalar", Form::kScalar, "pow"},
+    {"_rpower_scalar", Form::kScalar, "pow", true},
+    {"_maximum_scalar", Form::kScalar, "max"},
+    {"_minimum_scalar", Form::kScalar, "min"},
+    {"_mod_scalar", Form::kScalar, "mod"},
+    {"_rmod_scalar", Form::kScalar, "mod", true},
+    {"_equal_scalar", Form::kScalar, "eq"},
+    {"_not_equal_scalar", Form::kScalar, "ne"},
+    {"_greater_scalar", Form::kScalar, "gt"},
+    {"_greater_equal_scalar", Form::kScalar, "ge"},
+    {"_lesser_scalar", Form::kScalar, "lt"},
+    {"_lesser_equal_scalar", Form::kScalar, "le"},
+    {"Activation", Form::kAct, "a"},
+    {"_backward_Activation", Form::kActGrad, "g"},
+    {"BlockGrad", Form::kIdentity, ""},
+    {"make_loss", Form::kIdentity, ""},
+    {"add_n", Form::kAddN, "add"},
+    {"clip", Form::kClip, ""},
+};
+
+const FormEntry* FindForm(const OpDef* op) {
+  for (const FormEntry& f : kForms)
+    if (op->name == f.op) return &f;
+  return nullptr;
+}
+
+bool IsFloat(DType t) { return t == DType::kFloat32 || t == DType::kFloat64; }
+
+std::string Number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%.17g", v);
+  return buf;
+}
+
+std::string HiddenAttr(const Node* n, const char* key) {
+  auto it = n->attrs.find(key);
+  return it == n->attrs.end() ? std::string() : it->second;
+}
+
+// A value of a program under construction: an input slot or an instruction.
+struct Ref {
+  bool input = false;
+  int index = 0;
+};
+
+struct Instr {
+  std::string head;  // "u:exp", "s:add", "c", ...
+  std::vector<Ref> args;
+  std::string tail;  // ":<scalar>:<left>" for scalar instructions
+};
+
+class ProgramBuilder {
+ public:
+  Ref Emit(std::string head, std::vector<Ref> args, std::string tail = "") {
+    code_.push_back(Instr{std::move(head), std::move(args), std::move(tail)});
+    return Ref{false, static_cast<int>(code_.size()) - 1};
+  }
+  // Instructions for one node of `form` over operand values `a`.
+  Ref EmitNode(const FormEntry& f, const Node& node, const std::vector<Ref>& a) {
+    switch (f.form) {
+      case Form::kUnary: return Emit(std::string("u:") + f.fn, {a[0]});
+      case Form::kBinary: return Emit(std::string("b:") + f.fn, {a[0], a[1]});
+      case Form::kScalar:
+        return Emit(std::string("s:") + f.fn, {a[0]},
+                    ":" + Number(node.params.GetFloat("scalar")) + (f.left ? ":1" : ":0"));
+      case Form::kAct: return Emit("a:" + node.params.GetString("act_type"), {a[0]});
+      case Form::kActGrad: return Emit("g:" + node.params.GetString("act_type"), a);
+      case Form::kIdentity: return a[0];
+      case Form::kAddN: {
+        Ref r = a[0];
+        for (size_t i = 1; i < a.size(); ++i) r = Emit("b:add", {r, a[i]});
+        return r;
+      }
+      case Form::kClip: {  // min(max(x, a_min), a_max) equals clip when a_min <= a_max (checked)
+        Ref r = Emit("s:max", {a[0]}, ":" + Number(node.params.GetFloat("a_min")) + ":0");
+        return Emit("s:min", {r}, ":" + Number(node.params.GetFloat("a_max")) + ":0");
+      }
+    }
+    WEFT_THROW(kInternal) << "fusion: unknown form";
+  }
+  // The text, with `result` as the output (copied when it is not the last value).
+  std::string Finish(Ref result, int num_inputs) {
+    if (result.input || result.index != static_cast<int>(code_.size()) - 1) Emit("c", {result});
+    std::string text;
+    for (const Instr& in : code_) {
+      if (!text.empty()) text += ';';
+      text += in.head;
+      for (const Ref& r : in.args) text += ":" + std::to_string(r.input ? r.index : num_inputs + r.index);
+      text += in.tail;
+    }
+    return text;
+  }
+
+ private:
+  std::vector<Instr> code_;
+};
+
+class Fuser {
+ public:
+  Fuser(const IndexedGraph& g, const ShapeInference& shapes, const TypeInference& types, const std::vector<int>& phase,
+        const std::vector<bool>& keep)
+      : g_(g), shapes_(shapes), types_(types), phase_(phase) {
+    const size_t n = g.num_nodes(), e = g.num_entries();
+    WEFT_CHECK(shapes.entry.size() == e && types.entry.size() == e, kInvalidArgument)
+        << "FuseGraph: inference results for " << shapes.entry.size() << "/" << types.entry.size()
+        << " entries, the graph has " << e;
+    WEFT_CHECK(phase.empty() || phase.size() == n, kInvalidArgument)
+        << "FuseGraph: " << phase.size() << " phases for " << n << " nodes";
+    WEFT_CHECK(keep.empty() || keep.size() == e, kInvalidArgument)
+        << "FuseGraph: " << keep.size() << " keep flags for " << e << " entries";
+    readers_.assign(e, 0);
+    pinned_.assign(e, false);
+    has_deps_.assign(n, false);
+    for (size_t i = 0; i < keep.size(); ++i) pinned_[i] = keep[i];
+    for (const auto& out : g.outputs()) pinned_[g.entry_id(out)] = true;
+    for (size_t nid = 0; nid < n; ++nid) {
+      const auto& ins = g[nid].inputs;
+      for (size_t i = 0; i < ins.size(); ++i) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; ++j) seen = g.entry_id(ins[j]) == g.entry_id(ins[i]);
+        if (!seen) ++readers_[g.entry_id(ins[i])];
+      }
+      if (!g[nid].control_deps.empty()) has_deps_[nid] = true;
+      for (uint32_t d : g[nid].control_deps) has_deps_[d] = true;
+    }
+  }
+
+  std::vector<NodeEntry> Run(std::unordered_map<const Node*, int>* new_phase, FusionStats* stats);
+
+ private:
+  int Phase(size_t nid) const { return phase_.empty() ? 0 : phase_[nid]; }
+  const Node* Src(size_t nid) const { return g_[nid].source; }
+
+  // The producer of `in` may be merged into its reader `consumer`.
+  bool Internal(const IndexedGraph::IEntry& in, uint32_t consumer) const {
+    const uint32_t e = g_.entry_id(in);
+    return readers_[e] == 1 && !pinned_[e] && Phase(in.node_id) == Phase(consumer) && !has_deps_[in.node_id] &&
+           !has_deps_[consumer] &&
+           HiddenAttr(Src(in.node_id), "__ctx_group__") == HiddenAttr(Src(consumer), "__ctx_group__");
+  }
+
+  const FormEntry* ElementwiseForm(uint32_t nid) const;
+  void MatchLayers();
+  void GroupElementwise();
+  NodePtr MakeFused(uint32_t root, std::vector<NodeEntry>* inputs_out);
+  NodeEntry Map(const IndexedGraph::IEntry& in) const;
+
+  const IndexedGraph& g_;
+  const ShapeInference& shapes_;
+  const TypeInference& types_;
+  const std::vector<int>& phase_;
+  std::vector<int> readers_;     // per entry: distinct reading nodes
+  std::vector<bool> pinned_;     // per entry: kept or a graph output
+  std::vector<bool> has_deps_;   // per node: has or is a control dependency
+  std::vector<int> layer_of_;    // per Activation node: the layer it absorbs, or -1
+  std::vector<std::map<std::string, std::string>> layer_attrs_;  // the fused layer node's attributes
+  std::vector<bool> hidden_;     // per node: absorbed into another node
+  std::vector<const FormEntry*> form_;
+  std::vector<int> group_;       // per node: root of its elementwise group, or -1
+  std::vector<int> group_size_;  // per root
+  std::vector<NodePtr> repl_;    // per node: its node in the result
+};
+
+const FormEntry* Fuser::ElementwiseForm(uint32_t nid) const {
+  const Node* node = Src(nid);
+  const OpDef* op = node->op;
+  if (op == nullptr || op->fusion != FusionClass::kElementwise || hidden_[nid] || layer_of_[nid] >= 0 ||
+      has_deps_[nid])
+    return nullptr;
+  const FormEntry* f = FindForm(op);
+  if (f == nullptr || op->NeedsRNG(node->params) || !op->mutate_inputs.empty() || node->num_outputs() != 1)
+    return nullptr;
+  const uint32_t out = g_.entry_id(nid, 0);
+  const DType t = types_.entry[out];
+  const Shape& s = shapes_.entry[out];
+  if (!IsFloat(t) || !s.known()) return nullptr;
+  for (const auto& in : g_[nid].inputs) {
+    const uint32_t e = g_.entry_id(in);
+    if (types_.entry[e] != t || shapes_.entry[e] != s) return nullptr;
+  }
+  if (f->form == Form::kClip && !(node->params.GetFloat("a_min") <= node->params.GetFloat("a_max"))) return nullptr;
+  if (g_[nid].inputs.empty()) return nullptr;
+  return f;
+}
+
+void Fuser::MatchLayers() {
+  const size_t n = g_.num_nodes();
+  layer_of_.assign(n, -1);
+  layer_attrs_.assign(n, {});
+  hidden_.assign(n, false);
+  const OpDef* fused_fc = OpRegistry::Get()->Find("_fused_fully_connected_act");
+  const OpDef* fused_conv = OpRegistry::Get()->Find("_fused_convolution_act");
+  for (uint32_t nid = 0; nid < n; ++nid) {
+    const Node* act = Src(nid);
+    if (act->op == nullptr || act->op->name != "Activation" || g_[nid].inputs.size() != 1) continue;
+    const IndexedGraph::IEntry in = g_[nid].inputs[0];
+    const Node* layer = Src(in.node_id);
+    if (layer->op == nullptr || in.index != 0 || layer->num_outputs() != 1 || !Internal(in, nid)) continue;
+    const OpDef* fused = layer->op->name == "FullyConnected" ? fused_fc
+                         : layer->op->name == "Convolution"  ? fused_conv
+                                                             : nullptr;
+    const uint32_t e = g_.entry_id(in);
+    if (fused == nullptr || !IsFloat(types_.entry[e]) || !shapes_.entry[e].known()) continue;
+    std::map<std::string, std::string> attrs = layer->attrs;
+    attrs["act_type"] = act->params.GetString("act_type");
+    try {  // the fused op declares the layer's parameters; anything else stays unfused
+      std::vector<std::pair<std::string, std::string>> list(attrs.begin(), attrs.end());
+      Params::Parse(*fused, list);
+    } catch (const Error&) {
+      continue;
+    }
+    layer_of_[nid] = static_cast<int>(in.node_id);
+    layer_attrs_[nid] = std::move(attrs);
+    hidden_[in.node_id] = true;
+  }
+}
+
+void Fuser::GroupElementwise() {
+  const size_t n = g_.num_nodes();
+  form_.assign(n, nullptr);
+  group_.assign(n, -1);
+  group_size_.assign(n, 0);
+  for (uint32_t nid = 0; nid < n; ++nid) form_[nid] = ElementwiseForm(nid);
+  // Readers come after producers in id order: walking down, a node's group is
+  // known before its producers are looked at.
+  for (size_t k = n; k-- > 0;) {
+    const uint32_t nid = static_cast<uint32_t>(k);
+    if (form_[nid] == nullptr) continue;
+    if (group_[nid] < 0) group_[nid] = static_cast<int>(nid);
+    ++group_size_[static_cast<size_t>(group_[nid])];
+    for (const auto& in : g_[nid].inputs)
+      if (form_[in.node_id] != nullptr && group_[in.node_id] < 0 && Internal(in, nid))
+        group_[in.node_id] = group_[nid];
+  }
+  for (uint32_t nid = 0; nid < n; ++nid)
+    if (group_[nid] >= 0 && group_[nid] != static_cast<int>(nid) && group_size_[static_cast<size_t>(group_[nid])] >= 2)
+      hidden_[nid] = true;
+}
+
+NodeEntry Fuser::Map(const IndexedGraph::IEntry& in) const {
+  const NodePtr& p = repl_[in.node_id];
+  WEFT_CHECK(p != nullptr, kInternal) << "fusion: an entry of a fused group is read outside it";
+  return NodeEntry{p, in.index, in.version};
+}
+
+// The _fused_elemwise node for the group rooted at `root`.
+NodePtr Fuser::MakeFused(uint32_t root, std::vector<NodeEntry>* inputs_out) {
+  ProgramBuilder prog;
+  std::vector<IndexedGraph::IEntry> inputs;
+  std::unordered_map<uint32_t, int> input_slot;  // entry id -> input index
+  std::unordered_map<uint32_t, Ref> value;       // member node -> its value
+  auto is_member = [&](uint32_t nid) { return group_[nid] == static_cast<int>(root); };
+  auto ref_of = [&](const IndexedGraph::IEntry& in) {
+    if (is_member(in.node_id)) return value.at(in.node_id);
+    return Ref{true, input_slot.at(g_.entry_id(in))};
+  };
+  std::vector<std::pair<uint32_t, size_t>> stack{{root, 0}};
+  while (!stack.empty()) {
+    const uint32_t nid = stack.back().first;
+    const size_t i = stack.back().second;
+    const auto& ins = g_[nid].inputs;
+    if (i < ins.size()) {
+      ++stack.back().second;
+      const IndexedGraph::IEntry in = ins[i];
+      if (is_member(in.node_id)) {
+        if (!value.count(in.node_id)) stack.emplace_back(in.node_id, 0);
+      } else if (input_slot.emplace(g_.entry_id(in), static_cast<int>(inputs.size())).second) {
+        inputs.push_back(in);
+      }
+      continue;
+    }
+    std::vector<Ref> args;
+    for (const auto& in : ins) args.push_back(ref_of(in));
+    value[nid] = prog.EmitNode(*form_[nid], *Src(nid), args);
+    stack.pop_back();
+  }
+  const int num_inputs = static_cast<int>(inputs.size());
+  const std::string text = prog.Finish(value.at(root), num_inputs);
+  fused_cpu::ParseFusedProgram(text, num_inputs, "fusion");  // the pass never writes a bad program
+
+  std::map<std::string, std::string> attrs;
+  for (const auto& kv : Src(root)->attrs)
+    if (kv.first.rfind("__", 0) == 0) attrs.insert(kv);
+  attrs["num_args"] = std::to_string(num_inputs);
+  attrs["program"] = text;
+  for (const auto& in : inputs) inputs_out->push_back(Map(in));
+  return Node::Op(OpRegistry::Get()->FindOrThrow("_fused_elemwise"), Src(root)->name, std::move(attrs),
+                  *inputs_out);
+}
+
+std::vector<NodeEntry> Fuser::Run(std::unordered_map<const Node*, int>* new_phase, FusionStats* stats) {
+  MatchLayers();
+  GroupElementwise();
+  const size_t n = g_.num_nodes();
+  repl_.assign(n, nullptr);
+  FusionStats st;
+  for (uint32_t nid = 0; nid < n; ++nid) {
+    if (hidden_[nid]) continue;
+    const Node* src = Src(nid);
+    NodePtr made;
+    if (group_[nid] == static_cast<int>(nid) && group_size_[nid] >= 2) {
+      std::vector<NodeEntry> inputs;
+      made = MakeFused(nid, &inputs);
+      ++st.elementwise_groups;
+      st.elementwise_ops_fused += group_size_[nid];
+    } else if (layer_of_[nid] >= 0) {
+      const uint32_t layer = static_cast<uint32_t>(layer_of_[nid]);
+      const bool fc = Src(layer)->op->name == "FullyConnected";
+      std::vector<NodeEntry> inputs;
+      for (const auto& in : g_[layer].inputs) inputs.push_back(Map(in));
+      made = Node::Op(OpRegistry::Get()->FindOrThrow(fc ? "_fused_fully_connected_act" : "_fused_convolution_act"),
+                      src->name, layer_attrs_[nid], std::move(inputs));
+      ++st.nn_act_fused;
+    } else if (!src->is_variable()) {
+      bool changed = false;
+      for (const auto& in : g_[nid].inputs) changed = changed || repl_[in.node_id].get() != Src(in.node_id);
+      for (uint32_t d : g_[nid].control_deps) changed = changed || repl_[d].get() != Src(d);
+      if (changed) {  // a copy reading the rewritten producers; g's node stays as it is
+        made = std::make_shared<Node>(*src);
+        made->inputs.clear();
+        for (const auto& in : g_[nid].inputs) made->inputs.push_back(Map(in));
+        made->control_deps.clear();
+        for (uint32_t d : g_[nid].control_deps) made->control_deps.push_back(repl_[d]);
+      }
+    }
+    if (made) {
+      (*new_phase)[made.get()] = Phase(nid);
+      repl_[nid] = std::move(made);
+    } else {
+      repl_[nid] = g_.node_ptr(nid);
+    }
+  }
+  std::vector<NodeEntry> heads;
+  for (const auto& out : g_.outputs()) heads.push_back(Map(out));
+  if (stats != nullptr) *stats = st;
+  return heads;
+}
+
+}  // namespace
+
+bool FusionEnabled() { return GetEnv("WEFT_FUSION", "1") != "0"; }
+
+std::vector<NodeEntry> FuseGraph(const IndexedGraph& g, const ShapeInference& shapes, const TypeInference& types,
+                                 const std::vector<int>& phase, const std::vector<bool>& keep,
+                                 std::unordered_map<const Node*, int>* new_phase, FusionStats* stats) {
+  std::unordered_map<const Node*, int> ignored;
+  Fuser f(g, shapes, types, phase, keep);
+  return f.Run(new_phase != nullptr ? new_phase : &ignored, stats);
+}
+
+std::vector<std::string> FusableElementwiseOps() {
+  std::vector<std::string> names;
+  for (const FormEntry& f : kForms) names.push_back(f.op);
+  return names;
+}
+
+}  // namespace weft
