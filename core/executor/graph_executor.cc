@@ -162,6 +162,14 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
     if (!(e.SharesChunk(arg_grads_[ai]) && e.byte_offset() == arg_grads_[ai].byte_offset())) grad_temp_[ai] = e;
   }
 
+  PrepareSteps();
+  for (size_t i = 0; i < graph_.num_outputs; ++i) outputs_.push_back(entries_[g.entry_id(g.outputs()[i])]);
+}
+
+void GraphExecutor::PrepareSteps() {
+  const IndexedGraph& g = *graph_.g;
+  forward_.clear();
+  backward_.clear();
   // One prepared call per operator node. Dead outputs of backward nodes are
   // not written (Note in dce.h); forward kernels always write theirs, since
   // some use hidden outputs as their own scratch.
@@ -184,7 +192,46 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
     }
     (graph_.phase[nid] == 0 ? forward_ : backward_).push_back(Step{static_cast<uint32_t>(nid), std::move(p)});
   }
+}
+
+void GraphExecutor::Rebind(const std::vector<NDArray>& args, const std::vector<NDArray>& aux, bool fresh_outputs) {
+  WEFT_CHECK(args.size() == args_.size() && aux.size() == aux_.size(), kInvalidArgument)
+      << "rebind: expected " << args_.size() << " arguments and " << aux_.size() << " auxiliary states, got "
+      << args.size() << " and " << aux.size();
+  WEFT_CHECK(graph_.num_grads == 0, kInvalidArgument) << "rebind: only executors without gradients can be rebound";
+  const IndexedGraph& g = *graph_.g;
+  std::unordered_map<std::string, NDArray> by_name;
+  const std::vector<std::string> arg_names = symbol_.ListArguments(), aux_names = symbol_.ListAuxiliaryStates();
+  auto check = [](const NDArray& now, const NDArray& next, const std::string& name) {
+    WEFT_CHECK(!next.is_none() && next.shape() == now.shape() && next.dtype() == now.dtype() &&
+                   next.ctx() == now.ctx(),
+               kShape)
+        << "rebind: '" << name << "' must be " << now.shape().ToString() << " " << DTypeName(now.dtype()) << " on "
+        << now.ctx().ToString();
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    check(args_[i], args[i], arg_names[i]);
+    by_name[arg_names[i]] = args_[i] = args[i];
+  }
+  for (size_t i = 0; i < aux.size(); ++i) {
+    check(aux_[i], aux[i], aux_names[i]);
+    by_name[aux_names[i]] = aux_[i] = aux[i];
+  }
+  for (uint32_t nid : g.arg_nodes()) {
+    auto it = by_name.find(g[nid].source->name);
+    if (it != by_name.end()) entries_[g.entry_id(nid, 0)] = it->second;
+  }
+  if (fresh_outputs) {
+    for (size_t i = 0; i < graph_.num_outputs; ++i) {
+      const auto& o = g.outputs()[i];
+      if (g[o.node_id].source->is_variable()) continue;
+      const uint32_t eid = g.entry_id(o);
+      entries_[eid] = NDArray(entries_[eid].shape(), ctx_, entries_[eid].dtype());
+    }
+  }
+  outputs_.clear();
   for (size_t i = 0; i < graph_.num_outputs; ++i) outputs_.push_back(entries_[g.entry_id(g.outputs()[i])]);
+  PrepareSteps();
 }
 
 void GraphExecutor::RunSteps(const std::vector<Step>& steps, bool is_train) {

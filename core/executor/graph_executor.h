@@ -36,6 +36,11 @@ class GraphExecutor {
                 std::vector<GradReq> grad_reqs, std::vector<NDArray> aux, const InGraphUpdate& update = {});
 
   void Forward(bool is_train);
+  // Points the executor at other argument / aux arrays of the same shapes,
+  // dtypes and device (a CachedOp call with new inputs); with fresh_outputs
+  // the outputs get new arrays, so results handed out earlier stay intact.
+  // Only for executors without gradients.
+  void Rebind(const std::vector<NDArray>& args, const std::vector<NDArray>& aux, bool fresh_outputs);
   // head_grads: one per output, or empty to use ones (loss outputs ignore them).
   void Backward(const std::vector<NDArray>& head_grads);
 
@@ -59,6 +64,7 @@ class GraphExecutor {
     std::shared_ptr<const PreparedOp> op;
   };
   void RunSteps(const std::vector<Step>& steps, bool is_train);
+  void PrepareSteps();
 
   Symbol symbol_;
   Context ctx_;

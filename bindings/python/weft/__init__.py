@@ -21,6 +21,8 @@ from . import symbol
 from . import symbol as sym
 from . import executor
 from .executor import Executor
+from . import optimizer, lr_scheduler, initializer, metric
+from . import initializer as init
 from . import autograd
 
 __version__ = "0.1.0"
@@ -28,10 +30,12 @@ MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged
 
 _sys.modules.setdefault(__name__ + ".nd", ndarray)
 _sys.modules.setdefault(__name__ + ".sym", symbol)
+_sys.modules.setdefault(__name__ + ".init", initializer)
 
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",
     "EngineError", "WeftIOError", "InternalError", "ArgumentTypeError", "Context", "cpu", "gpu",
     "cpu_pinned", "current_context", "nd", "ndarray", "random", "NDArray", "waitall", "dtypes",
-    "sym", "symbol", "Executor", "executor", "AttrScope", "attribute", "name", "autograd",
+    "sym", "symbol", "Executor", "executor", "AttrScope", "attribute", "name",
+    "optimizer", "lr_scheduler", "initializer", "init", "metric", "autograd",
 ]

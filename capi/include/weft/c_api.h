@@ -43,6 +43,7 @@ typedef struct weft_ndarray weft_ndarray;
 typedef struct weft_op weft_op;
 typedef struct weft_symbol weft_symbol;
 typedef struct weft_executor weft_executor;
+typedef struct weft_cached_op weft_cached_op;
 
 typedef struct weft_storage_stats {
   int64_t bytes_in_use;
@@ -242,6 +243,16 @@ WEFT_API int weft_autograd_backward(int num_heads, weft_ndarray* const* heads, w
 WEFT_API int weft_ndarray_detach(const weft_ndarray* a, weft_ndarray** out);
 /* *on = 1 when the array is on the autograd tape (a marked variable or a recorded result). */
 WEFT_API int weft_ndarray_on_tape(const weft_ndarray* a, int* on);
+/* ---- cached ops (a symbol called like an operator; Gluon's hybridize) ---- */
+/* flags: key/value strings (static_alloc, static_shape). */
+WEFT_API int weft_cached_op_create(const weft_symbol* sym, int num_flags, const char* const* keys,
+                                   const char* const* vals, weft_cached_op** out);
+/* Accepts NULL. */
+WEFT_API void weft_cached_op_free(weft_cached_op* op);
+/* inputs follow the symbol's list_inputs; *outputs is a thread-local list of
+ * new handles owned by the caller. Recorded by autograd when recording. */
+WEFT_API int weft_cached_op_invoke(weft_cached_op* op, int num_inputs, weft_ndarray* const* inputs,
+                                   int* num_outputs, weft_ndarray*** outputs);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus
