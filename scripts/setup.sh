@@ -12,4 +12,5 @@ if [ -n "$missing" ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi
-python3 -m pip install -q --disable-pip-version-check "cffi>=1.15" "numpy>=1.23" "pytest>=7" setuptools wheel
+python3 -m pip install -q --disable-pip-version-check "cffi>=1.15" "numpy>=1.23" "pytest>=7" setuptools wheel \
+    scikit-learn tqdm matplotlib

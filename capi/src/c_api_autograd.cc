@@ -92,4 +92,48 @@ int weft_ndarray_on_tape(const weft_ndarray* a, int* on) {
   WEFT_API_END();
 }
 
+int weft_autograd_set_function_callbacks(weft_function_backward_fn backward, weft_function_release_fn release) {
+  WEFT_API_BEGIN();
+  WEFT_CHECK_ARG(backward);
+  Autograd::SetCustomCallbacks(
+      [backward](int64_t id, const std::vector<NDArray>& out_grads, size_t num_inputs) {
+        std::vector<weft_ndarray*> in(out_grads.size());
+        for (size_t i = 0; i < in.size(); ++i) in[i] = capi::NewHandle(out_grads[i].Detach());
+        std::vector<weft_ndarray*> out(num_inputs, nullptr);
+        const int rc = backward(id, static_cast<int>(in.size()), in.data(), static_cast<int>(out.size()),
+                                out.data());
+        for (weft_ndarray* h : in) weft_ndarray_free(h);
+        std::vector<NDArray> grads;
+        for (weft_ndarray* h : out) {
+          grads.push_back(h ? h->arr.Detach() : NDArray());
+          weft_ndarray_free(h);
+        }
+        WEFT_CHECK(rc == 0, kInvalidArgument) << "autograd.Function " << id << ": backward failed";
+        return grads;
+      },
+      [release](int64_t id) {
+        if (release) release(id);
+      });
+  WEFT_API_END();
+}
+
+int weft_autograd_record_function(int64_t id, int num_inputs, weft_ndarray* const* inputs, int num_outputs,
+                                  weft_ndarray* const* outputs) {
+  WEFT_API_BEGIN();
+  WEFT_CHECK(num_inputs >= 0 && (num_inputs == 0 || inputs), kInvalidArgument) << "Function: bad input list";
+  WEFT_CHECK(num_outputs > 0 && outputs, kInvalidArgument) << "Function: no outputs";
+  std::vector<NDArray> in, out;
+  for (int i = 0; i < num_inputs; ++i) {
+    WEFT_CHECK(inputs[i], kInvalidArgument) << "Function: input " << i << " is NULL";
+    in.push_back(inputs[i]->arr);
+  }
+  for (int i = 0; i < num_outputs; ++i) {
+    WEFT_CHECK(outputs[i], kInvalidArgument) << "Function: output " << i << " is NULL";
+    out.push_back(outputs[i]->arr);
+  }
+  Autograd::RecordCustom(id, in, &out);
+  for (int i = 0; i < num_outputs; ++i) outputs[i]->arr = out[static_cast<size_t>(i)];
+  WEFT_API_END();
+}
+
 }  // extern "C"

@@ -26,6 +26,70 @@ struct TapeInfo {
   bool freed = false;           // released by a backward without retain_graph
 };
 
+// Note [Custom function nodes]
+// An autograd.Function is recorded as a node of a private operator (not in
+// the registry: it cannot appear in a symbol or run in an executor). Its
+// gradient rule emits a node of a second private operator that Backward runs
+// by calling the front end, with the function's id as the only parameter.
+struct CustomCallbacks {
+  Autograd::CustomBackward backward;
+  Autograd::CustomRelease release;
+};
+CustomCallbacks& Callbacks() {
+  static CustomCallbacks c;
+  return c;
+}
+
+// Owns a custom function's id: the front end forgets the function when the
+// last node referring to it dies.
+struct CustomId {
+  int64_t id;
+  explicit CustomId(int64_t i) : id(i) {}
+  ~CustomId() {
+    if (Callbacks().release) Callbacks().release(id);
+  }
+};
+
+struct CustomInfo : TapeInfo {
+  std::shared_ptr<CustomId> id;
+};
+
+// Both private operators take their output count as a parameter.
+OpDef* MakeCustomOp(const char* name) {
+  auto* d = new OpDef();
+  d->name = name;
+  d->add_param("num_outputs", ParamType::kInt, "1", "outputs of the node");
+  d->set_num_outputs([](const Params& p) { return static_cast<int>(p.GetInt("num_outputs")); });
+  return d;
+}
+
+Params CountParams(const OpDef& op, size_t n) { return Params::Parse(op, {{"num_outputs", std::to_string(n)}}); }
+
+const OpDef& CustomBackwardOp() {
+  static const OpDef* op = MakeCustomOp("_autograd_function_backward");
+  return *op;
+}
+
+const OpDef& CustomForwardOp() {
+  static const OpDef* op = [] {
+    OpDef* d = MakeCustomOp("_autograd_function");
+    d->gradient = [](const NodePtr& n, const std::vector<NodeEntry>& out_grads) {
+      auto b = std::make_shared<Node>();
+      b->op = &CustomBackwardOp();
+      b->op_name = b->op->name;
+      b->name = n->name + "_backward";
+      b->params = CountParams(CustomBackwardOp(), n->inputs.size());
+      b->inputs = out_grads;
+      b->control_deps = {n};  // Backward finds the forward node (and its id) here
+      std::vector<NodeEntry> grads;
+      for (uint32_t i = 0; i < n->inputs.size(); ++i) grads.push_back(NodeEntry{b, i, 0});
+      return grads;
+    };
+    return d;
+  }();
+  return *op;
+}
+
 TapeInfo* Info(const Node& n) { return static_cast<TapeInfo*>(n.info.get()); }
 
 NodeEntry EntryOf(const NDArray& a) { return NodeEntry{a.ag_node(), a.ag_index(), 0}; }
@@ -89,6 +153,49 @@ void Autograd::RecordOp(const OpDef& op, const Params& params, const std::vector
   for (const NDArray& o : *outputs) info->values.push_back(o.Detach());
   n->info = info;
   for (size_t i = 0; i < outputs->size(); ++i) (*outputs)[i].set_ag_entry(n, static_cast<uint32_t>(i));
+}
+
+void Autograd::SetCustomCallbacks(CustomBackward backward, CustomRelease release) {
+  Callbacks().backward = std::move(backward);
+  Callbacks().release = std::move(release);
+}
+
+void Autograd::RecordCustom(int64_t id, const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) {
+  auto cid = std::make_shared<CustomId>(id);  // released with the node, or now if nothing is recorded
+  WEFT_CHECK(static_cast<bool>(Callbacks().backward), kInvalidArgument)
+      << "autograd.Function: no front end registered its backward callback";
+  WEFT_CHECK(!outputs->empty(), kInvalidArgument) << "autograd.Function: forward returned no outputs";
+  bool on_tape = false;
+  for (const NDArray& a : inputs) on_tape = on_tape || a.ag_node() != nullptr;
+  if (!on_tape) return;
+  auto n = std::make_shared<Node>();
+  n->op = &CustomForwardOp();
+  n->op_name = n->op->name;
+  n->name = "function" + std::to_string(id);
+  n->params = CountParams(CustomForwardOp(), outputs->size());
+  for (const NDArray& a : inputs) n->inputs.push_back(a.ag_node() ? EntryOf(a) : ConstantEntry(a));
+  auto info = std::make_shared<CustomInfo>();
+  info->id = cid;
+  for (const NDArray& o : *outputs) info->values.push_back(o.Detach());
+  n->info = info;
+  for (size_t i = 0; i < outputs->size(); ++i) (*outputs)[i].set_ag_entry(n, static_cast<uint32_t>(i));
+}
+
+// The gradients of a custom function's inputs, from the front end.
+std::vector<NDArray> RunCustomBackward(const Node& fwd, const std::vector<NDArray>& out_grads,
+                                       const std::vector<NDArray>& forward_inputs) {
+  const auto* info = static_cast<const CustomInfo*>(fwd.info.get());
+  std::vector<NDArray> grads = Callbacks().backward(info->id->id, out_grads, forward_inputs.size());
+  WEFT_CHECK(grads.size() == forward_inputs.size(), kInvalidArgument)
+      << "autograd.Function: backward returned " << grads.size() << " gradients for " << forward_inputs.size()
+      << " inputs";
+  for (size_t i = 0; i < grads.size(); ++i) {
+    WEFT_CHECK(!grads[i].is_none() && grads[i].shape() == forward_inputs[i].shape(), kShape)
+        << "autograd.Function: backward's gradient " << i << " has shape "
+        << (grads[i].is_none() ? std::string("none") : grads[i].shape().ToString()) << ", input " << i << " has "
+        << forward_inputs[i].shape().ToString();
+  }
+  return grads;
 }
 
 std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const std::vector<NDArray>& head_grads,
@@ -171,6 +278,13 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
       WEFT_CHECK(!n->is_variable(), kInternal) << "backward: variable '" << n->name << "' has no value";
       std::vector<NDArray> in;
       for (const NodeEntry& e : n->inputs) in.push_back(values.at(e.node.get()).at(e.index));
+      if (n->op == &CustomBackwardOp()) {  // Note [Custom function nodes]
+        const Node& fwd = *n->control_deps.at(0);
+        std::vector<NDArray> fwd_in;
+        for (const NodeEntry& e : fwd.inputs) fwd_in.push_back(values.at(e.node.get()).at(e.index));
+        values[n.get()] = RunCustomBackward(fwd, in, fwd_in);
+        continue;
+      }
       std::vector<NDArray> out;
       InvokeParsed(*n->op, n->params, std::move(in), &out, is_train);
       values[n.get()] = std::move(out);

@@ -5,6 +5,8 @@
 // same one symbols use — and pushes the gradient nodes to the engine like any
 // other op. Recording state is per thread, as in MXNet.
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/graph/gradient.h"
@@ -39,6 +41,18 @@ class Autograd {
   // ops, so the result can be differentiated again; without retain_graph the
   // arrays the tape saved are released and a second backward through it is an
   // error.
+  // Custom functions (autograd.Function): a front end computes the outputs
+  // itself and records them as one tape node; at backward the node's
+  // gradient is asked of the front end through `backward`, on the thread
+  // running backward (no engine worker is involved). `release` is called
+  // when the node dies. Set once per process.
+  // Returns one gradient per input of the function (num_inputs of them).
+  using CustomBackward =
+      std::function<std::vector<NDArray>(int64_t id, const std::vector<NDArray>& out_grads, size_t num_inputs)>;
+  using CustomRelease = std::function<void(int64_t id)>;
+  static void SetCustomCallbacks(CustomBackward backward, CustomRelease release);
+  static void RecordCustom(int64_t id, const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs);
+
   static std::vector<NDArray> Backward(const std::vector<NDArray>& heads, const std::vector<NDArray>& head_grads,
                                        const std::vector<NDArray>& variables, bool retain_graph, bool create_graph,
                                        bool is_train);

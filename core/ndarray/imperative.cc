@@ -103,6 +103,12 @@ void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
   // Autograd records the call (outputs tagged before they are handed back).
   if (Autograd::IsRecording()) Autograd::RecordOp(op, params, inputs, &outs);
   std::vector<NDArray> visible(outs.begin(), outs.begin() + num_visible);
+  // The pushed closure holds plain arrays: a tape node must not be released
+  // on an engine worker (a custom Function's release calls the front end).
+  for (NDArray& a : inputs)
+    if (a.ag_node()) a = a.Detach();
+  for (NDArray& o : outs)
+    if (o.ag_node()) o = o.Detach();
   Engine::Get()->Push(
       [op_ptr, params = std::move(params), inputs = std::move(inputs), outs = std::move(outs),
        req = std::move(req), rng, is_train, ctx](RunContext) {

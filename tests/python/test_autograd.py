@@ -189,3 +189,79 @@ def test_out_argument_is_recorded():
         z = y.sum()
     z.backward()
     np.testing.assert_allclose(x.grad.asnumpy(), 2 * x.asnumpy())
+
+
+class _Sigmoid(autograd.Function):
+    def forward(self, x):  # pylint: disable=arguments-differ
+        y = 1 / (1 + nd.exp(-x))
+        self.save_for_backward(y)
+        return y
+
+    def backward(self, dy):  # pylint: disable=arguments-differ
+        (y,) = self.saved_tensors
+        return dy * y * (1 - y)
+
+
+def test_custom_function():
+    xv = np.array([0.0, 1.0, -2.0])
+    x = nd.array(xv)
+    x.attach_grad()
+    with autograd.record():
+        y = _Sigmoid()(x) * 2
+    y.backward()
+    s = 1 / (1 + np.exp(-xv))
+    np.testing.assert_allclose(y.asnumpy(), 2 * s, rtol=1e-6)
+    np.testing.assert_allclose(x.grad.asnumpy(), 2 * s * (1 - s), rtol=1e-5)
+    # Outside recording it is a plain call.
+    np.testing.assert_allclose(_Sigmoid()(x).asnumpy(), s, rtol=1e-6)
+
+
+def test_custom_function_with_two_inputs_and_outputs():
+    class SumDiff(autograd.Function):
+        def forward(self, a, b):  # pylint: disable=arguments-differ
+            return a + b, a - b
+
+        def backward(self, ds, dd):  # pylint: disable=arguments-differ
+            return ds + dd, ds - dd
+
+    a, b = nd.array([1.0, 2.0]), nd.array([3.0, 5.0])
+    a.attach_grad()
+    b.attach_grad()
+    with autograd.record():
+        s, d = SumDiff()(a, b)
+        loss = (s * 3 + d * d).sum()
+    loss.backward()
+    dv = (a - b).asnumpy()
+    np.testing.assert_allclose(a.grad.asnumpy(), 3 + 2 * dv)
+    np.testing.assert_allclose(b.grad.asnumpy(), 3 - 2 * dv)
+
+
+def test_custom_function_errors():
+    class Broken(autograd.Function):
+        def forward(self, x):  # pylint: disable=arguments-differ
+            return x * 1
+
+        def backward(self, dy):  # pylint: disable=arguments-differ
+            raise ValueError("broken backward")
+
+    class WrongCount(autograd.Function):
+        def forward(self, x):  # pylint: disable=arguments-differ
+            return x * 1
+
+        def backward(self, dy):  # pylint: disable=arguments-differ
+            return dy, dy
+
+    x = nd.array([1.0])
+    x.attach_grad()
+    with autograd.record():
+        y = Broken()(x)
+    with pytest.raises(ValueError, match="broken backward"):
+        y.backward()
+    with autograd.record():
+        y = WrongCount()(x)
+    with pytest.raises(InvalidArgumentError, match="2 gradients for 1 inputs"):
+        y.backward()
+    f = _Sigmoid()
+    f(x)
+    with pytest.raises(InvalidArgumentError, match="called once"):
+        f(x)

@@ -24,6 +24,8 @@ from .executor import Executor
 from . import optimizer, lr_scheduler, initializer, metric
 from . import initializer as init
 from . import autograd
+from . import cached_op
+from . import gluon
 
 __version__ = "0.1.0"
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged
@@ -37,5 +39,5 @@ __all__ = [
     "EngineError", "WeftIOError", "InternalError", "ArgumentTypeError", "Context", "cpu", "gpu",
     "cpu_pinned", "current_context", "nd", "ndarray", "random", "NDArray", "waitall", "dtypes",
     "sym", "symbol", "Executor", "executor", "AttrScope", "attribute", "name",
-    "optimizer", "lr_scheduler", "initializer", "init", "metric", "autograd",
+    "optimizer", "lr_scheduler", "initializer", "init", "metric", "autograd", "cached_op", "gluon",
 ]

@@ -15,7 +15,7 @@ engine — nothing here waits. Recording and training flags are per thread.
 from .base import ArgumentTypeError, InvalidArgumentError, check_call, ffi, lib
 
 __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training", "set_recording",
-           "set_training", "mark_variables", "backward", "grad"]
+           "set_training", "mark_variables", "backward", "grad", "Function"]
 
 _GRAD_REQ = {"null": 0, "write": 1, "add": 3, "inplace": 1}
 
@@ -145,9 +145,15 @@ def _run_backward(heads, head_grads, variables, retain_graph, create_graph, trai
     c_vars = ffi.new("weft_ndarray*[]", [v.handle for v in variables]) if variables else ffi.NULL
     n = ffi.new("int*")
     out = ffi.new("weft_ndarray***")
-    check_call(lib.weft_autograd_backward(len(heads), c_heads, c_hg, len(variables), c_vars,
-                                          1 if retain_graph else 0, 1 if create_graph else 0,
-                                          1 if train_mode else 0, n, out))
+    del _PENDING_ERROR[:]
+    try:
+        check_call(lib.weft_autograd_backward(len(heads), c_heads, c_hg, len(variables), c_vars,
+                                              1 if retain_graph else 0, 1 if create_graph else 0,
+                                              1 if train_mode else 0, n, out))
+    except Exception:
+        if _PENDING_ERROR:  # the user's Function.backward raised: show that error
+            raise _PENDING_ERROR.pop() from None
+        raise
     from .ndarray.ndarray import _wrap  # pylint: disable=import-outside-toplevel
     return [_wrap(out[0][i]) for i in range(n[0])]
 
@@ -171,3 +177,114 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
         retain_graph = create_graph
     res = _run_backward(heads, head_grads, variables, retain_graph, create_graph, train_mode)
     return res[0] if single else res
+
+
+# ---- custom functions -------------------------------------------------------------------------------------
+# Note [Function ids]
+# The core records a Function as one tape node holding an integer id; at
+# backward it calls _function_backward with that id on the thread running
+# backward, and _function_release when the node dies. _LIVE maps ids to the
+# Function objects (whose saved tensors backward needs) until then. An error
+# raised in the user's backward is kept here and re-raised by backward().
+_LIVE = {}
+_NEXT_ID = [0]
+_PENDING_ERROR = []
+
+
+@ffi.callback("int(int64_t, int, weft_ndarray* const*, int, weft_ndarray**)")
+def _function_backward(fid, n_out, out_grads, n_in, in_grads):
+    from .ndarray.ndarray import NDArray, _wrap  # pylint: disable=import-outside-toplevel
+    try:
+        func = _LIVE[fid]
+        grads = []
+        for i in range(n_out):  # borrowed handles: wrap detached copies we own
+            h = ffi.new("weft_ndarray**")
+            check_call(lib.weft_ndarray_detach(out_grads[i], h))
+            grads.append(_wrap(h[0]))
+        with pause():
+            res = func.backward(*grads)
+        res = [res] if isinstance(res, NDArray) else list(res)
+        if len(res) != n_in:
+            raise InvalidArgumentError("Function.backward returned %d gradients for %d inputs" % (len(res), n_in))
+        for i, g in enumerate(res):
+            if not isinstance(g, NDArray):
+                raise ArgumentTypeError("Function.backward must return NDArrays, got %s" % type(g).__name__)
+            h = ffi.new("weft_ndarray**")
+            check_call(lib.weft_ndarray_detach(g.handle, h))
+            in_grads[i] = h[0]
+        return 0
+    except BaseException as e:  # pylint: disable=broad-except
+        _PENDING_ERROR.append(e)
+        return 1
+
+
+@ffi.callback("void(int64_t)")
+def _function_release(fid, _live=_LIVE):  # bound early: module globals may be gone at interpreter exit
+    _live.pop(fid, None)
+
+
+_CALLBACKS_SET = []
+
+
+def _ensure_callbacks():
+    if not _CALLBACKS_SET:
+        check_call(lib.weft_autograd_set_function_callbacks(_function_backward, _function_release))
+        _CALLBACKS_SET.append(True)
+
+
+class Function:
+    """A differentiable operation written in Python (MXNet's ``autograd.Function``)::
+
+        class Sigmoid(autograd.Function):
+            def forward(self, x):
+                y = 1 / (1 + nd.exp(-x))
+                self.save_for_backward(y)
+                return y
+            def backward(self, dy):
+                y, = self.saved_tensors
+                return dy * y * (1 - y)
+
+        y = Sigmoid()(x)
+
+    ``forward`` runs with recording paused; when an input is on the tape the
+    outputs are recorded as one node whose gradient is ``backward`` (one
+    gradient per input, in order), called during ``autograd.backward`` on the
+    same thread. A Function object is used for one call."""
+
+    def __init__(self):
+        self._used = False
+        self.saved_tensors = ()
+
+    def save_for_backward(self, *args):
+        self.saved_tensors = args
+
+    def forward(self, *inputs):
+        raise NotImplementedError("Function.forward")
+
+    def backward(self, *output_grads):
+        raise NotImplementedError("Function.backward")
+
+    def __call__(self, *inputs):
+        from .ndarray.ndarray import NDArray  # pylint: disable=import-outside-toplevel
+        if self._used:
+            raise InvalidArgumentError("a Function object can be called once; create a new one per call")
+        self._used = True
+        for x in inputs:
+            if not isinstance(x, NDArray):
+                raise ArgumentTypeError("Function inputs must be NDArrays, got %s" % type(x).__name__)
+        with pause(train_mode=is_training()):
+            outputs = self.forward(*inputs)
+        single = isinstance(outputs, NDArray)
+        outs = [outputs] if single else list(outputs)
+        for o in outs:
+            if not isinstance(o, NDArray):
+                raise ArgumentTypeError("Function.forward must return NDArrays, got %s" % type(o).__name__)
+        if is_recording():
+            _ensure_callbacks()
+            fid = _NEXT_ID[0]
+            _NEXT_ID[0] += 1
+            _LIVE[fid] = self
+            check_call(lib.weft_autograd_record_function(
+                fid, len(inputs), ffi.new("weft_ndarray*[]", [x.handle for x in inputs]) if inputs else ffi.NULL,
+                len(outs), ffi.new("weft_ndarray*[]", [o.handle for o in outs])))
+        return outputs

@@ -253,6 +253,21 @@ WEFT_API void weft_cached_op_free(weft_cached_op* op);
  * new handles owned by the caller. Recorded by autograd when recording. */
 WEFT_API int weft_cached_op_invoke(weft_cached_op* op, int num_inputs, weft_ndarray* const* inputs,
                                    int* num_outputs, weft_ndarray*** outputs);
+/* Custom functions (autograd.Function). The front end computes the outputs
+ * itself and records them with an id of its choosing; at backward, on the
+ * thread calling weft_autograd_backward, `backward` gets the id and the output
+ * gradients (borrowed handles) and must store num_in_grads new handles it gives
+ * up into in_grads, returning 0 (non-zero: failure, reported by backward).
+ * `release` is called when no recorded node refers to the id any more. */
+typedef int (*weft_function_backward_fn)(int64_t id, int num_out_grads, weft_ndarray* const* out_grads,
+                                         int num_in_grads, weft_ndarray** in_grads);
+typedef void (*weft_function_release_fn)(int64_t id);
+WEFT_API int weft_autograd_set_function_callbacks(weft_function_backward_fn backward,
+                                                  weft_function_release_fn release);
+/* Records outputs = function_id(inputs) on the tape when some input is on it
+ * (the output handles are updated in place); otherwise release(id) is called. */
+WEFT_API int weft_autograd_record_function(int64_t id, int num_inputs, weft_ndarray* const* inputs,
+                                           int num_outputs, weft_ndarray* const* outputs);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

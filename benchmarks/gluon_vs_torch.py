@@ -1,0 +1,229 @@
+"""Gluon vs PyTorch (CPU), same thread count, measured in the same run.
+
+Cases (each timed as the median of --runs runs of --steps steps, after warm-up):
+  mlp        MLP 784-512-512-10 training step, batch 128: weft imperative
+             (autograd), weft hybridized, PyTorch eager
+  lenet      LeNet-5 training step, batch 64 on 1x28x28 (hybridized vs eager)
+  resnet18   ResNet-18 v1 inference, batch 1 and 8 at 3x224x224 (hybridized vs
+             eager under torch.no_grad)
+  memory     peak resident memory (ru_maxrss) of a process doing ResNet-18
+             training steps at batch 16, weft vs PyTorch, each in its own
+             process so the peaks do not mix
+
+Every configuration runs in a fresh subprocess with OMP_NUM_THREADS,
+OPENBLAS_NUM_THREADS, torch.set_num_threads and WEFT_CPU_WORKER_NTHREADS set to
+the thread count (1 and 2). Prints ms per step and the ratio weft / PyTorch
+(target <= 1.0; memory target <= 0.7). Both sides use SGD with momentum 0.9,
+softmax cross-entropy, float32.
+
+    PYTHONPATH=bindings/python python benchmarks/gluon_vs_torch.py [--threads 1 2] [--cases mlp lenet ...]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+# ---- weft -----------------------------------------------------------------------------------------------------
+def _weft_net(case):
+    from weft.gluon import nn  # pylint: disable=import-outside-toplevel
+    from weft.gluon.model_zoo import vision  # pylint: disable=import-outside-toplevel
+    if case == "mlp":
+        net = nn.HybridSequential()
+        net.add(nn.Dense(512, activation="relu", in_units=784), nn.Dense(512, activation="relu", in_units=512),
+                nn.Dense(10, in_units=512))
+        return net, (128, 784)
+    if case == "lenet":
+        net = nn.HybridSequential()
+        net.add(nn.Conv2D(6, 5, padding=2, activation="relu", in_channels=1), nn.MaxPool2D(2, 2),
+                nn.Conv2D(16, 5, activation="relu", in_channels=6), nn.MaxPool2D(2, 2), nn.Flatten(),
+                nn.Dense(120, activation="relu", in_units=400), nn.Dense(84, activation="relu", in_units=120),
+                nn.Dense(10, in_units=84))
+        return net, (64, 1, 28, 28)
+    if case.startswith("resnet18"):
+        return vision.resnet18_v1(classes=1000), (int(case.split("_b")[1]) if "_b" in case else 16, 3, 224, 224)
+    raise SystemExit("unknown case " + case)
+
+
+def run_weft(case, mode, steps, runs):
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    import weft  # pylint: disable=import-outside-toplevel
+    from weft import autograd, gluon, nd  # pylint: disable=import-outside-toplevel
+    weft.random.seed(0)
+    net, shape = _weft_net(case)
+    net.initialize(weft.init.Xavier())
+    if mode != "imperative":
+        net.hybridize(static_alloc=True, static_shape=True)
+    rng = np.random.default_rng(0)
+    x = nd.array(rng.standard_normal(shape).astype(np.float32))
+    y = nd.array(rng.integers(0, 10, shape[0]).astype(np.float32))
+    if case.startswith("resnet18") and not case.endswith("train"):
+        def step():
+            net(x).wait_to_read()
+    else:
+        loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+        trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.01, "momentum": 0.9})
+
+        def step():
+            with autograd.record():
+                loss = loss_fn(net(x), y)
+            loss.backward()
+            trainer.step(shape[0])
+    return _time(step, steps, runs, weft.nd.waitall)
+
+
+# ---- PyTorch --------------------------------------------------------------------------------------------------
+def _torch_resnet18():
+    import torch.nn as tnn  # pylint: disable=import-outside-toplevel
+
+    class Basic(tnn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.c1 = tnn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            self.b1 = tnn.BatchNorm2d(cout)
+            self.c2 = tnn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+            self.b2 = tnn.BatchNorm2d(cout)
+            self.down = None
+            if stride != 1 or cin != cout:
+                self.down = tnn.Sequential(tnn.Conv2d(cin, cout, 1, stride, bias=False), tnn.BatchNorm2d(cout))
+
+        def forward(self, x):
+            r = x if self.down is None else self.down(x)
+            y = self.b2(self.c2(self.b1(self.c1(x)).relu()))
+            return (y + r).relu()
+
+    layers = [tnn.Conv2d(3, 64, 7, 2, 3, bias=False), tnn.BatchNorm2d(64), tnn.ReLU(), tnn.MaxPool2d(3, 2, 1)]
+    cin = 64
+    for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+        layers += [Basic(cin, cout, stride), Basic(cout, cout, 1)]
+        cin = cout
+    layers += [tnn.AdaptiveAvgPool2d(1), tnn.Flatten(), tnn.Linear(512, 1000)]
+    return tnn.Sequential(*layers)
+
+
+def _torch_net(case):
+    import torch.nn as tnn  # pylint: disable=import-outside-toplevel
+    if case == "mlp":
+        return tnn.Sequential(tnn.Linear(784, 512), tnn.ReLU(), tnn.Linear(512, 512), tnn.ReLU(),
+                              tnn.Linear(512, 10)), (128, 784)
+    if case == "lenet":
+        return tnn.Sequential(tnn.Conv2d(1, 6, 5, padding=2), tnn.ReLU(), tnn.MaxPool2d(2, 2), tnn.Conv2d(6, 16, 5),
+                              tnn.ReLU(), tnn.MaxPool2d(2, 2), tnn.Flatten(), tnn.Linear(400, 120), tnn.ReLU(),
+                              tnn.Linear(120, 84), tnn.ReLU(), tnn.Linear(84, 10)), (64, 1, 28, 28)
+    return _torch_resnet18(), (int(case.split("_b")[1]) if "_b" in case else 16, 3, 224, 224)
+
+
+def run_torch(case, steps, runs, threads):
+    import torch  # pylint: disable=import-outside-toplevel
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    net, shape = _torch_net(case)
+    x = torch.randn(shape)
+    y = torch.randint(0, 10, (shape[0],))
+    if case.startswith("resnet18") and not case.endswith("train"):
+        net.eval()
+
+        def step():
+            with torch.no_grad():
+                net(x)
+    else:
+        loss_fn = torch.nn.CrossEntropyLoss()
+        opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
+
+        def step():
+            opt.zero_grad()
+            loss_fn(net(x), y).backward()
+            opt.step()
+    return _time(step, steps, runs, lambda: None)
+
+
+def _time(step, steps, runs, wait):
+    for _ in range(2):
+        step()
+    wait()
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            step()
+        wait()
+        times.append((time.perf_counter() - t0) / steps)
+    return statistics.median(times)
+
+
+def peak_memory(framework, steps):
+    """ru_maxrss (MiB) of this process after ResNet-18 training steps at batch 16."""
+    import resource  # pylint: disable=import-outside-toplevel
+    if framework == "weft":
+        run_weft("resnet18_b16_train", "hybridized", steps, 1)
+    else:
+        run_torch("resnet18_b16_train", steps, 1, int(os.environ.get("OMP_NUM_THREADS", "1")))
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+# ---- driver ---------------------------------------------------------------------------------------------------
+def _child(args):
+    threads = int(os.environ["OMP_NUM_THREADS"])
+    if args.child == "memory":
+        print(json.dumps({"mib": peak_memory(args.framework, 2)}))
+    elif args.framework == "weft":
+        print(json.dumps({"s": run_weft(args.case, args.mode, args.steps, args.runs)}))
+    else:
+        print(json.dumps({"s": run_torch(args.case, args.steps, args.runs, threads)}))
+
+
+def _spawn(threads, **kw):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
+               WEFT_CPU_WORKER_NTHREADS=str(threads), MKL_NUM_THREADS=str(threads))
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", kw.pop("child")]
+    for k, v in kw.items():
+        cmd += ["--" + k, str(v)]
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--cases", nargs="+", default=["mlp", "lenet", "resnet18", "memory"])
+    ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--child", default=None)
+    ap.add_argument("--framework", default=None)
+    ap.add_argument("--case", default=None)
+    ap.add_argument("--mode", default="hybridized")
+    args = ap.parse_args()
+    if args.child:
+        _child(args)
+        return
+    rows = []
+    for threads in args.threads:
+        for case in args.cases:
+            if case == "memory":
+                w = _spawn(threads, child="memory", framework="weft")["mib"]
+                t = _spawn(threads, child="memory", framework="torch")["mib"]
+                rows.append((threads, "resnet18 train b16 peak RSS", "MiB", w, t, "0.7"))
+                continue
+            sub = ["resnet18_b1", "resnet18_b8"] if case == "resnet18" else [case]
+            for c in sub:
+                steps = max(2, args.steps // (4 if c == "resnet18_b8" else 1))
+                torch_s = _spawn(threads, child="time", framework="torch", case=c, steps=steps, runs=args.runs)["s"]
+                modes = ["imperative", "hybridized"] if c == "mlp" else ["hybridized"]
+                for mode in modes:
+                    weft_s = _spawn(threads, child="time", framework="weft", case=c, mode=mode, steps=steps,
+                                    runs=args.runs)["s"]
+                    rows.append((threads, "%s (%s)" % (c, mode), "ms", weft_s * 1e3, torch_s * 1e3, "1.0"))
+            for r in rows[-len(sub) * 2:]:
+                pass
+    print("%-8s %-34s %12s %12s %8s %7s" % ("threads", "case", "weft", "pytorch", "ratio", "target"))
+    for threads, name, unit, w, t, target in rows:
+        print("%-8d %-34s %9.2f %s %9.2f %s %8.3f %7s" % (threads, name, w, unit, t, unit, w / t, "<=" + target))
+
+
+if __name__ == "__main__":
+    main()

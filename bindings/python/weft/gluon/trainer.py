@@ -1,0 +1,298 @@
+"""Trainer: applies an optimizer to a set of Parameters (MXNet 1.x's
+``mxnet.gluon.Trainer``).
+
+    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+    with autograd.record():
+        loss = loss_fn(net(x), y)
+    loss.backward()
+    trainer.step(batch_size)          # rescale_grad = 1 / batch_size, then update
+
+Parameter ``i`` (in sorted-name order for a dict) is optimizer index ``i``, and
+the optimizer's ``param_dict`` maps it back to the Parameter, so each
+Parameter's ``lr_mult`` / ``wd_mult`` apply. Parameters with grad_req 'null'
+are skipped.
+
+Note [Trainer and KVStore]
+    Weft has no KVStore yet. As in MXNet, a single device needs none: with
+    ``kvstore`` None, 'local' or 'device' and every Parameter on one device,
+    ``allreduce_grads`` has nothing to reduce. With copies on several devices,
+    'local' / 'device' sum the gradients here (each copy receives the sum, then
+    every copy is updated by its own Updater, all sharing one optimizer: what
+    MXNet's device KVStore with update_on_kvstore=False computes), and None leaves
+    each copy's gradient alone, as in MXNet. Distributed stores ('dist_*') and
+    KVStore objects are refused with an error, and so are update_on_kvstore=True
+    and compression_params where a store would be needed.
+
+Note [Stale gradients]
+    MXNet marks a gradient "fresh" when backward writes it and the Trainer
+    refuses (or, with ignore_stale_grad, skips) parameters whose gradient is not
+    fresh. The check needs that mark on the gradient's array; the Trainer reads
+    ``NDArray._fresh_grad`` where the NDArray class provides it and otherwise
+    cannot tell, so it updates every parameter. Parameters whose deferred
+    initialization never finished (never used in a forward pass) are always
+    detected: an error names them, or ignore_stale_grad skips them.
+"""
+# pylint: disable=protected-access
+from .. import optimizer as opt
+from ..base import InvalidArgumentError, WeftError
+from .parameter import DeferredInitializationError, Parameter, ParameterDict
+
+__all__ = ["Trainer"]
+
+_LOCAL_KVSTORES = ("local", "device")
+
+
+class Trainer:
+    """Applies an Optimizer on a set of Parameters.
+
+    Parameters
+    ----------
+    params : ParameterDict, dict of str to Parameter, or list of Parameter
+    optimizer : str or weft.optimizer.Optimizer
+        A registered name ('sgd', 'adam', ...) or an instance (then
+        optimizer_params must be empty).
+    optimizer_params : dict
+        Keyword arguments of the optimizer, e.g. ``{'learning_rate': 0.1}``.
+    kvstore : None, 'local' or 'device'
+        How gradients of copies on several devices are combined (Note [Trainer
+        and KVStore]); distributed stores are not available yet.
+    compression_params : dict or None
+        Gradient compression; only accepted where no gradients travel.
+    update_on_kvstore : None or bool
+        True is only accepted where no store is needed (one device).
+    """
+
+    def __init__(self, params, optimizer, optimizer_params=None, kvstore="device", compression_params=None,
+                 update_on_kvstore=None):
+        if isinstance(params, (dict, ParameterDict)):
+            params = [params[key] for key in sorted(params.keys())]
+        if not isinstance(params, (list, tuple)):
+            raise InvalidArgumentError("First argument must be a list or dict of Parameters, got %s."
+                                       % type(params).__name__)
+        self._params = []
+        self._param2idx = {}
+        for i, param in enumerate(params):
+            if not isinstance(param, Parameter):
+                raise InvalidArgumentError("First argument must be a list or dict of Parameters, got list of %s."
+                                           % type(param).__name__)
+            if param.name in self._param2idx:
+                raise InvalidArgumentError("Parameter '%s' is given to the Trainer twice" % param.name)
+            self._param2idx[param.name] = i
+            self._params.append(param)
+            param._set_trainer(self)
+        _check_kvstore_arg(kvstore)
+        if update_on_kvstore not in (None, True, False):
+            raise InvalidArgumentError("update_on_kvstore must be None, True or False, got %r" % (update_on_kvstore,))
+        self._kvstore_params = {"kvstore": kvstore, "update_on_kvstore": update_on_kvstore}
+        self._compression_params = compression_params
+        self._init_optimizer(optimizer, optimizer_params if optimizer_params else {})
+        self._scale = self._optimizer.rescale_grad
+        self._kv_initialized = False
+        self._kvstore = None            # weft has no KVStore object (Note [Trainer and KVStore])
+        self._update_on_kvstore = False
+        self._reduce_grads = False
+        self._contexts = None
+        self._params_to_init = []
+
+    def _init_optimizer(self, optimizer, optimizer_params):
+        param_dict = dict(enumerate(self._params))
+        if isinstance(optimizer, opt.Optimizer):
+            if optimizer_params:
+                raise InvalidArgumentError("optimizer_params must be None if optimizer is an instance of "
+                                           "Optimizer instead of str")
+            self._optimizer = optimizer
+            self._optimizer.param_dict = param_dict
+        elif isinstance(optimizer, str):
+            self._optimizer = opt.create(optimizer, param_dict=param_dict, **optimizer_params)
+        else:
+            raise InvalidArgumentError("optimizer must be a name or an Optimizer, got %s" % type(optimizer).__name__)
+        self._updaters = []  # one per device, made with the device list (_init_kvstore)
+
+    def _check_contexts(self):
+        """The devices every initialized Parameter lives on (the same for all)."""
+        contexts = None
+        for param in self._params:
+            try:
+                ctx = param.list_ctx()
+            except WeftError:
+                continue  # not initialized: reported by _update
+            if contexts is not None and list(contexts) != list(ctx):
+                raise InvalidArgumentError(
+                    "All Parameters must be initialized on the same set of contexts, but Parameter %s is "
+                    "initialized on %s while previous Parameters are initialized on %s."
+                    % (param.name, str(ctx), str(contexts)))
+            contexts = ctx
+        return list(contexts) if contexts else []
+
+    def _init_kvstore(self):
+        """Decides how gradients are combined (Note [Trainer and KVStore]); runs at the first step."""
+        contexts = self._check_contexts()
+        kvstore = self._kvstore_params["kvstore"]
+        multi = len(contexts) > 1
+        self._reduce_grads = multi and kvstore is not None
+        if self._reduce_grads and self._kvstore_params["update_on_kvstore"]:
+            raise InvalidArgumentError("update_on_kvstore=True needs a KVStore, which weft does not have yet; "
+                                       "use update_on_kvstore=False (gradients are then summed across devices "
+                                       "and each copy is updated locally)")
+        if self._reduce_grads and self._compression_params:
+            raise InvalidArgumentError("compression_params: gradient compression needs a KVStore, which weft "
+                                       "does not have yet")
+        old_contexts, self._contexts = self._contexts, contexts
+        kept = self._updaters[0].get_states() if self._updaters and self._updaters[0].states else None
+        self._updaters = [opt.get_updater(self._optimizer) for _ in (contexts or [None])]
+        if kept is not None:
+            # The parameters moved (reset_ctx): each device gets its own copy of the states, and
+            # the per-device update counts (Adam's bias correction) carry over to new devices.
+            for updater in self._updaters:
+                updater.set_states(kept)
+            counts = getattr(self._optimizer, "_all_index_update_counts", None)
+            if isinstance(counts, dict) and old_contexts:
+                src = counts.get(old_contexts[0].device_id, {})
+                for ctx in contexts:
+                    if not counts.get(ctx.device_id):
+                        counts[ctx.device_id] = dict(src)
+        self._kv_initialized = True
+        self._params_to_init = [p for p in self._params if p._deferred_init]
+
+    def _reset_kvstore(self):
+        """Forgets the device layout (Parameter.set_data calls this when needed)."""
+        self._kv_initialized = False
+
+    def _init_params(self):
+        """Drops Parameters from _params_to_init once their deferred initialization finished."""
+        self._params_to_init = [p for p in self._params_to_init if p._deferred_init]
+
+    def _ready(self):
+        if not self._kv_initialized:
+            self._init_kvstore()
+        elif self._contexts != self._check_contexts():
+            self._init_kvstore()  # parameters were moved (reset_ctx) since the first step
+        if self._params_to_init:
+            self._init_params()
+
+    # -- learning rate -------------------------------------------------------------------------
+    @property
+    def learning_rate(self):
+        """The optimizer's current learning rate."""
+        return self._optimizer.learning_rate
+
+    @property
+    def optimizer(self):
+        """The Optimizer (an instance, also when a name was given)."""
+        return self._optimizer
+
+    def set_learning_rate(self, lr):
+        """Sets the optimizer's learning rate (not with an lr_scheduler)."""
+        self._optimizer.set_learning_rate(lr)
+
+    # -- steps -----------------------------------------------------------------------------------
+    def step(self, batch_size, ignore_stale_grad=False):
+        """One update: ``rescale_grad = 1 / batch_size`` (times the optimizer's own
+        rescale_grad at construction), allreduce_grads, then update. Call after
+        ``backward`` and outside ``autograd.record()``."""
+        self._optimizer.rescale_grad = self._scale / batch_size
+        self._ready()
+        self._allreduce_grads()
+        self._update(ignore_stale_grad)
+
+    def allreduce_grads(self):
+        """Combines the gradients of the copies on several devices (Note
+        [Trainer and KVStore]); with one device there is nothing to do. For
+        ``allreduce_grads(); <modify grads>; update(batch_size)``."""
+        self._ready()
+        self._allreduce_grads()
+
+    def update(self, batch_size, ignore_stale_grad=False):
+        """The update half of ``step``, after ``allreduce_grads``."""
+        self._ready()
+        self._optimizer.rescale_grad = self._scale / batch_size
+        self._update(ignore_stale_grad)
+
+    def _allreduce_grads(self):
+        if not self._reduce_grads:
+            return
+        for param in self._params:
+            if param.grad_req == "null" or param._deferred_init:
+                continue
+            grads = param.list_grad()
+            total = grads[0].copy()
+            for g in grads[1:]:
+                total += g.as_in_context(total.context)
+            for g in grads:
+                total.copyto(g)
+
+    def _update(self, ignore_stale_grad=False):
+        updates = [[] for _ in self._updaters]
+        for i, param in enumerate(self._params):
+            if param.grad_req == "null":
+                continue
+            try:
+                arrays = param.list_data()
+            except DeferredInitializationError:
+                if ignore_stale_grad:
+                    continue
+                raise _stale_error(param.name, "its initialization is still deferred: it has not been used "
+                                   "in a forward pass") from None
+            grads = param.list_grad()
+            for upd, arr, grad in zip(updates, arrays, grads):
+                fresh = _fresh_grad(arr)
+                if fresh is False:
+                    if not ignore_stale_grad:
+                        raise _stale_error(param.name, "its gradient on context %s has not been updated by "
+                                           "backward since the last `step`" % str(arr.context))
+                    continue
+                upd.append((i, grad, arr))
+                _clear_fresh_grad(arr)
+        for updater, upd in zip(self._updaters, updates):
+            if upd:
+                idx, grads, arrays = zip(*upd)
+                updater(list(idx), list(grads), list(arrays))
+
+    # -- optimizer states --------------------------------------------------------------------------
+    def save_states(self, fname):
+        """Writes the optimizer and its per-parameter states to fname
+        (weft's pickle-free format, weft/optimizer/updater.py)."""
+        self._ready()
+        data = self._updaters[0].get_states(dump_optimizer=True)
+        with open(fname, "wb") as fout:
+            fout.write(data)
+
+    def load_states(self, fname):
+        """Restores what save_states wrote; the optimizer is replaced by the saved one."""
+        self._ready()
+        with open(fname, "rb") as fin:
+            states = fin.read()
+        for updater in self._updaters:
+            updater.set_states(states)
+            updater.optimizer = self._updaters[0].optimizer
+        self._optimizer = self._updaters[0].optimizer
+        self._optimizer.param_dict = dict(enumerate(self._params))
+
+
+def _check_kvstore_arg(kvstore):
+    if kvstore is None or (isinstance(kvstore, str) and kvstore in _LOCAL_KVSTORES):
+        return
+    what = repr(kvstore) if isinstance(kvstore, str) else "a %s object" % type(kvstore).__name__
+    raise InvalidArgumentError("Trainer: kvstore=%s is not supported: distributed KVStore is not available yet "
+                               "in weft; use kvstore='device', 'local' or None (single machine)" % what)
+
+
+def _fresh_grad(arr):
+    """True / False where the NDArray class tracks fresh gradients, else None
+    (Note [Stale gradients])."""
+    if not hasattr(type(arr), "_fresh_grad"):
+        return None
+    return bool(arr._fresh_grad)
+
+
+def _clear_fresh_grad(arr):
+    if hasattr(type(arr), "_fresh_grad"):
+        arr._fresh_grad = False
+
+
+def _stale_error(name, why):
+    return UserWarning(
+        "Gradient of Parameter `%s` cannot be used: %s. This could mean a bug in your model that made it only "
+        "use a subset of the Parameters (Blocks) for this iteration. If you are intentionally only using a "
+        "subset, call step with ignore_stale_grad=True to suppress this warning and skip updating of "
+        "Parameters with stale gradient" % (name, why))
