@@ -94,7 +94,10 @@ int weft_ndarray_on_tape(const weft_ndarray* a, int* on) {
 
 int weft_autograd_set_function_callbacks(weft_function_backward_fn backward, weft_function_release_fn release) {
   WEFT_API_BEGIN();
-  WEFT_CHECK_ARG(backward);
+  if (backward == nullptr) {  // unregistered (a front end shutting down): release is not called any more
+    Autograd::SetCustomCallbacks(nullptr, nullptr);
+    return 0;
+  }
   Autograd::SetCustomCallbacks(
       [backward](int64_t id, const std::vector<NDArray>& out_grads, size_t num_inputs) {
         std::vector<weft_ndarray*> in(out_grads.size());

@@ -51,7 +51,10 @@ struct CustomId {
 };
 
 struct CustomInfo : TapeInfo {
-  std::shared_ptr<CustomId> id;
+  std::shared_ptr<CustomId> id;       // a front-end Function, or
+  Autograd::OpaqueBackward backward;  // a core closure (RecordOpaque)
+  std::shared_ptr<void> keep_alive;
+  std::vector<bool> needs_grad;       // per input; empty: all
 };
 
 // Both private operators take their output count as a parameter.
@@ -81,8 +84,12 @@ const OpDef& CustomForwardOp() {
       b->params = CountParams(CustomBackwardOp(), n->inputs.size());
       b->inputs = out_grads;
       b->control_deps = {n};  // Backward finds the forward node (and its id) here
+      const auto* info = static_cast<const CustomInfo*>(n->info.get());
       std::vector<NodeEntry> grads;
-      for (uint32_t i = 0; i < n->inputs.size(); ++i) grads.push_back(NodeEntry{b, i, 0});
+      for (uint32_t i = 0; i < n->inputs.size(); ++i) {
+        const bool needed = info == nullptr || info->needs_grad.empty() || info->needs_grad[i];
+        grads.push_back(needed ? NodeEntry{b, i, 0} : NodeEntry{});
+      }
       return grads;
     };
     return d;
@@ -163,7 +170,7 @@ void Autograd::SetCustomCallbacks(CustomBackward backward, CustomRelease release
 void Autograd::RecordCustom(int64_t id, const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs) {
   auto cid = std::make_shared<CustomId>(id);  // released with the node, or now if nothing is recorded
   WEFT_CHECK(static_cast<bool>(Callbacks().backward), kInvalidArgument)
-      << "autograd.Function: no front end registered its backward callback";
+      << "autograd.Function: no front end registered its backward callback (or it has shut down)";
   WEFT_CHECK(!outputs->empty(), kInvalidArgument) << "autograd.Function: forward returned no outputs";
   bool on_tape = false;
   for (const NDArray& a : inputs) on_tape = on_tape || a.ag_node() != nullptr;
@@ -181,15 +188,41 @@ void Autograd::RecordCustom(int64_t id, const std::vector<NDArray>& inputs, std:
   for (size_t i = 0; i < outputs->size(); ++i) (*outputs)[i].set_ag_entry(n, static_cast<uint32_t>(i));
 }
 
+void Autograd::RecordOpaque(const std::string& name, const std::vector<NDArray>& inputs,
+                            std::vector<NDArray>* outputs, OpaqueBackward backward, std::shared_ptr<void> keep_alive) {
+  bool on_tape = false;
+  std::vector<bool> needs_grad;
+  for (const NDArray& a : inputs) {
+    needs_grad.push_back(a.ag_node() != nullptr);
+    on_tape = on_tape || a.ag_node() != nullptr;
+  }
+  if (!on_tape) return;
+  auto n = std::make_shared<Node>();
+  n->op = &CustomForwardOp();
+  n->op_name = n->op->name;
+  n->name = name;
+  n->params = CountParams(CustomForwardOp(), outputs->size());
+  for (const NDArray& a : inputs) n->inputs.push_back(a.ag_node() ? EntryOf(a) : ConstantEntry(a));
+  auto info = std::make_shared<CustomInfo>();
+  info->backward = std::move(backward);
+  info->keep_alive = std::move(keep_alive);
+  info->needs_grad = std::move(needs_grad);
+  for (const NDArray& o : *outputs) info->values.push_back(o.Detach());
+  n->info = info;
+  for (size_t i = 0; i < outputs->size(); ++i) (*outputs)[i].set_ag_entry(n, static_cast<uint32_t>(i));
+}
+
 // The gradients of a custom function's inputs, from the front end.
 std::vector<NDArray> RunCustomBackward(const Node& fwd, const std::vector<NDArray>& out_grads,
                                        const std::vector<NDArray>& forward_inputs) {
   const auto* info = static_cast<const CustomInfo*>(fwd.info.get());
+  if (info->backward) return info->backward(out_grads);
   std::vector<NDArray> grads = Callbacks().backward(info->id->id, out_grads, forward_inputs.size());
   WEFT_CHECK(grads.size() == forward_inputs.size(), kInvalidArgument)
       << "autograd.Function: backward returned " << grads.size() << " gradients for " << forward_inputs.size()
       << " inputs";
   for (size_t i = 0; i < grads.size(); ++i) {
+    if (grads[i].is_none() && !info->needs_grad.empty() && !info->needs_grad[i]) continue;
     WEFT_CHECK(!grads[i].is_none() && grads[i].shape() == forward_inputs[i].shape(), kShape)
         << "autograd.Function: backward's gradient " << i << " has shape "
         << (grads[i].is_none() ? std::string("none") : grads[i].shape().ToString()) << ", input " << i << " has "
@@ -260,6 +293,20 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
   std::unordered_map<const Node*, std::vector<NDArray>> values;
   std::vector<NodePtr> order;
   PostOrderDFS(grads, [&](const NodePtr& n) { order.push_back(n); });
+  // Note [Releasing gradient intermediates]
+  // A gradient node's outputs are dropped once its last reader has been
+  // pushed, so their storage goes back to the pool (after the engine is done
+  // with it) and later nodes reuse it: the backward pass holds only what is
+  // still to be read, not every intermediate gradient at once.
+  std::unordered_map<const Node*, int> readers;
+  for (const NodePtr& n : order) {
+    for (const NodeEntry& e : n->inputs) ++readers[e.node.get()];
+    for (const NodePtr& d : n->control_deps) ++readers[d.get()];
+  }
+  for (const NodeEntry& g : grads) ++readers[g.node.get()];
+  auto done_reading = [&](const Node* n) {
+    if (--readers[n] == 0 && Info(*n) == nullptr) values.erase(n);
+  };
   const bool was_recording = SetRecording(create_graph);
   const bool was_training = SetTraining(is_train);
   try {
@@ -283,11 +330,12 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
         std::vector<NDArray> fwd_in;
         for (const NodeEntry& e : fwd.inputs) fwd_in.push_back(values.at(e.node.get()).at(e.index));
         values[n.get()] = RunCustomBackward(fwd, in, fwd_in);
-        continue;
+      } else {
+        std::vector<NDArray> out;
+        InvokeParsed(*n->op, n->params, std::move(in), &out, is_train);
+        values[n.get()] = std::move(out);
       }
-      std::vector<NDArray> out;
-      InvokeParsed(*n->op, n->params, std::move(in), &out, is_train);
-      values[n.get()] = std::move(out);
+      for (const NodeEntry& e : n->inputs) done_reading(e.node.get());
     }
   } catch (...) {
     SetRecording(was_recording);
@@ -301,7 +349,13 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
   for (size_t k = 0; k < grads.size(); ++k) {
     NDArray g = values.at(grads[k].node.get()).at(grads[k].index);
     if (!variables.empty()) {
-      result.push_back(create_graph ? g : g.Detach());
+      if (create_graph) {
+        result.push_back(g);
+      } else {  // a copy: a gradient may live in a hybridized block's reused buffers
+        NDArray c(g.shape(), g.ctx(), g.dtype());
+        NDArray::Copy(g.Detach(), c);
+        result.push_back(c);
+      }
       continue;
     }
     const TapeInfo* info = x_info[k];

@@ -7,6 +7,8 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "core/graph/gradient.h"
@@ -52,6 +54,14 @@ class Autograd {
   using CustomRelease = std::function<void(int64_t id)>;
   static void SetCustomCallbacks(CustomBackward backward, CustomRelease release);
   static void RecordCustom(int64_t id, const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs);
+
+  // A piece of graph the core runs itself (a hybridized block's CachedOp)
+  // recorded as one tape node: `backward` gets the outputs' gradients and
+  // returns one gradient per input (none where the input was not on the tape,
+  // which gets none). `keep_alive` lives as long as the node.
+  using OpaqueBackward = std::function<std::vector<NDArray>(const std::vector<NDArray>& out_grads)>;
+  static void RecordOpaque(const std::string& name, const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs,
+                           OpaqueBackward backward, std::shared_ptr<void> keep_alive);
 
   static std::vector<NDArray> Backward(const std::vector<NDArray>& heads, const std::vector<NDArray>& head_grads,
                                        const std::vector<NDArray>& variables, bool retain_graph, bool create_graph,

@@ -1,6 +1,7 @@
 #include "core/executor/cached_op.h"
 
 #include <sstream>
+#include <utility>
 #include <unordered_map>
 
 #include "core/autograd/autograd.h"
@@ -14,9 +15,11 @@ CachedOp::CachedOp(const Symbol& sym, const std::map<std::string, std::string>& 
       aux_names_(sym.ListAuxiliaryStates()) {
   for (const auto& kv : flags)
     WEFT_CHECK(kv.first == "static_alloc" || kv.first == "static_shape" || kv.first == "data_indices" ||
-                   kv.first == "param_indices",
+                   kv.first == "param_indices" || kv.first == "inline_recording",
                kInvalidArgument)
-        << "CachedOp: unknown flag '" << kv.first << "' (known: static_alloc, static_shape)";
+        << "CachedOp: unknown flag '" << kv.first << "' (known: static_alloc, static_shape, inline_recording)";
+  auto it = flags.find("inline_recording");
+  inline_recording_ = it != flags.end() && (it->second == "1" || it->second == "True" || it->second == "true");
 }
 
 std::vector<NDArray> CachedOp::Invoke(const std::vector<NDArray>& inputs) {
@@ -25,7 +28,11 @@ std::vector<NDArray> CachedOp::Invoke(const std::vector<NDArray>& inputs) {
   for (size_t i = 0; i < inputs.size(); ++i)
     WEFT_CHECK(!inputs[i].is_none(), kInvalidArgument) << "CachedOp: input '" << input_names_[i] << "' is empty";
   const bool is_train = Autograd::IsTraining();
-  if (Autograd::IsRecording()) return InvokeRecorded(inputs, is_train);
+  if (Autograd::IsRecording()) {
+    bool on_tape = false;
+    for (const NDArray& a : inputs) on_tape = on_tape || a.ag_node() != nullptr;
+    if (on_tape) return inline_recording_ ? InvokeRecorded(inputs, is_train) : InvokeTraining(inputs, is_train);
+  }
 
   std::unordered_map<std::string, NDArray> by_name;
   for (size_t i = 0; i < inputs.size(); ++i) by_name[input_names_[i]] = inputs[i].Detach();
@@ -44,6 +51,85 @@ std::vector<NDArray> CachedOp::Invoke(const std::vector<NDArray>& inputs) {
   it->second->Rebind(args, aux, /*fresh_outputs=*/true);
   it->second->Forward(is_train);
   return it->second->outputs();
+}
+
+struct CachedOp::TrainSlot {
+  std::unique_ptr<GraphExecutor> exe;
+  bool busy = false;        // a recorded forward waits for its backward
+  uint64_t generation = 0;  // forwards run so far
+};
+
+namespace {
+// Frees a training executor for the next call when its tape node dies.
+struct SlotLease {
+  std::shared_ptr<void> slot;
+  bool* busy = nullptr;
+  SlotLease() = default;
+  SlotLease(const SlotLease&) = delete;
+  SlotLease& operator=(const SlotLease&) = delete;
+  ~SlotLease() {
+    if (busy) *busy = false;
+  }
+};
+}  // namespace
+
+std::vector<NDArray> CachedOp::InvokeTraining(const std::vector<NDArray>& inputs, bool is_train) {
+  std::unordered_map<std::string, size_t> index;
+  for (size_t i = 0; i < inputs.size(); ++i) index[input_names_[i]] = i;
+  std::vector<NDArray> args, aux;
+  std::vector<GradReq> reqs;
+  std::ostringstream key;
+  key << (is_train ? "train" : "predict");
+  for (const NDArray& a : inputs)
+    key << "|" << a.shape().ToString() << DTypeName(a.dtype()) << a.ctx().ToString() << (a.ag_node() ? "g" : "");
+  for (const std::string& n : arg_names_) {
+    const NDArray& a = inputs[index.at(n)];
+    args.push_back(a.Detach());
+    reqs.push_back(a.ag_node() ? GradReq::kWrite : GradReq::kNull);
+  }
+  for (const std::string& n : aux_names_) aux.push_back(inputs[index.at(n)].Detach());
+
+  std::shared_ptr<TrainSlot> slot;
+  for (const auto& s : train_slots_[key.str()])
+    if (!s->busy) slot = s;
+  if (!slot) {
+    slot = std::make_shared<TrainSlot>();
+    std::vector<NDArray> grads;
+    for (size_t i = 0; i < args.size(); ++i)
+      grads.push_back(reqs[i] == GradReq::kNull ? NDArray() : NDArray(args[i].shape(), args[i].ctx(), args[i].dtype()));
+    slot->exe = std::make_unique<GraphExecutor>(sym_, inputs.empty() ? Context::CPU(0) : inputs[0].ctx(), args, grads,
+                                                reqs, aux);
+    train_slots_[key.str()].push_back(slot);
+  }
+  slot->busy = true;
+  const uint64_t generation = ++slot->generation;
+  GraphExecutor* exe = slot->exe.get();
+  TrainSlot* raw = slot.get();
+  exe->Rebind(args, aux, /*fresh_outputs=*/true);
+  exe->Forward(is_train);
+  std::vector<NDArray> outputs = exe->outputs();
+
+  // Gradients come back per input (ListInputs order); aux states get none.
+  std::vector<int> arg_of_input(inputs.size(), -1);
+  for (size_t a = 0; a < arg_names_.size(); ++a) arg_of_input[index.at(arg_names_[a])] = static_cast<int>(a);
+  auto lease = std::make_shared<SlotLease>();  // built in place: a temporary's destructor would free the slot
+  lease->slot = slot;
+  lease->busy = &slot->busy;
+  Autograd::RecordOpaque(
+      "cached_op", inputs, &outputs,
+      [exe, raw, generation, arg_of_input, lease](const std::vector<NDArray>& out_grads) {
+        WEFT_CHECK(raw->generation == generation, kInvalidArgument)
+            << "backward: this hybridized block's executor has run another forward since this result was "
+            << "computed (backward twice with retain_graph across forwards); call backward before the next forward";
+        exe->Backward(out_grads);
+        raw->busy = false;  // the next forward may reuse it; `generation` guards a late second backward
+        std::vector<NDArray> grads(arg_of_input.size());
+        for (size_t i = 0; i < grads.size(); ++i)
+          if (arg_of_input[i] >= 0) grads[i] = exe->grad_arrays()[static_cast<size_t>(arg_of_input[i])];
+        return grads;
+      },
+      lease);
+  return outputs;
 }
 
 std::vector<NDArray> CachedOp::InvokeRecorded(const std::vector<NDArray>& inputs, bool is_train) {

@@ -1,10 +1,18 @@
 // CachedOp (MXNet's CachedOp, behind Gluon's hybridize): a symbol called like
-// an operator on NDArrays. Outside autograd recording each input signature
-// (shapes, dtypes, device) gets one bound executor — passes, fusion and the
-// memory plan run once — and later calls rebind it to the new arrays. While
-// recording, the graph's nodes are pushed one by one from C++ through
-// InvokeParsed, so the autograd tape records them like imperative ops and
-// backward differentiates through the graph.
+// an operator on NDArrays. Each input signature (shapes, dtypes, device) gets
+// a bound executor — passes, fusion and the memory plan run once — and later
+// calls rebind it to the new arrays.
+//
+// Note [CachedOp under autograd]
+// While recording, the call binds (once per signature) an executor that also
+// computes the gradients of the inputs on the tape, runs its forward, and is
+// recorded as ONE tape node whose backward runs the executor's backward: the
+// whole forward + backward graph gets fusion and static memory planning, as
+// MXNet's static_alloc CachedOp does. An executor is busy from that forward
+// until its backward (or until the tape node dies); a second call in between
+// takes another executor. Such a node cannot be differentiated twice
+// (create_graph); `inline_recording=1` records the graph's nodes one by one
+// instead, which can.
 #pragma once
 #include <map>
 #include <memory>
@@ -29,6 +37,11 @@ class CachedOp {
 
  private:
   std::vector<NDArray> InvokeRecorded(const std::vector<NDArray>& inputs, bool is_train);
+  std::vector<NDArray> InvokeTraining(const std::vector<NDArray>& inputs, bool is_train);
+
+  struct TrainSlot;
+  bool inline_recording_ = false;
+  std::map<std::string, std::vector<std::shared_ptr<TrainSlot>>> train_slots_;
 
   Symbol sym_;
   std::vector<std::string> input_names_, arg_names_, aux_names_;

@@ -198,7 +198,6 @@ void GraphExecutor::Rebind(const std::vector<NDArray>& args, const std::vector<N
   WEFT_CHECK(args.size() == args_.size() && aux.size() == aux_.size(), kInvalidArgument)
       << "rebind: expected " << args_.size() << " arguments and " << aux_.size() << " auxiliary states, got "
       << args.size() << " and " << aux.size();
-  WEFT_CHECK(graph_.num_grads == 0, kInvalidArgument) << "rebind: only executors without gradients can be rebound";
   const IndexedGraph& g = *graph_.g;
   std::unordered_map<std::string, NDArray> by_name;
   const std::vector<std::string> arg_names = symbol_.ListArguments(), aux_names = symbol_.ListAuxiliaryStates();

@@ -39,7 +39,7 @@ class GraphExecutor {
   // Points the executor at other argument / aux arrays of the same shapes,
   // dtypes and device (a CachedOp call with new inputs); with fresh_outputs
   // the outputs get new arrays, so results handed out earlier stay intact.
-  // Only for executors without gradients.
+  // Gradient arrays stay as bound.
   void Rebind(const std::vector<NDArray>& args, const std::vector<NDArray>& aux, bool fresh_outputs);
   // head_grads: one per output, or empty to use ones (loss outputs ignore them).
   void Backward(const std::vector<NDArray>& head_grads);

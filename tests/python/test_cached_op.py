@@ -95,3 +95,75 @@ def test_errors():
         CachedOp(net, {"fast": 1})
     with pytest.raises(ArgumentTypeError):
         CachedOp("not a symbol")
+
+
+def test_recorded_calls_reuse_one_training_executor_and_match_imperative():
+    net = _net()
+    op = CachedOp(net)
+    ins = _inputs()
+    ref = _inputs()
+    for d in (ins, ref):
+        for n in ("fc_weight", "fc_bias"):
+            d[n].attach_grad()
+    for step in range(3):
+        with autograd.record():
+            y = (op(*[ins[n] for n in net.list_inputs()]) * (step + 1)).sum()
+        y.backward()
+        with autograd.record():
+            h = nd.FullyConnected(ref["data"], ref["fc_weight"], ref["fc_bias"], num_hidden=4)
+            h = nd.BatchNorm(h, ref["bn_gamma"], ref["bn_beta"], ref["bn_moving_mean"], ref["bn_moving_var"],
+                             fix_gamma=False)
+            r = (nd.tanh(h) * (step + 1)).sum()
+        r.backward()
+        for n in ("fc_weight", "fc_bias"):
+            np.testing.assert_allclose(ins[n].grad.asnumpy(), ref[n].grad.asnumpy(), rtol=1e-4, atol=1e-6)
+    assert len(op._symbol.list_inputs()) == 7
+
+
+def test_backward_after_the_executor_ran_again_is_an_error():
+    net = _net()
+    op = CachedOp(net)
+    ins = _inputs()
+    ins["fc_weight"].attach_grad()
+    args = [ins[n] for n in net.list_inputs()]
+    with autograd.record():
+        y1 = op(*args).sum()
+    y1.backward(retain_graph=True)
+    with autograd.record():
+        y2 = op(*args).sum()  # the executor is free again and runs a new forward
+    y2.backward()
+    with pytest.raises(InvalidArgumentError, match="another forward"):
+        y1.backward()
+
+
+def test_two_pending_forwards_use_two_executors():
+    net = _net()
+    op = CachedOp(net)
+    ins = _inputs()
+    ins["fc_weight"].attach_grad(grad_req="add")
+    args = [ins[n] for n in net.list_inputs()]
+    with autograd.record():
+        a = op(*args).sum()
+        b = (op(*args) * 2).sum()
+    a.backward()
+    b.backward()
+    single = _inputs()
+    single["fc_weight"].attach_grad()
+    with autograd.record():
+        c = (op(*[single[n] for n in net.list_inputs()]) * 3).sum()
+    c.backward()
+    np.testing.assert_allclose(ins["fc_weight"].grad.asnumpy(), single["fc_weight"].grad.asnumpy(), rtol=1e-4,
+                               atol=1e-6)
+
+
+def test_inline_recording_allows_second_order():
+    x = sym.var("x")
+    op = CachedOp(x * x * x, {"inline_recording": True})
+    v = nd.array([1.0, 2.0])
+    v.attach_grad()
+    with autograd.record():
+        y = op(v)
+        g = autograd.grad(y, v, create_graph=True)
+        s = g.sum()
+    s.backward()
+    np.testing.assert_allclose(v.grad.asnumpy(), 6 * v.asnumpy())

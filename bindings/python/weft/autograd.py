@@ -12,6 +12,8 @@ a graph node; ``backward`` runs the same symbolic gradient pass as
 engine — nothing here waits. Recording and training flags are per thread.
 """
 # pylint: disable=protected-access
+import atexit
+
 from .base import ArgumentTypeError, InvalidArgumentError, check_call, ffi, lib
 
 __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training", "set_recording",
@@ -226,9 +228,15 @@ def _function_release(fid, _live=_LIVE):  # bound early: module globals may be g
 _CALLBACKS_SET = []
 
 
+def _unregister_callbacks(_lib=lib, _null=ffi.NULL):
+    """At exit, before the interpreter tears down: the core must not call into Python any more."""
+    _lib.weft_autograd_set_function_callbacks(_null, _null)
+
+
 def _ensure_callbacks():
     if not _CALLBACKS_SET:
         check_call(lib.weft_autograd_set_function_callbacks(_function_backward, _function_release))
+        atexit.register(_unregister_callbacks)
         _CALLBACKS_SET.append(True)
 
 

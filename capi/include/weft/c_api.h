@@ -258,7 +258,8 @@ WEFT_API int weft_cached_op_invoke(weft_cached_op* op, int num_inputs, weft_ndar
  * thread calling weft_autograd_backward, `backward` gets the id and the output
  * gradients (borrowed handles) and must store num_in_grads new handles it gives
  * up into in_grads, returning 0 (non-zero: failure, reported by backward).
- * `release` is called when no recorded node refers to the id any more. */
+ * `release` is called when no recorded node refers to the id any more.
+ * backward NULL unregisters both (a front end shutting down). */
 typedef int (*weft_function_backward_fn)(int64_t id, int num_out_grads, weft_ndarray* const* out_grads,
                                          int num_in_grads, weft_ndarray** in_grads);
 typedef void (*weft_function_release_fn)(int64_t id);

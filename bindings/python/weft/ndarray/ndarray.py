@@ -641,7 +641,8 @@ def _call(opname, inputs, out=None, **attrs):
         if not isinstance(x, NDArray):
             raise ArgumentTypeError("%s: input %d must be an NDArray, got %s" % (opname, i, type(x).__name__))
         ins.append(x.handle)
-    pieces = [k + "\0" + attr_str(v) for k, v in attrs.items() if v is not _Null]
+    # MXNet's imperative functions accept a symbol-style name= and ignore it.
+    pieces = [k + "\0" + attr_str(v) for k, v in attrs.items() if v is not _Null and k != "name"]
     return invoke(op, opname, ins, pieces, out)
 
 
