@@ -29,6 +29,11 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def _batch_of(case):
+    """resnet18_b8 -> 8, resnet18_b16_train -> 16."""
+    return int(case.split("_b")[1].split("_")[0])
+
+
 # ---- weft -----------------------------------------------------------------------------------------------------
 def _weft_net(case):
     from weft.gluon import nn  # pylint: disable=import-outside-toplevel
@@ -46,7 +51,7 @@ def _weft_net(case):
                 nn.Dense(10, in_units=84))
         return net, (64, 1, 28, 28)
     if case.startswith("resnet18"):
-        return vision.resnet18_v1(classes=1000), (int(case.split("_b")[1]) if "_b" in case else 16, 3, 224, 224)
+        return vision.resnet18_v1(classes=1000), (_batch_of(case), 3, 224, 224)
     raise SystemExit("unknown case " + case)
 
 
@@ -115,7 +120,7 @@ def _torch_net(case):
         return tnn.Sequential(tnn.Conv2d(1, 6, 5, padding=2), tnn.ReLU(), tnn.MaxPool2d(2, 2), tnn.Conv2d(6, 16, 5),
                               tnn.ReLU(), tnn.MaxPool2d(2, 2), tnn.Flatten(), tnn.Linear(400, 120), tnn.ReLU(),
                               tnn.Linear(120, 84), tnn.ReLU(), tnn.Linear(84, 10)), (64, 1, 28, 28)
-    return _torch_resnet18(), (int(case.split("_b")[1]) if "_b" in case else 16, 3, 224, 224)
+    return _torch_resnet18(), (_batch_of(case), 3, 224, 224)
 
 
 def run_torch(case, steps, runs, threads):
@@ -179,7 +184,7 @@ def _child(args):
 
 def _spawn(threads, **kw):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
-               WEFT_CPU_WORKER_NTHREADS=str(threads), MKL_NUM_THREADS=str(threads))
+               WEFT_CPU_WORKER_NTHREADS="1", MKL_NUM_THREADS=str(threads))
     cmd = [sys.executable, os.path.abspath(__file__), "--child", kw.pop("child")]
     for k, v in kw.items():
         cmd += ["--" + k, str(v)]
@@ -218,8 +223,6 @@ def main():
                     weft_s = _spawn(threads, child="time", framework="weft", case=c, mode=mode, steps=steps,
                                     runs=args.runs)["s"]
                     rows.append((threads, "%s (%s)" % (c, mode), "ms", weft_s * 1e3, torch_s * 1e3, "1.0"))
-            for r in rows[-len(sub) * 2:]:
-                pass
     print("%-8s %-34s %12s %12s %8s %7s" % ("threads", "case", "weft", "pytorch", "ratio", "target"))
     for threads, name, unit, w, t, target in rows:
         print("%-8d %-34s %9.2f %s %9.2f %s %8.3f %7s" % (threads, name, w, unit, t, unit, w / t, "<=" + target))

@@ -98,7 +98,7 @@ std::vector<NDArray> CachedOp::InvokeTraining(const std::vector<NDArray>& inputs
     for (size_t i = 0; i < args.size(); ++i)
       grads.push_back(reqs[i] == GradReq::kNull ? NDArray() : NDArray(args[i].shape(), args[i].ctx(), args[i].dtype()));
     slot->exe = std::make_unique<GraphExecutor>(sym_, inputs.empty() ? Context::CPU(0) : inputs[0].ctx(), args, grads,
-                                                reqs, aux);
+                                                reqs, aux, InGraphUpdate{}, /*pin_forward_results=*/false);
     train_slots_[key.str()].push_back(slot);
   }
   slot->busy = true;
@@ -112,15 +112,20 @@ std::vector<NDArray> CachedOp::InvokeTraining(const std::vector<NDArray>& inputs
   // Gradients come back per input (ListInputs order); aux states get none.
   std::vector<int> arg_of_input(inputs.size(), -1);
   for (size_t a = 0; a < arg_names_.size(); ++a) arg_of_input[index.at(arg_names_[a])] = static_cast<int>(a);
+  auto used = std::make_shared<bool>(false);  // one backward per forward: its activations are not kept
   auto lease = std::make_shared<SlotLease>();  // built in place: a temporary's destructor would free the slot
   lease->slot = slot;
   lease->busy = &slot->busy;
   Autograd::RecordOpaque(
       "cached_op", inputs, &outputs,
-      [exe, raw, generation, arg_of_input, lease](const std::vector<NDArray>& out_grads) {
+      [exe, raw, generation, arg_of_input, lease, used](const std::vector<NDArray>& out_grads) {
         WEFT_CHECK(raw->generation == generation, kInvalidArgument)
             << "backward: this hybridized block's executor has run another forward since this result was "
             << "computed (backward twice with retain_graph across forwards); call backward before the next forward";
+        WEFT_CHECK(!*used, kInvalidArgument)
+            << "backward: a hybridized block's graph is differentiated once per forward (its forward results are "
+            << "freed by the first backward); run the block again, or hybridize with inline_recording=True";
+        *used = true;
         exe->Backward(out_grads);
         raw->busy = false;  // the next forward may reuse it; `generation` guards a late second backward
         std::vector<NDArray> grads(arg_of_input.size());

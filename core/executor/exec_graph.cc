@@ -158,7 +158,8 @@ ExecGraph BuildExecGraph(const Symbol& sym, const std::unordered_map<std::string
     eg.num_updates = xs.size();
   }
 
-  std::vector<NodeEntry> pinned = PinnedEntries(eg.heads, forward);
+  std::vector<NodeEntry> pinned;
+  if (opt.pin_forward_results) pinned = PinnedEntries(eg.heads, forward);
   eg.heads.insert(eg.heads.end(), pinned.begin(), pinned.end());
   const size_t num_user_heads = eg.heads.size() - pinned.size();
 

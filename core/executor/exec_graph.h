@@ -29,13 +29,18 @@ struct ExecGraphOptions {
   std::map<std::string, std::string> update_attrs;
   bool fuse = true;
   PlanStrategy strategy = PlanStrategy::kBoth;
+  // Keep forward results that backward reads alive to the end of the
+  // schedule, so backward can run twice after one forward (Symbol executors).
+  // A CachedOp training executor runs one backward per forward and turns it
+  // off: those entries are freed after their last backward reader.
+  bool pin_forward_results = true;
 };
 
 struct ExecGraph {
   // Heads, in this order: symbol outputs, gradients (one per argument that
-  // needs one, in argument order), updated arguments, then forward entries the
-  // backward pass reads (pinned: kept alive to the end of the schedule so a
-  // second backward, or the user, can read them).
+  // needs one, in argument order), updated arguments, then (with
+  // pin_forward_results) forward entries the backward pass reads, kept alive
+  // to the end of the schedule so a second backward can read them.
   std::vector<NodeEntry> heads;
   size_t num_outputs = 0, num_grads = 0, num_updates = 0;
   std::vector<size_t> grad_arg;    // argument index of each gradient head

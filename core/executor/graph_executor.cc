@@ -30,7 +30,7 @@ std::shared_ptr<const PreparedOp> PrepareFill(const NDArray& a, double value) {
 
 GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray> args,
                              std::vector<NDArray> arg_grads, std::vector<GradReq> grad_reqs,
-                             std::vector<NDArray> aux, const InGraphUpdate& update)
+                             std::vector<NDArray> aux, const InGraphUpdate& update, bool pin_forward_results)
     : symbol_(sym), ctx_(ctx), args_(std::move(args)), arg_grads_(std::move(arg_grads)),
       aux_(std::move(aux)), grad_reqs_(std::move(grad_reqs)) {
   const std::vector<std::string> arg_names = sym.ListArguments();
@@ -71,6 +71,7 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
     shapes[aux_names[i]] = aux_[i].shape();
     types[aux_names[i]] = aux_[i].dtype();
   }
+  opt.pin_forward_results = pin_forward_results;
   opt.update_op = update.op;
   opt.update_attrs = update.attrs;
   opt.strategy = DefaultPlanStrategy();

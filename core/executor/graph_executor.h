@@ -27,13 +27,19 @@ struct InGraphUpdate {
   std::map<std::string, std::string> attrs;
 };
 
+struct ExecutorOptions {
+  InGraphUpdate update;
+  bool pin_forward_results = true;  // see ExecGraphOptions
+};
+
 class GraphExecutor {
  public:
   // args/arg_grads/grad_reqs follow sym.ListArguments(); aux follows
   // ListAuxiliaryStates(). A none arg_grad requires grad_req null. Shapes and
   // dtypes are checked against inference; errors name the argument.
   GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray> args, std::vector<NDArray> arg_grads,
-                std::vector<GradReq> grad_reqs, std::vector<NDArray> aux, const InGraphUpdate& update = {});
+                std::vector<GradReq> grad_reqs, std::vector<NDArray> aux, const InGraphUpdate& update = {},
+                bool pin_forward_results = true);
 
   void Forward(bool is_train);
   // Points the executor at other argument / aux arrays of the same shapes,

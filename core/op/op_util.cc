@@ -56,8 +56,12 @@ bool SameTypeInfer(const OpDef& op, const Params& p, std::vector<DType>* in, std
 }
 
 void ParallelFor(int64_t n, int64_t cost_per_item, const std::function<void(int64_t, int64_t)>& fn) {
+  // WEFT_OMP_THREADS, else OMP_NUM_THREADS (what oneDNN and OpenBLAS's
+  // OpenMP obey, so "one thread" means one thread for every kernel), else
+  // every core.
   static const int max_threads = [] {
-    int t = GetEnvInt("WEFT_OMP_THREADS", static_cast<int>(std::thread::hardware_concurrency()));
+    int t = GetEnvInt("OMP_NUM_THREADS", static_cast<int>(std::thread::hardware_concurrency()));
+    t = GetEnvInt("WEFT_OMP_THREADS", t);
     return std::max(1, t);
   }();
   // Below ~256k units of work a thread start costs more than it saves.

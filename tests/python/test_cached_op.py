@@ -167,3 +167,16 @@ def test_inline_recording_allows_second_order():
         s = g.sum()
     s.backward()
     np.testing.assert_allclose(v.grad.asnumpy(), 6 * v.asnumpy())
+
+
+def test_a_recorded_call_is_differentiated_once():
+    """Its forward results are planned to be freed by the first backward."""
+    net = _net()
+    op = CachedOp(net)
+    ins = _inputs()
+    ins["fc_weight"].attach_grad()
+    with autograd.record():
+        y = op(*[ins[n] for n in net.list_inputs()]).sum()
+    y.backward(retain_graph=True)
+    with pytest.raises(InvalidArgumentError, match="once per forward"):
+        y.backward()
