@@ -61,6 +61,23 @@ std::vector<int64_t> EntryBytes(const IndexedGraph& g, const ShapeInference& sha
 
 namespace {
 
+// Per entry: the distinct nodes that read it, plus one for a graph output
+// (a reader that never runs, so an output is never released).
+std::vector<int> DistinctReaders(const IndexedGraph& g) {
+  std::vector<int> readers(g.num_entries(), 0);
+  for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
+    const auto& ins = g[nid].inputs;
+    for (size_t i = 0; i < ins.size(); ++i) {
+      uint32_t e = g.entry_id(ins[i]);
+      bool seen = false;
+      for (size_t j = 0; j < i && !seen; ++j) seen = g.entry_id(ins[j]) == e;
+      if (!seen) ++readers[e];
+    }
+  }
+  for (const auto& out : g.outputs()) readers[g.entry_id(out)] += 1;
+  return readers;
+}
+
 // Note [Best-fit free list]
 // Storages released by their last reader wait in a multimap keyed by size.
 // A request takes the smallest free block of at least its size (not more than
@@ -204,19 +221,8 @@ MemoryPlan PlanOnce(const IndexedGraph& g, const std::vector<int64_t>& entry_byt
   const bool inplace = s == PlanStrategy::kInplace || s == PlanStrategy::kBoth;
   const bool coshare = s == PlanStrategy::kCoShare || s == PlanStrategy::kBoth;
 
-  // Pending readers per entry: distinct consumer nodes, plus one that never
-  // runs for a graph output so it is never released.
-  std::vector<int> pending(num_entries, 0);
-  for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
-    const auto& ins = g[nid].inputs;
-    for (size_t i = 0; i < ins.size(); ++i) {
-      uint32_t e = g.entry_id(ins[i]);
-      bool seen = false;
-      for (size_t j = 0; j < i && !seen; ++j) seen = g.entry_id(ins[j]) == e;
-      if (!seen) ++pending[e];
-    }
-  }
-  for (const auto& out : g.outputs()) pending[g.entry_id(out)] += 1;
+  // Pending readers per entry; a graph output is never released.
+  std::vector<int> pending = DistinctReaders(g);
 
   MemoryPlan plan;
   plan.strategy = s;
@@ -308,17 +314,7 @@ std::vector<Interval> GroupEntries(const IndexedGraph& g, const std::vector<int6
                                    const std::vector<bool>& is_external, const EntryLifetimes& lt, bool inplace,
                                    std::vector<int>* group) {
   const size_t num_entries = g.num_entries();
-  std::vector<int> readers(num_entries, 0);  // distinct reading nodes (+1 for a graph output)
-  for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
-    const auto& ins = g[nid].inputs;
-    for (size_t i = 0; i < ins.size(); ++i) {
-      uint32_t e = g.entry_id(ins[i]);
-      bool seen = false;
-      for (size_t j = 0; j < i && !seen; ++j) seen = g.entry_id(ins[j]) == e;
-      if (!seen) ++readers[e];
-    }
-  }
-  for (const auto& out : g.outputs()) readers[g.entry_id(out)] += 1;
+  const std::vector<int> readers = DistinctReaders(g);
   group->assign(num_entries, -1);
   std::vector<Interval> groups;
   std::vector<bool> handed(num_entries, false);

@@ -6,15 +6,7 @@
 
 #include "weft/c_api.h"
 
-static int g_failures = 0;
-#define EXPECT(cond)                                                         \
-  do {                                                                       \
-    if (!(cond)) {                                                           \
-      fprintf(stderr, "%s:%d: expectation failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, \
-              weft_last_error());                                            \
-      g_failures++;                                                          \
-    }                                                                        \
-  } while (0)
+#include "expect.h"
 
 static weft_ndarray* make_f32(const int64_t* shape, int ndim, const float* data, size_t n) {
   weft_ndarray* a = NULL;

@@ -9,15 +9,7 @@
 
 #include "weft/c_api.h"
 
-static int g_failures = 0;
-#define EXPECT(cond)                                                                                  \
-  do {                                                                                                \
-    if (!(cond)) {                                                                                    \
-      fprintf(stderr, "%s:%d: expectation failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, \
-              weft_last_error());                                                                     \
-      g_failures++;                                                                                   \
-    }                                                                                                 \
-  } while (0)
+#include "expect.h"
 
 /* The call fails with status `code` and weft_last_error() contains `needle`. */
 #define EXPECT_ERROR(call, code, needle)                                                               \
