@@ -188,6 +188,12 @@ void Autograd::RecordCustom(int64_t id, const std::vector<NDArray>& inputs, std:
   for (size_t i = 0; i < outputs->size(); ++i) (*outputs)[i].set_ag_entry(n, static_cast<uint32_t>(i));
 }
 
+NDArray Autograd::WriteTarget(const NDArray& var) {
+  if (!var.ag_node() || !var.ag_node()->is_variable()) return NDArray();
+  const TapeInfo* info = Info(*var.ag_node());
+  return info && info->marked && info->req == GradReq::kWrite ? info->grad : NDArray();
+}
+
 void Autograd::RecordOpaque(const std::string& name, const std::vector<NDArray>& inputs,
                             std::vector<NDArray>* outputs, OpaqueBackward backward, std::shared_ptr<void> keep_alive) {
   bool on_tape = false;
@@ -214,9 +220,10 @@ void Autograd::RecordOpaque(const std::string& name, const std::vector<NDArray>&
 
 // The gradients of a custom function's inputs, from the front end.
 std::vector<NDArray> RunCustomBackward(const Node& fwd, const std::vector<NDArray>& out_grads,
-                                       const std::vector<NDArray>& forward_inputs) {
+                                       const std::vector<NDArray>& forward_inputs,
+                                       const std::vector<NDArray>& targets) {
   const auto* info = static_cast<const CustomInfo*>(fwd.info.get());
-  if (info->backward) return info->backward(out_grads);
+  if (info->backward) return info->backward(out_grads, targets);
   std::vector<NDArray> grads = Callbacks().backward(info->id->id, out_grads, forward_inputs.size());
   WEFT_CHECK(grads.size() == forward_inputs.size(), kInvalidArgument)
       << "autograd.Function: backward returned " << grads.size() << " gradients for " << forward_inputs.size()
@@ -307,6 +314,21 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
   auto done_reading = [&](const Node* n) {
     if (--readers[n] == 0 && Info(*n) == nullptr) values.erase(n);
   };
+  // Note [Gradients written in place]
+  // When a marked variable's gradient (grad_req write) comes straight from an
+  // opaque node (a hybridized block), that node is told to write it into the
+  // variable's grad array, which then needs no copy; the executor behind it
+  // then needs no gradient buffer of its own for that parameter.
+  std::unordered_map<const Node*, std::vector<NDArray>> targets;
+  if (variables.empty() && !create_graph) {
+    for (size_t k = 0; k < grads.size(); ++k) {
+      const Node* b = grads[k].node.get();
+      if (b->op != &CustomBackwardOp() || x_info[k]->req != GradReq::kWrite) continue;
+      auto& t = targets[b];
+      if (t.empty()) t.resize(static_cast<size_t>(b->num_outputs()));
+      t[grads[k].index] = x_info[k]->grad;
+    }
+  }
   const bool was_recording = SetRecording(create_graph);
   const bool was_training = SetTraining(is_train);
   try {
@@ -329,7 +351,9 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
         const Node& fwd = *n->control_deps.at(0);
         std::vector<NDArray> fwd_in;
         for (const NodeEntry& e : fwd.inputs) fwd_in.push_back(values.at(e.node.get()).at(e.index));
-        values[n.get()] = RunCustomBackward(fwd, in, fwd_in);
+        auto t = targets.find(n.get());
+        values[n.get()] = RunCustomBackward(fwd, in, fwd_in,
+                                            t == targets.end() ? std::vector<NDArray>(fwd_in.size()) : t->second);
       } else {
         std::vector<NDArray> out;
         InvokeParsed(*n->op, n->params, std::move(in), &out, is_train);
@@ -360,6 +384,7 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
     }
     const TapeInfo* info = x_info[k];
     if (info->req == GradReq::kWrite) {
+      if (g.SharesChunk(info->grad) && g.byte_offset() == info->grad.byte_offset()) continue;  // written in place
       NDArray::Copy(g, info->grad);
     } else {
       const OpDef& add = OpRegistry::Get()->FindOrThrow("elemwise_add");

@@ -58,8 +58,14 @@ class Autograd {
   // A piece of graph the core runs itself (a hybridized block's CachedOp)
   // recorded as one tape node: `backward` gets the outputs' gradients and
   // returns one gradient per input (none where the input was not on the tape,
-  // which gets none). `keep_alive` lives as long as the node.
-  using OpaqueBackward = std::function<std::vector<NDArray>(const std::vector<NDArray>& out_grads)>;
+  // which gets none). `targets` has one entry per input: where Backward will
+  // store that gradient (a marked variable's grad array, grad_req write, when
+  // this node is its only source), or none; a gradient returned in its target
+  // is not copied again. `keep_alive` lives as long as the node.
+  using OpaqueBackward = std::function<std::vector<NDArray>(const std::vector<NDArray>& out_grads,
+                                                            const std::vector<NDArray>& targets)>;
+  // The gradient array of a marked variable with grad_req write; none otherwise.
+  static NDArray WriteTarget(const NDArray& var);
   static void RecordOpaque(const std::string& name, const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs,
                            OpaqueBackward backward, std::shared_ptr<void> keep_alive);
 

@@ -61,14 +61,18 @@ struct CachedOp::TrainSlot {
 
 namespace {
 // Frees a training executor for the next call when its tape node dies.
+// Only the lease of the slot's latest forward frees it: an older result
+// dying later must not free a slot a newer call holds.
 struct SlotLease {
   std::shared_ptr<void> slot;
   bool* busy = nullptr;
+  const uint64_t* slot_generation = nullptr;
+  uint64_t generation = 0;
   SlotLease() = default;
   SlotLease(const SlotLease&) = delete;
   SlotLease& operator=(const SlotLease&) = delete;
   ~SlotLease() {
-    if (busy) *busy = false;
+    if (busy && *slot_generation == generation) *busy = false;
   }
 };
 }  // namespace
@@ -89,17 +93,25 @@ std::vector<NDArray> CachedOp::InvokeTraining(const std::vector<NDArray>& inputs
   }
   for (const std::string& n : aux_names_) aux.push_back(inputs[index.at(n)].Detach());
 
+  // Gradients go where autograd will store them when that is a parameter's
+  // grad array (Note [Gradients written in place] in autograd.cc); the others
+  // (and any the backward turns down) get arrays of their own.
+  std::vector<NDArray> grads(args.size()), direct(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (reqs[i] == GradReq::kNull) continue;
+    direct[i] = Autograd::WriteTarget(inputs[index.at(arg_names_[i])]);
+    grads[i] = direct[i].is_none() ? NDArray(args[i].shape(), args[i].ctx(), args[i].dtype()) : direct[i];
+  }
   std::shared_ptr<TrainSlot> slot;
   for (const auto& s : train_slots_[key.str()])
     if (!s->busy) slot = s;
   if (!slot) {
     slot = std::make_shared<TrainSlot>();
-    std::vector<NDArray> grads;
-    for (size_t i = 0; i < args.size(); ++i)
-      grads.push_back(reqs[i] == GradReq::kNull ? NDArray() : NDArray(args[i].shape(), args[i].ctx(), args[i].dtype()));
     slot->exe = std::make_unique<GraphExecutor>(sym_, inputs.empty() ? Context::CPU(0) : inputs[0].ctx(), args, grads,
                                                 reqs, aux, InGraphUpdate{}, /*pin_forward_results=*/false);
     train_slots_[key.str()].push_back(slot);
+  } else {
+    slot->exe->RebindGrads(grads);
   }
   slot->busy = true;
   const uint64_t generation = ++slot->generation;
@@ -111,14 +123,19 @@ std::vector<NDArray> CachedOp::InvokeTraining(const std::vector<NDArray>& inputs
 
   // Gradients come back per input (ListInputs order); aux states get none.
   std::vector<int> arg_of_input(inputs.size(), -1);
+  std::vector<int> input_of_arg(args.size(), -1);
+  for (size_t a = 0; a < arg_names_.size(); ++a) input_of_arg[a] = static_cast<int>(index.at(arg_names_[a]));
   for (size_t a = 0; a < arg_names_.size(); ++a) arg_of_input[index.at(arg_names_[a])] = static_cast<int>(a);
   auto used = std::make_shared<bool>(false);  // one backward per forward: its activations are not kept
   auto lease = std::make_shared<SlotLease>();  // built in place: a temporary's destructor would free the slot
   lease->slot = slot;
   lease->busy = &slot->busy;
+  lease->slot_generation = &slot->generation;
+  lease->generation = generation;
   Autograd::RecordOpaque(
       "cached_op", inputs, &outputs,
-      [exe, raw, generation, arg_of_input, lease, used](const std::vector<NDArray>& out_grads) {
+      [exe, raw, generation, arg_of_input, input_of_arg, direct, lease, used](
+          const std::vector<NDArray>& out_grads, const std::vector<NDArray>& targets) {
         WEFT_CHECK(raw->generation == generation, kInvalidArgument)
             << "backward: this hybridized block's executor has run another forward since this result was "
             << "computed (backward twice with retain_graph across forwards); call backward before the next forward";
@@ -126,6 +143,18 @@ std::vector<NDArray> CachedOp::InvokeTraining(const std::vector<NDArray>& inputs
             << "backward: a hybridized block's graph is differentiated once per forward (its forward results are "
             << "freed by the first backward); run the block again, or hybridize with inline_recording=True";
         *used = true;
+        // A gradient bound to a parameter's array that autograd does not want
+        // written there (several sources, or autograd.grad) moves to a fresh array.
+        std::vector<NDArray> bound = exe->grad_arrays();
+        bool moved = false;
+        for (size_t a = 0; a < bound.size(); ++a) {
+          if (direct[a].is_none()) continue;
+          const NDArray& t = targets[static_cast<size_t>(input_of_arg[a])];
+          if (!t.is_none() && t.SharesChunk(direct[a]) && t.byte_offset() == direct[a].byte_offset()) continue;
+          bound[a] = NDArray(direct[a].shape(), direct[a].ctx(), direct[a].dtype());
+          moved = true;
+        }
+        if (moved) exe->RebindGrads(bound);
         exe->Backward(out_grads);
         raw->busy = false;  // the next forward may reuse it; `generation` guards a late second backward
         std::vector<NDArray> grads(arg_of_input.size());

@@ -195,6 +195,26 @@ void GraphExecutor::PrepareSteps() {
   }
 }
 
+void GraphExecutor::RebindGrads(const std::vector<NDArray>& grads) {
+  WEFT_CHECK(grads.size() == arg_grads_.size(), kInvalidArgument)
+      << "rebind: expected " << arg_grads_.size() << " gradient arrays, got " << grads.size();
+  const IndexedGraph& g = *graph_.g;
+  for (size_t k = 0; k < graph_.num_grads; ++k) {
+    const size_t ai = graph_.grad_arg[k];
+    const NDArray& now = arg_grads_[ai];
+    const NDArray& next = grads[ai];
+    WEFT_CHECK(!next.is_none() && next.shape() == now.shape() && next.dtype() == now.dtype() &&
+                   next.ctx() == now.ctx(),
+               kShape)
+        << "rebind: the gradient array of argument " << ai << " must be " << now.shape().ToString() << " "
+        << DTypeName(now.dtype());
+    const uint32_t eid = g.entry_id(g.outputs()[graph_.num_outputs + k]);
+    if (grad_temp_[ai].is_none()) entries_[eid] = next;  // written in place, not copied afterwards
+    arg_grads_[ai] = next;
+  }
+  PrepareSteps();
+}
+
 void GraphExecutor::Rebind(const std::vector<NDArray>& args, const std::vector<NDArray>& aux, bool fresh_outputs) {
   WEFT_CHECK(args.size() == args_.size() && aux.size() == aux_.size(), kInvalidArgument)
       << "rebind: expected " << args_.size() << " arguments and " << aux_.size() << " auxiliary states, got "

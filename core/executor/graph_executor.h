@@ -47,6 +47,9 @@ class GraphExecutor {
   // the outputs get new arrays, so results handed out earlier stay intact.
   // Gradient arrays stay as bound.
   void Rebind(const std::vector<NDArray>& args, const std::vector<NDArray>& aux, bool fresh_outputs);
+  // Points the gradients at other arrays of the same shapes (one per
+  // argument; entries of arguments without a gradient are ignored).
+  void RebindGrads(const std::vector<NDArray>& grads);
   // head_grads: one per output, or empty to use ones (loss outputs ignore them).
   void Backward(const std::vector<NDArray>& head_grads);
 

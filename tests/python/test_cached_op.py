@@ -180,3 +180,55 @@ def test_a_recorded_call_is_differentiated_once():
     y.backward(retain_graph=True)
     with pytest.raises(InvalidArgumentError, match="once per forward"):
         y.backward()
+
+
+def _imperative_loss(d, scale=1.0):
+    h = nd.FullyConnected(d["data"], d["fc_weight"], d["fc_bias"], num_hidden=4)
+    h = nd.BatchNorm(h, d["bn_gamma"], d["bn_beta"], d["bn_moving_mean"], d["bn_moving_var"], fix_gamma=False)
+    return (nd.tanh(h) * scale).sum()
+
+
+def test_parameter_gradients_written_in_place_and_summed_when_shared():
+    """A parameter's gradient goes straight into its .grad when the block is its
+    only source; with a second source (used twice, or also outside) it is summed."""
+    net = _net()
+    op = CachedOp(net)
+    for case in ("single", "twice", "also_outside"):
+        ins, ref = _inputs(), _inputs()
+        for d in (ins, ref):
+            d["fc_weight"].attach_grad()
+        args = [ins[n] for n in net.list_inputs()]
+        with autograd.record():
+            loss = op(*args).sum()
+            if case == "twice":
+                loss = loss + (op(*args) * 2).sum()
+            if case == "also_outside":
+                loss = loss + (ins["fc_weight"] * ins["fc_weight"]).sum()
+        loss.backward()
+        with autograd.record():
+            r = _imperative_loss(ref)
+            if case == "twice":
+                r = r + _imperative_loss(ref, 2.0)
+            if case == "also_outside":
+                r = r + (ref["fc_weight"] * ref["fc_weight"]).sum()
+        r.backward()
+        np.testing.assert_allclose(ins["fc_weight"].grad.asnumpy(), ref["fc_weight"].grad.asnumpy(), rtol=1e-4,
+                                   atol=1e-5, err_msg=case)
+
+
+def test_autograd_grad_through_a_cached_op_leaves_dot_grad_alone():
+    net = _net()
+    op = CachedOp(net)
+    ins = _inputs()
+    w = ins["fc_weight"]
+    w.attach_grad()
+    with autograd.record():
+        loss = op(*[ins[n] for n in net.list_inputs()]).sum()
+    g = autograd.grad(loss, [w])[0]
+    np.testing.assert_allclose(w.grad.asnumpy(), 0)
+    ref = _inputs()
+    ref["fc_weight"].attach_grad()
+    with autograd.record():
+        r = _imperative_loss(ref)
+    r.backward()
+    np.testing.assert_allclose(g.asnumpy(), ref["fc_weight"].grad.asnumpy(), rtol=1e-4, atol=1e-5)
