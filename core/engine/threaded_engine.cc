@@ -74,9 +74,12 @@ int DevTypeIndex(DevType t) {
 }  // namespace
 
 ThreadedEngine::ThreadedEngine()
-    : num_cpu_workers_(std::max(1, GetEnvInt("WEFT_CPU_WORKER_NTHREADS", 2))) {}
+    : num_cpu_workers_(std::max(1, GetEnvInt("WEFT_CPU_WORKER_NTHREADS", 2))) {
+  RegisterForFork(this);
+}
 
 ThreadedEngine::~ThreadedEngine() {
+  UnregisterForFork(this);
   try {
     WaitForAll();
   } catch (...) {
@@ -287,6 +290,21 @@ void ThreadedEngine::WaitForVar(VarHandle var) {
     }
     std::rethrow_exception(e);
   }
+}
+
+void ThreadedEngine::BeforeFork() {
+  {
+    std::unique_lock<std::mutex> lk(finish_mu_);
+    finish_cv_.wait(lk, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+  }
+  // Held until AfterFork: no lane is created while the workers are down.
+  pools_mu_.lock();
+  for (auto& pool : all_pools_) pool->StopThreads();
+}
+
+void ThreadedEngine::AfterFork() {
+  for (auto& pool : all_pools_) pool->StartThreads();
+  pools_mu_.unlock();
 }
 
 void ThreadedEngine::WaitForAll() {

@@ -122,6 +122,11 @@ class ThreadedVar {
   std::exception_ptr exception_;  // guarded by lock_
 };
 
+// Adds/removes an engine from the set that the fork handlers stop and
+// restart (fork_handlers.cc); the first call installs the handlers.
+void RegisterForFork(ThreadedEngine* engine);
+void UnregisterForFork(ThreadedEngine* engine);
+
 class ThreadedEngine final : public Engine {
  public:
   ThreadedEngine();
@@ -141,6 +146,13 @@ class ThreadedEngine final : public Engine {
   // Called when op's last dependency is granted: runs it inline or hands it
   // to its lane.
   void OnReady(OprBlock* op);
+
+  // Note [Engine and fork]: pthread_atfork handlers (fork_handlers.cc) call
+  // these on every live threaded engine. BeforeFork waits until the engine is
+  // idle and joins its workers, so no worker holds a lock or is mid-op when
+  // the process is copied; AfterFork restarts them, in parent and child.
+  void BeforeFork();
+  void AfterFork();
 
  private:
   OprBlock* NewOpr(SyncFn&& fn, Context ctx, const VarHandle* reads, size_t num_reads,

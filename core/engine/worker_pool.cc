@@ -101,6 +101,11 @@ OprBlock* ReadyQueue::Pop() {
   }
 }
 
+void ReadyQueue::Restart() {
+  std::lock_guard<std::mutex> lk(mu_);
+  stop_ = false;
+}
+
 void ReadyQueue::Stop() {
   {
     std::lock_guard<std::mutex> lk(mu_);
@@ -110,30 +115,37 @@ void ReadyQueue::Stop() {
 }
 
 WorkerPool::WorkerPool(int nthreads, std::function<void(OprBlock*)> run, const std::string& name)
-    : run_(std::move(run)) {
-  threads_.reserve(static_cast<size_t>(nthreads));
+    : run_(std::move(run)), nthreads_(nthreads), name_(name) {
+  StartThreads();
+}
+
+void WorkerPool::StartThreads() {
+  queue_.Restart();
+  threads_.reserve(static_cast<size_t>(nthreads_));
   try {
-    for (int i = 0; i < nthreads; ++i) {
+    for (int i = 0; i < nthreads_; ++i) {
       threads_.emplace_back([this] {
         while (OprBlock* op = queue_.Pop()) run_(op);
       });
 #if defined(__linux__)
-      std::string thread_name = name.substr(0, 12) + "/" + std::to_string(i);
+      std::string thread_name = name_.substr(0, 12) + "/" + std::to_string(i);
       pthread_setname_np(threads_.back().native_handle(), thread_name.substr(0, 15).c_str());
 #endif
     }
   } catch (...) {
     // Could not start every thread: join those that did before failing.
-    queue_.Stop();
-    for (std::thread& t : threads_) t.join();
+    StopThreads();
     throw;
   }
 }
 
-WorkerPool::~WorkerPool() {
+void WorkerPool::StopThreads() {
   queue_.Stop();
   for (std::thread& t : threads_) t.join();
+  threads_.clear();
 }
+
+WorkerPool::~WorkerPool() { StopThreads(); }
 
 }  // namespace engine_internal
 }  // namespace weft

@@ -29,6 +29,8 @@ class ReadyQueue {
   // is empty.
   OprBlock* Pop();
   void Stop();
+  // Accepts Pops again after Stop() (the engine restarts its lanes after fork).
+  void Restart();
 
  private:
   struct Entry {
@@ -74,9 +76,16 @@ class WorkerPool {
 
   void Push(OprBlock* op, int priority) { queue_.Push(op, priority); }
 
+  // Note [Engine and fork]: joins the threads once the queue is empty; ops
+  // pushed meanwhile wait in the queue until StartThreads().
+  void StopThreads();
+  void StartThreads();
+
  private:
   ReadyQueue queue_;
   std::function<void(OprBlock*)> run_;
+  int nthreads_;
+  std::string name_;
   std::vector<std::thread> threads_;
 };
 

@@ -4,18 +4,15 @@ default), or threads (``thread_pool=True``).
 Note [DataLoader workers]
 ~~~~~~~~~~~~~~~~~~~~~~~~~
 Worker processes are started with 'fork' where it is available and safe (not
-macOS), else 'spawn'. The weft engine's threads do not survive fork: in a
-forked child, any operator call waits forever for a thread that is not there.
-So a worker never runs operators. It indexes the dataset, turns NDArray samples
-into numpy (``asnumpy`` of memory the parent computed: ``waitall()`` runs just
-before the fork, so there is nothing left to wait for) and batchifies with the
-numpy twin of the batchify function (batchify.host_batchify). It sends numpy
-back; the parent makes the marked leaves NDArrays (_host.to_nd). A batchify_fn
-without a numpy twin (the user's own) runs in the parent on the loaded samples,
-NDArray samples made NDArrays again first, so it sees what it would see with
-num_workers=0. A dataset or transform that calls weft operators cannot run in
-a worker process: it hangs until ``timeout``, whose error says so; use
-thread_pool=True for those.
+macOS), else 'spawn'. The engine is brought to rest around fork() and restarted
+in parent and child (Note [Engine and fork] in core/engine/fork_handlers.cc),
+so a dataset or transform may call weft operators in a worker. A worker
+indexes the dataset, turns NDArray samples into numpy and batchifies with the
+numpy twin of the batchify function (batchify.host_batchify); it sends numpy
+back, and the parent makes the marked leaves NDArrays (_host.to_nd), so
+batches cross the pipe as plain buffers. A batchify_fn without a numpy twin
+(the user's own) runs in the parent on the loaded samples, NDArray samples
+made NDArrays again first, so it sees what it would see with num_workers=0.
 
 Wiring: each worker has its own task pipe (parent -> worker) and result pipe
 (worker -> parent). Batches go to workers round robin, so which worker loads
@@ -264,7 +261,7 @@ class ProcessPool:
                     inherited = parent_ends + [e for j, p in enumerate(pipes) if j != i for e in (p[0], p[3])]
                 proc = ctx.Process(target=_worker_loop, name="weft-DataLoader-worker-%d" % i, daemon=True,
                                    args=(i, dataset, host, seed, pipes[i][0], pipes[i][3], inherited, os.getpid()))
-                with warnings.catch_warnings():  # 3.12+ warns of fork with threads: workers run no engine code
+                with warnings.catch_warnings():  # 3.12+ warns of fork with threads: the engine's are at rest (fork_handlers.cc)
                     warnings.simplefilter("ignore", DeprecationWarning)
                     proc.start()
                 self._procs.append(proc)
@@ -329,9 +326,7 @@ class ProcessPool:
                     self._fail(DataLoaderTimeoutError(
                         "DataLoader: batch %d did not arrive from the worker processes within timeout=%gs. "
                         "Loading may be slow (raise timeout), or the dataset, a transform or the "
-                        "batchify_fn calls weft operators, which cannot run in a worker process (the "
-                        "engine's threads do not survive fork): make them return numpy arrays, or use "
-                        "thread_pool=True." % (tag[1], timeout)))
+                        "batchify_fn blocks in a worker process." % (tag[1], timeout)))
                 ready = mpc.wait(self._results + list(self._sentinels), remaining)
                 for r in [r for r in ready if r in self._sentinels]:
                     self._drain(self._sentinels[r])

@@ -31,13 +31,12 @@ class DataLoader:
         waits forever); then DataLoaderTimeoutError
     try_nopython : accepted for MXNet compatibility, ignored
 
-    Worker processes must not run weft operators (the engine's threads do not
-    survive fork): they index the dataset, read NDArray samples out as numpy
-    and batchify with numpy; this process wraps the result in NDArrays, so the
-    batches, and their order, are the ones num_workers=0 gives. A dataset or
-    transform that calls weft operators therefore needs num_workers=0 or
-    thread_pool=True (in a worker process it stalls until ``timeout``, whose
-    error says so). A batchify_fn that is not one of weft.gluon.data.batchify's
+    Worker processes may run weft operators (the engine is restarted in a
+    forked child; OpenMP kernels run single-threaded there, as in PyTorch's
+    workers). They index the dataset, read NDArray samples out as numpy and
+    batchify with numpy; this process wraps the result in NDArrays, so the
+    batches, and their order, are the ones num_workers=0 gives. A batchify_fn
+    that is not one of weft.gluon.data.batchify's
     runs in this process, on the loaded samples. An exception in a worker is
     raised here with the worker's traceback as its ``__cause__``. Each worker
     seeds numpy's and ``random``'s generators from numpy's global state when

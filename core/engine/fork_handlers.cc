@@ -1,0 +1,74 @@
+// Note [Engine and fork]
+// A forked child has only the thread that called fork(): the engine's worker
+// threads are gone, and any lock they held at that instant stays locked in the
+// child forever. So, as MXNet does, every live threaded engine is brought to
+// rest around fork(): the prepare handler waits until it is idle and joins its
+// workers (nothing is mid-op, no engine lock is held), and the parent and
+// child handlers start fresh workers. A child therefore has a working engine
+// (DataLoader worker processes can run operators), at the price of a fork
+// waiting for pushed work. Forking while another thread is pushing ops is not
+// supported (that thread's op may be half pushed).
+//
+// GNU OpenMP (oneDNN's threading here) is not fork-safe: a child whose parent
+// ran parallel regions hangs in its first one. The child therefore runs
+// OpenMP with one thread, as PyTorch does in DataLoader workers. OpenBLAS
+// installs its own fork handlers.
+#include <pthread.h>
+
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
+#include "core/engine/threaded_engine.h"
+
+extern "C" void omp_set_num_threads(int) __attribute__((weak));
+
+namespace weft {
+namespace engine_internal {
+namespace {
+
+std::mutex& RegistryMutex() {
+  static std::mutex* mu = new std::mutex();  // leaked: used during exit
+  return *mu;
+}
+
+std::vector<ThreadedEngine*>& Registry() {
+  static auto* engines = new std::vector<ThreadedEngine*>();
+  return *engines;
+}
+
+// The registry lock is held from prepare to parent/child, so no engine is
+// created or destroyed while one is being forked.
+void Prepare() {
+  RegistryMutex().lock();
+  for (ThreadedEngine* e : Registry()) e->BeforeFork();
+}
+
+void Parent() {
+  for (ThreadedEngine* e : Registry()) e->AfterFork();
+  RegistryMutex().unlock();
+}
+
+void Child() {
+  if (omp_set_num_threads != nullptr) omp_set_num_threads(1);
+  for (ThreadedEngine* e : Registry()) e->AfterFork();
+  RegistryMutex().unlock();
+}
+
+}  // namespace
+
+void RegisterForFork(ThreadedEngine* engine) {
+  static const bool installed = [] { return pthread_atfork(Prepare, Parent, Child) == 0; }();
+  (void)installed;
+  std::lock_guard<std::mutex> lk(RegistryMutex());
+  Registry().push_back(engine);
+}
+
+void UnregisterForFork(ThreadedEngine* engine) {
+  std::lock_guard<std::mutex> lk(RegistryMutex());
+  auto& r = Registry();
+  r.erase(std::remove(r.begin(), r.end(), engine), r.end());
+}
+
+}  // namespace engine_internal
+}  // namespace weft
