@@ -1,0 +1,42 @@
+# Evaluation metrics on R values: label is a vector (one per sample), pred the
+# network output as an R matrix of dim c(outputs, samples) (R order). A metric
+# is a list of init(), update(label, pred, state) and get(state).
+
+weft.metric.custom <- function(name, feval) {
+  list(name = name,
+       init = function() c(sum = 0, n = 0),
+       update = function(label, pred, state) state + c(feval(label, pred), 1),
+       get = function(state) list(name = name, value = state[["sum"]] / max(state[["n"]], 1)))
+}
+
+# Averaged over samples (not batches): the state counts samples.
+.weft_metric_samples <- function(name, per_sample) {
+  list(name = name,
+       init = function() c(sum = 0, n = 0),
+       update = function(label, pred, state) {
+         v <- per_sample(as.vector(label), pred)
+         state + c(sum(v), length(v))
+       },
+       get = function(state) list(name = name, value = state[["sum"]] / max(state[["n"]], 1)))
+}
+
+weft.metric.accuracy <- .weft_metric_samples("accuracy", function(label, pred) {
+  pred <- if (is.null(dim(pred)) || nrow(pred) == 1) as.vector(pred) > 0.5 else max.col(t(pred)) - 1
+  as.numeric(pred == label)
+})
+
+weft.metric.mse <- .weft_metric_samples("mse", function(label, pred) (as.vector(pred) - label)^2)
+
+weft.metric.mae <- .weft_metric_samples("mae", function(label, pred) abs(as.vector(pred) - label))
+
+weft.metric.rmse <- {
+  m <- weft.metric.mse
+  m$name <- "rmse"
+  m$get <- function(state) list(name = "rmse", value = sqrt(state[["sum"]] / max(state[["n"]], 1)))
+  m
+}
+
+weft.metric.logloss <- .weft_metric_samples("logloss", function(label, pred) {
+  p <- pred[cbind(as.integer(label) + 1, seq_along(label))]
+  -log(pmax(p, 1e-15))
+})

@@ -1,0 +1,3 @@
+library(testthat)
+library(weft)
+test_check("weft")

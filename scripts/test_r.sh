@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Tests the R package against a built library: installs bindings/r (from a
+# temporary copy), runs its testthat tests, then R CMD build + R CMD check
+# --no-manual (failing on any ERROR or WARNING). The package stays installed in
+# <build dir>/r-lib for the cross-language tests:
+#   WEFT_R_LIBS=build/r-lib python3 -m pytest tests/cross/test_r_cross.py
+#   usage: scripts/test_r.sh [build dir, default build]
+# Needs r-base-core, r-base-dev and r-cran-testthat; run after scripts/build.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD_DIR=$(cd "${1:-build}" && pwd)
+[ -f "$BUILD_DIR/libweft.so" ] || { echo "test_r.sh: $BUILD_DIR/libweft.so not found (run scripts/build.sh)" >&2; exit 1; }
+command -v Rscript >/dev/null || { echo "test_r.sh: Rscript not found (apt-get install r-base-core r-base-dev r-cran-testthat)" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+export WEFT_LIB_DIR=$BUILD_DIR WEFT_INCLUDE_DIR=$ROOT/capi/include WEFT_HOME=$ROOT
+export R_LIBS=$BUILD_DIR/r-lib
+rm -rf "$R_LIBS"
+mkdir -p "$R_LIBS"
+# Build from a copy so the checkout stays clean (configure writes src/Makevars).
+cp -r bindings/r "$WORK/weft"
+(cd "$WORK/weft" && ./cleanup)
+
+start=$SECONDS
+echo "== R CMD INSTALL"
+R CMD INSTALL --no-test-load -l "$R_LIBS" "$WORK/weft" >"$WORK/install.log" 2>&1 || { cat "$WORK/install.log"; exit 1; }
+echo "== testthat"
+(cd "$WORK/weft/tests" && Rscript -e 'library(testthat); library(weft); test_dir("testthat", reporter = "summary", stop_on_failure = TRUE)')
+echo "== R CMD build / check"
+(cd "$WORK/weft" && ./cleanup)
+(cd "$WORK" && R CMD build --no-build-vignettes weft >build.log 2>&1) || { cat "$WORK/build.log"; exit 1; }
+tarball=$(ls "$WORK"/weft_*.tar.gz)
+# Tests already ran above; check the package itself (code, docs, install, examples).
+(cd "$WORK" && _R_CHECK_FORCE_SUGGESTS_=false R CMD check --no-manual --no-tests "$tarball" >check.log 2>&1) || true
+grep -vE "^\* (checking|this is|using).* OK$" "$WORK/check.log" || true
+if grep -qE "^Status: .*(ERROR|WARNING)" "$WORK/check.log" || ! grep -q "^Status:" "$WORK/check.log"; then
+  echo "test_r.sh: R CMD check reported an ERROR or WARNING" >&2
+  exit 1
+fi
+echo "== R package tests passed in $((SECONDS - start)) s"
