@@ -1,0 +1,17 @@
+// Package weft is the Go binding of the Weft deep-learning library: NDArrays,
+// MXNet 1.x parameter and symbol files, and a Predictor over the predict API
+// (capi/include/weft/c_predict_api.h) for serving models.
+//
+// The package links libweft.so with cgo. Tell the linker where the library is
+// through the environment, e.g.
+//
+//	CGO_LDFLAGS="-L/path/to/build -Wl,-rpath,/path/to/build" go test ./...
+//
+// Errors from the library are returned as *Error values that carry the
+// library's status code and message. Every handle type has Close and a
+// finalizer that frees it when the Go value becomes unreachable.
+//
+// Concurrency: NDArray, Symbol and Predictor values may be used from any
+// goroutine; calls on one Predictor are serialised by a mutex, so run
+// predictions concurrently with one Predictor per goroutine or a Pool.
+package weft

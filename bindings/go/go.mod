@@ -1,0 +1,3 @@
+module weft.dev/weft
+
+go 1.21

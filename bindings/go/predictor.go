@@ -1,0 +1,297 @@
+package weft
+
+// #include <stdlib.h>
+// #include <weft/c_predict_api.h>
+import "C"
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"unsafe"
+)
+
+// Input names a data input of a graph and the shape to bind it at.
+type Input struct {
+	Name  string
+	Shape []int64
+}
+
+// TensorInfo describes an input or output of a Predictor.
+type TensorInfo struct {
+	Name  string  `json:"name"`
+	Shape []int64 `json:"shape"`
+	DType DType   `json:"-"`
+}
+
+// Option changes how a Predictor is created.
+type Option func(*predictorOptions)
+
+type predictorOptions struct {
+	device  Device
+	outputs []string
+}
+
+// WithDevice runs the predictor on dev (default CPU).
+func WithDevice(dev Device) Option { return func(o *predictorOptions) { o.device = dev } }
+
+// WithOutputs makes a partial predictor whose outputs are the named internal
+// entries ("fc1_output", as Symbol.InternalOutputs lists them) or node names;
+// only what they need is computed (feature extraction).
+func WithOutputs(names ...string) Option {
+	return func(o *predictorOptions) { o.outputs = append([]string(nil), names...) }
+}
+
+// Predictor runs a model in inference mode (c_predict_api.h). Its methods are
+// serialised by a mutex: use one Predictor per goroutine, or a Pool, to run
+// predictions in parallel.
+type Predictor struct {
+	mu      sync.Mutex
+	h       *C.weft_predictor
+	inputs  []TensorInfo
+	outputs []TensorInfo
+}
+
+// NewPredictor creates a predictor from symbol JSON text and the bytes of a
+// .params file (nil when the graph has no parameters). inputs are the graph's
+// data inputs (the arguments that are not parameters) with their shapes.
+func NewPredictor(symbolJSON string, params []byte, inputs []Input, opts ...Option) (*Predictor, error) {
+	o := predictorOptions{device: CPU}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if len(inputs) == 0 {
+		return nil, argError("NewPredictor", "no data inputs given (e.g. {Name: \"data\", Shape: ...})")
+	}
+	names, indptr, dims := csrShapes(inputs)
+	defer names.free()
+	csym := C.CString(symbolJSON)
+	defer C.free(unsafe.Pointer(csym))
+	var h *C.weft_predictor
+	var err error
+	if o.outputs == nil {
+		err = call("weft_pred_create", func() C.int {
+			return C.weft_pred_create(csym, bytesPtr(params), C.size_t(len(params)), C.int(o.device.Type),
+				C.int(o.device.ID), C.int(len(inputs)), names.ptr(), int64Ptr(indptr), int64Ptr(dims), &h)
+		})
+	} else {
+		if len(o.outputs) == 0 {
+			return nil, argError("NewPredictor", "WithOutputs needs at least one output name")
+		}
+		outs := newCStrings(o.outputs)
+		defer outs.free()
+		err = call("weft_pred_create_partial", func() C.int {
+			return C.weft_pred_create_partial(csym, bytesPtr(params), C.size_t(len(params)),
+				C.int(o.device.Type), C.int(o.device.ID), C.int(len(inputs)), names.ptr(), int64Ptr(indptr),
+				int64Ptr(dims), C.int(len(o.outputs)), outs.ptr(), &h)
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return wrapPredictor(h)
+}
+
+// LoadPredictor creates a predictor from a prefix-symbol.json and a
+// prefix-NNNN.params file.
+func LoadPredictor(symbolPath, paramsPath string, inputs []Input, opts ...Option) (*Predictor, error) {
+	sym, err := os.ReadFile(symbolPath)
+	if err != nil {
+		return nil, &Error{Status: StatusIO, Func: "LoadPredictor", Message: err.Error()}
+	}
+	params, err := os.ReadFile(paramsPath)
+	if err != nil {
+		return nil, &Error{Status: StatusIO, Func: "LoadPredictor", Message: err.Error()}
+	}
+	return NewPredictor(string(sym), params, inputs, opts...)
+}
+
+// csrShapes lays out input names and shapes as the predict API wants them.
+func csrShapes(inputs []Input) (cStrings, []int64, []int64) {
+	names := make([]string, len(inputs))
+	indptr := make([]int64, 1, len(inputs)+1)
+	var dims []int64
+	for i, in := range inputs {
+		names[i] = in.Name
+		dims = append(dims, in.Shape...)
+		indptr = append(indptr, int64(len(dims)))
+	}
+	if len(dims) == 0 { // every input a scalar: the C side still wants a pointer
+		dims = []int64{0}
+	}
+	return newCStrings(names), indptr, dims
+}
+
+// wrapPredictor takes ownership of h and caches its inputs and outputs (fixed
+// for its lifetime).
+func wrapPredictor(h *C.weft_predictor) (*Predictor, error) {
+	p := &Predictor{h: h}
+	if err := onThread(func() error { return p.describe() }); err != nil {
+		C.weft_pred_free(h)
+		return nil, err
+	}
+	runtime.SetFinalizer(p, (*Predictor).Close)
+	return p, nil
+}
+
+func (p *Predictor) describe() error {
+	var n C.int
+	if err := check("weft_pred_num_inputs", C.weft_pred_num_inputs(p.h, &n)); err != nil {
+		return err
+	}
+	for i := C.int(0); i < n; i++ {
+		var info TensorInfo
+		var name *C.char
+		var dims *C.int64_t
+		var ndim, dtype C.int
+		if err := check("weft_pred_input_name", C.weft_pred_input_name(p.h, i, &name)); err != nil {
+			return err
+		}
+		if err := check("weft_pred_input_shape", C.weft_pred_input_shape(p.h, i, &dims, &ndim)); err != nil {
+			return err
+		}
+		if err := check("weft_pred_input_dtype", C.weft_pred_input_dtype(p.h, i, &dtype)); err != nil {
+			return err
+		}
+		info.Name, info.Shape, info.DType = C.GoString(name), copyInt64s(dims, int(ndim)), DType(dtype)
+		p.inputs = append(p.inputs, info)
+	}
+	if err := check("weft_pred_num_outputs", C.weft_pred_num_outputs(p.h, &n)); err != nil {
+		return err
+	}
+	for i := C.int(0); i < n; i++ {
+		var info TensorInfo
+		var name *C.char
+		var dims *C.int64_t
+		var ndim, dtype C.int
+		if err := check("weft_pred_output_name", C.weft_pred_output_name(p.h, i, &name)); err != nil {
+			return err
+		}
+		if err := check("weft_pred_output_shape", C.weft_pred_output_shape(p.h, i, &dims, &ndim)); err != nil {
+			return err
+		}
+		if err := check("weft_pred_output_dtype", C.weft_pred_output_dtype(p.h, i, &dtype)); err != nil {
+			return err
+		}
+		info.Name, info.Shape, info.DType = C.GoString(name), copyInt64s(dims, int(ndim)), DType(dtype)
+		p.outputs = append(p.outputs, info)
+	}
+	return nil
+}
+
+// Inputs describes the data inputs (names, bound shapes, dtypes).
+func (p *Predictor) Inputs() []TensorInfo { return cloneInfos(p.inputs) }
+
+// Outputs describes the outputs (names, shapes, dtypes).
+func (p *Predictor) Outputs() []TensorInfo { return cloneInfos(p.outputs) }
+
+func cloneInfos(in []TensorInfo) []TensorInfo {
+	out := make([]TensorInfo, len(in))
+	for i, t := range in {
+		out[i] = TensorInfo{Name: t.Name, Shape: append([]int64(nil), t.Shape...), DType: t.DType}
+	}
+	return out
+}
+
+// with runs f on the live handle, holding the mutex and the OS thread.
+func (p *Predictor) with(fn string, f func(h *C.weft_predictor) error) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.h == nil {
+		return argError(fn, "the Predictor is closed")
+	}
+	return onThread(func() error { return f(p.h) })
+}
+
+// SetInputBytes copies raw host-order bytes into the named input; len(b) must
+// be the input's element count times its dtype size.
+func (p *Predictor) SetInputBytes(name string, b []byte) error {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	return p.with("Predictor.SetInput", func(h *C.weft_predictor) error {
+		return check("weft_pred_set_input", C.weft_pred_set_input(h, cname, bytesPtr(b), C.size_t(len(b))))
+	})
+}
+
+// SetInput copies float32 data into the named input (a float32 input).
+func (p *Predictor) SetInput(name string, data []float32) error { return SetInputOf(p, name, data) }
+
+// SetInputOf copies data into the named input; T must be the input's dtype.
+func SetInputOf[T Element](p *Predictor, name string, data []T) error {
+	for _, in := range p.inputs {
+		if in.Name == name && in.DType != DTypeOf[T]() {
+			return &Error{Status: StatusDType, Func: "Predictor.SetInput",
+				Message: fmt.Sprintf("input '%s' is %s, got %s data", name, in.DType, DTypeOf[T]())}
+		}
+	}
+	return p.SetInputBytes(name, asBytes(data))
+}
+
+// Forward runs the graph; an operator's failure is returned here.
+func (p *Predictor) Forward() error {
+	return p.with("Predictor.Forward", func(h *C.weft_predictor) error {
+		return check("weft_pred_forward", C.weft_pred_forward(h))
+	})
+}
+
+// OutputBytes copies output i to host memory as raw host-order bytes.
+func (p *Predictor) OutputBytes(i int) ([]byte, error) {
+	if i < 0 || i >= len(p.outputs) {
+		return nil, argError("Predictor.Output", "output %d out of range: the predictor has %d outputs", i,
+			len(p.outputs))
+	}
+	out := p.outputs[i]
+	b := make([]byte, numElements(out.Shape)*int64(out.DType.Size()))
+	err := p.with("Predictor.Output", func(h *C.weft_predictor) error {
+		return check("weft_pred_get_output", C.weft_pred_get_output(h, C.int(i), bytesPtr(b), C.size_t(len(b))))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Output copies float32 output i.
+func (p *Predictor) Output(i int) ([]float32, error) { return OutputOf[float32](p, i) }
+
+// OutputOf copies output i; T must be the output's dtype.
+func OutputOf[T Element](p *Predictor, i int) ([]T, error) {
+	if i >= 0 && i < len(p.outputs) && p.outputs[i].DType != DTypeOf[T]() {
+		return nil, &Error{Status: StatusDType, Func: "Predictor.Output", Message: fmt.Sprintf(
+			"output '%s' is %s, asked for %s", p.outputs[i].Name, p.outputs[i].DType, DTypeOf[T]())}
+	}
+	b, err := p.OutputBytes(i)
+	if err != nil {
+		return nil, err
+	}
+	return fromBytes[T](b), nil
+}
+
+// Reshape gives a new predictor with the named inputs at new shapes (the others
+// keep theirs). It shares the parameter arrays; p stays valid and either may be
+// closed first.
+func (p *Predictor) Reshape(inputs []Input) (*Predictor, error) {
+	names, indptr, dims := csrShapes(inputs)
+	defer names.free()
+	var out *C.weft_predictor
+	err := p.with("Predictor.Reshape", func(h *C.weft_predictor) error {
+		return check("weft_pred_reshape", C.weft_pred_reshape(h, C.int(len(inputs)), names.ptr(), int64Ptr(indptr),
+			int64Ptr(dims), &out))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return wrapPredictor(out)
+}
+
+// Close frees the predictor; safe to call twice, also run by the finalizer.
+func (p *Predictor) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.h != nil {
+		C.weft_pred_free(p.h)
+		p.h = nil
+		runtime.SetFinalizer(p, nil)
+	}
+}

