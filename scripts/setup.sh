@@ -3,10 +3,11 @@
 set -euo pipefail
 # Core build: cmake ... ocl-icd-opencl-dev. KVStore transport: libzmq3-dev cppzmq-dev.
 # R binding: r-base-core r-base-dev r-cran-testthat. Dependency-free predictor on ARM:
-# g++-aarch64-linux-gnu qemu-user-static. Network-namespace tests: iproute2.
+# g++-aarch64-linux-gnu qemu-user-static. Network-namespace tests: iproute2. The
+# mpirun launcher test: openmpi-bin.
 PKGS="cmake ninja-build g++ pkg-config binutils libopenblas-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev
       libzmq3-dev cppzmq-dev r-base-core r-base-dev r-cran-testthat g++-aarch64-linux-gnu qemu-user-static
-      iproute2"
+      iproute2 openmpi-bin"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -132,10 +132,17 @@ def test_kvstore_accepted(kvstore):
     np.testing.assert_allclose(p.data().asnumpy(), np.full(SHAPE, -0.5))
 
 
-@pytest.mark.parametrize("kvstore", ["dist_sync", "dist_async", "dist_device_sync", "nccl", "horovod", object()])
-def test_kvstore_refused(kvstore):
+@pytest.mark.parametrize("kvstore,message", [
+    ("dist_sync", "needs a job started by python -m weft.launch"),
+    ("dist_async", "needs a job started by python -m weft.launch"),
+    ("dist_device_sync", "needs a job started by python -m weft.launch"),
+    ("nccl", "no KVStore of this type"), ("horovod", "no KVStore of this type"),
+    (object(), "kvstore must be None, a store name or a weft.kvstore.KVStore")])
+def test_kvstore_refused(kvstore, message, monkeypatch):
+    for var in ("WEFT_ROLE", "DMLC_ROLE"):
+        monkeypatch.delenv(var, raising=False)
     p = _param("w", np.zeros(SHAPE))
-    with pytest.raises(ValueError, match="distributed KVStore is not available yet"):
+    with pytest.raises(ValueError, match=message):
         Trainer([p], "sgd", kvstore=kvstore)
 
 
@@ -215,11 +222,13 @@ def test_several_devices():
     _, (a, b) = run("device")  # summed: both copies get 3c
     np.testing.assert_allclose(a, w0 - 0.1 * 3 * c / 2, rtol=1e-5)
     np.testing.assert_allclose(b, a, rtol=1e-6)
+    a_dev = a
     _, (a, b) = run(None)  # no store: each copy keeps its own gradient, as in MXNet
     np.testing.assert_allclose(a, w0 - 0.1 * c / 2, rtol=1e-5)
     np.testing.assert_allclose(b, w0 - 0.1 * 2 * c / 2, rtol=1e-5)
-    with pytest.raises(ValueError, match="update_on_kvstore"):
-        run("device", update_on_kvstore=True)
+    _, (a2, b2) = run("device", update_on_kvstore=True)  # the store updates: same weights
+    np.testing.assert_allclose(a2, a_dev, rtol=1e-6)
+    np.testing.assert_allclose(b2, a_dev, rtol=1e-6)
     with pytest.raises(ValueError, match="compression"):
         run("device", compression_params={"type": "2bit", "threshold": 0.5})
 

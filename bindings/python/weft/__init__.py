@@ -26,6 +26,8 @@ from . import initializer as init
 from . import autograd
 from . import cached_op
 from . import gluon
+from . import kvstore
+from . import kvstore as kv
 
 __version__ = "0.1.0"
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged
@@ -33,6 +35,7 @@ MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged
 _sys.modules.setdefault(__name__ + ".nd", ndarray)
 _sys.modules.setdefault(__name__ + ".sym", symbol)
 _sys.modules.setdefault(__name__ + ".init", initializer)
+_sys.modules.setdefault(__name__ + ".kv", kvstore)
 
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",

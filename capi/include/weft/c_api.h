@@ -269,6 +269,50 @@ WEFT_API int weft_autograd_set_function_callbacks(weft_function_backward_fn back
  * (the output handles are updated in place); otherwise release(id) is called. */
 WEFT_API int weft_autograd_record_function(int64_t id, int num_inputs, weft_ndarray* const* inputs,
                                            int num_outputs, weft_ndarray* const* outputs);
+/* ---- kvstore (parameter store; DESIGN.md "KVStore") -------------------- */
+typedef struct weft_kvstore weft_kvstore;
+/* type: "local", "device", "dist_sync", "dist_async" or "dist_device_sync".
+ * Dist types connect to the job started by python -m weft.launch (WEFT_ROLE=worker
+ * and the other WEFT_* / DMLC_* variables) and block until every node has
+ * registered. *out is owned by the caller: weft_kvstore_free. */
+WEFT_API int weft_kvstore_create(const char* type, weft_kvstore** out);
+/* Accepts NULL. For a dist store it first leaves the job: waits for the other
+ * workers to finish, then the scheduler stops the servers. */
+WEFT_API void weft_kvstore_free(weft_kvstore* kv);
+/* *type is valid until the handle is freed. */
+WEFT_API int weft_kvstore_type(const weft_kvstore* kv, const char** type);
+WEFT_API int weft_kvstore_rank(const weft_kvstore* kv, int* rank);
+WEFT_API int weft_kvstore_num_workers(const weft_kvstore* kv, int* num_workers);
+/* Keys are strings (int keys as their decimal text). A key may appear several
+ * times in push and pull: copies on several devices, summed before the update
+ * (push) or all written (pull). Push and pull are engine ops: they return at
+ * once and the arrays' vars order them with other work. */
+WEFT_API int weft_kvstore_init(weft_kvstore* kv, int num, const char* const* keys, weft_ndarray* const* values);
+WEFT_API int weft_kvstore_push(weft_kvstore* kv, int num, const char* const* keys, weft_ndarray* const* values,
+                               int priority);
+WEFT_API int weft_kvstore_pull(weft_kvstore* kv, int num, const char* const* keys, weft_ndarray* const* outs,
+                               int priority);
+/* Push values then pull into outs (which may be the values). */
+WEFT_API int weft_kvstore_pushpull(weft_kvstore* kv, int num_values, const char* const* value_keys,
+                                   weft_ndarray* const* values, int num_outs, const char* const* out_keys,
+                                   weft_ndarray* const* outs, int priority);
+/* Local stores: called during push with the key, the reduced gradient and the
+ * stored weight (new handles owned by the callee: weft_ndarray_free them); it
+ * must update the weight in place and return 0 (non-zero fails the push).
+ * fn NULL removes the updater (the store then keeps the sum of the pushes). */
+typedef int (*weft_kvstore_updater_fn)(const char* key, weft_ndarray* recv, weft_ndarray* stored, void* user_data);
+WEFT_API int weft_kvstore_set_updater(weft_kvstore* kv, weft_kvstore_updater_fn fn, void* user_data);
+/* Dist stores: the optimizer the servers run, as JSON {"name": "sgd",
+ * "learning_rate": 0.1, ...} (never code; see core/kvstore/server_optimizer.h). */
+WEFT_API int weft_kvstore_set_optimizer(weft_kvstore* kv, const char* optimizer_json);
+/* Waits until every worker has reached the barrier (local stores: returns at once). */
+WEFT_API int weft_kvstore_barrier(weft_kvstore* kv);
+/* The role of this process from WEFT_ROLE / DMLC_ROLE: "worker", "server",
+ * "scheduler", or "" when unset. Static storage. */
+WEFT_API int weft_kvstore_role(const char** role);
+/* Runs this process's scheduler or server (by WEFT_ROLE) until the job ends;
+ * *exit_status is 0 after a clean end, 1 when a node died. */
+WEFT_API int weft_kvstore_run_node(int* exit_status);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

@@ -13,15 +13,22 @@ Parameter's ``lr_mult`` / ``wd_mult`` apply. Parameters with grad_req 'null'
 are skipped.
 
 Note [Trainer and KVStore]
-    Weft has no KVStore yet. As in MXNet, a single device needs none: with
-    ``kvstore`` None, 'local' or 'device' and every Parameter on one device,
-    ``allreduce_grads`` has nothing to reduce. With copies on several devices,
-    'local' / 'device' sum the gradients here (each copy receives the sum, then
-    every copy is updated by its own Updater, all sharing one optimizer: what
-    MXNet's device KVStore with update_on_kvstore=False computes), and None leaves
-    each copy's gradient alone, as in MXNet. Distributed stores ('dist_*') and
-    KVStore objects are refused with an error, and so are update_on_kvstore=True
-    and compression_params where a store would be needed.
+    As in MXNet 1.x, the store is chosen at the first step (``_init_kvstore``):
+    with ``kvstore`` 'local' / 'device' and every Parameter on one device no
+    store is needed; with copies on several devices a level-1 store sums the
+    gradients (``pushpull``) so every copy is updated with the sum by its own
+    Updater (all sharing one optimizer), or, with ``update_on_kvstore=True``,
+    the store runs the optimizer once and every copy pulls the new weight.
+    ``'dist_sync'`` / ``'dist_async'`` / ``'dist_device_sync'`` (or a KVStore
+    object of such a type) in a job started by ``python -m weft.launch``:
+    Parameter i is key i, rank 0's initial values are pulled by every worker,
+    and by default (``update_on_kvstore`` None) the optimizer runs on the
+    servers when it can be sent there (weft.kvstore.optimizer_spec), otherwise
+    gradients are summed across workers and each worker updates its copy
+    (dist_async always needs the servers to update). Changing the batch size
+    re-sends the optimizer with the new rescale_grad. ``kvstore=None`` leaves
+    each copy's gradient alone, as in MXNet. compression_params are refused
+    where gradients would travel (weft has no gradient compression).
 
 Note [Stale gradients]
     MXNet marks a gradient "fresh" when backward writes it and the Trainer
@@ -33,6 +40,9 @@ Note [Stale gradients]
     detected: an error names them, or ignore_stale_grad skips them.
 """
 # pylint: disable=protected-access
+import os
+
+from .. import kvstore as kvs
 from .. import optimizer as opt
 from ..base import InvalidArgumentError, WeftError
 from .parameter import DeferredInitializationError, Parameter, ParameterDict
@@ -53,13 +63,14 @@ class Trainer:
         optimizer_params must be empty).
     optimizer_params : dict
         Keyword arguments of the optimizer, e.g. ``{'learning_rate': 0.1}``.
-    kvstore : None, 'local' or 'device'
-        How gradients of copies on several devices are combined (Note [Trainer
-        and KVStore]); distributed stores are not available yet.
+    kvstore : None, str or weft.kvstore.KVStore
+        'local', 'device', 'dist_sync', 'dist_async', 'dist_device_sync' or a
+        store (Note [Trainer and KVStore]).
     compression_params : dict or None
         Gradient compression; only accepted where no gradients travel.
     update_on_kvstore : None or bool
-        True is only accepted where no store is needed (one device).
+        Whether the store runs the optimizer (None: on the servers of a
+        distributed store when the optimizer can be sent there).
     """
 
     def __init__(self, params, optimizer, optimizer_params=None, kvstore="device", compression_params=None,
@@ -88,8 +99,10 @@ class Trainer:
         self._init_optimizer(optimizer, optimizer_params if optimizer_params else {})
         self._scale = self._optimizer.rescale_grad
         self._kv_initialized = False
-        self._kvstore = None            # weft has no KVStore object (Note [Trainer and KVStore])
+        self._kvstore = None            # made at the first step (Note [Trainer and KVStore])
         self._update_on_kvstore = False
+        self._distributed = False
+        self._sent_rescale = None
         self._reduce_grads = False
         self._contexts = None
         self._params_to_init = []
@@ -128,15 +141,35 @@ class Trainer:
         """Decides how gradients are combined (Note [Trainer and KVStore]); runs at the first step."""
         contexts = self._check_contexts()
         kvstore = self._kvstore_params["kvstore"]
+        want_update = self._kvstore_params["update_on_kvstore"]
+        distributed = (isinstance(kvstore, kvs.KVStore) and kvstore.type.startswith("dist")) or \
+            (isinstance(kvstore, str) and kvstore.startswith("dist"))
         multi = len(contexts) > 1
-        self._reduce_grads = multi and kvstore is not None
-        if self._reduce_grads and self._kvstore_params["update_on_kvstore"]:
-            raise InvalidArgumentError("update_on_kvstore=True needs a KVStore, which weft does not have yet; "
-                                       "use update_on_kvstore=False (gradients are then summed across devices "
-                                       "and each copy is updated locally)")
-        if self._reduce_grads and self._compression_params:
-            raise InvalidArgumentError("compression_params: gradient compression needs a KVStore, which weft "
-                                       "does not have yet")
+        store = None
+        # A store that outlives this call (a distributed one, or one the caller gave) keeps its
+        # keys when the devices change (reset_ctx): it is reused, not initialised again.
+        reused = self._kvstore is not None and (distributed or isinstance(kvstore, kvs.KVStore))
+        if reused:
+            store = self._kvstore
+        elif distributed or (multi and kvstore is not None):
+            if self._compression_params:
+                raise InvalidArgumentError("compression_params: weft has no gradient compression")
+            store = kvstore if isinstance(kvstore, kvs.KVStore) else kvs.create(kvstore)
+        elif isinstance(kvstore, kvs.KVStore):
+            store = kvstore
+        update_on_kvstore = False
+        if store is not None:
+            self._distributed = store.type.startswith("dist")
+            if want_update is not None:
+                update_on_kvstore = want_update
+            elif self._distributed:
+                update_on_kvstore = _can_run_on_servers(self._optimizer)
+            if store.type == "dist_async" and not update_on_kvstore:
+                raise InvalidArgumentError("Trainer: dist_async needs update_on_kvstore (the servers apply each "
+                                           "push at once); %s" % _why_not_on_servers(self._optimizer))
+        self._kvstore = store
+        self._update_on_kvstore = update_on_kvstore
+        self._reduce_grads = store is not None
         old_contexts, self._contexts = self._contexts, contexts
         kept = self._updaters[0].get_states() if self._updaters and self._updaters[0].states else None
         self._updaters = [opt.get_updater(self._optimizer) for _ in (contexts or [None])]
@@ -152,14 +185,34 @@ class Trainer:
                     if not counts.get(ctx.device_id):
                         counts[ctx.device_id] = dict(src)
         self._kv_initialized = True
-        self._params_to_init = [p for p in self._params if p._deferred_init]
+        self._params_to_init = list(self._params) if store is not None and not reused else []
+        if store is not None and update_on_kvstore:
+            store.set_optimizer(self._optimizer)
+            self._sent_rescale = self._optimizer.rescale_grad
+        self._init_params()
 
     def _reset_kvstore(self):
-        """Forgets the device layout (Parameter.set_data calls this when needed)."""
+        """Forgets the device layout and the store (Parameter.set_data calls this when needed)."""
+        if self._kvstore is not None and (self._distributed or isinstance(self._kvstore_params["kvstore"],
+                                                                          kvs.KVStore)):
+            raise InvalidArgumentError("Trainer: the weights live in the KVStore (update_on_kvstore) and a %s store "
+                                       "cannot be initialised again: set_data after the first step needs "
+                                       "update_on_kvstore=False" % self._kvstore.type)
         self._kv_initialized = False
+        self._kvstore = None
 
     def _init_params(self):
-        """Drops Parameters from _params_to_init once their deferred initialization finished."""
+        """Puts every Parameter whose initialization has finished into the store: key i with
+        the first copy's value, then every copy pulls it (in a distributed job: rank 0's value)."""
+        if self._kvstore is None:
+            self._params_to_init = []
+            return
+        ready = [p for p in self._params_to_init if not p._deferred_init]
+        if ready:  # one init call: a distributed store synchronises the workers once per call
+            idx = [self._param2idx[p.name] for p in ready]
+            self._kvstore.init(idx, [p.list_data()[0] for p in ready])
+            for i, param in zip(idx, ready):
+                self._kvstore.pull(i, param.list_data(), priority=-i)
         self._params_to_init = [p for p in self._params_to_init if p._deferred_init]
 
     def _ready(self):
@@ -211,17 +264,25 @@ class Trainer:
     def _allreduce_grads(self):
         if not self._reduce_grads:
             return
-        for param in self._params:
+        if self._update_on_kvstore and self._optimizer.rescale_grad != self._sent_rescale:
+            self._kvstore.set_optimizer(self._optimizer)  # the batch size changed: new rescale_grad
+            self._sent_rescale = self._optimizer.rescale_grad
+        for i, param in enumerate(self._params):
             if param.grad_req == "null" or param._deferred_init:
                 continue
             grads = param.list_grad()
-            total = grads[0].copy()
-            for g in grads[1:]:
-                total += g.as_in_context(total.context)
-            for g in grads:
-                total.copyto(g)
+            if self._update_on_kvstore:
+                self._kvstore.push(i, grads, priority=-i)
+            else:
+                self._kvstore.pushpull(i, grads, out=grads, priority=-i)
 
     def _update(self, ignore_stale_grad=False):
+        if self._update_on_kvstore:
+            # The store ran the optimizer at push (allreduce_grads): fetch the new weights.
+            for i, param in enumerate(self._params):
+                if param.grad_req != "null" and not param._deferred_init:
+                    self._kvstore.pull(i, param.list_data(), priority=-i)
+            return
         updates = [[] for _ in self._updaters]
         for i, param in enumerate(self._params):
             if param.grad_req == "null":
@@ -253,6 +314,9 @@ class Trainer:
         """Writes the optimizer and its per-parameter states to fname
         (weft's pickle-free format, weft/optimizer/updater.py)."""
         self._ready()
+        if self._update_on_kvstore:
+            self._kvstore.save_optimizer_states(fname, dump_optimizer=True)
+            return
         data = self._updaters[0].get_states(dump_optimizer=True)
         with open(fname, "wb") as fout:
             fout.write(data)
@@ -260,6 +324,11 @@ class Trainer:
     def load_states(self, fname):
         """Restores what save_states wrote; the optimizer is replaced by the saved one."""
         self._ready()
+        if self._update_on_kvstore:
+            self._kvstore.load_optimizer_states(fname)
+            self._optimizer = self._kvstore._updater.optimizer
+            self._optimizer.param_dict = dict(enumerate(self._params))
+            return
         with open(fname, "rb") as fin:
             states = fin.read()
         for updater in self._updaters:
@@ -269,12 +338,40 @@ class Trainer:
         self._optimizer.param_dict = dict(enumerate(self._params))
 
 
+_STORE_TYPES = ("local", "device", "dist_sync", "dist_async", "dist_device_sync", "dist")
+
+
 def _check_kvstore_arg(kvstore):
-    if kvstore is None or (isinstance(kvstore, str) and kvstore in _LOCAL_KVSTORES):
+    if kvstore is None or isinstance(kvstore, kvs.KVStore):
         return
-    what = repr(kvstore) if isinstance(kvstore, str) else "a %s object" % type(kvstore).__name__
-    raise InvalidArgumentError("Trainer: kvstore=%s is not supported: distributed KVStore is not available yet "
-                               "in weft; use kvstore='device', 'local' or None (single machine)" % what)
+    if isinstance(kvstore, str) and kvstore in _STORE_TYPES:
+        if kvstore.startswith("dist") and not (os.environ.get("WEFT_ROLE") or os.environ.get("DMLC_ROLE")):
+            raise InvalidArgumentError(
+                "Trainer: kvstore=%r: a distributed KVStore needs a job started by python -m weft.launch "
+                "(WEFT_ROLE is not set in this process)" % kvstore)
+        return
+    if isinstance(kvstore, str):
+        raise InvalidArgumentError("Trainer: kvstore=%r: weft has no KVStore of this type; "
+                                   "use 'device', 'local', None or 'dist_sync' / 'dist_async' / "
+                                   "'dist_device_sync'" % kvstore)
+    raise InvalidArgumentError("Trainer: kvstore must be None, a store name or a weft.kvstore.KVStore, got a %s "
+                               "object" % type(kvstore).__name__)
+
+
+def _can_run_on_servers(optimizer):
+    try:
+        kvs.kvstore.optimizer_spec(optimizer)
+        return True
+    except InvalidArgumentError:
+        return False
+
+
+def _why_not_on_servers(optimizer):
+    try:
+        kvs.kvstore.optimizer_spec(optimizer)
+        return "set update_on_kvstore=True"
+    except InvalidArgumentError as exc:
+        return str(exc)
 
 
 def _fresh_grad(arr):

@@ -1,0 +1,30 @@
+"""Key-value stores for data-parallel training (MXNet 1.x's ``mx.kv``).
+
+``weft.kv.create(name)`` with name
+
+* ``'local'`` / ``'device'`` -- one process, several devices (level 1): pushed
+  values are summed across devices, then the updater runs; ``'local'`` keeps
+  weights on cpu(0), ``'device'`` on the device of the initial value;
+* ``'dist_sync'``, ``'dist_async'``, ``'dist_device_sync'`` -- parameter
+  servers over ZeroMQ (level 2), in processes started by
+  ``python -m weft.launch -n WORKERS -s SERVERS -- python train.py``.
+
+Environment (set by the launcher; MXNet's DMLC_* names work too): WEFT_ROLE,
+WEFT_PS_ROOT_URI, WEFT_PS_ROOT_PORT, WEFT_NUM_WORKER, WEFT_NUM_SERVER;
+WEFT_PS_TIMEOUT (seconds before a silent node counts as dead and the whole job
+stops with an error, default 60), WEFT_NODE_HOST (the address a node
+advertises), WEFT_NODE_PORT (a server's port), WEFT_PS_MAX_MESSAGE_BYTES,
+WEFT_KVSTORE_BIGARRAY_BOUND (core/kvstore/ps_config.h).
+
+Roles. The launcher runs the scheduler and the servers as
+``python -m weft.kvstore.server`` (WEFT_ROLE=scheduler / server). As in MXNet,
+importing weft in a process whose WEFT_ROLE (or DMLC_ROLE) is ``server`` or
+``scheduler`` also runs that node and exits when the job ends, so a launcher
+that starts the user's script for every role works as well.
+"""
+from .kvstore import KVStore, create
+from .server import run_node_if_requested as _run_node_if_requested
+
+__all__ = ["KVStore", "create"]
+
+_run_node_if_requested()

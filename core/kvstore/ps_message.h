@@ -1,0 +1,132 @@
+// Messages between the nodes of a distributed job, and their framing on
+// ZeroMQ (Note [PS wire format]).
+//
+// Note [PS wire format]
+//   One ZeroMQ multipart message = three frames (ROUTER sockets add the peer
+//   identity in front):
+//     1. Header: 56 bytes, little-endian fields as in struct Header below;
+//        magic "WEFT" (0x54464557), version 1.
+//     2. key: key_len bytes (UTF-8; at most kMaxKeyBytes).
+//     3. payload: payload_bytes bytes (array bytes, text, or empty).
+//   A receiver checks every field against the frames it got (frame count and
+//   sizes, magic, version, command, key length, payload size against
+//   WEFT_PS_MAX_MESSAGE_BYTES) and drops a message that does not fit, logging
+//   why: garbage never reaches a handler and never stops a node.
+#pragma once
+#include <zmq.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+
+namespace weft {
+namespace ps {
+
+constexpr uint32_t kMagic = 0x54464557u;  // "WEFT" read as little-endian bytes
+constexpr uint16_t kWireVersion = 1;
+constexpr uint32_t kMaxKeyBytes = 4096;
+constexpr uint32_t kFlagSync = 1;
+
+enum class Command : uint16_t {
+  kRegister = 1,      // node -> scheduler: arg = role, payload = advertised address
+  kRegisterAck,       // scheduler -> node: arg = rank, payload = server addresses, one a line
+  kHeartbeat,         // both ways
+  kBarrier,           // worker -> scheduler
+  kBarrierAck,        // scheduler -> worker
+  kFinalize,          // worker -> scheduler: this worker is done
+  kFinalizeAck,       // scheduler -> worker: every worker is done
+  kAbort,             // scheduler -> node: payload = why; the node exits with an error
+  kExit,              // scheduler -> server: the job is over
+  kInit,              // worker -> server: key part's first value
+  kPush,              // worker -> server
+  kPull,              // worker -> server
+  kSetOptimizer,      // worker -> server: payload = optimizer JSON
+  kAck,               // server -> worker: request done
+  kPullReply,         // server -> worker: payload = the value
+  kError,             // server -> worker: payload = message
+  kLast = kError,
+};
+const char* CommandName(Command c);
+
+#pragma pack(push, 1)
+struct Header {
+  uint32_t magic = kMagic;
+  uint16_t version = kWireVersion;
+  uint16_t command = 0;
+  uint64_t request_id = 0;
+  int32_t sender = -1;      // sender's rank within its role (-1 before registration)
+  int32_t arg = 0;          // dtype flag of the payload, role or rank (see Command)
+  uint32_t key_len = 0;
+  uint32_t flags = 0;       // kPush: kFlagSync when the sender is a dist_sync worker
+  uint64_t payload_bytes = 0;
+  uint64_t offset = 0;      // first element of this part within the whole array
+  uint64_t total = 0;       // elements of the whole array
+};
+#pragma pack(pop)
+static_assert(sizeof(Header) == 56, "the wire header is 56 bytes");
+
+// A ZeroMQ frame owned by RAII (the payload is kept as ZeroMQ delivered it:
+// no copy between the socket and the array).
+class Frame {
+ public:
+  Frame() { zmq_msg_init(&msg_); }
+  explicit Frame(size_t n) { zmq_msg_init_size(&msg_, n); }
+  Frame(const void* data, size_t n) {
+    zmq_msg_init_size(&msg_, n);
+    if (n) std::memcpy(zmq_msg_data(&msg_), data, n);
+  }
+  explicit Frame(const std::string& s) : Frame(s.data(), s.size()) {}
+  ~Frame() { zmq_msg_close(&msg_); }
+  Frame(Frame&& o) noexcept {
+    zmq_msg_init(&msg_);
+    zmq_msg_move(&msg_, &o.msg_);
+  }
+  Frame& operator=(Frame&& o) noexcept {
+    if (this != &o) zmq_msg_move(&msg_, &o.msg_);
+    return *this;
+  }
+  Frame(const Frame&) = delete;
+  Frame& operator=(const Frame&) = delete;
+  // Borrows memory that must stay valid until ZeroMQ has sent it (the sender
+  // waits for the reply, which proves that: init and multi-part transfers).
+  static Frame Borrow(void* data, size_t n) {
+    Frame f;
+    zmq_msg_close(&f.msg_);
+    zmq_msg_init_data(&f.msg_, data, n, [](void*, void*) {}, nullptr);
+    return f;
+  }
+
+  const char* data() const { return static_cast<const char*>(zmq_msg_data(const_cast<zmq_msg_t*>(&msg_))); }
+  char* data() { return static_cast<char*>(zmq_msg_data(&msg_)); }
+  size_t size() const { return zmq_msg_size(&msg_); }
+  std::string str() const { return std::string(data(), size()); }
+  zmq_msg_t* raw() { return &msg_; }
+
+ private:
+  zmq_msg_t msg_;
+};
+
+struct Message {
+  Header head;
+  std::string key;
+  Frame payload;
+  std::string identity;  // the peer, for replies through a ROUTER socket
+
+  Command command() const { return static_cast<Command>(head.command); }
+};
+
+// Builds a message with a copied payload.
+Message MakeMessage(Command c, const std::string& key = "", const std::string& payload = "");
+
+// Sends m on sock (with the identity frame first when `routed`); returns false
+// when ZeroMQ refused (the peer is gone), never throws.
+bool SendMessage(void* sock, Message&& m, bool routed);
+
+// Receives one multipart message. Returns true with *m filled for a valid
+// message; false with *why set when the frames do not form one (the frames are
+// consumed either way), or when nothing was there (why empty).
+bool ReceiveMessage(void* sock, bool routed, uint64_t max_payload, Message* m, std::string* why);
+
+}  // namespace ps
+}  // namespace weft

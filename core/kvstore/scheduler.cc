@@ -1,0 +1,214 @@
+#include "core/kvstore/scheduler.h"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/kvstore/ps_message.h"
+
+namespace weft {
+namespace ps {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct NodeInfo {
+  Role role = Role::kWorker;
+  int rank = -1;
+  std::string address;  // servers: host:port of the data socket
+  Clock::time_point last_seen;
+  bool finalized = false;
+};
+
+class Scheduler {
+ public:
+  explicit Scheduler(const Config& cfg) : cfg_(cfg) {}
+  ~Scheduler() {
+    if (sock_) zmq_close(sock_);
+    if (ctx_) zmq_ctx_term(ctx_);
+  }
+
+  int Run();
+
+ private:
+  void Send(const std::string& identity, Message&& m) {
+    m.identity = identity;
+    SendMessage(sock_, std::move(m), true);
+  }
+  void Broadcast(Command c, const std::string& payload, bool workers, bool servers) {
+    for (auto& kv : nodes_) {
+      bool w = kv.second.role == Role::kWorker;
+      if ((w && workers) || (!w && servers)) Send(kv.first, MakeMessage(c, "", payload));
+    }
+  }
+  void OnMessage(Message&& m);
+  void AssignRanks();
+  int Abort(const std::string& why);
+  std::string Describe(const std::string& identity) const;
+
+  Config cfg_;
+  void* ctx_ = nullptr;
+  void* sock_ = nullptr;
+  std::map<std::string, NodeInfo> nodes_;  // by ZeroMQ identity
+  bool ranks_assigned_ = false;
+  std::vector<std::string> barrier_waiting_;
+  int finalized_ = 0;
+};
+
+std::string Scheduler::Describe(const std::string& identity) const {
+  auto it = nodes_.find(identity);
+  if (it == nodes_.end()) return identity;
+  return std::string(RoleName(it->second.role)) + " " + std::to_string(it->second.rank) + " (" + identity + ")";
+}
+
+void Scheduler::AssignRanks() {
+  int next[2] = {0, 0};
+  std::string book;
+  // Servers first, in registration-independent (identity) order, so every
+  // worker sees the same address book.
+  for (auto& kv : nodes_) {
+    NodeInfo& n = kv.second;
+    n.rank = next[static_cast<int>(n.role)]++;
+    if (n.role == Role::kServer) book += n.address + "\n";
+  }
+  for (auto& kv : nodes_) {
+    Message ack = MakeMessage(Command::kRegisterAck, "", book);
+    ack.head.arg = kv.second.rank;
+    Send(kv.first, std::move(ack));
+    kv.second.last_seen = Clock::now();
+  }
+  ranks_assigned_ = true;
+}
+
+void Scheduler::OnMessage(Message&& m) {
+  auto it = nodes_.find(m.identity);
+  if (it != nodes_.end()) it->second.last_seen = Clock::now();
+  switch (m.command()) {
+    case Command::kRegister: {
+      if (ranks_assigned_) {
+        std::fprintf(stderr, "weft kvstore scheduler: ignoring a late registration from %s\n", m.identity.c_str());
+        return;
+      }
+      if (m.head.arg != static_cast<int>(Role::kWorker) && m.head.arg != static_cast<int>(Role::kServer)) return;
+      NodeInfo n;
+      n.role = static_cast<Role>(m.head.arg);
+      n.address = m.payload.str();
+      n.last_seen = Clock::now();
+      nodes_[m.identity] = n;
+      int workers = 0, servers = 0;
+      for (auto& kv : nodes_) (kv.second.role == Role::kWorker ? workers : servers)++;
+      if (workers == cfg_.num_workers && servers == cfg_.num_servers) AssignRanks();
+      if (workers > cfg_.num_workers || servers > cfg_.num_servers) {
+        std::fprintf(stderr, "weft kvstore scheduler: more nodes registered than WEFT_NUM_WORKER=%d / "
+                     "WEFT_NUM_SERVER=%d\n", cfg_.num_workers, cfg_.num_servers);
+      }
+      return;
+    }
+    case Command::kBarrier:
+      if (it == nodes_.end()) return;
+      barrier_waiting_.push_back(m.identity);
+      if (static_cast<int>(barrier_waiting_.size()) == cfg_.num_workers) {
+        for (const std::string& id : barrier_waiting_) Send(id, MakeMessage(Command::kBarrierAck));
+        barrier_waiting_.clear();
+      }
+      return;
+    case Command::kFinalize:
+      if (it == nodes_.end() || it->second.finalized) return;
+      it->second.finalized = true;
+      ++finalized_;
+      return;
+    default:
+      return;  // heartbeats: last_seen is updated above
+  }
+}
+
+int Scheduler::Abort(const std::string& why) {
+  std::fprintf(stderr, "weft kvstore scheduler: %s; stopping every node\n", why.c_str());
+  std::fflush(stderr);
+  for (auto& kv : nodes_) Send(kv.first, MakeMessage(Command::kAbort, "", why));
+  return 1;
+}
+
+int Scheduler::Run() {
+  ctx_ = zmq_ctx_new();
+  sock_ = zmq_socket(ctx_, ZMQ_ROUTER);
+  int linger = 2000, hwm = 0;
+  zmq_setsockopt(sock_, ZMQ_LINGER, &linger, sizeof(linger));
+  zmq_setsockopt(sock_, ZMQ_SNDHWM, &hwm, sizeof(hwm));
+  zmq_setsockopt(sock_, ZMQ_RCVHWM, &hwm, sizeof(hwm));
+  // Control messages are small; anything big is garbage.
+  int64_t limit = 1 << 20;
+  zmq_setsockopt(sock_, ZMQ_MAXMSGSIZE, &limit, sizeof(limit));
+  std::string ep = "tcp://*:" + std::to_string(cfg_.root_port);
+  WEFT_CHECK(zmq_bind(sock_, ep.c_str()) == 0, kIO)
+      << "kvstore scheduler: cannot listen on port " << cfg_.root_port << ": " << zmq_strerror(zmq_errno());
+
+  const int beat_ms = HeartbeatIntervalMs(cfg_.timeout_s);
+  const double reg_timeout = cfg_.timeout_s * 3 > 30 ? cfg_.timeout_s * 3 : 30;
+  const auto started = Clock::now();
+  auto next_beat = Clock::now();
+  std::string why;
+  for (;;) {
+    zmq_pollitem_t item{sock_, 0, ZMQ_POLLIN, 0};
+    zmq_poll(&item, 1, beat_ms);
+    Message m;
+    for (;;) {
+      bool ok = ReceiveMessage(sock_, true, 1 << 20, &m, &why);
+      if (!ok && why.empty()) break;
+      if (!ok) {
+        std::fprintf(stderr, "weft kvstore scheduler: rejected a message: %s\n", why.c_str());
+        continue;
+      }
+      OnMessage(std::move(m));
+      m = Message();
+    }
+    if (!barrier_waiting_.empty() &&
+        static_cast<int>(barrier_waiting_.size()) + finalized_ == cfg_.num_workers) {
+      return Abort(std::to_string(finalized_) + " worker(s) finished while " +
+                   std::to_string(barrier_waiting_.size()) +
+                   " wait at a barrier that can never complete (every worker must call barrier alike)");
+    }
+    if (ranks_assigned_ && finalized_ == cfg_.num_workers) {
+      Broadcast(Command::kExit, "", false, true);
+      Broadcast(Command::kFinalizeAck, "", true, false);
+      return 0;
+    }
+    auto now = Clock::now();
+    if (!ranks_assigned_) {
+      if (std::chrono::duration<double>(now - started).count() > reg_timeout) {
+        int workers = 0, servers = 0;
+        for (auto& kv : nodes_) (kv.second.role == Role::kWorker ? workers : servers)++;
+        return Abort("only " + std::to_string(workers) + " of " + std::to_string(cfg_.num_workers) +
+                     " workers and " + std::to_string(servers) + " of " + std::to_string(cfg_.num_servers) +
+                     " servers registered within " + std::to_string(static_cast<int>(reg_timeout)) + " s");
+      }
+      continue;
+    }
+    for (auto& kv : nodes_) {
+      if (kv.second.finalized) continue;
+      double silent = std::chrono::duration<double>(now - kv.second.last_seen).count();
+      if (silent > cfg_.timeout_s) {
+        return Abort(Describe(kv.first) + " sent nothing for " + std::to_string(static_cast<int>(silent)) +
+                     " s (WEFT_PS_TIMEOUT=" + std::to_string(static_cast<int>(cfg_.timeout_s)) +
+                     "): it has died or hangs");
+      }
+    }
+    if (now >= next_beat) {
+      for (auto& kv : nodes_) Send(kv.first, MakeMessage(Command::kHeartbeat));
+      next_beat = now + std::chrono::milliseconds(beat_ms);
+    }
+  }
+}
+
+}  // namespace
+
+int RunScheduler(const Config& cfg) {
+  Scheduler s(cfg);
+  return s.Run();
+}
+
+}  // namespace ps
+}  // namespace weft

@@ -1,0 +1,316 @@
+"""Level-2 KVStore with real processes on loopback (scheduler, servers and
+workers started by python -m weft.launch or, for the fault tests, one by one):
+dist_sync equals one process on the whole batch, dist_async converges,
+dist_device_sync, the API of a dist store, a killed worker or server stops the
+job with a clear error within WEFT_PS_TIMEOUT, bad bytes sent to a server are
+rejected while it keeps serving, and network namespaces when the machine
+allows them."""
+import os
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORKERS = os.path.join(HERE, "kvstore_workers")
+sys.path.insert(0, WORKERS)
+import zmtp  # noqa: E402  pylint: disable=wrong-import-position
+
+TRAIN = os.path.join(WORKERS, "train_mlp.py")
+API = os.path.join(WORKERS, "api_worker.py")
+TIMEOUT = 5  # WEFT_PS_TIMEOUT of the fault tests
+
+
+def _env(**extra):
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith(("WEFT_ROLE", "DMLC_", "WEFT_PS_", "WEFT_NUM_", "WEFT_NODE_")):
+            del env[k]
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+def launch(workers, servers, command, timeout=120, **env):
+    """Runs weft.launch; returns (status, output)."""
+    cmd = [sys.executable, "-m", "weft.launch", "-n", str(workers), "-s", str(servers), "--timeout", "20", "--"]
+    proc = subprocess.run(cmd + command, env=_env(**env), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          timeout=timeout, check=False)
+    return proc.returncode, proc.stdout.decode(errors="replace")
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Job:
+    """Scheduler, servers and workers started one by one (so a test can kill one)."""
+
+    def __init__(self, workers, servers, worker_cmd, timeout=TIMEOUT, server_port=None, dmlc_names=False, **env):
+        self.port = _free_port()
+        prefix = "DMLC_" if dmlc_names else "WEFT_"  # MXNet's variable names are accepted too
+        self.role_var = prefix + "ROLE"
+        base = {prefix + "PS_ROOT_URI": "127.0.0.1", prefix + "PS_ROOT_PORT": self.port,
+                prefix + "NUM_WORKER": workers, prefix + "NUM_SERVER": servers, "WEFT_PS_TIMEOUT": timeout}
+        base.update(env)
+        node = [sys.executable, "-m", "weft.kvstore.server"]
+        self.procs = {}
+        self._start("scheduler", node, base)
+        for i in range(servers):
+            extra = {"WEFT_NODE_PORT": server_port} if server_port else {}
+            self._start("server%d" % i, node, dict(base, **extra), role="server")
+        for i in range(workers):
+            self._start("worker%d" % i, worker_cmd, base, role="worker")
+        self.out = {name: b"" for name in self.procs}
+
+    def _start(self, name, cmd, env, role=None):
+        env = dict(env, **{self.role_var: role or name})
+        self.procs[name] = subprocess.Popen(cmd, env=_env(**env), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    def read_until(self, text, count, deadline_s=60):
+        """Collects output until `text` appeared `count` times in all outputs together."""
+        deadline = time.time() + deadline_s
+        while sum(o.count(text.encode()) for o in self.out.values()) < count:
+            assert time.time() < deadline, "timed out waiting for %r: %s" % (text, self.outputs())
+            self._pump(0.1)
+
+    def _pump(self, wait):
+        pipes = {p.stdout.fileno(): n for n, p in self.procs.items() if p.stdout and not p.stdout.closed}
+        ready, _, _ = select.select(list(pipes), [], [], wait)
+        for fd in ready:
+            data = os.read(fd, 65536)
+            if data:
+                self.out[pipes[fd]] += data
+
+    def wait_all(self, limit_s):
+        """Exit codes of every process; fails if one is still running after limit_s."""
+        deadline = time.time() + limit_s
+        while any(p.poll() is None for p in self.procs.values()):
+            if time.time() > deadline:
+                running = [n for n, p in self.procs.items() if p.poll() is None]
+                self.kill()
+                pytest.fail("still running %d s after the fault: %s\n%s" % (limit_s, running, self.outputs()))
+            self._pump(0.1)
+        self._pump(0)
+        for n, p in self.procs.items():
+            rest = p.stdout.read()
+            if rest:
+                self.out[n] += rest
+        return {n: p.returncode for n, p in self.procs.items()}
+
+    def outputs(self):
+        return "\n".join("--- %s\n%s" % (n, o.decode(errors="replace")) for n, o in self.out.items())
+
+    def kill(self):
+        for p in self.procs.values():
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+
+
+@pytest.fixture
+def job_cleanup():
+    jobs = []
+    yield jobs.append
+    for j in jobs:
+        j.kill()
+
+
+def _train(tmp_path, name, *args, launch_args=None, **env):
+    out = str(tmp_path / (name + ".npz"))
+    status, log = launch(*(launch_args or (2, 2)), [sys.executable, TRAIN, "--out", out] + list(args), **env)
+    assert status == 0, log
+    return np.load(out), log
+
+
+def _reference(tmp_path, *args):
+    out = str(tmp_path / "ref.npz")
+    subprocess.run([sys.executable, TRAIN, "--out", out] + list(args), env=_env(), check=True, timeout=120,
+                   stdout=subprocess.DEVNULL)
+    return np.load(out)
+
+
+def _assert_same(ref, got):
+    assert sorted(ref.files) == sorted(got.files)
+    for k in ref.files:
+        np.testing.assert_allclose(got[k], ref[k], rtol=1e-4, atol=1e-5, err_msg=k)
+
+
+def test_dist_sync_equals_one_process_with_the_whole_batch(tmp_path):
+    # 2 workers x batch 4 == 1 process x batch 8; SGD with momentum on 2 servers,
+    # the first layer's weight split across them by range (bound 20 elements).
+    got, _ = _train(tmp_path, "sync", "--kvstore", "dist_sync", WEFT_KVSTORE_BIGARRAY_BOUND=20)
+    _assert_same(_reference(tmp_path), got)
+
+
+def test_dist_device_sync_with_worker_side_adam(tmp_path):
+    # 2 workers x 2 devices: level-1 reduction, then the servers sum; Adam runs on
+    # the workers (update_on_kvstore=False) and must agree with one process.
+    args = ["--optimizer", "adam", "--update-on-kvstore", "no"]
+    got, _ = _train(tmp_path, "device_sync", "--kvstore", "dist_device_sync", "--devices", "2", *args,
+                    launch_args=(2, 1))
+    _assert_same(_reference(tmp_path, *args), got)
+
+
+def test_dist_async_converges(tmp_path):
+    _, log = _train(tmp_path, "async", "--kvstore", "dist_async", "--steps", "40", "--momentum", "0",
+                    launch_args=(2, 1))
+    finals = []
+    for line in log.splitlines():
+        if "done after" in line:
+            start, end = [float(v) for v in line.rsplit(":", 1)[1].replace("loss", "").split("->")]
+            assert end < 0.25 * start, line
+            finals.append(end)
+    assert len(finals) == 2 and finals[0] == pytest.approx(finals[1]), log  # both end on the servers' weights
+
+
+def test_dist_store_api():
+    status, log = launch(2, 2, [sys.executable, API], WEFT_KVSTORE_BIGARRAY_BOUND=1000)
+    assert status == 0, log
+    assert log.count("ok") == 2, log
+
+
+def test_launcher_exit_status_is_the_workers():
+    status, log = launch(2, 1, [sys.executable, "-c", "import weft, sys; kv = weft.kv.create('dist_sync'); "
+                                "sys.exit(3 if kv.rank == 1 else 0)"])
+    assert status == 3, log
+
+
+@pytest.mark.parametrize("victim", ["worker1", "server0"])
+def test_killed_node_stops_the_job(victim, job_cleanup):
+    job = Job(2, 1, [sys.executable, TRAIN, "--kvstore", "dist_sync", "--forever"])
+    job_cleanup(job)
+    job.read_until("ready", 2)
+    time.sleep(1.0)  # training is under way
+    job.procs[victim].send_signal(signal.SIGKILL)
+    killed_at = time.time()
+    codes = job.wait_all(TIMEOUT + 15)
+    elapsed = time.time() - killed_at
+    text = job.outputs()
+    for name, code in codes.items():
+        if name != victim:
+            assert code != 0, "%s exited with 0 after %s died\n%s" % (name, victim, text)
+    role, rank = victim[:-1], victim[-1]
+    assert "%s %s" % (role, rank) in job.out["scheduler"].decode() and "sent nothing" in text, text
+    assert "the job was stopped" in text, text
+    assert elapsed < TIMEOUT + 15, elapsed
+
+
+def test_bad_messages_are_rejected_and_the_server_keeps_serving(tmp_path, job_cleanup):
+    port = _free_port()
+    go = str(tmp_path / "go")
+    job = Job(1, 1, [sys.executable, API, "--go", go], timeout=20, server_port=port, dmlc_names=True,
+              WEFT_PS_MAX_MESSAGE_BYTES=1 << 20)
+    job_cleanup(job)
+    job.read_until("ready", 1)
+
+    # 1. bytes that are not ZMTP at all: ZeroMQ drops the connection
+    with socket.create_connection(("127.0.0.1", port)) as raw:
+        raw.sendall(os.urandom(4096))
+    # 2. well-formed ZMTP carrying malformed weft messages
+    s = zmtp.connect_dealer(port)
+    zmtp.send_message(s, [b"garbage"])
+    zmtp.send_message(s, [b"short header", b"", b""])
+    zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", 0, magic=0xDEADBEEF), b"small", b""])
+    zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", 1 << 40), b"small", b"x"])
+    zmtp.send_message(s, [zmtp.header(99, b"", 0), b"", b""])
+    # 3. just over WEFT_PS_MAX_MESSAGE_BYTES: rejected by the header check
+    big = (1 << 20) + 4096
+    zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", big), b"small", b"\0" * big])
+    # 4. a valid message whose size does not match the key: an error reply naming it
+    zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", 8, total=20), b"small", b"\0" * 8])
+    reply = zmtp.recv_message(s)
+    head = zmtp.HEADER.unpack(reply[0])
+    assert head[2] == zmtp.CMD_ERROR and b"key 'small'" in reply[2], reply
+    # 5. far over the limit: ZeroMQ itself disconnects the sender (maybe while we still send)
+    try:
+        zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", 4 << 20), b"small", b"\0" * (4 << 20)])
+    except ConnectionError:
+        pass
+    s.close()
+
+    with open(go, "w", encoding="utf-8"):
+        pass
+    codes = job.wait_all(60)
+    text = job.outputs()
+    assert all(c == 0 for c in codes.values()), text
+    assert "worker 0 ok" in text, text
+    server = job.out["server0"].decode()
+    for why in ("expected 4 frames", "header frame of 12 bytes", "bad magic", "exceeds the limit",
+                "unknown command 99"):
+        assert why in server, (why, server)
+
+
+def test_launcher_command_lines(tmp_path):
+    from weft import launch  # pylint: disable=import-outside-toplevel
+    hosts = tmp_path / "hosts"
+    hosts.write_text("# cluster\nnode-a slots=4\nnode-b\n")
+    args = launch.parse_args(["-n", "2", "-s", "1", "--launcher", "ssh", "-H", str(hosts), "--timeout", "9",
+                              "--", "python", "train.py", "--lr", "0.1"])
+    cmds = launch.ssh_commands(args, launch._read_hosts(str(hosts)), 9000)  # pylint: disable=protected-access
+    assert [r for r, _ in cmds] == ["scheduler", "server", "worker", "worker"]
+    assert [c[5] for _, c in cmds] == ["node-a", "node-b", "node-a", "node-b"]
+    sched, worker = cmds[0][1][-1], cmds[2][1][-1]
+    for var in ("WEFT_PS_ROOT_URI=node-a", "WEFT_PS_ROOT_PORT=9000", "WEFT_NUM_WORKER=2", "WEFT_NUM_SERVER=1",
+                "WEFT_PS_TIMEOUT=9", "DMLC_ROLE=worker"):
+        assert var in worker, worker
+    assert "WEFT_ROLE=scheduler" in sched and "-m weft.kvstore.server" in sched
+    assert worker.endswith("python train.py --lr 0.1")
+
+    args = launch.parse_args(["-n", "3", "-s", "2", "--launcher", "mpi", "--", "python", "train.py"])
+    cmd = launch.mpi_command(args, 9001)
+    assert cmd[0] == "mpirun" and cmd.count(":") == 2
+    groups = " ".join(cmd).split(" : ")
+    assert "-np 1" in groups[0] and "WEFT_ROLE=scheduler" in groups[0]
+    assert "-np 2" in groups[1] and "WEFT_ROLE=server" in groups[1]
+    assert "-np 3" in groups[2] and "WEFT_ROLE=worker" in groups[2] and groups[2].endswith("python train.py")
+    with pytest.raises(SystemExit):
+        launch.parse_args(["-n", "2"])  # no command
+
+
+@pytest.mark.skipif(shutil.which("mpirun") is None, reason="mpirun (openmpi-bin) is not installed")
+def test_mpi_launcher_runs_a_job():
+    cmd = [sys.executable, "-m", "weft.launch", "-n", "2", "-s", "1", "--launcher", "mpi", "--mpi-args",
+           "--allow-run-as-root --oversubscribe", "--", sys.executable, API]
+    proc = subprocess.run(cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120, check=False)
+    out = proc.stdout.decode(errors="replace")
+    assert proc.returncode == 0 and out.count("ok") == 2, out
+
+
+def _netns_available():
+    if shutil.which("ip") is None:
+        return "the ip command (iproute2) is not installed"
+    if os.geteuid() != 0:
+        return "network namespaces need root"
+    probe = "weftprobe%d" % os.getpid()
+    r = subprocess.run(["ip", "netns", "add", probe], capture_output=True, check=False)
+    if r.returncode != 0:
+        return "ip netns add failed: %s" % r.stderr.decode().strip()
+    subprocess.run(["ip", "netns", "del", probe], capture_output=True, check=False)
+    return None
+
+
+def test_dist_sync_across_network_namespaces(tmp_path):
+    why = _netns_available()
+    if why:
+        pytest.skip("network namespaces are not available here: " + why)
+    import netns_job  # pylint: disable=import-outside-toplevel,import-error
+    out = str(tmp_path / "netns.npz")
+    try:
+        ns = netns_job.Namespaces(3).__enter__()  # hub: scheduler | server | worker 0 | worker 1
+    except subprocess.CalledProcessError as exc:
+        pytest.skip("setting up namespaces with veth links failed here: %s: %s"
+                    % (" ".join(exc.cmd), exc.stderr.decode(errors="replace").strip()))
+    try:
+        status, log = ns.run_job([sys.executable, TRAIN, "--kvstore", "dist_sync", "--out", out], env=_env())
+    finally:
+        ns.__exit__(None, None, None)
+    assert status == 0, log
+    _assert_same(_reference(tmp_path), np.load(out))
