@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: C++ (GoogleTest, incl. the ThreadSanitizer engine build), the
-# plain-C ABI tests, then the Python package installed with pip, then pytest.
+# plain-C ABI tests, the Go module and server (go vet, go test, -race), the R
+# package (testthat, R CMD check), the Julia package when julia is installed,
+# then the Python package installed with pip and pytest (Python tests and the
+# cross-language tests, which use the Go commands and the R package built above).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,7 +12,23 @@ bash scripts/build.sh
 echo "== build took $((SECONDS - start)) s"
 echo "== C++ and C tests (ctest)"
 ctest --test-dir build --output-on-failure -j 2
+echo "== Go module, weft-serve, weft-predict (scripts/test_go.sh)"
+bash scripts/test_go.sh build
+echo "== R package (scripts/test_r.sh)"
+bash scripts/test_r.sh build
+echo "== Julia tests (Weft.jl)"
+if command -v julia >/dev/null 2>&1; then
+  WEFT_LIBRARY_PATH="$PWD/build/libweft.so" julia --project=bindings/julia -e 'using Pkg; Pkg.test()'
+else
+  echo "SKIP Weft.jl tests: julia is not installed on this machine (tests/python/test_julia_static.py checks the sources)"
+fi
+echo "== dependency-free predictor for aarch64 (scripts/build_predict_aarch64.sh; run under qemu by pytest)"
+t0=$SECONDS
+bash scripts/build_predict_aarch64.sh
+echo "== aarch64 predictor build took $((SECONDS - t0)) s"
 echo "== pip install ./bindings/python"
 python3 -m pip install -q --disable-pip-version-check ./bindings/python
-echo "== Python tests (pytest, against the installed package)"
-python3 -m pytest -q tests/python -p no:cacheprovider
+echo "== Python and cross-language tests (pytest, against the installed package)"
+WEFT_GO_BIN_DIR="$PWD/build/go-bin" WEFT_R_LIBS="$PWD/build/r-lib" \
+  python3 -m pytest -q tests/python tests/cross -p no:cacheprovider
+echo "== all tests took $((SECONDS - start)) s"

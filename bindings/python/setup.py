@@ -23,6 +23,7 @@ from setuptools.command.build_py import build_py
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.environ.get("WEFT_SOURCE_DIR") or os.path.join(HERE, os.pardir, os.pardir))
 HEADER = os.path.join(REPO, "capi", "include", "weft", "c_api.h")
+PREDICT_HEADER = os.path.join(REPO, "capi", "include", "weft", "c_predict_api.h")
 
 
 def _build_ffi_module():
@@ -45,6 +46,7 @@ class BuildPy(build_py):
         dst = os.path.join(self.build_lib, "weft", "include", "weft")
         os.makedirs(dst, exist_ok=True)
         shutil.copy2(HEADER, os.path.join(dst, "c_api.h"))
+        shutil.copy2(PREDICT_HEADER, os.path.join(dst, "c_predict_api.h"))
 
 
 class BuildExt(build_ext):

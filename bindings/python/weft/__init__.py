@@ -28,6 +28,7 @@ from . import cached_op
 from . import gluon
 from . import kvstore
 from . import kvstore as kv
+from . import predictor
 
 __version__ = "0.1.0"
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged

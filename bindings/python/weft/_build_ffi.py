@@ -29,12 +29,14 @@ def make_ffi(header_path=None):
 
     cd = _load_cdef_module()
     header_path = header_path or cd.find_header()
-    with open(header_path, "r", encoding="utf-8") as f:
-        cdef = cd.extract_cdef(f.read())
+    cdef = cd.read_cdef(header_path)  # c_api.h, then the c_predict_api.h beside it
     include_dir = os.path.dirname(os.path.dirname(os.path.abspath(header_path)))
     ffi = cffi.FFI()
     ffi.cdef(cdef + cd.HELPER_CDEF)
-    source = ('#include "weft/c_api.h"\n#define WPY_CDEF_HASH "%s"\n' % cd.cdef_hash(cdef)) + cd.HELPER_SRC
+    includes = '#include "weft/c_api.h"\n'
+    if cd.predict_header_beside(header_path):
+        includes += '#include "weft/c_predict_api.h"\n'
+    source = includes + ('#define WPY_CDEF_HASH "%s"\n' % cd.cdef_hash(cdef)) + cd.HELPER_SRC
     ffi.set_source("weft._weft_ffi", source, include_dirs=[include_dir], extra_compile_args=["-O2"])
     return ffi
 

@@ -45,8 +45,11 @@ WEFT_API const char* weft_last_error(void);
  *    form; input i has dims input_shape_data[indptr[i] .. indptr[i+1]).
  * Inputs are float32 unless the symbol's __dtype__ attribute says otherwise.
  * Every other variable must be found in the parameter file (an error names the
- * missing one); a parameter whose shape differs from the inferred one is an
- * error naming it and both shapes. *out: weft_pred_free. */
+ * missing one), except a loss's label (a variable read only as the "label"
+ * input of an output such as SoftmaxOutput), which is bound to zeros as in
+ * MXNet's predict API, so checkpoints saved with their loss load as they are;
+ * a parameter whose shape differs from the inferred one is an error naming it
+ * and both shapes. *out: weft_pred_free. */
 WEFT_API int weft_pred_create(const char* symbol_json, const void* param_bytes, size_t param_size,
                               int dev_type, int dev_id, int num_inputs, const char** input_names,
                               const int64_t* input_shape_indptr, const int64_t* input_shape_data,

@@ -1,6 +1,10 @@
 #include "core/op/cpu/dot.h"
 
+#if WEFT_PORTABLE  // the dependency-free build has no BLAS (cmake/predict.cmake)
+#include "core/op/cpu/portable_gemm.h"
+#else
 #include <cblas.h>
+#endif
 
 #include <algorithm>
 #include <type_traits>
@@ -61,21 +65,38 @@ void GemmCPU(const GemmDesc& d, const TensorView& a, const TensorView& b, OpReq 
     if (req != OpReq::kAddTo) FillCPU(c, req, 0.0);
     return;
   }
+#if WEFT_PORTABLE
+  const bool ta = d.trans_a, tb = d.trans_b;
+  const int64_t m = d.m, n = d.n, k = d.k;
+  const int64_t lda = std::max<int64_t>(1, d.trans_a ? d.m : d.k), ldb = std::max<int64_t>(1, d.trans_b ? d.k : d.n);
+#else
   const auto ta = d.trans_a ? CblasTrans : CblasNoTrans, tb = d.trans_b ? CblasTrans : CblasNoTrans;
   const blasint m = static_cast<blasint>(d.m), n = static_cast<blasint>(d.n), k = static_cast<blasint>(d.k);
   const blasint lda = static_cast<blasint>(std::max<int64_t>(1, d.trans_a ? d.m : d.k));
   const blasint ldb = static_cast<blasint>(std::max<int64_t>(1, d.trans_b ? d.k : d.n));
+#endif
   const double beta = req == OpReq::kAddTo ? 1.0 : 0.0;
   switch (c.dtype) {
     case DType::kFloat32:
       for (int64_t t = 0; t < d.batch; ++t)
+#if WEFT_PORTABLE
+        portable_gemm::Gemm(ta, tb, m, n, k, 1.0f, a.ptr<float>() + t * d.stride_a, lda,
+                            b.ptr<float>() + t * d.stride_b, ldb, static_cast<float>(beta),
+                            c.ptr<float>() + t * d.stride_c, n);
+#else
         cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a.ptr<float>() + t * d.stride_a, lda,
                     b.ptr<float>() + t * d.stride_b, ldb, static_cast<float>(beta), c.ptr<float>() + t * d.stride_c, n);
+#endif
       return;
     case DType::kFloat64:
       for (int64_t t = 0; t < d.batch; ++t)
+#if WEFT_PORTABLE
+        portable_gemm::Gemm(ta, tb, m, n, k, 1.0, a.ptr<double>() + t * d.stride_a, lda,
+                            b.ptr<double>() + t * d.stride_b, ldb, beta, c.ptr<double>() + t * d.stride_c, n);
+#else
         cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a.ptr<double>() + t * d.stride_a, lda,
                     b.ptr<double>() + t * d.stride_b, ldb, beta, c.ptr<double>() + t * d.stride_c, n);
+#endif
       return;
     default:
       break;

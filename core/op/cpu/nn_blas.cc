@@ -1,6 +1,10 @@
 #include "core/op/cpu/nn_blas.h"
 
+#if WEFT_PORTABLE  // the dependency-free build has no BLAS (cmake/predict.cmake)
+#include "core/op/cpu/portable_gemm.h"
+#else
 #include <cblas.h>
+#endif
 
 #include <cstdlib>
 #include <memory>
@@ -11,7 +15,9 @@ namespace weft {
 namespace nn_cpu {
 namespace {
 
+#if !WEFT_PORTABLE
 blasint B(int64_t v) { return static_cast<blasint>(v); }
+#endif
 
 struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
@@ -27,15 +33,23 @@ struct Scratch {
 void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
           int64_t ldb, float beta, float* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
+#if WEFT_PORTABLE
+  portable_gemm::Gemm(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
+#else
   cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, B(m), B(n), B(k), 1.0f,
               a, B(lda), b, B(ldb), beta, c, B(ldc));
+#endif
 }
 
 void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b,
           int64_t ldb, double beta, double* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
+#if WEFT_PORTABLE
+  portable_gemm::Gemm(ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c, ldc);
+#else
   cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, B(m), B(n), B(k), 1.0,
               a, B(lda), b, B(ldb), beta, c, B(ldc));
+#endif
 }
 
 void* ThreadScratch(int slot, size_t bytes) {
