@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what Weft needs on a fresh Debian 12 machine (idempotent; root or sudo).
 set -euo pipefail
-# Core build: cmake ... ocl-icd-opencl-dev. KVStore transport: libzmq3-dev cppzmq-dev.
+# Core build: cmake ... ocl-icd-opencl-dev (libopenblas-openmp-dev: Note [One OpenMP team]
+# in CMakeLists.txt). KVStore transport: libzmq3-dev cppzmq-dev.
 # R binding: r-base-core r-base-dev r-cran-testthat. Dependency-free predictor on ARM:
 # g++-aarch64-linux-gnu qemu-user-static. Network-namespace tests: iproute2. The
 # mpirun launcher test: openmpi-bin.
-PKGS="cmake ninja-build g++ pkg-config binutils libopenblas-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev
+PKGS="cmake ninja-build g++ pkg-config binutils libopenblas-dev libopenblas-openmp-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev
       libzmq3-dev cppzmq-dev r-base-core r-base-dev r-cran-testthat g++-aarch64-linux-gnu qemu-user-static
       iproute2 openmpi-bin"
 missing=""

@@ -36,9 +36,14 @@ inline void StoreReq<int64_t>(OpReq req, int64_t* dst, int64_t v) {
   else if (req != OpReq::kNull) *dst = v;
 }
 
-// Splits [0, n) into chunks run on up to WEFT_OMP_THREADS (default: hardware
-// concurrency) threads when n * cost_per_item is large enough to pay for it;
-// otherwise runs inline. fn(begin, end).
+// Threads a kernel may use: WEFT_OMP_THREADS, else OMP_NUM_THREADS (what
+// OpenBLAS's and oneDNN's OpenMP obey too, so "one thread" means one thread in
+// every kernel), else every core. Read once.
+int KernelThreads();
+
+// Splits [0, n) into chunks run on up to KernelThreads() threads when
+// n * cost_per_item is large enough to pay for it; otherwise runs inline.
+// fn(begin, end). Note [ParallelFor threads] in op_util.cc.
 void ParallelFor(int64_t n, int64_t cost_per_item, const std::function<void(int64_t, int64_t)>& fn);
 
 }  // namespace weft

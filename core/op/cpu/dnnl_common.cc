@@ -23,9 +23,9 @@ namespace {
 void SetOmpThreads() {
   using SetFn = void (*)(int);
   static const SetFn set = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
-  static const int threads =
-      std::max(1, GetEnvInt("WEFT_OMP_THREADS", static_cast<int>(std::thread::hardware_concurrency())));
-  if (set != nullptr) set(threads);
+  // The same count as every other kernel (op_util.h): OMP_NUM_THREADS=1 must
+  // mean one thread here too.
+  if (set != nullptr) set(KernelThreads());
 }
 
 memory::format_tag PlainTag(size_t ndims) {

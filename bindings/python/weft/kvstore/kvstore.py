@@ -195,7 +195,7 @@ class KVStore:
                 self._updater_error = exc
                 return -1
 
-        cb = ffi.callback("int(const char*, weft_ndarray*, weft_ndarray*, void*)", call)
+        cb = ffi.callback("weft_kvstore_updater_fn", call)  # the typedef parses in API and ABI mode
         check_call(lib.weft_kvstore_set_updater(self._h(), cb, ffi.NULL))
         self._updater, self._updater_cb = updater, cb
 
