@@ -97,6 +97,14 @@ class Frame {
     return f;
   }
 
+  // Another frame over the same bytes (ZeroMQ reference-counts the buffer),
+  // so one value can be sent to several peers without a copy each.
+  Frame Share() const {
+    Frame f;
+    zmq_msg_copy(&f.msg_, const_cast<zmq_msg_t*>(&msg_));
+    return f;
+  }
+
   const char* data() const { return static_cast<const char*>(zmq_msg_data(const_cast<zmq_msg_t*>(&msg_))); }
   char* data() { return static_cast<char*>(zmq_msg_data(&msg_)); }
   size_t size() const { return zmq_msg_size(&msg_); }

@@ -87,6 +87,7 @@ void ServerHandler::HandlePush(Message&& req) {
   Entry& e = Find(req);
   bool sync = (req.head.flags & kFlagSync) != 0;
   if (!sync) {
+    e.reply_valid = false;
     if (optimizer_) {
       std::memcpy(e.recv.data(), req.payload.data(), req.payload.size());
       optimizer_->Update(req.key, e.stored, e.recv);
@@ -121,10 +122,13 @@ void ServerHandler::HandlePush(Message&& req) {
   e.pushes = 0;
   std::string error;
   try {
+    e.reply_valid = false;
     if (optimizer_) {
       optimizer_->Update(req.key, e.stored, e.merged);
     } else {
-      std::memcpy(e.stored.data(), e.merged.data(), e.stored.Bytes());
+      // The sum becomes the value: swap rather than copy (merged is
+      // overwritten by the next round's first push).
+      std::swap(e.stored, e.merged);
     }
     e.stored.WaitToRead();
   } catch (const std::exception& ex) {
@@ -142,9 +146,13 @@ void ServerHandler::HandlePush(Message&& req) {
   }
 }
 
-void ServerHandler::ReplyPull(const Entry& e, const Message& req) {
-  e.stored.WaitToRead();
-  Ack(req, Command::kPullReply, Frame(e.stored.data(), e.stored.Bytes()));
+void ServerHandler::ReplyPull(Entry& e, const Message& req) {
+  if (!e.reply_valid) {
+    e.stored.WaitToRead();
+    e.reply = Frame(e.stored.data(), e.stored.Bytes());
+    e.reply_valid = true;
+  }
+  Ack(req, Command::kPullReply, e.reply.Share());
 }
 
 void ServerHandler::HandlePull(Message&& req) {

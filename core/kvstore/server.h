@@ -51,11 +51,15 @@ class ServerHandler {
     uint64_t rounds = 0;               // completed rounds
     std::vector<uint64_t> needs;       // per worker: rounds its next pull must wait for
     std::vector<Message> pulls;        // pulls waiting for the round to complete
+    // stored's bytes as a frame, shared by every pull until stored changes
+    // (one copy per update instead of one per pulling worker).
+    Frame reply;
+    bool reply_valid = false;
   };
   void HandleInit(Message&& req);
   void HandlePush(Message&& req);
   void HandlePull(Message&& req);
-  void ReplyPull(const Entry& e, const Message& req);
+  void ReplyPull(Entry& e, const Message& req);
   Entry& Find(const Message& req);
   void Ack(const Message& req, Command c = Command::kAck, Frame payload = Frame());
 
