@@ -135,49 +135,62 @@ func wrapPredictor(h *C.weft_predictor) (*Predictor, error) {
 	return p, nil
 }
 
-func (p *Predictor) describe() error {
+// tensorSide is one side (inputs or outputs) of the predict API's describing
+// calls, so both sides are read by one loop.
+type tensorSide struct {
+	kind  string // "input" or "output": completes the C function names in errors
+	count func(*C.int) C.int
+	name  func(C.int, **C.char) C.int
+	shape func(C.int, **C.int64_t, *C.int) C.int
+	dtype func(C.int, *C.int) C.int
+}
+
+func (s tensorSide) describe() ([]TensorInfo, error) {
 	var n C.int
-	if err := check("weft_pred_num_inputs", C.weft_pred_num_inputs(p.h, &n)); err != nil {
-		return err
+	if err := check("weft_pred_num_"+s.kind+"s", s.count(&n)); err != nil {
+		return nil, err
 	}
+	infos := make([]TensorInfo, 0, int(n))
 	for i := C.int(0); i < n; i++ {
-		var info TensorInfo
 		var name *C.char
 		var dims *C.int64_t
 		var ndim, dtype C.int
-		if err := check("weft_pred_input_name", C.weft_pred_input_name(p.h, i, &name)); err != nil {
-			return err
+		if err := check("weft_pred_"+s.kind+"_name", s.name(i, &name)); err != nil {
+			return nil, err
 		}
-		if err := check("weft_pred_input_shape", C.weft_pred_input_shape(p.h, i, &dims, &ndim)); err != nil {
-			return err
+		if err := check("weft_pred_"+s.kind+"_shape", s.shape(i, &dims, &ndim)); err != nil {
+			return nil, err
 		}
-		if err := check("weft_pred_input_dtype", C.weft_pred_input_dtype(p.h, i, &dtype)); err != nil {
-			return err
+		if err := check("weft_pred_"+s.kind+"_dtype", s.dtype(i, &dtype)); err != nil {
+			return nil, err
 		}
-		info.Name, info.Shape, info.DType = C.GoString(name), copyInt64s(dims, int(ndim)), DType(dtype)
-		p.inputs = append(p.inputs, info)
+		infos = append(infos, TensorInfo{Name: C.GoString(name), Shape: copyInt64s(dims, int(ndim)), DType: DType(dtype)})
 	}
-	if err := check("weft_pred_num_outputs", C.weft_pred_num_outputs(p.h, &n)); err != nil {
+	return infos, nil
+}
+
+func (p *Predictor) describe() error {
+	h := p.h
+	inputs := tensorSide{
+		kind:  "input",
+		count: func(n *C.int) C.int { return C.weft_pred_num_inputs(h, n) },
+		name:  func(i C.int, s **C.char) C.int { return C.weft_pred_input_name(h, i, s) },
+		shape: func(i C.int, d **C.int64_t, nd *C.int) C.int { return C.weft_pred_input_shape(h, i, d, nd) },
+		dtype: func(i C.int, t *C.int) C.int { return C.weft_pred_input_dtype(h, i, t) },
+	}
+	outputs := tensorSide{
+		kind:  "output",
+		count: func(n *C.int) C.int { return C.weft_pred_num_outputs(h, n) },
+		name:  func(i C.int, s **C.char) C.int { return C.weft_pred_output_name(h, i, s) },
+		shape: func(i C.int, d **C.int64_t, nd *C.int) C.int { return C.weft_pred_output_shape(h, i, d, nd) },
+		dtype: func(i C.int, t *C.int) C.int { return C.weft_pred_output_dtype(h, i, t) },
+	}
+	var err error
+	if p.inputs, err = inputs.describe(); err != nil {
 		return err
 	}
-	for i := C.int(0); i < n; i++ {
-		var info TensorInfo
-		var name *C.char
-		var dims *C.int64_t
-		var ndim, dtype C.int
-		if err := check("weft_pred_output_name", C.weft_pred_output_name(p.h, i, &name)); err != nil {
-			return err
-		}
-		if err := check("weft_pred_output_shape", C.weft_pred_output_shape(p.h, i, &dims, &ndim)); err != nil {
-			return err
-		}
-		if err := check("weft_pred_output_dtype", C.weft_pred_output_dtype(p.h, i, &dtype)); err != nil {
-			return err
-		}
-		info.Name, info.Shape, info.DType = C.GoString(name), copyInt64s(dims, int(ndim)), DType(dtype)
-		p.outputs = append(p.outputs, info)
-	}
-	return nil
+	p.outputs, err = outputs.describe()
+	return err
 }
 
 // Inputs describes the data inputs (names, bound shapes, dtypes).
