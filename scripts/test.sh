@@ -3,7 +3,9 @@
 # plain-C ABI tests, the Go module and server (go vet, go test, -race), the R
 # package (testthat, R CMD check), the Julia package when julia is installed,
 # then the Python package installed with pip and pytest (Python tests and the
-# cross-language tests, which use the Go commands and the R package built above).
+# cross-language tests, which use the Go commands and the R package built above),
+# the CUDA build (compiled; its C++ tests run without a GPU), and the GPU tests on
+# the host emulation of the GPU path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -26,9 +28,17 @@ echo "== dependency-free predictor for aarch64 (scripts/build_predict_aarch64.sh
 t0=$SECONDS
 bash scripts/build_predict_aarch64.sh
 echo "== aarch64 predictor build took $((SECONDS - t0)) s"
+echo "== CUDA build (scripts/build_cuda.sh): compiled, C++ tests run without a GPU"
+bash scripts/build_cuda.sh build-cuda
 echo "== pip install ./bindings/python"
 python3 -m pip install -q --disable-pip-version-check ./bindings/python
 echo "== Python and cross-language tests (pytest, against the installed package)"
 WEFT_GO_BIN_DIR="$PWD/build/go-bin" WEFT_R_LIBS="$PWD/build/r-lib" \
   python3 -m pytest -q tests/python tests/cross -p no:cacheprovider
+echo "== GPU tests (tests/gpu) on two emulated GPUs: the GPU kernels and lanes, run on the host"
+WEFT_GPU_EMULATE=2 python3 -m pytest -q tests/gpu -p no:cacheprovider
+if [ -f build-cuda/libweft.so ]; then
+  echo "== GPU tests against the CUDA build (they run on a GPU machine; here they skip, saying why)"
+  WEFT_LIBRARY_PATH="$PWD/build-cuda/libweft.so" python3 -m pytest -q -rs tests/gpu -p no:cacheprovider | tail -n 3
+fi
 echo "== all tests took $((SECONDS - start)) s"

@@ -32,6 +32,10 @@ using VarHandle = Var*;
 
 struct RunContext {
   Context ctx;
+  // GPU ops: the worker's stream (gpu::Stream) on which the op queues its
+  // work. The engine completes the op when that stream has run it (Note [GPU
+  // completion] in threaded_engine.cc), so fn returns without waiting.
+  void* stream = nullptr;
 };
 
 // What kind of work an op is; decides which worker lane runs it.

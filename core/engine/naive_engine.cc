@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "core/base/error.h"
+#include "core/gpu/device_api.h"
 #include "core/engine/engine_internal.h"
 
 namespace weft {
@@ -50,7 +51,17 @@ class NaiveEngine final : public Engine {
     if (!fn) return;
     try {
       std::lock_guard<std::recursive_mutex> run(run_mu_);
-      fn(RunContext{ctx});
+      RunContext rctx{ctx, nullptr};
+      if (ctx.dev_type == DevType::kGPU) {
+        gpu::SetDevice(ctx.dev_id);
+        rctx.stream = gpu::WorkerStream(ctx.dev_id, prop == FnProperty::kCopy);
+      }
+      fn(rctx);
+      // Synchronous engine: the op is done when its stream is.
+      if (rctx.stream != nullptr) {
+        gpu::CheckLastError(name);
+        gpu::StreamSync(rctx.stream);
+      }
     } catch (...) {
       Store(WrapCurrentException(name), mutable_vars);
     }

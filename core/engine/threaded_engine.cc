@@ -7,6 +7,7 @@
 #include "core/base/env.h"
 #include "core/base/error.h"
 #include "core/engine/object_pool.h"
+#include "core/gpu/device_api.h"
 
 namespace weft {
 namespace engine_internal {
@@ -178,11 +179,14 @@ WorkerPool* ThreadedEngine::CreatePool(Context ctx, FnProperty prop) {
     if (it != slow_pools_.end()) return it->second;
   }
   // Compute lanes get the configured pool; copies and communication get one
-  // thread each, enough to overlap them with compute.
+  // thread each, enough to overlap them with compute. A GPU's compute lane has
+  // WEFT_GPU_WORKER_NTHREADS threads, each with its own stream.
   bool compute = p == static_cast<int>(FnProperty::kNormal);
+  const int compute_threads =
+      ctx.dev_type == DevType::kGPU ? std::max(1, GetEnvInt("WEFT_GPU_WORKER_NTHREADS", 2)) : num_cpu_workers_;
   static const char* const kSuffix[kNumProps] = {"", "-copy", "-comm"};
   auto pool = std::make_unique<WorkerPool>(
-      compute ? num_cpu_workers_ : 1, [this](OprBlock* op) { Execute(op); },
+      compute ? compute_threads : 1, [this](OprBlock* op) { Execute(op); },
       ctx.ToString() + kSuffix[p]);
   WorkerPool* raw = pool.get();
   all_pools_.push_back(std::move(pool));
@@ -211,12 +215,36 @@ void ThreadedEngine::Execute(OprBlock* op) {
       for (ThreadedVar* v : op->mutable_vars) v->SetException(upstream);
       RecordGlobalException(upstream);
     } else if (op->fn) {
+      RunContext rctx{op->ctx, nullptr};
       try {
-        op->fn(RunContext{op->ctx});
+        if (op->ctx.dev_type == DevType::kGPU) {
+          gpu::SetDevice(op->ctx.dev_id);
+          rctx.stream = gpu::WorkerStream(op->ctx.dev_id, op->prop == FnProperty::kCopy);
+        }
+        op->fn(rctx);
+        if (rctx.stream != nullptr) gpu::CheckLastError(op->name.c_str());
       } catch (...) {
         std::exception_ptr e = WrapCurrentException(op->name.c_str());
         for (ThreadedVar* v : op->mutable_vars) v->SetException(e);
         RecordGlobalException(e);
+      }
+      if (rctx.stream != nullptr) {
+        // Note [GPU completion]
+        // fn only queued work on the stream. The op completes -- its vars
+        // release the next accesses -- when the stream reaches this point,
+        // signalled by a runtime callback, so this worker goes on to the next
+        // op at once and no thread waits for the device. Later ops on other
+        // streams or on the host start only after the callback, which orders
+        // them after this op's kernels.
+        op->engine = this;
+        gpu::OnStreamDone(
+            rctx.stream,
+            [](void* p) {
+              auto* o = static_cast<OprBlock*>(p);
+              o->engine->OnComplete(o);
+            },
+            op);
+        return;
       }
     }
   } catch (...) {
@@ -246,8 +274,11 @@ void ThreadedEngine::OnComplete(OprBlock* op) {
   // Last: once pending_ is 0 a waiter may return (and destroy the engine).
   if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
     // Taking finish_mu_ orders this with a waiter between its check of
-    // pending_ and its wait, so the notification cannot be lost.
-    { std::lock_guard<std::mutex> lk(finish_mu_); }
+    // pending_ and its wait, so the notification cannot be lost. Notifying
+    // under the lock matters for GPU ops, completed on a runtime thread the
+    // destructor does not join: the waiter cannot return (and destroy the
+    // engine) before this thread has let go of finish_mu_ for good.
+    std::lock_guard<std::mutex> lk(finish_mu_);
     finish_cv_.notify_all();
   }
 }

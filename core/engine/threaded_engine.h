@@ -59,6 +59,7 @@ struct OprBlock {
   std::vector<ThreadedVar*> const_vars;    // deduplicated, disjoint from mutable_vars
   std::vector<ThreadedVar*> mutable_vars;  // deduplicated
   std::string name;
+  ThreadedEngine* engine = nullptr;  // set for GPU ops completed by a stream callback
   OprBlock* pool_next = nullptr;
 
   // Returns the counter after decrementing.
@@ -146,6 +147,9 @@ class ThreadedEngine final : public Engine {
   // Called when op's last dependency is granted: runs it inline or hands it
   // to its lane.
   void OnReady(OprBlock* op);
+  // Releases op's vars and frees it; public for the GPU stream callback
+  // (Note [GPU completion]).
+  void OnComplete(OprBlock* op);
 
   // Note [Engine and fork]: pthread_atfork handlers (fork_handlers.cc) call
   // these on every live threaded engine. BeforeFork waits until the engine is
@@ -161,7 +165,6 @@ class ThreadedEngine final : public Engine {
   void PushOpr(OprBlock* op);
   // Runs on a worker (or inline); never throws.
   void Execute(OprBlock* op);
-  void OnComplete(OprBlock* op);
   void RecordGlobalException(const std::exception_ptr& e);
   WorkerPool* GetPool(Context ctx, FnProperty prop);
   WorkerPool* CreatePool(Context ctx, FnProperty prop);

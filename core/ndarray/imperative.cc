@@ -111,7 +111,7 @@ void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
     if (o.ag_node()) o = o.Detach();
   Engine::Get()->Push(
       [op_ptr, params = std::move(params), inputs = std::move(inputs), outs = std::move(outs),
-       req = std::move(req), rng, is_train, ctx](RunContext) {
+       req = std::move(req), rng, is_train, ctx](RunContext rctx) {
         std::vector<TensorView> in_views, out_views;
         in_views.reserve(inputs.size());
         out_views.reserve(outs.size());
@@ -121,6 +121,7 @@ void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
         octx.is_train = is_train;
         octx.ctx = ctx;
         octx.rng = rng;
+        octx.stream = rctx.stream;
         const FCompute& k = ctx.is_cpu() ? op_ptr->compute_cpu : op_ptr->compute_gpu;
         k(octx, params, in_views, req, out_views);
       },
@@ -161,7 +162,7 @@ void PrepareOp(PreparedOp* p, const std::vector<bool>& dead) {
 
 void PushPrepared(const std::shared_ptr<const PreparedOp>& p, bool is_train) {
   Engine::Get()->Push(
-      [p, is_train](RunContext) {
+      [p, is_train](RunContext rctx) {
         std::vector<TensorView> in_views, out_views;
         in_views.reserve(p->inputs.size());
         out_views.reserve(p->outputs.size());
@@ -171,6 +172,7 @@ void PushPrepared(const std::shared_ptr<const PreparedOp>& p, bool is_train) {
         octx.is_train = is_train;
         octx.ctx = p->ctx;
         octx.rng = p->rng;
+        octx.stream = rctx.stream;
         const FCompute& k = p->ctx.is_cpu() ? p->op->compute_cpu : p->op->compute_gpu;
         k(octx, p->params, in_views, p->req, out_views);
       },

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/base/error.h"
+#include "core/gpu/device_api.h"
 
 namespace weft {
 
@@ -11,9 +12,22 @@ Chunk::Chunk(size_t bytes, Context c) : ctx(c) {
   var = Engine::Get()->NewVar();
 }
 
+Chunk::Chunk(void* dptr, size_t bytes, Context c, std::shared_ptr<void> owner)
+    : ctx(c), external_owner(std::move(owner)) {
+  storage.dptr = dptr;
+  storage.size = bytes;
+  storage.ctx = c;
+  var = Engine::Get()->NewVar();
+}
+
 Chunk::~Chunk() {
   StorageHandle h = storage;
-  // Memory goes back to the pool only after every op pushed on the var is done.
+  // Memory goes back to the pool (or to its external owner) only after every
+  // op pushed on the var is done.
+  if (external_owner) {
+    Engine::Get()->DeleteVar([owner = std::move(external_owner)]() mutable { owner.reset(); }, ctx, var);
+    return;
+  }
   Engine::Get()->DeleteVar([h] { Storage::Free(h); }, ctx, var);
 }
 
@@ -29,6 +43,17 @@ NDArray::NDArray(const Shape& shape, Context ctx, DType dtype) : shape_(shape), 
         << " is larger than the address space";
   }
   chunk_ = std::make_shared<Chunk>(static_cast<size_t>(bytes), ctx);
+}
+
+NDArray NDArray::WrapExternal(void* dptr, const Shape& shape, DType dtype, Context ctx,
+                              std::shared_ptr<void> owner) {
+  WEFT_CHECK(DTypeSize(dtype) > 0, kDType) << "invalid dtype " << static_cast<int>(dtype);
+  NDArray r;
+  r.shape_ = shape;
+  r.dtype_ = dtype;
+  r.chunk_ = std::make_shared<Chunk>(dptr, static_cast<size_t>(shape.Size()) * DTypeSize(dtype), ctx,
+                                     std::move(owner));
+  return r;
 }
 
 void* NDArray::data() const {
@@ -104,8 +129,18 @@ void NDArray::SyncCopyFromHost(const void* src, size_t nbytes) const {
                                         << shape_.ToString() << " and dtype " << DTypeName(dtype_)
                                         << " needs " << Bytes();
   NDArray self = *this;
-  Engine::Get()->Push([self, src, nbytes](RunContext) { if (nbytes) std::memcpy(self.data(), src, nbytes); },
-                      ctx(), {}, {chunk_->var}, FnProperty::kCopy, 0, "copy_from_host");
+  // On a GPU the copy is queued on the copy lane's stream; the wait below
+  // returns once the stream has run it, so src may be released afterwards.
+  Engine::Get()->Push(
+      [self, src, nbytes](RunContext rctx) {
+        if (nbytes == 0) return;
+        if (rctx.stream != nullptr) {
+          gpu::MemcpyAsync(self.data(), src, nbytes, rctx.stream);
+        } else {
+          std::memcpy(self.data(), src, nbytes);
+        }
+      },
+      ctx(), {}, {chunk_->var}, FnProperty::kCopy, 0, "copy_from_host");
   Engine::Get()->WaitForVar(chunk_->var);
 }
 
@@ -115,7 +150,12 @@ void NDArray::SyncCopyToHost(void* dst, size_t nbytes) const {
                                         << " bytes, array of shape " << shape_.ToString()
                                         << " and dtype " << DTypeName(dtype_) << " needs " << Bytes();
   WaitToRead();
-  if (nbytes) std::memcpy(dst, data(), nbytes);
+  if (nbytes == 0) return;
+  if (ctx().dev_type == DevType::kGPU) {
+    gpu::MemcpySync(dst, data(), nbytes);  // the writer's stream is done: WaitToRead
+  } else {
+    std::memcpy(dst, data(), nbytes);
+  }
 }
 
 namespace {
@@ -142,8 +182,22 @@ void NDArray::Copy(const NDArray& from, const NDArray& to) {
       << to.shape().ToString();
   if (from.SharesChunk(to) && from.byte_offset_ == to.byte_offset_ && from.dtype_ == to.dtype_) return;
   FnProperty prop = from.ctx() == to.ctx() ? FnProperty::kNormal : FnProperty::kCopy;
-  Engine::Get()->Push([from, to](RunContext) { CastCopy(from.View(), to.View()); }, to.ctx(),
-                      {from.var()}, {to.var()}, prop, 0, "copy");
+  const bool on_gpu = from.ctx().dev_type == DevType::kGPU || to.ctx().dev_type == DevType::kGPU;
+  if (!on_gpu) {
+    Engine::Get()->Push([from, to](RunContext) { CastCopy(from.View(), to.View()); }, to.ctx(),
+                        {from.var()}, {to.var()}, prop, 0, "copy");
+    return;
+  }
+  // A copy that touches a GPU runs on that GPU's lane (the destination's when
+  // both are GPUs) and is one queued memcpy; unified addressing picks the
+  // direction. Casting is a kernel (Cast), not a copy.
+  WEFT_CHECK(from.dtype() == to.dtype(), kDType)
+      << "copy from " << from.ctx().ToString() << " to " << to.ctx().ToString() << " needs equal dtypes, got "
+      << DTypeName(from.dtype()) << " and " << DTypeName(to.dtype()) << "; cast on one device first";
+  const Context run_on = to.ctx().dev_type == DevType::kGPU ? to.ctx() : from.ctx();
+  Engine::Get()->Push(
+      [from, to](RunContext rctx) { gpu::MemcpyAsync(to.data(), from.data(), from.Bytes(), rctx.stream); },
+      run_on, {from.var()}, {to.var()}, prop, 0, "copy");
 }
 
 NDArray NDArray::CopyTo(Context c) const {

@@ -23,7 +23,13 @@ struct Chunk {
   StorageHandle storage;
   VarHandle var = nullptr;
   Context ctx;
+  // Set when the memory belongs to someone else (a DLPack import): then the
+  // storage is not ours to free; dropping the owner releases it instead.
+  std::shared_ptr<void> external_owner;
   Chunk(size_t bytes, Context ctx);
+  // Wraps bytes at dptr on ctx without allocating; owner is released after
+  // the last pending op on the chunk.
+  Chunk(void* dptr, size_t bytes, Context ctx, std::shared_ptr<void> owner);
   ~Chunk();
   Chunk(const Chunk&) = delete;
   Chunk& operator=(const Chunk&) = delete;
@@ -34,6 +40,10 @@ class NDArray {
   NDArray() = default;  // a "none" array
   // Allocates (uninitialised) storage for shape x dtype on ctx.
   NDArray(const Shape& shape, Context ctx, DType dtype);
+  // A compact row-major array over memory owned elsewhere (no copy); `owner`
+  // keeps that memory alive and is released when the chunk dies (DLPack import).
+  static NDArray WrapExternal(void* dptr, const Shape& shape, DType dtype, Context ctx,
+                              std::shared_ptr<void> owner);
 
   bool is_none() const { return chunk_ == nullptr; }
   const Shape& shape() const { return shape_; }

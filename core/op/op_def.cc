@@ -135,6 +135,7 @@ std::string OpDef::SchemaJSON() const {
          std::to_string(inplace[i].second) + "]";
   s += "], \"fusion\": \"" + std::string(FusionName(fusion)) + "\"";
   s += ", \"needs_rng\": " + std::string(needs_rng ? "true" : "false");
+  s += ", \"gpu\": " + std::string(compute_gpu ? "true" : "false");
   s += ", \"has_gradient\": " + std::string(gradient ? "true" : "false") + "}";
   return s;
 }

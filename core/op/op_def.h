@@ -28,6 +28,8 @@ struct OpContext {
   bool is_train = false;
   Context ctx;
   RandomState* rng = nullptr;  // set when OpDef::needs_rng; its engine var is written
+  // The engine worker's stream (gpu::Stream) for GPU kernels; nullptr on CPU.
+  void* stream = nullptr;
 };
 
 // Fusion class: which passes may merge this op with neighbours.
@@ -132,11 +134,19 @@ class OpRegistry {
   // Canonical names, sorted.
   std::vector<std::string> ListNames() const;
   void AddAlias(OpDef* op, const std::string& alias);
+  // Attaches the GPU kernel of op `name` (canonical), declared in its own file
+  // under core/op/cuda. Static initialisation order between files is unknown,
+  // so a kernel that arrives before its op is kept until Add(name). Returns
+  // true (for use in a static initialiser).
+  bool SetGpuKernel(const std::string& name, FCompute f);
+  // GPU kernels whose op was never registered (a misspelt name); for tests.
+  std::vector<std::string> PendingGpuKernels() const;
 
  private:
   // Written only during static initialisation, read-only afterwards.
   std::vector<std::unique_ptr<OpDef>> ops_;
   std::unordered_map<std::string, OpDef*> by_name_;  // names and aliases
+  std::map<std::string, FCompute> pending_gpu_;     // SetGpuKernel before Add
 };
 
 }  // namespace weft
@@ -147,3 +157,8 @@ class OpRegistry {
 #define WEFT_REGISTER_OP(name)                                                              \
   [[maybe_unused]] static ::weft::OpDef& WEFT_OP_CONCAT(weft_op_reg_, __COUNTER__) = \
       ::weft::OpRegistry::Get()->Add(name)
+
+// WEFT_REGISTER_GPU_KERNEL("exp", ExpGpu); in core/op/cuda/*.cu
+#define WEFT_REGISTER_GPU_KERNEL(name, fn)                                         \
+  [[maybe_unused]] static const bool WEFT_OP_CONCAT(weft_gpu_reg_, __COUNTER__) = \
+      ::weft::OpRegistry::Get()->SetGpuKernel(name, fn)

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "core/base/error.h"
+#include "core/gpu/device_api.h"
 
 namespace weft {
 namespace storage_internal {
@@ -36,9 +37,21 @@ size_t SizeClass(size_t size) {
 }
 
 void* PooledAllocator::SystemAlloc(size_t block) {
+  if (ctx_.dev_type == DevType::kGPU) return gpu::DeviceAlloc(ctx_.dev_id, block);
+  if (ctx_.dev_type == DevType::kCPUPinned && gpu::DeviceCount() > 0) return gpu::PinnedAlloc(block);
   void* p = nullptr;
   if (posix_memalign(&p, kAlignment, block) == 0) return p;
   return nullptr;
+}
+
+void PooledAllocator::SystemFree(void* ptr) {
+  if (ctx_.dev_type == DevType::kGPU) {
+    gpu::DeviceFree(ctx_.dev_id, ptr);
+  } else if (ctx_.dev_type == DevType::kCPUPinned && gpu::DeviceCount() > 0) {
+    gpu::PinnedFree(ptr);
+  } else {
+    std::free(ptr);
+  }
 }
 
 void* PooledAllocator::Alloc(size_t size) {
@@ -98,7 +111,7 @@ void PooledAllocator::Free(void* ptr, size_t size) {
       return;
     }
   }
-  std::free(ptr);
+  SystemFree(ptr);
 }
 
 StorageStats PooledAllocator::Stats() const {
@@ -114,7 +127,7 @@ void PooledAllocator::ReleaseAll() {
     stats_.bytes_pooled = 0;
   }
   for (auto& kv : blocks) {
-    for (void* p : kv.second) std::free(p);
+    for (void* p : kv.second) SystemFree(p);
   }
 }
 

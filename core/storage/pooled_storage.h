@@ -42,7 +42,8 @@ class PooledAllocator {
   bool pooling() const { return pooling_; }
 
  private:
-  void* SystemAlloc(size_t block);
+  void* SystemAlloc(size_t block);  // nullptr when out of memory
+  void SystemFree(void* ptr);
   void CountAllocLocked(size_t size);  // stats of a successful Alloc; mu_ held
 
   const Context ctx_;

@@ -6,6 +6,7 @@
 
 #include "core/base/env.h"
 #include "core/base/error.h"
+#include "core/gpu/device_api.h"
 #include "core/storage/pooled_storage.h"
 
 namespace weft {
@@ -14,12 +15,12 @@ namespace {
 
 using storage_internal::PooledAllocator;
 
-// cpu, cpu_pinned and cpu_shared are host memory (pinned/shared variants
-// need CUDA or IPC support, which is not built yet); each has its own pool
-// and statistics. GPU memory needs the CUDA build.
+// cpu and cpu_shared are host memory, cpu_pinned is page-locked host memory
+// where a GPU runtime can pin it; gpu(i) is device memory through the GPU
+// device layer (core/gpu/device_api.h). Each device has its own pool and
+// statistics.
 void CheckDevice(Context ctx) {
-  WEFT_CHECK(ctx.is_cpu(), kInvalidArgument)
-      << "cannot use storage on " << ctx.ToString() << ": no CUDA support in this build";
+  if (ctx.dev_type == DevType::kGPU) gpu::CheckDevice(ctx);
 }
 
 PooledAllocator* AllocatorFor(Context ctx) {

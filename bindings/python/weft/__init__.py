@@ -9,7 +9,7 @@ import sys as _sys
 from .base import (ArgumentTypeError, DTypeError, EngineError, InternalError, InvalidArgumentError,
                    NotFoundError, OutOfMemoryError, ShapeError, WeftError, WeftIOError)
 from . import base
-from .context import Context, cpu, cpu_pinned, current_context, gpu
+from .context import Context, cpu, cpu_pinned, current_context, gpu, num_gpus
 from . import dtypes
 from . import ndarray
 from . import ndarray as nd
@@ -41,7 +41,7 @@ _sys.modules.setdefault(__name__ + ".kv", kvstore)
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",
     "EngineError", "WeftIOError", "InternalError", "ArgumentTypeError", "Context", "cpu", "gpu",
-    "cpu_pinned", "current_context", "nd", "ndarray", "random", "NDArray", "waitall", "dtypes",
+    "cpu_pinned", "current_context", "num_gpus", "nd", "ndarray", "random", "NDArray", "waitall", "dtypes",
     "sym", "symbol", "Executor", "executor", "AttrScope", "attribute", "name",
     "optimizer", "lr_scheduler", "initializer", "init", "metric", "autograd", "cached_op", "gluon",
 ]

@@ -113,6 +113,24 @@ def gpu(device_id=0):
     return Context("gpu", device_id)
 
 
+def num_gpus():
+    """Number of usable GPUs (MXNet's ``mx.context.num_gpus``): CUDA devices in a
+    CUDA build; in other builds the count WEFT_GPU_EMULATE asks for (the GPU
+    code path emulated on the host, for tests), else 0."""
+    from . import base
+    n = base.ffi.new("int*")
+    base.check_call(base.lib.weft_gpu_device_count(n, base.NULL))
+    return int(n[0])
+
+
+def gpu_backend():
+    """"cuda", or "emulated" (a build without CUDA; see num_gpus)."""
+    from . import base
+    n, b = base.ffi.new("int*"), base.ffi.new("const char**")
+    base.check_call(base.lib.weft_gpu_device_count(n, b))
+    return base.ffi.string(b[0]).decode()
+
+
 def cpu_pinned(device_id=0):
     return Context("cpu_pinned", device_id)
 

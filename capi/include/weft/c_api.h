@@ -313,6 +313,33 @@ WEFT_API int weft_kvstore_role(const char** role);
 /* Runs this process's scheduler or server (by WEFT_ROLE) until the job ends;
  * *exit_status is 0 after a clean end, 1 when a node died. */
 WEFT_API int weft_kvstore_run_node(int* exit_status);
+/* ---- DLPack (zero-copy exchange with NumPy, PyTorch, CuPy) -------------- */
+/* The managed tensors are DLPack's DLManagedTensor (unversioned, the Python
+ * capsule "dltensor"), whose layout weft/dlpack.h restates as
+ * weft_dl_managed_tensor; void* keeps that foreign struct out of this header.
+ * Devices: cpu -> kDLCPU, cpu_pinned -> kDLCUDAHost, gpu(i) -> kDLCUDA i.
+ * dtypes: float16/32/64, bfloat16, int8/32/64, uint8, bool (kDLBool, 8 bits). */
+/* Waits for pending writes of arr, then *out_managed_tensor views its memory
+ * (compact row-major strides given). The tensor keeps the memory alive and is
+ * owned by the caller: call its deleter exactly once when done. */
+WEFT_API int weft_ndarray_to_dlpack(const weft_ndarray* arr, void** out_managed_tensor);
+/* A new array over the tensor's memory, no copy. On success the array owns
+ * managed_tensor (its deleter runs once the array and its views are freed and
+ * their pending ops have finished, possibly on an engine thread); on failure
+ * it is untouched and still the caller's. Only compact row-major tensors
+ * (size-1 axes may have any stride) of the dtypes above on kDLCPU,
+ * kDLCUDAHost or (CUDA builds) kDLCUDA are accepted. *out: weft_ndarray_free. */
+WEFT_API int weft_ndarray_from_dlpack(void* managed_tensor, weft_ndarray** out);
+/* Like weft_ndarray_to_dlpack, as a DLPack 1.0 DLManagedTensorVersioned
+ * (weft_dl_managed_tensor_versioned; capsule "dltensor_versioned"): version
+ * 1.0, flags 0 (writable). NumPy makes arrays from unversioned tensors read-only. */
+WEFT_API int weft_ndarray_to_dlpack_versioned(const weft_ndarray* arr, void** out_managed_tensor);
+/* ---- GPU devices ------------------------------------------------------- */
+/* Number of usable GPU devices: CUDA devices in a CUDA build (0 without a
+ * device or driver); in a build without CUDA, the count set by
+ * WEFT_GPU_EMULATE (host emulation of the GPU path, for tests), else 0.
+ * *backend: "cuda" or "emulated", static storage. */
+WEFT_API int weft_gpu_device_count(int* out, const char** backend);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

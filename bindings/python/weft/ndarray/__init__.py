@@ -11,6 +11,7 @@ the name). ``_contrib_<x>`` ops are also ``weft.nd.contrib.<x>``.
 from . import ndarray
 from .ndarray import *  # noqa: F401,F403
 from .ndarray import NDArray, load, load_frombuffer, save, _install_operators
+from ..dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
 from . import _internal, contrib, op, register
 from . import random
 from . import indexing  # noqa: F401

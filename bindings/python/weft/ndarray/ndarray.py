@@ -469,6 +469,15 @@ class NDArray:
             raise InvalidArgumentError("only the dense ('default') storage type is supported")
         return self
 
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule viewing this array (no copy; see weft.dlpack)."""
+        from ..dlpack import ndarray_dlpack  # pylint: disable=import-outside-toplevel
+        return ndarray_dlpack(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        from ..dlpack import ndarray_dlpack_device  # pylint: disable=import-outside-toplevel
+        return ndarray_dlpack_device(self)
+
     def shares_memory(self, other):
         """True when both arrays view the same memory chunk."""
         r = ffi.new("int*")

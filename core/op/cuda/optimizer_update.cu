@@ -1,0 +1,178 @@
+// GPU kernels of the fused optimizer updates (core/op/optimizer_update.cc):
+// sgd, sgd_mom, nag_mom, adam, rmsprop, ftrl, signum, signsgd. One kernel per
+// dtype with the kind as a runtime switch inside the body; element i reads
+// weight[i], grad[i] and its states, writes the states in place and the new
+// weight to the output (which may be the weight itself). Formulas, clipping
+// (a negative bound is no bound; NaN passes through) and the order of the
+// arithmetic are those of core/op/cpu/optimizer_update.cc.
+#include <cmath>
+#include <limits>
+
+#include "core/op/cpu/optimizer_update.h"
+#include "core/op/cuda/kernel.h"
+
+namespace weft {
+namespace cuda {
+namespace {
+
+using nnx_cpu::OptimizerArgs;
+using nnx_cpu::OptimizerKind;
+
+template <typename A>
+A NoClipIsInfinite(double bound) {
+  return bound >= 0 ? static_cast<A>(bound) : std::numeric_limits<A>::infinity();
+}
+
+// The update's constants in the compute type, captured by value.
+template <typename A>
+struct Consts {
+  A lr, wd, rescale, clip, momentum, beta1, beta2, eps, gamma1, clip_w, lamda1, beta, wd_lh;
+};
+
+template <typename A>
+Consts<A> MakeConsts(const OptimizerArgs& a) {
+  Consts<A> c;
+  c.lr = static_cast<A>(a.lr);
+  c.wd = static_cast<A>(a.wd);
+  c.rescale = static_cast<A>(a.rescale_grad);
+  c.clip = NoClipIsInfinite<A>(a.clip_gradient);
+  c.momentum = static_cast<A>(a.momentum);
+  c.beta1 = static_cast<A>(a.beta1);
+  c.beta2 = static_cast<A>(a.beta2);
+  c.eps = static_cast<A>(a.epsilon);
+  c.gamma1 = static_cast<A>(a.gamma1);
+  c.clip_w = NoClipIsInfinite<A>(a.clip_weights);
+  c.lamda1 = static_cast<A>(a.lamda1);
+  c.beta = static_cast<A>(a.beta);
+  c.wd_lh = static_cast<A>(a.wd_lh);
+  return c;
+}
+
+// std::max(std::min(v, c), -c) as on the CPU (NaN in v is kept).
+template <typename A>
+WEFT_HD inline A Clip(A v, A c) {
+  const A lo = c < v ? c : v;
+  return lo < -c ? -c : lo;
+}
+
+template <typename A>
+WEFT_HD inline A Sign(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0); }
+
+template <typename T>
+void UpdateT(const OpContext& ctx, OptimizerKind kind, const OptimizerArgs& args, const std::vector<TensorView>& in,
+             OpReq req, const TensorView& out) {
+  const Consts<T> c = MakeConsts<T>(args);
+  const T* w = in[0].ptr<T>();
+  const T* g = in[1].ptr<T>();
+  T* s0 = in.size() > 2 ? in[2].ptr<T>() : nullptr;
+  T* s1 = in.size() > 3 ? in[3].ptr<T>() : nullptr;
+  T* o = out.ptr<T>();
+  Launch(ctx, out.Size(), [=] WEFT_HD(int64_t i) {
+    const T wi = w[i];
+    const T gr = c.rescale * g[i];
+    T nw = wi;
+    switch (kind) {
+      case OptimizerKind::kSGD:
+        nw = (T(1) - c.lr * c.wd) * wi - c.lr * Clip(gr, c.clip);
+        break;
+      case OptimizerKind::kSGDMom: {
+        const T m = c.momentum * s0[i] - c.lr * c.wd * wi - c.lr * Clip(gr, c.clip);
+        s0[i] = m;
+        nw = wi + m;
+        break;
+      }
+      case OptimizerKind::kNAG: {
+        const T gg = Clip(gr, c.clip) + c.wd * wi;
+        const T m = c.momentum * s0[i] + gg;
+        s0[i] = m;
+        nw = wi - c.lr * (c.momentum * m + gg);
+        break;
+      }
+      case OptimizerKind::kAdam: {
+        const T gg = Clip(gr + c.wd * wi, c.clip);
+        const T m = c.beta1 * s0[i] + (T(1) - c.beta1) * gg;
+        const T v = c.beta2 * s1[i] + (T(1) - c.beta2) * gg * gg;
+        s0[i] = m;
+        s1[i] = v;
+        nw = wi - c.lr * m / (std::sqrt(v) + c.eps);
+        break;
+      }
+      case OptimizerKind::kRMSProp: {
+        const T gg = Clip(gr + c.wd * wi, c.clip);
+        const T n = (T(1) - c.gamma1) * gg * gg + c.gamma1 * s0[i];
+        s0[i] = n;
+        nw = Clip(wi - c.lr * gg / std::sqrt(n + c.eps), c.clip_w);
+        break;
+      }
+      case OptimizerKind::kFtrl: {
+        const T gg = Clip(gr, c.clip);
+        const T n0 = s1[i];
+        const T z = s0[i] + gg - (std::sqrt(n0 + gg * gg) - std::sqrt(n0)) * wi / c.lr;
+        const T n = n0 + gg * gg;
+        s0[i] = z;
+        s1[i] = n;
+        nw = std::fabs(z) > c.lamda1 ? (Sign(z) * c.lamda1 - z) / ((c.beta + std::sqrt(n)) / c.lr + c.wd) : T(0);
+        break;
+      }
+      case OptimizerKind::kSignum: {
+        const T m = c.momentum * s0[i] - (T(1) - c.momentum) * c.wd * wi - (T(1) - c.momentum) * Clip(gr, c.clip);
+        s0[i] = m;
+        nw = (T(1) - c.lr * c.wd_lh) * wi + c.lr * Sign(m);
+        break;
+      }
+      case OptimizerKind::kSignSGD:
+        nw = (T(1) - c.lr * c.wd) * wi - c.lr * Sign(gr);
+        break;
+    }
+    Assign(o, i, req, nw);
+  });
+}
+
+// As ArgsOf in core/op/optimizer_update.cc: the parameters the op declares.
+OptimizerArgs ArgsOf(const Params& p) {
+  const OpDef& op = *p.op();
+  OptimizerArgs a;
+  auto get = [&](const char* n, double* v) {
+    if (op.ParamIndex(n) >= 0) *v = p.GetFloat(n);
+  };
+  get("lr", &a.lr);
+  get("wd", &a.wd);
+  get("rescale_grad", &a.rescale_grad);
+  get("clip_gradient", &a.clip_gradient);
+  get("momentum", &a.momentum);
+  get("beta1", &a.beta1);
+  get("beta2", &a.beta2);
+  get("epsilon", &a.epsilon);
+  get("gamma1", &a.gamma1);
+  get("clip_weights", &a.clip_weights);
+  get("lamda1", &a.lamda1);
+  get("beta", &a.beta);
+  get("wd_lh", &a.wd_lh);
+  return a;
+}
+
+template <OptimizerKind kKind>
+void Update(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
+            const std::vector<TensorView>& out) {
+  // Like the CPU kernel, a null request updates nothing (states included).
+  if (req[0] == OpReq::kNull) return;
+  const size_t states = kKind == OptimizerKind::kAdam || kKind == OptimizerKind::kFtrl ? 2
+                        : kKind == OptimizerKind::kSGD || kKind == OptimizerKind::kSignSGD ? 0 : 1;
+  WEFT_CHECK(in.size() == 2 + states, kInvalidArgument)
+      << p.op()->name << ": expected " << 2 + states << " inputs, got " << in.size();
+  WEFT_GPU_REAL_SWITCH(out[0].dtype, p.op()->name.c_str(), T, { UpdateT<T>(ctx, kKind, ArgsOf(p), in, req[0], out[0]); })
+}
+
+}  // namespace
+
+WEFT_REGISTER_GPU_KERNEL("sgd_update", Update<OptimizerKind::kSGD>);
+WEFT_REGISTER_GPU_KERNEL("sgd_mom_update", Update<OptimizerKind::kSGDMom>);
+WEFT_REGISTER_GPU_KERNEL("nag_mom_update", Update<OptimizerKind::kNAG>);
+WEFT_REGISTER_GPU_KERNEL("adam_update", Update<OptimizerKind::kAdam>);
+WEFT_REGISTER_GPU_KERNEL("rmsprop_update", Update<OptimizerKind::kRMSProp>);
+WEFT_REGISTER_GPU_KERNEL("ftrl_update", Update<OptimizerKind::kFtrl>);
+WEFT_REGISTER_GPU_KERNEL("signum_update", Update<OptimizerKind::kSignum>);
+WEFT_REGISTER_GPU_KERNEL("signsgd_update", Update<OptimizerKind::kSignSGD>);
+
+}  // namespace cuda
+}  // namespace weft
