@@ -116,6 +116,7 @@ void* WorkerScratch(int dev, size_t bytes, Stream s) {
     scratch.blocks.resize(static_cast<size_t>(dev) + 1, {nullptr, 0});
   auto& b = scratch.blocks[static_cast<size_t>(dev)];
   if (b.second >= bytes && b.first != nullptr) return b.first;
+  const size_t old = b.second;
   if (b.first != nullptr) {
     // Earlier kernels of this stream may still read the old block.
     StreamSync(s);
@@ -123,7 +124,7 @@ void* WorkerScratch(int dev, size_t bytes, Stream s) {
     b = {nullptr, 0};
   }
   // Grow geometrically so a sequence of growing requests allocates rarely.
-  size_t want = bytes < 2 * b.second ? 2 * b.second : bytes;
+  size_t want = bytes < 2 * old ? 2 * old : bytes;
   b.first = DeviceAlloc(dev, want);
   WEFT_CHECK(b.first != nullptr, kOutOfMemory) << "out of memory allocating " << want << " bytes of scratch on gpu("
                                                << dev << ")";

@@ -219,3 +219,14 @@ def test_grad_req_add_matches_cpu():
         for k in names:
             if req[k] == "add":
                 np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=1e-6, err_msg="%s grad %s" % (net, k))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "int64"])
+def test_integer_power_is_exact_on_gpu(dtype):
+    """Integer ** must not truncate a pow() result one below the exact value
+    (CUDA's double pow is accurate to 2 ulp, glibc's exact for exact results)."""
+    a = np.arange(0, 12, dtype=dtype).repeat(6)
+    b = np.tile(np.arange(0, 6, dtype=dtype), 12)
+    want = (a.astype(np.int64) ** b.astype(np.int64)).astype(dtype)
+    got = (weft.nd.array(a, dtype=dtype, ctx=weft.gpu(0)) ** weft.nd.array(b, dtype=dtype, ctx=weft.gpu(0)))
+    np.testing.assert_array_equal(got.asnumpy(), want)

@@ -148,6 +148,36 @@ WEFT_HD inline C UnaryOp(int kind, C x) {
 
 // ---- binary ----
 
+// Integer a ** b as the CPU computes it: FloatToInt(std::pow(double(a),
+// double(b))). glibc's pow returns a representable result exactly, but CUDA's
+// double pow is only documented within 2 ulp, so on a device an exact power
+// such as 3 ** 4 could come back as 80.99999999999999 and truncate to 80 (the
+// emulated build runs glibc and cannot show it). So powers with b >= 0 whose
+// value stays below 2^53 in magnitude -- the ones pow must return exactly --
+// are multiplied out exactly; the rest (fractions, huge values) keep pow.
+template <typename C>
+WEFT_HD inline C IntPow(C a, C b) {
+  const double x = static_cast<double>(a);
+  bool exact_path = true;
+  if constexpr (std::is_signed<C>::value) exact_path = b >= C(0);
+  if (exact_path) {
+    constexpr double kExact = 9007199254740992.0;  // 2^53
+    if (b == C(0)) return C(1);  // pow(x, 0) == 1
+    if (x == 0.0 || x == 1.0) return static_cast<C>(a);
+    // double(b) is even from 2^53 on, whatever b's parity.
+    if (x == -1.0) return b % C(2) == C(0) || static_cast<double>(b) >= kExact ? C(1) : static_cast<C>(a);
+    // |x| >= 2 from here, so at most 53 multiplications before the bound.
+    double r = x;
+    C k = static_cast<C>(b - C(1));  // multiplications left
+    while (k > C(0) && r < kExact && r > -kExact) {
+      r *= x;  // exact while the true product is below 2^53
+      k = static_cast<C>(k - C(1));
+    }
+    if (k == C(0) && (b == C(1) || (r < kExact && r > -kExact))) return FloatToInt<C>(r);
+  }
+  return FloatToInt<C>(std::pow(x, static_cast<double>(b)));
+}
+
 template <typename C>
 WEFT_HD inline C BinaryOp(int kind, C a, C b) {
   using U = typename std::make_unsigned<typename std::conditional<kIsInt<C>, C, int>::type>::type;
@@ -171,8 +201,8 @@ WEFT_HD inline C BinaryOp(int kind, C a, C b) {
       } else {
         return a / b;
       }
-    case BinaryKind::kPow:  // integers: pow in double, then the float -> integer rule
-      if constexpr (kIsInt<C>) return FloatToInt<C>(std::pow(static_cast<double>(a), static_cast<double>(b)));
+    case BinaryKind::kPow:  // integers: pow in double, then the float -> integer rule (IntPow)
+      if constexpr (kIsInt<C>) return IntPow(a, b);
       else return std::pow(a, b);
     case BinaryKind::kMax: return (a > b || a != a) ? a : b;  // NaN propagates
     case BinaryKind::kMin: return (a < b || a != a) ? a : b;
