@@ -6,10 +6,12 @@
 #include <dnnl.hpp>
 
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/op/op_def.h"
 #include "core/op/tensor_view.h"
 
 namespace weft {
@@ -44,20 +46,46 @@ struct ArgLayout {
   ArgLayout(const memory::desc& plain_md, const memory::desc& prim_md, bool is_input);
 };
 
+// Scratch of one kernel call: every buffer the call needs at once (reordered
+// arguments, the primitive's scratchpad, an add-to output, small per-channel
+// arrays), carved out of one grow-only block owned by the calling thread.
+// See Note [One scratch block per call] in dnnl_common.cc. One per thread at a
+// time (a second one while the first lives is an internal error); the
+// pointers are valid while it lives.
+class CallScratch {
+ public:
+  static constexpr size_t kMaxParts = 8;
+  // One part per entry of `bytes` (0 is allowed: a valid pointer to no bytes).
+  explicit CallScratch(std::initializer_list<size_t> bytes);
+  ~CallScratch();
+  CallScratch(const CallScratch&) = delete;
+  CallScratch& operator=(const CallScratch&) = delete;
+  void* operator[](size_t i) const { return parts_[i]; }
+  float* floats(size_t i) const { return static_cast<float*>(parts_[i]); }
+
+ private:
+  void* parts_[kMaxParts] = {};
+};
+
+// Bytes argument `a` needs in scratch: its reordered copy, or none.
+size_t ScratchBytes(const ArgLayout& a);
+// Bytes of the scratchpad a primitive asks for.
+size_t ScratchpadBytes(const dnnl::primitive_desc_base& pd);
+
 // Memory over `data` in the primitive's layout: the user's buffer itself, or
-// a reordered copy in thread scratch `slot` (inputs are reordered here).
-memory InputMemory(const ArgLayout& a, void* data, int slot);
-// Memory the primitive writes: the user's buffer, or thread scratch `slot`
-// that FinishOutput reorders back into `data`.
-memory OutputMemory(const ArgLayout& a, void* data, int slot);
+// a reordered copy in `scratch` (ScratchBytes(a) bytes; inputs are reordered here).
+memory InputMemory(const ArgLayout& a, void* data, void* scratch);
+// Memory the primitive writes: the user's buffer, or `scratch` (ScratchBytes(a)
+// bytes) that FinishOutput reorders back into `data`.
+memory OutputMemory(const ArgLayout& a, void* data, void* scratch);
 void FinishOutput(const ArgLayout& a, const memory& m, void* data);
 
-// The scratchpad a primitive asks for, in thread scratch `slot`.
-memory Scratchpad(const dnnl::primitive_desc_base& pd, int slot);
+// The scratchpad a primitive asks for, at `scratch` (ScratchpadBytes(pd) bytes).
+memory Scratchpad(const dnnl::primitive_desc_base& pd, void* scratch);
 
-// Buffer for an output written with kAddTo: the primitive writes into scratch
-// (slot), then AddInto adds it to the user's buffer.
-void* AddToBuffer(const TensorView& v, int slot);
+// Bytes of a float32 output written with kAddTo (or kNull) through scratch:
+// the primitive writes there, then AddInto adds it to the user's buffer.
+size_t AddToBytes(const TensorView& v, OpReq req);
 void AddInto(const TensorView& v, const void* src);
 
 }  // namespace dnnl_cpu

@@ -24,9 +24,6 @@ struct ConvDims {
   memory::dims src, wei, bias, dst, strides, dilates, pad_l, pad_r;
 };
 
-// Slots of nn_cpu::ThreadScratch used here (0 belongs to the portable path).
-enum Slot : int { kSrc = 1, kWei = 2, kDst = 3, kPad = 4, kAdd = 5, kBias = 6 };
-
 // oneDNN checks out == (in + pad_l + pad_r - dilated kernel) / stride + 1; the
 // right padding is chosen to satisfy it (any value in a range of `stride`
 // gives the same windows). False when no non-negative value does.
@@ -153,9 +150,9 @@ std::shared_ptr<BwdWeights> MakeBwdWeights(const ConvDims& d, bool bias) {
 }
 
 // Where an output with write mode `req` is written: the array itself, or
-// scratch (kAddTo: added afterwards; kNull: discarded).
-void* OutputTarget(const TensorView& v, OpReq req, int slot) {
-  return req == OpReq::kWriteTo || req == OpReq::kWriteInplace ? v.data : AddToBuffer(v, slot);
+// `scratch` of AddToBytes(v, req) bytes (kAddTo: added afterwards; kNull: discarded).
+void* OutputTarget(const TensorView& v, OpReq req, void* scratch) {
+  return req == OpReq::kWriteTo || req == OpReq::kWriteInplace ? v.data : scratch;
 }
 
 void Execute(dnnl::primitive& prim, const Args& args) {
@@ -174,11 +171,13 @@ bool ConvForward(const ConvGeom& g, const TensorView& x, const TensorView& w, co
   if (x.dtype != DType::kFloat32 || !MakeDims(g, &d)) return false;
   auto f = Cached<Fwd>(Key("fwd", g, b != nullptr), [&] { return MakeFwd(d, b != nullptr); });
   if (!f) return false;
-  void* out = OutputTarget(y, req, kAdd);
-  Args args{{DNNL_ARG_SRC, InputMemory(f->src, x.data, kSrc)},
-            {DNNL_ARG_WEIGHTS, InputMemory(f->wei, w.data, kWei)},
-            {DNNL_ARG_DST, OutputMemory(f->dst, out, kDst)},
-            {DNNL_ARG_SCRATCHPAD, Scratchpad(f->pd, kPad)}};
+  CallScratch s({ScratchBytes(f->src), ScratchBytes(f->wei), ScratchBytes(f->dst), ScratchpadBytes(f->pd),
+                 AddToBytes(y, req)});
+  void* out = OutputTarget(y, req, s[4]);
+  Args args{{DNNL_ARG_SRC, InputMemory(f->src, x.data, s[0])},
+            {DNNL_ARG_WEIGHTS, InputMemory(f->wei, w.data, s[1])},
+            {DNNL_ARG_DST, OutputMemory(f->dst, out, s[2])},
+            {DNNL_ARG_SCRATCHPAD, Scratchpad(f->pd, s[3])}};
   if (b != nullptr) args.emplace(DNNL_ARG_BIAS, memory(PlainDesc(d.bias), CpuEngine(), b->data));
   Execute(f->prim, args);
   FinishOutput(f->dst, args.at(DNNL_ARG_DST), out);
@@ -192,11 +191,13 @@ bool ConvBackwardData(const ConvGeom& g, const TensorView& dy, const TensorView&
   if (dy.dtype != DType::kFloat32 || !MakeDims(g, &d)) return false;
   auto b = Cached<BwdData>(Key("bwd_data", g, false), [&] { return MakeBwdData(d); });
   if (!b) return false;
-  void* out = OutputTarget(dx, req, kAdd);
-  Args args{{DNNL_ARG_DIFF_DST, InputMemory(b->ddst, dy.data, kSrc)},
-            {DNNL_ARG_WEIGHTS, InputMemory(b->wei, w.data, kWei)},
-            {DNNL_ARG_DIFF_SRC, OutputMemory(b->dsrc, out, kDst)},
-            {DNNL_ARG_SCRATCHPAD, Scratchpad(b->pd, kPad)}};
+  CallScratch s({ScratchBytes(b->ddst), ScratchBytes(b->wei), ScratchBytes(b->dsrc), ScratchpadBytes(b->pd),
+                 AddToBytes(dx, req)});
+  void* out = OutputTarget(dx, req, s[4]);
+  Args args{{DNNL_ARG_DIFF_DST, InputMemory(b->ddst, dy.data, s[0])},
+            {DNNL_ARG_WEIGHTS, InputMemory(b->wei, w.data, s[1])},
+            {DNNL_ARG_DIFF_SRC, OutputMemory(b->dsrc, out, s[2])},
+            {DNNL_ARG_SCRATCHPAD, Scratchpad(b->pd, s[3])}};
   Execute(b->prim, args);
   FinishOutput(b->dsrc, args.at(DNNL_ARG_DIFF_SRC), out);
   ThreadStream().wait();
@@ -214,14 +215,16 @@ bool ConvBackwardWeight(const ConvGeom& g, const TensorView& dy, const TensorVie
   // The weight gradient is computed even for kNull when only the bias one is wanted.
   TensorView wv = dw;
   if (req == OpReq::kNull) wv.shape = Shape{g.out_c, g.in_c / g.groups, g.KernelSize()};
-  void* wout = OutputTarget(wv, req, kAdd);
-  void* bout = bias ? OutputTarget(*db, req_db, kBias) : nullptr;
-  Args args{{DNNL_ARG_SRC, InputMemory(b->src, x.data, kSrc)},
-            {DNNL_ARG_DIFF_DST, InputMemory(b->ddst, dy.data, kWei)},
-            {DNNL_ARG_DIFF_WEIGHTS, OutputMemory(b->dwei, wout, kDst)},
-            {DNNL_ARG_SCRATCHPAD, Scratchpad(b->pd, kPad)}};
+  CallScratch s({ScratchBytes(b->src), ScratchBytes(b->ddst), ScratchBytes(b->dwei), ScratchpadBytes(b->pd),
+                 AddToBytes(wv, req), bias ? AddToBytes(*db, req_db) : 0, bias ? ScratchBytes(b->dbias) : 0});
+  void* wout = OutputTarget(wv, req, s[4]);
+  void* bout = bias ? OutputTarget(*db, req_db, s[5]) : nullptr;
+  Args args{{DNNL_ARG_SRC, InputMemory(b->src, x.data, s[0])},
+            {DNNL_ARG_DIFF_DST, InputMemory(b->ddst, dy.data, s[1])},
+            {DNNL_ARG_DIFF_WEIGHTS, OutputMemory(b->dwei, wout, s[2])},
+            {DNNL_ARG_SCRATCHPAD, Scratchpad(b->pd, s[3])}};
   // A bias gradient in a non-plain layout is not expected for a 1-D array; reorder if it happens.
-  if (bias) args.emplace(DNNL_ARG_DIFF_BIAS, OutputMemory(b->dbias, bout, 7));
+  if (bias) args.emplace(DNNL_ARG_DIFF_BIAS, OutputMemory(b->dbias, bout, s[6]));
   Execute(b->prim, args);
   FinishOutput(b->dwei, args.at(DNNL_ARG_DIFF_WEIGHTS), wout);
   if (bias) FinishOutput(b->dbias, args.at(DNNL_ARG_DIFF_BIAS), bout);

@@ -18,7 +18,6 @@
 
 #include "core/op/cpu/dnnl_common.h"
 #include "core/op/cpu/dnnl_nn.h"
-#include "core/op/cpu/nn_blas.h"
 #include "core/op/cpu/nnx_common.h"
 
 namespace weft {
@@ -29,14 +28,9 @@ using dnnl::normalization_flags;
 using dnnl::prop_kind;
 using Args = std::unordered_map<int, memory>;
 
-// Slots of nn_cpu::ThreadScratch used here (0 belongs to the portable path).
-enum Slot : int { kMean = 1, kVar = 2, kShift = 3, kPad = 4, kGx = 5, kDScale = 6, kDShift = 7 };
-
 bool IsF32(const TensorView& v) { return v.dtype == DType::kFloat32; }
 bool Writes(OpReq r) { return r == OpReq::kWriteTo || r == OpReq::kWriteInplace; }
-float* Scratch(int slot, int64_t n) {
-  return static_cast<float*>(nn_cpu::ThreadScratch(slot, static_cast<size_t>(n > 0 ? n : 1) * sizeof(float)));
-}
+size_t Floats(int64_t n) { return static_cast<size_t>(n > 0 ? n : 0) * sizeof(float); }
 void StoreAll(OpReq req, const TensorView& dst, const float* src, int64_t n) {
   if (req == OpReq::kNull) return;
   float* d = dst.ptr<float>();
@@ -137,8 +131,9 @@ bool BatchNormForward(const nnx_cpu::BatchNormArgs& a, const TensorView& x, cons
   auto p = GetBnFwd(d, eps, f);
   if (!p) return false;
   const int64_t C = a.channels;
-  float* mean = Scratch(kMean, C);
-  float* var = Scratch(kVar, C);
+  CallScratch s({Floats(C), Floats(C), ScratchpadBytes(p->pd)});
+  float* mean = s.floats(0);
+  float* var = s.floats(1);
   if (!a.batch_stats) {
     std::memcpy(mean, mm.ptr<float>(), C * sizeof(float));
     std::memcpy(var, mv.ptr<float>(), C * sizeof(float));
@@ -149,7 +144,7 @@ bool BatchNormForward(const nnx_cpu::BatchNormArgs& a, const TensorView& x, cons
             {DNNL_ARG_MEAN, memory(cd, CpuEngine(), mean)},
             {DNNL_ARG_VARIANCE, memory(cd, CpuEngine(), var)},
             {DNNL_ARG_SHIFT, memory(cd, CpuEngine(), beta.data)},
-            {DNNL_ARG_SCRATCHPAD, Scratchpad(p->pd, kPad)}};
+            {DNNL_ARG_SCRATCHPAD, Scratchpad(p->pd, s[2])}};
   if (!a.fix_gamma) args.emplace(DNNL_ARG_SCALE, memory(cd, CpuEngine(), gamma.data));
   p->prim.execute(ThreadStream(), args);
   ThreadStream().wait();
@@ -181,8 +176,12 @@ bool BatchNormBackward(const nnx_cpu::BatchNormArgs& a, const TensorView& gy, co
   auto p = GetBnBwd(d, eps, f);
   if (!p) return false;
   const int64_t C = a.channels;
-  float* mean = Scratch(kMean, C);
-  float* var = Scratch(kVar, C);
+  // gx may share gy's buffer (add_inplace): write through scratch then.
+  const bool alias = gx.data == gy.data;
+  CallScratch s({Floats(C), Floats(C), Floats(C), Floats(C), Floats(C), alias ? Floats(x.Size()) : 0,
+                 ScratchpadBytes(p->pd)});
+  float* mean = s.floats(0);
+  float* var = s.floats(1);
   if (a.batch_stats) {  // the saved statistics: var from invstd = 1/sqrt(var + eps)
     const float* mi = mean_in.ptr<float>();
     const float* is = invstd_in.ptr<float>();
@@ -195,26 +194,24 @@ bool BatchNormBackward(const nnx_cpu::BatchNormArgs& a, const TensorView& gy, co
     std::memcpy(mean, mm.ptr<float>(), C * sizeof(float));
     std::memcpy(var, mv.ptr<float>(), C * sizeof(float));
   }
-  float* dscale = Scratch(kDScale, C);
-  float* dshift = Scratch(kDShift, C);
+  float* dscale = s.floats(2);
+  float* dshift = s.floats(3);
   const memory::desc dd = PlainDesc(d), cd = PlainDesc({C});
-  // gx may share gy's buffer (add_inplace): write through scratch then.
-  const bool alias = gx.data == gy.data;
-  void* gx_buf = alias ? Scratch(kGx, x.Size()) : gx.data;
+  void* gx_buf = alias ? s[5] : gx.data;
   Args args{{DNNL_ARG_SRC, memory(dd, CpuEngine(), x.data)},
             {DNNL_ARG_DIFF_DST, memory(dd, CpuEngine(), gy.data)},
             {DNNL_ARG_MEAN, memory(cd, CpuEngine(), mean)},
             {DNNL_ARG_VARIANCE, memory(cd, CpuEngine(), var)},
             {DNNL_ARG_DIFF_SRC, memory(dd, CpuEngine(), gx_buf)},
             {DNNL_ARG_DIFF_SHIFT, memory(cd, CpuEngine(), dshift)},
-            {DNNL_ARG_SCRATCHPAD, Scratchpad(p->pd, kPad)}};
+            {DNNL_ARG_SCRATCHPAD, Scratchpad(p->pd, s[6])}};
   if (!a.fix_gamma) {
     args.emplace(DNNL_ARG_SCALE, memory(cd, CpuEngine(), gamma.data));
     args.emplace(DNNL_ARG_DIFF_SCALE, memory(cd, CpuEngine(), dscale));
   }
   // oneDNN 2.6 asks for the shift in backward too, though the gradients do not
   // depend on it (beta is not passed down here): zeros.
-  float* shift = Scratch(kShift, C);
+  float* shift = s.floats(4);
   std::memset(shift, 0, C * sizeof(float));
   args.emplace(DNNL_ARG_SHIFT, memory(cd, CpuEngine(), shift));
   p->prim.execute(ThreadStream(), args);
@@ -258,8 +255,9 @@ bool LayerNormForward(const nnx_cpu::RowNormArgs& a, const TensorView& x, const 
     }
   });
   if (!p) return false;
-  float* mean = Scratch(kMean, a.outer);
-  float* var = Scratch(kVar, a.outer);
+  CallScratch s({Floats(a.outer), Floats(a.outer), ScratchpadBytes(p->pd)});
+  float* mean = s.floats(0);
+  float* var = s.floats(1);
   const memory::desc sd = PlainDesc({a.outer}), cd = PlainDesc({a.n});
   Args args{{DNNL_ARG_SRC, memory(PlainDesc(d), CpuEngine(), x.data)},
             {DNNL_ARG_DST, memory(PlainDesc(d), CpuEngine(), y.data)},
@@ -267,7 +265,7 @@ bool LayerNormForward(const nnx_cpu::RowNormArgs& a, const TensorView& x, const 
             {DNNL_ARG_VARIANCE, memory(sd, CpuEngine(), var)},
             {DNNL_ARG_SCALE, memory(cd, CpuEngine(), gamma.data)},
             {DNNL_ARG_SHIFT, memory(cd, CpuEngine(), beta.data)},
-            {DNNL_ARG_SCRATCHPAD, Scratchpad(p->pd, kPad)}};
+            {DNNL_ARG_SCRATCHPAD, Scratchpad(p->pd, s[2])}};
   p->prim.execute(ThreadStream(), args);
   ThreadStream().wait();
   for (int64_t r = 0; r < a.outer; ++r) var[r] = static_cast<float>(std::sqrt(static_cast<double>(var[r]) + a.eps));

@@ -15,7 +15,6 @@
 #include "core/base/error.h"
 #include "core/op/cpu/dnnl_common.h"
 #include "core/op/cpu/dnnl_nn.h"
-#include "core/op/cpu/nn_blas.h"
 
 namespace weft {
 namespace dnnl_cpu {
@@ -25,8 +24,6 @@ using dnnl::algorithm;
 using dnnl::prop_kind;
 using nn_cpu::PoolType;
 using Args = std::unordered_map<int, memory>;
-
-enum Slot : int { kSrc = 1, kDst = 2, kWs = 3, kPad = 4, kAdd = 5, kDiff = 6, kDiffSrc = 7 };
 
 struct PoolDims {
   memory::dims src, dst, strides, kernel, pad_l, pad_r;
@@ -151,11 +148,14 @@ bool PoolForward(const PoolGeom& g, const TensorView& x, OpReq req, const Tensor
   if (x.dtype != DType::kFloat32 || !MakeDims(g, &d)) return false;
   auto f = Cached<Fwd>(Key("pool_fwd", g), [&] { return MakeFwd(d); });
   if (!f) return false;
-  void* out = req == OpReq::kAddTo ? AddToBuffer(y, kAdd) : y.data;
-  memory dst = OutputMemory(f->dst, out, kDst);
-  Execute(f->prim, {{DNNL_ARG_SRC, InputMemory(f->src, x.data, kSrc)},
+  // kNull writes y like kWriteTo; only kAddTo goes through scratch.
+  CallScratch s({ScratchBytes(f->src), ScratchBytes(f->dst), ScratchpadBytes(f->pd),
+                 req == OpReq::kAddTo ? AddToBytes(y, req) : 0});
+  void* out = req == OpReq::kAddTo ? s[3] : y.data;
+  memory dst = OutputMemory(f->dst, out, s[1]);
+  Execute(f->prim, {{DNNL_ARG_SRC, InputMemory(f->src, x.data, s[0])},
                     {DNNL_ARG_DST, dst},
-                    {DNNL_ARG_SCRATCHPAD, Scratchpad(f->pd, kPad)}});
+                    {DNNL_ARG_SCRATCHPAD, Scratchpad(f->pd, s[2])}});
   FinishOutput(f->dst, dst, out);
   ThreadStream().wait();
   if (req == OpReq::kAddTo) AddInto(y, out);
@@ -168,21 +168,27 @@ bool PoolBackward(const PoolGeom& g, const TensorView& dy, const TensorView& x, 
   if (dy.dtype != DType::kFloat32 || !MakeDims(g, &d)) return false;
   auto b = Cached<Bwd>(Key("pool_bwd", g), [&] { return MakeBwd(d); });
   if (!b) return false;
-  Args bwd{{DNNL_ARG_DIFF_DST, InputMemory(b->ddst, dy.data, kDiff)}};
-  if (d.alg == algorithm::pooling_max) {
-    memory::desc ws_md = b->train.pd.workspace_desc();
-    memory ws(ws_md, CpuEngine(), nn_cpu::ThreadScratch(kWs, std::max<size_t>(ws_md.get_size(), 1)));
-    memory dst(b->train.pd.dst_desc(), CpuEngine(), nn_cpu::ThreadScratch(kDst, b->train.pd.dst_desc().get_size()));
-    Execute(b->train.prim, {{DNNL_ARG_SRC, InputMemory(b->train.src, x.data, kSrc)},
+  const bool is_max = d.alg == algorithm::pooling_max;
+  // The recomputed forward (max pooling: for its workspace) and the backward
+  // run one after the other, so they share one scratchpad part.
+  const size_t pad = std::max(is_max ? ScratchpadBytes(b->train.pd) : 0, ScratchpadBytes(b->pd));
+  CallScratch s({ScratchBytes(b->ddst), is_max ? b->train.pd.workspace_desc().get_size() : 0,
+                 is_max ? b->train.pd.dst_desc().get_size() : 0, is_max ? ScratchBytes(b->train.src) : 0, pad,
+                 req == OpReq::kAddTo ? AddToBytes(dx, req) : 0, ScratchBytes(b->dsrc)});
+  Args bwd{{DNNL_ARG_DIFF_DST, InputMemory(b->ddst, dy.data, s[0])}};
+  if (is_max) {
+    memory ws(b->train.pd.workspace_desc(), CpuEngine(), s[1]);
+    memory dst(b->train.pd.dst_desc(), CpuEngine(), s[2]);
+    Execute(b->train.prim, {{DNNL_ARG_SRC, InputMemory(b->train.src, x.data, s[3])},
                             {DNNL_ARG_DST, dst},
                             {DNNL_ARG_WORKSPACE, ws},
-                            {DNNL_ARG_SCRATCHPAD, Scratchpad(b->train.pd, kPad)}});
-    ThreadStream().wait();  // its scratchpad slot is reused below
+                            {DNNL_ARG_SCRATCHPAD, Scratchpad(b->train.pd, s[4])}});
+    ThreadStream().wait();  // its scratchpad part is reused below
     bwd.emplace(DNNL_ARG_WORKSPACE, ws);
   }
-  void* out = req == OpReq::kAddTo ? AddToBuffer(dx, kAdd) : dx.data;
-  bwd.emplace(DNNL_ARG_DIFF_SRC, OutputMemory(b->dsrc, out, kDiffSrc));
-  bwd.emplace(DNNL_ARG_SCRATCHPAD, Scratchpad(b->pd, kPad));
+  void* out = req == OpReq::kAddTo ? s[5] : dx.data;
+  bwd.emplace(DNNL_ARG_DIFF_SRC, OutputMemory(b->dsrc, out, s[6]));
+  bwd.emplace(DNNL_ARG_SCRATCHPAD, Scratchpad(b->pd, s[4]));
   Execute(b->prim, bwd);
   FinishOutput(b->dsrc, bwd.at(DNNL_ARG_DIFF_SRC), out);
   ThreadStream().wait();
