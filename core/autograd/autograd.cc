@@ -329,6 +329,62 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
       t[grads[k].index] = x_info[k]->grad;
     }
   }
+  // Note [Backward outputs]
+  // Two savings the executor gets from its graph passes, made here per call:
+  //  * an output of a gradient node that nothing reads (the gradient of an
+  //    input not on the tape, such as FullyConnected's data gradient in the
+  //    first layer) is computed with kNull, so its kernel skips that work;
+  //  * the gradient of a marked variable with grad_req write is written
+  //    straight into its grad array instead of a fresh array copied there
+  //    afterwards (one read and one write of every parameter per step).
+  // The second is skipped when the grad array is also a value the tape
+  // saved or an input of the node (the write would change what is read),
+  // and both are off under create_graph (the recorded backward ops may read
+  // any output).
+  std::unordered_map<const Node*, std::vector<bool>> dead;
+  std::unordered_map<const Node*, std::vector<NDArray>> direct;
+  if (!create_graph) {
+    std::unordered_map<const Node*, std::vector<bool>> read;
+    auto mark_read = [&](const NodeEntry& e) {
+      auto& r = read[e.node.get()];
+      if (r.size() <= e.index) r.resize(e.index + 1, false);
+      r[e.index] = true;
+    };
+    for (const NodePtr& n : order)
+      for (const NodeEntry& e : n->inputs) mark_read(e);
+    for (const NodeEntry& g : grads) mark_read(g);
+    for (const NodePtr& n : order) {
+      if (Info(*n) != nullptr || n->is_variable() || n->op == &CustomBackwardOp()) continue;
+      const auto& r = read[n.get()];
+      std::vector<bool> d(static_cast<size_t>(n->num_outputs()), false);
+      bool any = false;
+      // Hidden outputs (kernel-side state) are always computed.
+      for (size_t i = 0; i < static_cast<size_t>(n->num_visible_outputs()); ++i) {
+        d[i] = i >= r.size() || !r[i];
+        any = any || d[i];
+      }
+      if (any) dead[n.get()] = std::move(d);
+    }
+    if (variables.empty()) {
+      std::vector<NDArray> saved;  // every array the tape holds
+      for (const NodePtr& n : order)
+        if (const TapeInfo* info = Info(*n)) saved.insert(saved.end(), info->values.begin(), info->values.end());
+      for (size_t k = 0; k < grads.size(); ++k) {
+        const Node* b = grads[k].node.get();
+        const NDArray& target = x_info[k]->grad;
+        if (Info(*b) != nullptr || b->is_variable() || b->op == &CustomBackwardOp() ||
+            x_info[k]->req != GradReq::kWrite || target.is_none() || x_info[k]->values.empty() ||
+            target.ctx() != x_info[k]->values[0].ctx())
+          continue;
+        bool aliased = false;
+        for (const NDArray& v : saved) aliased = aliased || v.SharesChunk(target);
+        if (aliased) continue;
+        auto& t = direct[b];
+        if (t.empty()) t.resize(static_cast<size_t>(b->num_outputs()));
+        if (t[grads[k].index].is_none()) t[grads[k].index] = target;
+      }
+    }
+  }
   const bool was_recording = SetRecording(create_graph);
   const bool was_training = SetTraining(is_train);
   try {
@@ -355,9 +411,23 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
         values[n.get()] = RunCustomBackward(fwd, in, fwd_in,
                                             t == targets.end() ? std::vector<NDArray>(fwd_in.size()) : t->second);
       } else {
-        std::vector<NDArray> out;
-        InvokeParsed(*n->op, n->params, std::move(in), &out, is_train);
-        values[n.get()] = std::move(out);
+        auto d = dead.find(n.get());
+        auto t = direct.find(n.get());
+        if (d == dead.end() && t == direct.end()) {
+          std::vector<NDArray> out;
+          InvokeParsed(*n->op, n->params, std::move(in), &out, is_train);
+          values[n.get()] = std::move(out);
+        } else {  // Note [Backward outputs]
+          std::vector<NDArray> out =
+              t == direct.end() ? std::vector<NDArray>(static_cast<size_t>(n->num_outputs())) : t->second;
+          if (t != direct.end())
+            for (NDArray& o : out)  // a target that is also an input gets a fresh array
+              for (const NDArray& a : in)
+                if (!o.is_none() && a.SharesChunk(o)) o = NDArray();
+          InvokeBackward(*n->op, n->params, std::move(in), &out, is_train,
+                         d == dead.end() ? std::vector<bool>() : d->second);
+          values[n.get()] = std::move(out);
+        }
       }
       for (const NodeEntry& e : n->inputs) done_reading(e.node.get());
     }

