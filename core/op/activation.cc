@@ -23,20 +23,12 @@ namespace weft {
 namespace {
 
 using nnx_cpu::ActKind;
+using nnx_cpu::ActKindOf;
 using nnx_cpu::LeakyKind;
+using nnx_cpu::LeakyKindOf;
 
 const std::vector<std::string> kActTypes = {"relu", "sigmoid", "log_sigmoid", "mish", "tanh", "softrelu", "softsign"};
 
-ActKind ActKindOf(const Params& p) {
-  const std::string& t = p.GetString("act_type");
-  if (t == "relu") return ActKind::kReLU;
-  if (t == "sigmoid") return ActKind::kSigmoid;
-  if (t == "log_sigmoid") return ActKind::kLogSigmoid;
-  if (t == "mish") return ActKind::kMish;
-  if (t == "tanh") return ActKind::kTanh;
-  if (t == "softrelu") return ActKind::kSoftReLU;
-  return ActKind::kSoftSign;
-}
 
 bool ActNeedsData(const Params& p) {
   ActKind k = ActKindOf(p);
@@ -100,15 +92,6 @@ bool RegisterActivation() {
 
 // ---- LeakyReLU ----
 
-LeakyKind LeakyKindOf(const Params& p) {
-  const std::string& t = p.GetString("act_type");
-  if (t == "leaky") return LeakyKind::kLeaky;
-  if (t == "elu") return LeakyKind::kELU;
-  if (t == "selu") return LeakyKind::kSELU;
-  if (t == "gelu") return LeakyKind::kGELU;
-  if (t == "prelu") return LeakyKind::kPReLU;
-  return LeakyKind::kRReLU;
-}
 
 void AddLeakyParams(OpDef& op) {
   op.add_enum_param("act_type", {"elu", "gelu", "leaky", "prelu", "rrelu", "selu"}, "leaky",

@@ -19,27 +19,6 @@ namespace {
 
 using nnx_cpu::OptimizerKind;
 
-nnx_cpu::OptimizerArgs ArgsOf(const Params& p) {
-  const OpDef& op = *p.op();
-  nnx_cpu::OptimizerArgs a;
-  auto get = [&](const char* n, double* v) {
-    if (op.ParamIndex(n) >= 0) *v = p.GetFloat(n);
-  };
-  get("lr", &a.lr);
-  get("wd", &a.wd);
-  get("rescale_grad", &a.rescale_grad);
-  get("clip_gradient", &a.clip_gradient);
-  get("momentum", &a.momentum);
-  get("beta1", &a.beta1);
-  get("beta2", &a.beta2);
-  get("epsilon", &a.epsilon);
-  get("gamma1", &a.gamma1);
-  get("clip_weights", &a.clip_weights);
-  get("lamda1", &a.lamda1);
-  get("beta", &a.beta);
-  get("wd_lh", &a.wd_lh);
-  return a;
-}
 
 struct Spec {
   const char* name;
@@ -150,7 +129,7 @@ const Spec kSpecs[] = {
         .set_infer_type(nnx::FloatSameTypeInfer)
         .set_compute_cpu([kind](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-          nnx_cpu::OptimizerUpdate(kind, ArgsOf(p), in, req[0], out[0]);
+          nnx_cpu::OptimizerUpdate(kind, nnx_cpu::OptimizerArgsOf(p), in, req[0], out[0]);
         })
         .add_inplace(0, 0);
   }

@@ -237,5 +237,26 @@ void LeakyBackward(LeakyKind kind, double slope, const TensorView& gy, const Ten
   })
 }
 
+ActKind ActKindOf(const Params& p) {
+  const std::string& t = p.GetString("act_type");
+  if (t == "relu") return ActKind::kReLU;
+  if (t == "sigmoid") return ActKind::kSigmoid;
+  if (t == "log_sigmoid") return ActKind::kLogSigmoid;
+  if (t == "mish") return ActKind::kMish;
+  if (t == "tanh") return ActKind::kTanh;
+  if (t == "softrelu") return ActKind::kSoftReLU;
+  return ActKind::kSoftSign;
+}
+
+LeakyKind LeakyKindOf(const Params& p) {
+  const std::string& t = p.GetString("act_type");
+  if (t == "leaky") return LeakyKind::kLeaky;
+  if (t == "elu") return LeakyKind::kELU;
+  if (t == "selu") return LeakyKind::kSELU;
+  if (t == "gelu") return LeakyKind::kGELU;
+  if (t == "prelu") return LeakyKind::kPReLU;
+  return LeakyKind::kRReLU;
+}
+
 }  // namespace nnx_cpu
 }  // namespace weft

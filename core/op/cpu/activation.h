@@ -20,6 +20,11 @@ void ActivationBackward(ActKind kind, const TensorView& gy, const TensorView& y,
 
 enum class LeakyKind : int { kLeaky, kELU, kSELU, kGELU, kPReLU, kRReLU };
 
+// The kinds named by an op's act_type parameter (Activation, LeakyReLU and
+// their backward ops; also their GPU kernels).
+ActKind ActKindOf(const Params& p);
+LeakyKind LeakyKindOf(const Params& p);
+
 // LeakyReLU forward for every kind but rrelu. gamma (prelu only) has one
 // element, x.shape[1] elements (per channel, axis 1) or x's shape.
 void LeakyForward(LeakyKind kind, double slope, const TensorView& x, const TensorView* gamma, OpReq req,

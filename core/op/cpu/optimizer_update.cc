@@ -149,5 +149,27 @@ void OptimizerUpdate(OptimizerKind kind, const OptimizerArgs& a, const std::vect
   WEFT_NNX_FLOAT_SWITCH(out.dtype, "optimizer update", T, { DispatchKind<T>(kind, a, in, req, out); })
 }
 
+OptimizerArgs OptimizerArgsOf(const Params& p) {
+  const OpDef& op = *p.op();
+  OptimizerArgs a;
+  auto get = [&](const char* n, double* v) {
+    if (op.ParamIndex(n) >= 0) *v = p.GetFloat(n);
+  };
+  get("lr", &a.lr);
+  get("wd", &a.wd);
+  get("rescale_grad", &a.rescale_grad);
+  get("clip_gradient", &a.clip_gradient);
+  get("momentum", &a.momentum);
+  get("beta1", &a.beta1);
+  get("beta2", &a.beta2);
+  get("epsilon", &a.epsilon);
+  get("gamma1", &a.gamma1);
+  get("clip_weights", &a.clip_weights);
+  get("lamda1", &a.lamda1);
+  get("beta", &a.beta);
+  get("wd_lh", &a.wd_lh);
+  return a;
+}
+
 }  // namespace nnx_cpu
 }  // namespace weft

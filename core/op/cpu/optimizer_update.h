@@ -22,6 +22,10 @@ struct OptimizerArgs {
   double wd_lh = 0;                                     // signum
 };
 
+// The settings an update op declares (those it lacks keep their defaults);
+// shared by the CPU and GPU kernels.
+OptimizerArgs OptimizerArgsOf(const Params& p);
+
 // in = (weight, grad, states...), all one floating dtype and size.
 void OptimizerUpdate(OptimizerKind kind, const OptimizerArgs& a, const std::vector<TensorView>& in, OpReq req,
                      const TensorView& out);

@@ -15,34 +15,15 @@ namespace cuda {
 namespace {
 
 using nnx_cpu::ActKind;
+using nnx_cpu::ActKindOf;
 using nnx_cpu::LeakyKind;
+using nnx_cpu::LeakyKindOf;
 
 constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
 constexpr double kSeluLambda = 1.0507009873554804934193349852946;
 constexpr double kSqrtHalf = 0.70710678118654752440;
 constexpr double kInvSqrt2Pi = 0.3989422804014327;
 
-// The same op names and kinds as the declarations in core/op/activation.cc.
-ActKind ActKindOf(const Params& p) {
-  const std::string& t = p.GetString("act_type");
-  if (t == "relu") return ActKind::kReLU;
-  if (t == "sigmoid") return ActKind::kSigmoid;
-  if (t == "log_sigmoid") return ActKind::kLogSigmoid;
-  if (t == "mish") return ActKind::kMish;
-  if (t == "tanh") return ActKind::kTanh;
-  if (t == "softrelu") return ActKind::kSoftReLU;
-  return ActKind::kSoftSign;
-}
-
-LeakyKind LeakyKindOf(const Params& p) {
-  const std::string& t = p.GetString("act_type");
-  if (t == "leaky") return LeakyKind::kLeaky;
-  if (t == "elu") return LeakyKind::kELU;
-  if (t == "selu") return LeakyKind::kSELU;
-  if (t == "gelu") return LeakyKind::kGELU;
-  if (t == "prelu") return LeakyKind::kPReLU;
-  return LeakyKind::kRReLU;
-}
 
 template <typename A>
 WEFT_HD inline A SoftRelu(A x) { return x > A(20) ? x : std::log1p(std::exp(x)); }

@@ -128,28 +128,6 @@ void UpdateT(const OpContext& ctx, OptimizerKind kind, const OptimizerArgs& args
   });
 }
 
-// As ArgsOf in core/op/optimizer_update.cc: the parameters the op declares.
-OptimizerArgs ArgsOf(const Params& p) {
-  const OpDef& op = *p.op();
-  OptimizerArgs a;
-  auto get = [&](const char* n, double* v) {
-    if (op.ParamIndex(n) >= 0) *v = p.GetFloat(n);
-  };
-  get("lr", &a.lr);
-  get("wd", &a.wd);
-  get("rescale_grad", &a.rescale_grad);
-  get("clip_gradient", &a.clip_gradient);
-  get("momentum", &a.momentum);
-  get("beta1", &a.beta1);
-  get("beta2", &a.beta2);
-  get("epsilon", &a.epsilon);
-  get("gamma1", &a.gamma1);
-  get("clip_weights", &a.clip_weights);
-  get("lamda1", &a.lamda1);
-  get("beta", &a.beta);
-  get("wd_lh", &a.wd_lh);
-  return a;
-}
 
 template <OptimizerKind kKind>
 void Update(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
@@ -160,7 +138,7 @@ void Update(const OpContext& ctx, const Params& p, const std::vector<TensorView>
                         : kKind == OptimizerKind::kSGD || kKind == OptimizerKind::kSignSGD ? 0 : 1;
   WEFT_CHECK(in.size() == 2 + states, kInvalidArgument)
       << p.op()->name << ": expected " << 2 + states << " inputs, got " << in.size();
-  WEFT_GPU_REAL_SWITCH(out[0].dtype, p.op()->name.c_str(), T, { UpdateT<T>(ctx, kKind, ArgsOf(p), in, req[0], out[0]); })
+  WEFT_GPU_REAL_SWITCH(out[0].dtype, p.op()->name.c_str(), T, { UpdateT<T>(ctx, kKind, nnx_cpu::OptimizerArgsOf(p), in, req[0], out[0]); })
 }
 
 }  // namespace
