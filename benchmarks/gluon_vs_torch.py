@@ -11,12 +11,20 @@ Cases (each timed as the median of --runs runs of --steps steps, after warm-up):
              process so the peaks do not mix
 
 Every configuration runs in a fresh subprocess with OMP_NUM_THREADS,
-OPENBLAS_NUM_THREADS, torch.set_num_threads and WEFT_CPU_WORKER_NTHREADS set to
-the thread count (1 and 2). Prints ms per step and the ratio weft / PyTorch
-(target <= 1.0; memory target <= 0.7). Both sides use SGD with momentum 0.9,
-softmax cross-entropy, float32.
+OPENBLAS_NUM_THREADS and torch.set_num_threads set to the thread count (1 and
+2) and WEFT_CPU_WORKER_NTHREADS=1 (one engine worker whose OpenMP team has that
+many threads, so neither side has more busy threads than cores). Both sides use
+SGD with momentum 0.9, softmax cross-entropy, float32.
 
-    PYTHONPATH=bindings/python python benchmarks/gluon_vs_torch.py [--threads 1 2] [--cases mlp lenet ...]
+Why rounds (Note [Paired rounds]): on a shared 2-core machine the second core
+comes and goes with the neighbours' load, so two measurements minutes apart can
+differ by 1.5x for the same program. Each configuration is therefore measured
+in --rounds rounds; a round spawns PyTorch and then weft (alternating which goes
+first) back to back, and the round's ratio compares those two. The table gives
+the median time of each side, the median of the per-round ratios and their
+range (target <= 1.0; memory target <= 0.7).
+
+    PYTHONPATH=bindings/python python benchmarks/gluon_vs_torch.py [--threads 1 2] [--cases mlp lenet ...] [--rounds 5]
 """
 import argparse
 import json
@@ -192,12 +200,31 @@ def _spawn(threads, **kw):
     return json.loads(out.strip().splitlines()[-1])
 
 
+def _paired(threads, rounds, case, mode, steps, runs):
+    """Per-round (weft, torch) seconds; see Note [Paired rounds]."""
+    pairs = []
+    for r in range(rounds):
+        order = ("torch", "weft") if r % 2 == 0 else ("weft", "torch")
+        got = {}
+        for fw in order:
+            if case == "memory":
+                got[fw] = _spawn(threads, child="memory", framework=fw)["mib"]
+            else:
+                kw = dict(child="time", framework=fw, case=case, steps=steps, runs=runs)
+                if fw == "weft":
+                    kw["mode"] = mode
+                got[fw] = _spawn(threads, **kw)["s"]
+        pairs.append((got["weft"], got["torch"]))
+    return pairs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--cases", nargs="+", default=["mlp", "lenet", "resnet18", "memory"])
     ap.add_argument("--steps", type=int, default=10)
-    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--child", default=None)
     ap.add_argument("--framework", default=None)
     ap.add_argument("--case", default=None)
@@ -210,22 +237,25 @@ def main():
     for threads in args.threads:
         for case in args.cases:
             if case == "memory":
-                w = _spawn(threads, child="memory", framework="weft")["mib"]
-                t = _spawn(threads, child="memory", framework="torch")["mib"]
-                rows.append((threads, "resnet18 train b16 peak RSS", "MiB", w, t, "0.7"))
+                pairs = _paired(threads, max(1, args.rounds // 2), "memory", None, 0, 0)
+                rows.append((threads, "resnet18 train b16 peak RSS", "MiB", 1.0, pairs, "0.7"))
                 continue
             sub = ["resnet18_b1", "resnet18_b8"] if case == "resnet18" else [case]
             for c in sub:
                 steps = max(2, args.steps // (4 if c == "resnet18_b8" else 1))
-                torch_s = _spawn(threads, child="time", framework="torch", case=c, steps=steps, runs=args.runs)["s"]
                 modes = ["imperative", "hybridized"] if c == "mlp" else ["hybridized"]
                 for mode in modes:
-                    weft_s = _spawn(threads, child="time", framework="weft", case=c, mode=mode, steps=steps,
-                                    runs=args.runs)["s"]
-                    rows.append((threads, "%s (%s)" % (c, mode), "ms", weft_s * 1e3, torch_s * 1e3, "1.0"))
-    print("%-8s %-34s %12s %12s %8s %7s" % ("threads", "case", "weft", "pytorch", "ratio", "target"))
-    for threads, name, unit, w, t, target in rows:
-        print("%-8d %-34s %9.2f %s %9.2f %s %8.3f %7s" % (threads, name, w, unit, t, unit, w / t, "<=" + target))
+                    pairs = _paired(threads, args.rounds, c, mode, steps, args.runs)
+                    rows.append((threads, "%s (%s)" % (c, mode), "ms", 1e3, pairs, "1.0"))
+                    print("  measured %d threads %s (%s)" % (threads, c, mode), file=sys.stderr, flush=True)
+    print("%-8s %-34s %12s %12s %8s %15s %7s" % ("threads", "case", "weft", "pytorch", "ratio", "round range",
+                                                 "target"))
+    for threads, name, unit, scale, pairs, target in rows:
+        ratios = sorted(w / t for w, t in pairs)
+        w = statistics.median(p[0] for p in pairs) * scale
+        t = statistics.median(p[1] for p in pairs) * scale
+        print("%-8d %-34s %9.2f %s %9.2f %s %8.3f %7.3f-%-7.3f %7s" % (
+            threads, name, w, unit, t, unit, statistics.median(ratios), ratios[0], ratios[-1], "<=" + target))
 
 
 if __name__ == "__main__":

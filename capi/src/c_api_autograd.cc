@@ -35,6 +35,21 @@ int weft_autograd_is_training(int* on) {
   WEFT_API_END();
 }
 
+int weft_autograd_get_fresh_grad(const weft_ndarray* var, int* fresh) {
+  WEFT_API_BEGIN();
+  WEFT_CHECK_ARG(var);
+  WEFT_CHECK_ARG(fresh);
+  *fresh = Autograd::FreshGrad(var->arr) ? 1 : 0;
+  WEFT_API_END();
+}
+
+int weft_autograd_set_fresh_grad(const weft_ndarray* var, int fresh) {
+  WEFT_API_BEGIN();
+  WEFT_CHECK_ARG(var);
+  Autograd::SetFreshGrad(var->arr, fresh != 0);
+  WEFT_API_END();
+}
+
 int weft_autograd_mark_variables(int n, weft_ndarray* const* vars, const int* grad_reqs, weft_ndarray* const* grads) {
   WEFT_API_BEGIN();
   WEFT_CHECK(n >= 0 && (n == 0 || (vars && grad_reqs && grads)), kInvalidArgument) << "mark_variables: bad lists";

@@ -24,6 +24,7 @@ struct TapeInfo {
   GradReq req = GradReq::kNull;
   bool marked = false;
   bool freed = false;           // released by a backward without retain_graph
+  bool fresh_grad = false;      // Note [Fresh gradients]
 };
 
 // Note [Custom function nodes]
@@ -53,6 +54,7 @@ struct CustomId {
 struct CustomInfo : TapeInfo {
   std::shared_ptr<CustomId> id;       // a front-end Function, or
   Autograd::OpaqueBackward backward;  // a core closure (RecordOpaque)
+  Autograd::OpaqueReplay replay;      // may be empty (Note [Replaying an opaque node])
   std::shared_ptr<void> keep_alive;
   std::vector<bool> needs_grad;       // per input; empty: all
 };
@@ -188,6 +190,27 @@ void Autograd::RecordCustom(int64_t id, const std::vector<NDArray>& inputs, std:
   for (size_t i = 0; i < outputs->size(); ++i) (*outputs)[i].set_ag_entry(n, static_cast<uint32_t>(i));
 }
 
+// Note [Fresh gradients]
+// MXNet's fresh_out_grad: backward (without explicit variables) marks every
+// variable whose gradient it wrote, and gluon.Trainer clears the mark when it
+// applies the gradient. A parameter still unmarked at the next step was not
+// used by that iteration's backward: its gradient is stale, and the Trainer
+// refuses it (or skips it with ignore_stale_grad). The mark lives on the
+// variable's tape node, so every handle of the variable sees it.
+bool Autograd::FreshGrad(const NDArray& var) {
+  if (!var.ag_node() || !var.ag_node()->is_variable()) return false;
+  const TapeInfo* info = Info(*var.ag_node());
+  return info && info->marked && info->fresh_grad;
+}
+
+void Autograd::SetFreshGrad(const NDArray& var, bool fresh) {
+  WEFT_CHECK(var.ag_node() && var.ag_node()->is_variable() && Info(*var.ag_node()) &&
+                 Info(*var.ag_node())->marked,
+             kInvalidArgument)
+      << "fresh_grad: the array has no gradient attached (call attach_grad or mark_variables first)";
+  Info(*var.ag_node())->fresh_grad = fresh;
+}
+
 NDArray Autograd::WriteTarget(const NDArray& var) {
   if (!var.ag_node() || !var.ag_node()->is_variable()) return NDArray();
   const TapeInfo* info = Info(*var.ag_node());
@@ -195,7 +218,8 @@ NDArray Autograd::WriteTarget(const NDArray& var) {
 }
 
 void Autograd::RecordOpaque(const std::string& name, const std::vector<NDArray>& inputs,
-                            std::vector<NDArray>* outputs, OpaqueBackward backward, std::shared_ptr<void> keep_alive) {
+                            std::vector<NDArray>* outputs, OpaqueBackward backward, std::shared_ptr<void> keep_alive,
+                            OpaqueReplay replay) {
   bool on_tape = false;
   std::vector<bool> needs_grad;
   for (const NDArray& a : inputs) {
@@ -211,6 +235,7 @@ void Autograd::RecordOpaque(const std::string& name, const std::vector<NDArray>&
   for (const NDArray& a : inputs) n->inputs.push_back(a.ag_node() ? EntryOf(a) : ConstantEntry(a));
   auto info = std::make_shared<CustomInfo>();
   info->backward = std::move(backward);
+  info->replay = std::move(replay);
   info->keep_alive = std::move(keep_alive);
   info->needs_grad = std::move(needs_grad);
   for (const NDArray& o : *outputs) info->values.push_back(o.Detach());
@@ -218,11 +243,56 @@ void Autograd::RecordOpaque(const std::string& name, const std::vector<NDArray>&
   for (size_t i = 0; i < outputs->size(); ++i) (*outputs)[i].set_ag_entry(n, static_cast<uint32_t>(i));
 }
 
-// The gradients of a custom function's inputs, from the front end.
+// Note [Replaying an opaque node]
+// An opaque node (a hybridized block) runs its backward as one executor call
+// whose ops are not recorded, so under create_graph its gradient could not be
+// differentiated again. Instead, backward replays the node: each input goes
+// through a recorded copy (so the replay's gradient is the partial derivative
+// by that input alone, even when inputs depend on each other), the node's
+// graph runs again op by op on the tape, and a nested backward with
+// create_graph differentiates that replay. The cost is one more forward; the
+// gradients are recorded expressions of the original inputs.
+static std::vector<NDArray> ReplayBackward(const Node& fwd, const CustomInfo& info, const std::vector<NDArray>& out_grads,
+                                           const std::vector<NDArray>& forward_inputs, bool is_train) {
+  WEFT_CHECK(static_cast<bool>(info.replay), kInvalidArgument)
+      << "backward with create_graph: node '" << fwd.name << "' cannot be differentiated twice";
+  const OpDef& copy = OpRegistry::Get()->FindOrThrow("_copy");
+  std::vector<NDArray> xs, wanted;
+  std::vector<int> slot(forward_inputs.size(), -1);
+  for (size_t i = 0; i < forward_inputs.size(); ++i) {
+    std::vector<NDArray> out;
+    InvokeParsed(copy, Params::Parse(copy, {}), {forward_inputs[i]}, &out, is_train);
+    xs.push_back(out.at(0));
+    if (info.needs_grad.empty() || info.needs_grad[i]) {
+      slot[i] = static_cast<int>(wanted.size());
+      wanted.push_back(xs.back());
+    }
+  }
+  std::vector<NDArray> outs = info.replay(xs);
+  WEFT_CHECK(outs.size() == out_grads.size(), kInternal)
+      << "backward: replay of '" << fwd.name << "' gave " << outs.size() << " outputs, expected " << out_grads.size();
+  std::vector<NDArray> heads, head_grads;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    if (outs[k].ag_node() == nullptr || out_grads[k].is_none()) continue;
+    heads.push_back(outs[k]);
+    head_grads.push_back(out_grads[k]);
+  }
+  std::vector<NDArray> grads(forward_inputs.size());
+  if (heads.empty() || wanted.empty()) return grads;
+  std::vector<NDArray> got = Autograd::Backward(heads, head_grads, wanted, /*retain_graph=*/true,
+                                                /*create_graph=*/true, is_train);
+  for (size_t i = 0; i < grads.size(); ++i)
+    if (slot[i] >= 0) grads[i] = got.at(static_cast<size_t>(slot[i]));
+  return grads;
+}
+
+// The gradients of a custom function's inputs: from the front end, or from
+// an opaque node's closure (replayed under create_graph).
 std::vector<NDArray> RunCustomBackward(const Node& fwd, const std::vector<NDArray>& out_grads,
                                        const std::vector<NDArray>& forward_inputs,
-                                       const std::vector<NDArray>& targets) {
+                                       const std::vector<NDArray>& targets, bool create_graph, bool is_train) {
   const auto* info = static_cast<const CustomInfo*>(fwd.info.get());
+  if (info->backward && create_graph) return ReplayBackward(fwd, *info, out_grads, forward_inputs, is_train);
   if (info->backward) return info->backward(out_grads, targets);
   std::vector<NDArray> grads = Callbacks().backward(info->id->id, out_grads, forward_inputs.size());
   WEFT_CHECK(grads.size() == forward_inputs.size(), kInvalidArgument)
@@ -275,7 +345,7 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
 
   // The variables to differentiate: given, or every marked one the heads reach.
   std::vector<NodeEntry> xs;
-  std::vector<const TapeInfo*> x_info;
+  std::vector<TapeInfo*> x_info;
   if (!variables.empty()) {
     for (size_t i = 0; i < variables.size(); ++i) {
       WEFT_CHECK(variables[i].ag_node() != nullptr, kInvalidArgument)
@@ -284,7 +354,7 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
     }
   } else {
     PostOrderDFS(head_entries, [&](const NodePtr& n) {
-      const TapeInfo* info = Info(*n);
+      TapeInfo* info = Info(*n);
       if (n->is_variable() && info && info->marked && info->req != GradReq::kNull) {
         xs.push_back(NodeEntry{n, 0, 0});
         x_info.push_back(info);
@@ -409,7 +479,8 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
         for (const NodeEntry& e : fwd.inputs) fwd_in.push_back(values.at(e.node.get()).at(e.index));
         auto t = targets.find(n.get());
         values[n.get()] = RunCustomBackward(fwd, in, fwd_in,
-                                            t == targets.end() ? std::vector<NDArray>(fwd_in.size()) : t->second);
+                                            t == targets.end() ? std::vector<NDArray>(fwd_in.size()) : t->second,
+                                            create_graph, is_train);
       } else {
         auto d = dead.find(n.get());
         auto t = direct.find(n.get());
@@ -452,7 +523,8 @@ std::vector<NDArray> Autograd::Backward(const std::vector<NDArray>& heads, const
       }
       continue;
     }
-    const TapeInfo* info = x_info[k];
+    TapeInfo* info = x_info[k];
+    info->fresh_grad = true;
     if (info->req == GradReq::kWrite) {
       if (g.SharesChunk(info->grad) && g.byte_offset() == info->grad.byte_offset()) continue;  // written in place
       NDArray::Copy(g, info->grad);

@@ -66,8 +66,17 @@ class Autograd {
                                                             const std::vector<NDArray>& targets)>;
   // The gradient array of a marked variable with grad_req write; none otherwise.
   static NDArray WriteTarget(const NDArray& var);
+  // `replay` (may be empty) recomputes the node's outputs from given inputs
+  // as ordinary recorded ops; a backward with create_graph uses it to
+  // differentiate the node twice (Note [Replaying an opaque node]).
+  using OpaqueReplay = std::function<std::vector<NDArray>(const std::vector<NDArray>& inputs)>;
   static void RecordOpaque(const std::string& name, const std::vector<NDArray>& inputs, std::vector<NDArray>* outputs,
-                           OpaqueBackward backward, std::shared_ptr<void> keep_alive);
+                           OpaqueBackward backward, std::shared_ptr<void> keep_alive, OpaqueReplay replay = nullptr);
+
+  // Whether a backward wrote var's gradient since the mark was last cleared
+  // (Note [Fresh gradients]); false for an array that is not a marked variable.
+  static bool FreshGrad(const NDArray& var);
+  static void SetFreshGrad(const NDArray& var, bool fresh);
 
   static std::vector<NDArray> Backward(const std::vector<NDArray>& heads, const std::vector<NDArray>& head_grads,
                                        const std::vector<NDArray>& variables, bool retain_graph, bool create_graph,

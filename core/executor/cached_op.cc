@@ -1,5 +1,6 @@
 #include "core/executor/cached_op.h"
 
+#include <algorithm>
 #include <sstream>
 #include <utility>
 #include <unordered_map>
@@ -31,7 +32,8 @@ std::vector<NDArray> CachedOp::Invoke(const std::vector<NDArray>& inputs) {
   if (Autograd::IsRecording()) {
     bool on_tape = false;
     for (const NDArray& a : inputs) on_tape = on_tape || a.ag_node() != nullptr;
-    if (on_tape) return inline_recording_ ? InvokeRecorded(inputs, is_train) : InvokeTraining(inputs, is_train);
+    if (on_tape) return inline_recording_ ? RunInline(sym_, input_names_, inputs, is_train)
+                                          : InvokeTraining(inputs, is_train);
   }
 
   std::unordered_map<std::string, NDArray> by_name;
@@ -75,6 +77,33 @@ struct SlotLease {
     if (busy && *slot_generation == generation) *busy = false;
   }
 };
+
+// The replay a backward with create_graph runs instead of the executor's
+// backward (Note [Replaying an opaque node] in autograd.cc). Aux states (a
+// BatchNorm's moving statistics) are replaced by copies, so the second run
+// does not update them again. A random op would draw differently the second
+// time and the gradient would not belong to the recorded forward: refused.
+Autograd::OpaqueReplay MakeReplay(const Symbol& sym, const std::vector<std::string>& input_names,
+                                  const std::vector<std::string>& aux_names, bool is_train) {
+  return [sym, input_names, aux_names, is_train](const std::vector<NDArray>& inputs) {
+    IndexedGraph g(sym.outputs);
+    for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
+      const Node* n = g[nid].source;
+      WEFT_CHECK(n->is_variable() || !n->op->NeedsRNG(n->params), kInvalidArgument)
+          << "backward with create_graph through a hybridized block: its graph has the random operator "
+          << n->op->name << " (node '" << n->name << "'), which would not draw the same values again; "
+          << "hybridize with inline_recording=True to differentiate it twice";
+    }
+    std::vector<NDArray> in = inputs;
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (std::find(aux_names.begin(), aux_names.end(), input_names[i]) == aux_names.end()) continue;
+      NDArray c(in[i].shape(), in[i].ctx(), in[i].dtype());
+      NDArray::Copy(in[i].Detach(), c);
+      in[i] = c;
+    }
+    return CachedOp::RunInline(sym, input_names, in, is_train);
+  };
+}
 }  // namespace
 
 std::vector<NDArray> CachedOp::InvokeTraining(const std::vector<NDArray>& inputs, bool is_train) {
@@ -162,14 +191,15 @@ std::vector<NDArray> CachedOp::InvokeTraining(const std::vector<NDArray>& inputs
           if (arg_of_input[i] >= 0) grads[i] = exe->grad_arrays()[static_cast<size_t>(arg_of_input[i])];
         return grads;
       },
-      lease);
+      lease, MakeReplay(sym_, input_names_, aux_names_, is_train));
   return outputs;
 }
 
-std::vector<NDArray> CachedOp::InvokeRecorded(const std::vector<NDArray>& inputs, bool is_train) {
+std::vector<NDArray> CachedOp::RunInline(const Symbol& sym, const std::vector<std::string>& input_names,
+                                         const std::vector<NDArray>& inputs, bool is_train) {
   std::unordered_map<std::string, NDArray> by_name;
-  for (size_t i = 0; i < inputs.size(); ++i) by_name[input_names_[i]] = inputs[i];
-  IndexedGraph g(sym_.outputs);
+  for (size_t i = 0; i < inputs.size(); ++i) by_name[input_names[i]] = inputs[i];
+  IndexedGraph g(sym.outputs);
   std::vector<std::vector<NDArray>> values(g.num_nodes());
   for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
     const Node* n = g[nid].source;

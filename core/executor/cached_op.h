@@ -10,9 +10,9 @@
 // whole forward + backward graph gets fusion and static memory planning, as
 // MXNet's static_alloc CachedOp does. An executor is busy from that forward
 // until its backward (or until the tape node dies); a second call in between
-// takes another executor. Such a node cannot be differentiated twice
-// (create_graph); `inline_recording=1` records the graph's nodes one by one
-// instead, which can.
+// takes another executor. A backward with create_graph replays such a node
+// op by op on the tape (Note [Replaying an opaque node] in autograd.cc);
+// `inline_recording=1` records the graph's nodes one by one from the start.
 #pragma once
 #include <map>
 #include <memory>
@@ -35,8 +35,11 @@ class CachedOp {
 
   const Symbol& symbol() const { return sym_; }
 
+  // Runs the graph op by op through the imperative path (recorded when recording is on).
+  static std::vector<NDArray> RunInline(const Symbol& sym, const std::vector<std::string>& input_names,
+                                        const std::vector<NDArray>& inputs, bool is_train);
+
  private:
-  std::vector<NDArray> InvokeRecorded(const std::vector<NDArray>& inputs, bool is_train);
   std::vector<NDArray> InvokeTraining(const std::vector<NDArray>& inputs, bool is_train);
 
   struct TrainSlot;

@@ -80,6 +80,31 @@ bool RegisterActivation() {
       })
       .add_inplace(0, 0)
       .set_fusion(FusionClass::kElementwise);
+  // Second order (autograd.grad with create_graph). The op is linear in
+  // out_grad, so that part is the op itself on the incoming gradient; the part
+  // through `output` is out_grad * d act'/dy, written with forward ops, and
+  // autograd carries it on to x through Activation's own gradient.
+  bwd.set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+    GradBuilder b(n);
+    const NodeEntry& g = og[0];
+    const NodeEntry y = b.in(1);
+    const NodeEntry gog = b.Mul(g, b.in(0));
+    NodeEntry d_y;
+    switch (ActKindOf(n->params)) {
+      case nnx_cpu::ActKind::kReLU: d_y = b.Zeros(y); break;  // act' is a step
+      case nnx_cpu::ActKind::kSigmoid:  // act' = y (1 - y)
+        d_y = b.Mul(gog, b.Scalar("_rminus_scalar", b.Scalar("_mul_scalar", y, 2), 1));
+        break;
+      case nnx_cpu::ActKind::kTanh: d_y = b.Mul(gog, b.Scalar("_mul_scalar", y, -2)); break;  // act' = 1 - y^2
+      case nnx_cpu::ActKind::kSoftReLU: d_y = b.Mul(gog, b("exp", {b.Neg(y)})); break;     // act' = 1 - e^-y
+      case nnx_cpu::ActKind::kLogSigmoid: d_y = b.Neg(b.Mul(gog, b("exp", {y}))); break;   // act' = 1 - e^y
+      default:
+        WEFT_THROW(kInvalidArgument) << "Activation: no second-order gradient for act_type='"
+                                     << n->params.GetString("act_type")
+                                     << "' (relu, sigmoid, tanh, softrelu and log_sigmoid have one)";
+    }
+    return {OutputOf(b.NodeWithAttrs("_backward_Activation", {g, y})), d_y};
+  });
   bwd.list_input_names = [](const Params& p) {
     std::vector<std::string> n = {"out_grad", "output"};
     if (ActNeedsData(p)) n.push_back("data");

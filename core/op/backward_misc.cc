@@ -91,6 +91,30 @@ std::vector<NodeEntry> WeightLayerGradient(const NodePtr& n, const std::vector<N
   return ViaBackwardOp(n, "_backward_" + n->op->name, {og[0], n->inputs[0], n->inputs[1]});
 }
 
+// Note [Second order of a bilinear layer]
+// FullyConnected, Convolution and Deconvolution are out = F(X, W) + b with F
+// bilinear, and _backward_<op>(o, X, W) gives dX = J_X(W)^T o, dW = J_W(X)^T o
+// and db = sum(o), where J_X(W) is the map X -> F(X, W) (it depends only on W)
+// and J_W(X) the map W -> F(X, W). Given gX, gW, gb, the gradients of
+// <gX, dX> + <gW, dW> + <gb, db> are, by bilinearity,
+//   d/do = F(gX, W) + F(X, gW) + gb      = <op>(gX, W, no bias) + <op>(X, gW, gb)
+//   d/dX = J_X(gW)^T o                   = data gradient of _backward_<op>(o, X, gW)
+//   d/dW = J_W(gX)^T o                   = weight gradient of _backward_<op>(o, gX, W)
+// so the second order reuses the layer's own two operators (GEMMs or
+// convolutions) with the node's attributes.
+std::vector<NodeEntry> WeightLayerSecondOrder(const NodePtr& n, const std::vector<NodeEntry>& og) {
+  GradBuilder b(n);
+  const std::string fwd = n->op->name.substr(std::string("_backward_").size());
+  const NodeEntry o = b.in(0), x = b.in(1), w = b.in(2);
+  const NodeEntry from_gx = OutputOf(b.NodeWithAttrs(fwd, {og[0], w}, {{"no_bias", "True"}}));
+  std::vector<NodeEntry> with_gw = {x, og[1]};
+  if (n->num_outputs() > 2) with_gw.push_back(og[2]);
+  const NodeEntry from_gw = OutputOf(b.NodeWithAttrs(fwd, with_gw));
+  return {b("elemwise_add", {from_gx, from_gw}),
+          OutputOf(b.NodeWithAttrs(n->op->name, {o, x, og[1]}), 0),
+          OutputOf(b.NodeWithAttrs(n->op->name, {o, og[0], w}), 1)};
+}
+
 std::vector<NodeEntry> BinaryArithmeticGradient(const NodePtr& n, const NodeEntry& g, const std::string& what,
                                                 bool broadcast) {
   GradBuilder b(n);
@@ -182,7 +206,13 @@ WEFT_REGISTER_OP("_broadcast_backward")
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
       tensor_cpu::SumToShapeCPU(in[0], req[0], out[0]);
     })
-    .set_fusion(FusionClass::kReduce);
+    .set_fusion(FusionClass::kReduce)
+    // Second order: the adjoint of summing to like's shape is broadcasting back
+    // to out_grad's shape (broadcast_add onto zeros pads the axes as numpy does).
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      GradBuilder b(n);
+      return {b("broadcast_add", {b.Zeros(b.in(0)), og[0]}), b.Zeros(b.in(1))};
+    });
 
 // ---- _backward_sum / _backward_mean ----
 
@@ -237,7 +267,14 @@ void RegisterReduceBackward(const char* name, bool mean) {
         const double scale = mean && n > 0 ? 1.0 / static_cast<double>(n) : 1.0;
         tensor_cpu::BroadcastReducedCPU(in[0], red, scale, req[0], out[0]);
       })
-      .set_fusion(FusionClass::kInjective);
+      .set_fusion(FusionClass::kInjective)
+      // Second order: the op is linear in out_grad, and its adjoint is the
+      // forward reduction (sum or mean) with the same axis, keepdims and
+      // exclude, which gives back out_grad's shape. data's values are unread.
+      .set_gradient([mean](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+        GradBuilder b(n);
+        return {OutputOf(b.NodeWithAttrs(mean ? "mean" : "sum", {og[0]})), b.Zeros(b.in(1))};
+      });
 }
 
 [[maybe_unused]] const bool kReduceBackwardRegistered = [] {

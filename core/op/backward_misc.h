@@ -70,6 +70,9 @@ std::vector<NodeEntry> ViaBackwardOp(const NodePtr& n, const std::string& op, st
 // FullyConnected, Convolution, Deconvolution: _backward_<op>(out_grad, data,
 // weight) gives (data, weight[, bias]) gradients.
 std::vector<NodeEntry> WeightLayerGradient(const NodePtr& n, const std::vector<NodeEntry>& out_grads);
+// Their backward ops' own gradient (second order, autograd.grad with
+// create_graph); see Note [Second order of a bilinear layer].
+std::vector<NodeEntry> WeightLayerSecondOrder(const NodePtr& n, const std::vector<NodeEntry>& out_grads);
 
 // Gradients (lhs, rhs) of the arithmetic binary op `what` ("add", "sub",
 // "mul", "div", "power", "maximum", "minimum", "mod") with output gradient g,

@@ -8,18 +8,19 @@
 #include "core/op/axis_util.h"
 #include "core/op/backward_misc.h"
 #include "core/op/cpu/nn_kernels.h"
+#include "core/op/nn_geom.h"
 #include "core/op/nn_util.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {
-namespace {
+namespace nn {
 
 using nn_cpu::ConvGeom;
 
 // Validates the parameters against data (batch, channel, spatial...) and
-// returns the geometry: out = (in + 2*pad - dilate*(kernel-1) - 1) / stride + 1.
-ConvGeom Geometry(const Params& p, const Shape& data) {
+// returns the geometry (core/op/nn_geom.h, shared with the GPU kernels).
+ConvGeom ConvGeometry(const Params& p, const Shape& data) {
   const std::string op = "Convolution";
   const std::vector<int64_t> kernel = nn::KernelParam(p);
   const int nd = static_cast<int>(kernel.size());
@@ -55,6 +56,12 @@ ConvGeom Geometry(const Params& p, const Shape& data) {
   }
   return g;
 }
+
+}  // namespace nn
+
+namespace {
+
+using nn_cpu::ConvGeom;
 
 Shape OutShape(const ConvGeom& g) {
   Shape s{g.batch, g.out_c};
@@ -97,7 +104,7 @@ OpDef& RegisterForward() {
       .set_infer_type(nn::FloatTypeInfer)
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         if (!(*in)[0].known()) return false;
-        ConvGeom g = Geometry(p, (*in)[0]);
+        ConvGeom g = nn::ConvGeometry(p, (*in)[0]);
         AssignShape(in, 1, WeightShape(g), "Convolution: input 'weight'");
         if (in->size() > 2) AssignShape(in, 2, Shape{g.out_c}, "Convolution: input 'bias'");
         AssignShape(out, 0, OutShape(g), "Convolution: output");
@@ -105,7 +112,7 @@ OpDef& RegisterForward() {
       })
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        ConvGeom g = Geometry(p, in[0].shape);
+        ConvGeom g = nn::ConvGeometry(p, in[0].shape);
         nn_cpu::ConvForward(g, in[0], in[1], in.size() > 2 ? &in[2] : nullptr, req[0], out[0]);
       });
   op.list_input_names = nn::WeightInputNames;
@@ -125,7 +132,7 @@ OpDef& RegisterBackward() {
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         AssignShape(in, 1, (*out)[0], "_backward_Convolution: input 'data'");
         if (!(*in)[1].known()) return false;
-        ConvGeom g = Geometry(p, (*in)[1]);
+        ConvGeom g = nn::ConvGeometry(p, (*in)[1]);
         AssignShape(in, 0, OutShape(g), "_backward_Convolution: input 'out_grad'");
         AssignShape(in, 2, WeightShape(g), "_backward_Convolution: input 'weight'");
         AssignShape(out, 0, (*in)[1], "_backward_Convolution: output 'data_grad'");
@@ -135,12 +142,13 @@ OpDef& RegisterBackward() {
       })
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        ConvGeom g = Geometry(p, in[1].shape);
+        ConvGeom g = nn::ConvGeometry(p, in[1].shape);
         const bool bias = out.size() > 2;
         nn_cpu::ConvBackward(g, in[0], in[1], in[2], req[0], out[0], req[1], out[1], bias ? &out[2] : nullptr,
                              bias ? req[2] : OpReq::kNull);
       });
   op.list_output_names = nn::WeightGradNames;
+  op.set_gradient(WeightLayerSecondOrder);
   return op;
 }
 

@@ -9,23 +9,18 @@
 #include "core/op/axis_util.h"
 #include "core/op/backward_misc.h"
 #include "core/op/cpu/nn_kernels.h"
+#include "core/op/nn_geom.h"
 #include "core/op/nn_util.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {
-namespace {
-
-using nn_cpu::ConvGeom;
-
-struct Plan {
-  ConvGeom g;  // convolution terms: x = this op's output, y = this op's data
-  Shape out, weight;
-};
+namespace nn {
 
 // out = stride*(in-1) + dilate*(kernel-1) + 1 - 2*pad + adj; a target_shape
 // (any entry non-zero) replaces pad and adj as MXNet's InferPad does.
-Plan MakePlan(const Params& p, const Shape& data) {
+// Declared in core/op/nn_geom.h (shared with the GPU kernels).
+DeconvPlan DeconvGeometry(const Params& p, const Shape& data) {
   const std::string op = "Deconvolution";
   const std::vector<int64_t> kernel = nn::KernelParam(p);
   const int nd = static_cast<int>(kernel.size());
@@ -38,8 +33,8 @@ Plan MakePlan(const Params& p, const Shape& data) {
   std::vector<int64_t> target = nn::AxisParam(p, "target_shape", nd, 0, 0);
   bool use_target = false;
   for (int64_t t : target) use_target = use_target || t != 0;
-  Plan pl;
-  ConvGeom& g = pl.g;
+  DeconvPlan pl;
+  nn_cpu::ConvGeom& g = pl.g;
   g.nd = nd;
   g.batch = data[0];
   g.out_c = data[1];
@@ -83,6 +78,12 @@ Plan MakePlan(const Params& p, const Shape& data) {
   return pl;
 }
 
+}  // namespace nn
+
+namespace {
+
+using nn::DeconvPlan;
+
 OpDef& Declare(const char* name) {
   OpDef& op = OpRegistry::Get()->Add(name);
   op.add_required_param("kernel", ParamType::kShape, "Deconvolution kernel size: (w,), (h, w) or (d, h, w).")
@@ -116,7 +117,7 @@ OpDef& RegisterForward() {
       .set_infer_type(nn::FloatTypeInfer)
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         if (!(*in)[0].known()) return false;
-        Plan pl = MakePlan(p, (*in)[0]);
+        DeconvPlan pl = nn::DeconvGeometry(p, (*in)[0]);
         AssignShape(in, 1, pl.weight, "Deconvolution: input 'weight'");
         if (in->size() > 2) AssignShape(in, 2, Shape{pl.g.in_c}, "Deconvolution: input 'bias'");
         AssignShape(out, 0, pl.out, "Deconvolution: output");
@@ -125,7 +126,7 @@ OpDef& RegisterForward() {
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         if (req[0] == OpReq::kNull) return;
-        Plan pl = MakePlan(p, in[0].shape);
+        DeconvPlan pl = nn::DeconvGeometry(p, in[0].shape);
         nn_cpu::ConvBackwardData(pl.g, in[0], in[1], req[0], out[0]);
         if (in.size() > 2) nn_cpu::AddBias(in[2], pl.g.batch, pl.g.in_c, pl.g.InSize(), out[0]);
       });
@@ -146,7 +147,7 @@ OpDef& RegisterBackward() {
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         AssignShape(in, 1, (*out)[0], "_backward_Deconvolution: input 'data'");
         if (!(*in)[1].known()) return false;
-        Plan pl = MakePlan(p, (*in)[1]);
+        DeconvPlan pl = nn::DeconvGeometry(p, (*in)[1]);
         AssignShape(in, 0, pl.out, "_backward_Deconvolution: input 'out_grad'");
         AssignShape(in, 2, pl.weight, "_backward_Deconvolution: input 'weight'");
         AssignShape(out, 0, (*in)[1], "_backward_Deconvolution: output 'data_grad'");
@@ -156,13 +157,14 @@ OpDef& RegisterBackward() {
       })
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        Plan pl = MakePlan(p, in[1].shape);
+        DeconvPlan pl = nn::DeconvGeometry(p, in[1].shape);
         // In convolution terms out_grad is the input x and data is the output y.
         nn_cpu::ConvForward(pl.g, in[0], in[2], nullptr, req[0], out[0]);
         nn_cpu::ConvBackwardWeight(pl.g, in[1], in[0], req[1], out[1], nullptr, OpReq::kNull);
         if (out.size() > 2) nn_cpu::BiasGrad(in[0], pl.g.batch, pl.g.in_c, pl.g.InSize(), req[2], out[2]);
       });
   op.list_output_names = nn::WeightGradNames;
+  op.set_gradient(WeightLayerSecondOrder);
   return op;
 }
 

@@ -113,7 +113,13 @@ bool Applies(const OpContext& ctx, const Params& p) {
         else
           tensor_cpu::ConvertCopy(in[0], req[0], out[0]);
       })
-      .add_inplace(0, 0);
+      .add_inplace(0, 0)
+      // Second order: linear in out_grad with the same mask, so the op itself on
+      // the incoming gradient; the mask is a draw, not a function of anything.
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+        GradBuilder b(n);
+        return {OutputOf(b.NodeWithAttrs("_backward_Dropout", {og[0], b.in(1)})), b.Zeros(b.in(1))};
+      });
   return true;
 }();
 

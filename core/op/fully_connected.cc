@@ -6,42 +6,48 @@
 #include "core/base/error.h"
 #include "core/op/backward_misc.h"
 #include "core/op/cpu/nn_kernels.h"
+#include "core/op/nn_geom.h"
 #include "core/op/nn_util.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {
-namespace {
+namespace nn {
 
-using nn_cpu::FCGeom;
-
-// flatten=True: data (batch, ...) is (batch, prod(...)); flatten=False: the
-// last axis is the input dimension and every other axis is kept.
-FCGeom Geometry(const Params& p, const Shape& data, Shape* out) {
+// Declared in core/op/nn_geom.h (shared with the GPU kernels).
+nn_cpu::FCGeom FCGeometry(const Params& p, const Shape& data, Shape* out) {
   const int64_t hidden = p.GetInt("num_hidden");
   WEFT_CHECK(hidden > 0, kInvalidArgument) << "FullyConnected: num_hidden must be positive, got " << hidden;
   WEFT_CHECK(data.ndim() >= 1, kShape) << "FullyConnected: input 'data' must have at least 1 dimension, got "
                                        << data.ToString();
-  FCGeom g;
+  nn_cpu::FCGeom g;
   g.hidden = hidden;
   const int nd = data.ndim();
   if (p.GetBool("flatten")) {
     g.rows = data[0];
     g.in_dim = data.ProdRange(1, nd);
-    *out = Shape{data[0], hidden};
+    if (out != nullptr) *out = Shape{data[0], hidden};
   } else {
     g.rows = data.ProdRange(0, nd - 1);
     g.in_dim = data[nd - 1];
-    *out = data;
-    (*out)[nd - 1] = hidden;
+    if (out != nullptr) {
+      *out = data;
+      (*out)[nd - 1] = hidden;
+    }
   }
   return g;
 }
 
+}  // namespace nn
+
+namespace {
+
+using nn_cpu::FCGeom;
+
 // Fills weight (num_hidden, in_dim) and bias (num_hidden,) from data; a bias
 // given as (num_hidden, 1) is accepted, as in MXNet.
 void InferParams(const Params& p, const Shape& data, std::vector<Shape>* in, size_t weight_at, Shape* out) {
-  FCGeom g = Geometry(p, data, out);
+  FCGeom g = nn::FCGeometry(p, data, out);
   AssignShape(in, weight_at, Shape{g.hidden, g.in_dim}, "FullyConnected: input 'weight'");
   if (!p.GetBool("no_bias") && weight_at + 1 < in->size()) {
     Shape& b = (*in)[weight_at + 1];
@@ -79,8 +85,7 @@ OpDef& RegisterForward() {
     })
     .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-      Shape o;
-      FCGeom g = Geometry(p, in[0].shape, &o);
+      FCGeom g = nn::FCGeometry(p, in[0].shape);
       nn_cpu::FCForward(g, in[0], in[1], p.GetBool("no_bias") ? nullptr : &in[2], req[0], out[0]);
     });
   op.list_input_names = nn::WeightInputNames;
@@ -113,13 +118,13 @@ OpDef& RegisterBackward() {
     })
     .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-      Shape o;
-      FCGeom g = Geometry(p, in[1].shape, &o);
+      FCGeom g = nn::FCGeometry(p, in[1].shape);
       const bool bias = out.size() > 2;
       nn_cpu::FCBackward(g, in[0], in[1], in[2], req[0], out[0], req[1], out[1], bias ? &out[2] : nullptr,
                          bias ? req[2] : OpReq::kNull);
     });
   op.list_output_names = nn::WeightGradNames;
+  op.set_gradient(WeightLayerSecondOrder);
   return op;
 }
 

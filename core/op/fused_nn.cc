@@ -12,6 +12,7 @@
 #include "core/base/error.h"
 #include "core/op/cpu/fused_elemwise.h"
 #include "core/op/cpu/fused_nn.h"
+#include "core/op/nn_geom.h"
 #include "core/op/nn_util.h"
 #include "core/op/nnx_util.h"
 #include "core/op/op_def.h"
@@ -60,10 +61,7 @@ bool RegisterFusedFC() {
       .set_infer_shape(LayerShape("FullyConnected"))
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        nn_cpu::FCGeom g;  // weight is (num_hidden, in_dim); the output (rows..., num_hidden)
-        g.hidden = p.GetInt("num_hidden");
-        g.in_dim = in[1].shape[1];
-        g.rows = out[0].Size() / g.hidden;
+        const nn_cpu::FCGeom g = nn::FCGeometry(p, in[0].shape);
         const bool bias = !p.GetBool("no_bias") && in.size() > 2;
         fused_cpu::FCActForward(g, fused_cpu::ActKindByName(p.GetString("act_type"), "_fused_fully_connected_act"),
                                 in[0], in[1], bias ? &in[2] : nullptr, req[0], out[0]);

@@ -25,26 +25,7 @@ void AddLRNParams(OpDef& op) {
       .add_required_param("nsize", ParamType::kInt, "normalization window width in elements (odd).");
 }
 
-// Checks the parameters and data's shape; data as (batch, C, inner).
-nnx_cpu::LRNArgs Args(const Params& p, const Shape& data, const char* what) {
-  const std::string& op = p.op()->name;
-  const int64_t nsize = p.GetInt("nsize");
-  WEFT_CHECK(nsize >= 1 && nsize % 2 == 1, kInvalidArgument)
-      << op << ": parameter 'nsize' must be an odd number >= 1, got " << nsize;
-  WEFT_CHECK(data.ndim() >= 3, kShape) << op << ": input '" << what
-                                       << "' must have at least 3 dimensions (batch, channel, spatial...; "
-                                          "MXNet: 4-D NCHW), got shape "
-                                       << data.ToString();
-  nnx_cpu::LRNArgs a;
-  a.batch = data[0];
-  a.channels = data[1];
-  a.inner = data.ProdRange(2, data.ndim());
-  a.alpha = p.GetFloat("alpha");
-  a.beta = p.GetFloat("beta");
-  a.knorm = p.GetFloat("knorm");
-  a.nsize = nsize;
-  return a;
-}
+using nnx_cpu::LRNArgsOf;
 
 [[maybe_unused]] const bool kLRNRegistered = [] {
   OpDef& fwd = OpRegistry::Get()->Add("LRN");
@@ -69,7 +50,7 @@ nnx_cpu::LRNArgs Args(const Params& p, const Shape& data, const char* what) {
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         const Shape& d = (*in)[0];
         if (!d.known()) return false;
-        Args(p, d, "data");
+        LRNArgsOf(p, d, "data");
         AssignShape(out, 0, d, "LRN: output");
         AssignShape(out, 1, d, "LRN: output 'tmp_norm'");
         return true;
@@ -77,7 +58,7 @@ nnx_cpu::LRNArgs Args(const Params& p, const Shape& data, const char* what) {
       .set_infer_type(nn::FloatTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        nnx_cpu::LRNForward(Args(p, in[0].shape, "data"), in[0], req[0], out[0], req[1], out[1]);
+        nnx_cpu::LRNForward(LRNArgsOf(p, in[0].shape, "data"), in[0], req[0], out[0], req[1], out[1]);
       });
   fwd.num_visible_outputs = 1;
   fwd.list_output_names = [](const Params&) { return std::vector<std::string>{"output", "tmp_norm"}; };
@@ -95,13 +76,13 @@ nnx_cpu::LRNArgs Args(const Params& p, const Shape& data, const char* what) {
   AddLRNParams(bwd);
   bwd.set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         if (!SameShapeInfer(*p.op(), p, in, out)) return false;
-        Args(p, (*in)[1], "data");
+        LRNArgsOf(p, (*in)[1], "data");
         return true;
       })
       .set_infer_type(nn::FloatTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        nnx_cpu::LRNBackward(Args(p, in[1].shape, "data"), in[0], in[1], in[2], req[0], out[0]);
+        nnx_cpu::LRNBackward(LRNArgsOf(p, in[1].shape, "data"), in[0], in[1], in[2], req[0], out[0]);
       })
       .add_inplace(0, 0);
   bwd.list_output_names = [](const Params&) { return std::vector<std::string>{"data_grad"}; };

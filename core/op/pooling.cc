@@ -10,11 +10,13 @@
 #include "core/op/axis_util.h"
 #include "core/op/backward_misc.h"
 #include "core/op/cpu/nn_kernels.h"
+#include "core/op/nn_geom.h"
 #include "core/op/nn_util.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {
+namespace nn {
 namespace {
 
 using nn_cpu::PoolGeom;
@@ -27,9 +29,12 @@ PoolType TypeOf(const std::string& s) {
   return PoolType::kMax;
 }
 
+}  // namespace
+
 // Output size per axis (MXNet): valid 1 + floor((in + 2p - k) / s), full
 // 1 + ceil((in + 2p - k) / s), same ceil((in + 2p) / s) (1-D only, no pad).
-PoolGeom Geometry(const Params& p, const Shape& data) {
+// Declared in core/op/nn_geom.h (shared with the GPU kernels).
+PoolGeom PoolGeometry(const Params& p, const Shape& data) {
   const std::string op = "Pooling";
   WEFT_CHECK(data.ndim() >= 3 && data.ndim() <= 5, kShape)
       << op << ": input 'data' must be 3-D (batch, channel, width), 4-D (batch, channel, height, width) or 5-D, got "
@@ -88,6 +93,12 @@ PoolGeom Geometry(const Params& p, const Shape& data) {
   return g;
 }
 
+}  // namespace nn
+
+namespace {
+
+using nn_cpu::PoolGeom;
+
 Shape OutShape(const PoolGeom& g) {
   Shape s{g.batch, g.channels};
   for (int i = 3 - g.nd; i < 3; ++i) s.push_back(g.out[i]);
@@ -145,14 +156,14 @@ OpDef& RegisterForward() {
       })
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         if (!(*in)[0].known()) return false;
-        const Shape o = OutShape(Geometry(p, (*in)[0]));
+        const Shape o = OutShape(nn::PoolGeometry(p, (*in)[0]));
         AssignShape(out, 0, o, "Pooling: output");
         if (out->size() > 1) AssignShape(out, 1, o, "Pooling: output 'workspace'");
         return true;
       })
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        nn_cpu::PoolForward(Geometry(p, in[0].shape), in[0], req[0], out[0]);
+        nn_cpu::PoolForward(nn::PoolGeometry(p, in[0].shape), in[0], req[0], out[0]);
         if (out.size() > 1 && (req[1] == OpReq::kWriteTo || req[1] == OpReq::kWriteInplace))
           std::memset(out[1].data, 0, static_cast<size_t>(out[1].Size()) * DTypeSize(out[1].dtype));
       })
@@ -177,7 +188,7 @@ OpDef& RegisterBackward() {
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         AssignShape(in, 1, (*out)[0], "_backward_Pooling: input 'data'");
         if (!(*in)[1].known()) return false;
-        const Shape o = OutShape(Geometry(p, (*in)[1]));
+        const Shape o = OutShape(nn::PoolGeometry(p, (*in)[1]));
         AssignShape(in, 0, o, "_backward_Pooling: input 'out_grad'");
         AssignShape(in, 2, o, "_backward_Pooling: input 'output'");
         AssignShape(out, 0, (*in)[1], "_backward_Pooling: output");
@@ -185,7 +196,7 @@ OpDef& RegisterBackward() {
       })
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        nn_cpu::PoolBackward(Geometry(p, in[1].shape), in[0], in[1], in[2], req[0], out[0]);
+        nn_cpu::PoolBackward(nn::PoolGeometry(p, in[1].shape), in[0], in[1], in[2], req[0], out[0]);
       });
   return op;
 }

@@ -16,36 +16,11 @@
 namespace weft {
 namespace {
 
+using rnn_cpu::IsLSTM;
+using rnn_cpu::NumVisible;
 using rnn_cpu::RNNGeom;
-using rnn_cpu::RNNMode;
 
-bool IsLSTM(const Params& p) { return p.GetString("mode") == "lstm"; }
 int NumStates(const Params& p) { return IsLSTM(p) ? 2 : 1; }
-int NumVisible(const Params& p) { return 1 + (p.GetBool("state_outputs") ? NumStates(p) : 0); }
-
-RNNGeom Geometry(const Params& p, const Shape& data) {
-  const std::string& op = p.op()->name;
-  for (const char* unsupported : {"projection_size", "lstm_state_clip_min", "lstm_state_clip_max"})
-    WEFT_CHECK(p.IsNone(unsupported), kInvalidArgument) << op << ": parameter '" << unsupported
-                                                        << "' is not supported (only None)";
-  WEFT_CHECK(!p.GetBool("use_sequence_length"), kInvalidArgument)
-      << op << ": use_sequence_length=True is not supported";
-  WEFT_CHECK(data.ndim() == 3, kShape) << op << ": input 'data' must be (seq_len, batch, input_size), got "
-                                       << data.ToString();
-  RNNGeom g;
-  const std::string& m = p.GetString("mode");
-  g.mode = m == "rnn_relu" ? RNNMode::kRelu : m == "rnn_tanh" ? RNNMode::kTanh : m == "lstm" ? RNNMode::kLSTM
-                                                                                               : RNNMode::kGRU;
-  g.seq = data[0], g.batch = data[1], g.input = data[2];
-  g.hidden = p.GetInt("state_size");
-  g.layers = p.GetInt("num_layers");
-  g.dirs = p.GetBool("bidirectional") ? 2 : 1;
-  g.p = p.GetFloat("p");
-  WEFT_CHECK(g.hidden > 0, kInvalidArgument) << op << ": state_size must be positive, got " << g.hidden;
-  WEFT_CHECK(g.layers > 0, kInvalidArgument) << op << ": num_layers must be positive, got " << g.layers;
-  WEFT_CHECK(g.p >= 0 && g.p < 1, kInvalidArgument) << op << ": p must be in [0, 1), got " << g.p;
-  return g;
-}
 
 Shape StateShape(const RNNGeom& g) { return Shape{g.layers * g.dirs, g.batch, g.hidden}; }
 
@@ -103,7 +78,7 @@ OpDef& RegisterForward() {
       .set_infer_type(nn::FloatTypeInfer)
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         if (!(*in)[0].known()) return false;
-        const RNNGeom g = Geometry(p, (*in)[0]);
+        const RNNGeom g = rnn_cpu::RNNGeometry(p, (*in)[0]);
         InferInputs(p, g, in, 1, "RNN");
         AssignShape(out, 0, Shape{g.seq, g.batch, g.dirs * g.hidden}, "RNN: output");
         const int v = NumVisible(p);
@@ -113,7 +88,7 @@ OpDef& RegisterForward() {
       })
       .set_compute_cpu([](const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        const RNNGeom g = Geometry(p, in[0].shape);
+        const RNNGeom g = rnn_cpu::RNNGeometry(p, in[0].shape);
         const bool lstm = IsLSTM(p);
         const int v = NumVisible(p);
         rnn_cpu::RNNForward(ctx, g, in[0], in[1], in[2], lstm ? &in[3] : nullptr, req[0], out[0],
@@ -162,7 +137,7 @@ OpDef& RegisterBackward() {
         const size_t v = static_cast<size_t>(NumVisible(p));
         AssignShape(in, v, (*out)[0], "_backward_RNN: input 'data'");
         if (!(*in)[v].known()) return false;
-        const RNNGeom g = Geometry(p, (*in)[v]);
+        const RNNGeom g = rnn_cpu::RNNGeometry(p, (*in)[v]);
         InferInputs(p, g, in, v + 1, "_backward_RNN");
         AssignShape(in, 0, Shape{g.seq, g.batch, g.dirs * g.hidden}, "_backward_RNN: input 'out_grad'");
         for (size_t i = 1; i < v; ++i) AssignShape(in, i, StateShape(g), "_backward_RNN: state gradient");
@@ -176,7 +151,7 @@ OpDef& RegisterBackward() {
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         const int v = NumVisible(p);
         const bool lstm = IsLSTM(p);
-        const RNNGeom g = Geometry(p, in[v].shape);
+        const RNNGeom g = rnn_cpu::RNNGeometry(p, in[v].shape);
         rnn_cpu::RNNBackward(g, in[0], v > 1 ? &in[1] : nullptr, v > 2 ? &in[2] : nullptr, in[v], in[v + 1],
                              in[v + 2], lstm ? &in[v + 3] : nullptr, in.back(), req[0], out[0], req[1], out[1],
                              req[2], out[2], lstm ? req[3] : OpReq::kNull, lstm ? &out[3] : nullptr);

@@ -11,11 +11,14 @@
 #include "core/op/nnx_util.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
+#include "core/op/softmax_geom.h"
 
 namespace weft {
-namespace {
+namespace nnx {
 
-double Temperature(const Params& p) {
+// The decoders of core/op/softmax_geom.h (shared with the GPU kernels).
+
+double SoftmaxTemperature(const Params& p) {
   if (p.IsNone("temperature")) return 1.0;
   const double t = p.GetFloat("temperature");
   WEFT_CHECK(t != 0 && t == t, kInvalidArgument)
@@ -23,15 +26,36 @@ double Temperature(const Params& p) {
   return t;
 }
 
-nnx::AxisSplit SoftmaxSplit(const Params& p, const Shape& s) {
+AxisSplit SoftmaxAxisSplit(const Params& p, const Shape& s) {
   const int axis = tensor::NormalizeAxis(p.GetInt("axis"), s.ndim(), p.op()->name, "data");
-  return nnx::SplitAt(s, axis);
+  return SplitAt(s, axis);
 }
 
-void CheckNoLength(const Params& p) {
+void CheckSoftmaxNoLength(const Params& p) {
   WEFT_CHECK(!p.GetBool("use_length"), kInvalidArgument)
       << p.op()->name << ": use_length=True (masking by a length input) is not supported";
 }
+
+AxisSplit SoftmaxActivationSplit(const Params& p, const Shape& s) {
+  AxisSplit r;
+  r.outer = s[0];
+  if (p.GetString("mode") == "channel") {
+    r.n = s[1];
+    r.inner = s.ProdRange(2, s.ndim());
+  } else {
+    r.n = s.ProdRange(1, s.ndim());
+  }
+  return r;
+}
+
+}  // namespace nnx
+
+namespace {
+
+using nnx::CheckSoftmaxNoLength;
+using nnx::SoftmaxActivationSplit;
+using nnx::SoftmaxAxisSplit;
+using nnx::SoftmaxTemperature;
 
 void AddSoftmaxParams(OpDef& op) {
   op.add_param("axis", ParamType::kInt, "-1", "The axis along which to compute softmax.")
@@ -45,7 +69,7 @@ void AddSoftmaxParams(OpDef& op) {
 }
 
 bool SoftmaxShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
-  CheckNoLength(p);
+  CheckSoftmaxNoLength(p);
   const Shape& d = (*in)[0];
   if (!d.known()) return false;
   tensor::NormalizeAxis(p.GetInt("axis"), d.ndim(), p.op()->name, "data");
@@ -62,6 +86,33 @@ bool SoftmaxType(const Params& p, std::vector<DType>* in, std::vector<DType>* ou
   return (*in)[0] != DType::kUnknown;
 }
 
+// Second order (autograd.grad with create_graph), with o = out_grad, y =
+// output, g the incoming gradient, c = 1 / temperature and sums along axis:
+//   softmax:     gx = c y (o - sum(o y));     d/do = c y (g - sum(g y)) (the op on g),
+//                                             d/dy = c (g (o - sum(o y)) - o sum(g y))
+//   log_softmax: gx = c (o - e^y sum(o));     d/do = c (g - sum(g e^y)),
+//                                             d/dy = -c g e^y sum(o)
+std::vector<NodeEntry> SoftmaxSecondOrder(const NodePtr& n, const NodeEntry& g, bool log) {
+  CheckSoftmaxNoLength(n->params);
+  GradBuilder b(n);
+  const NodeEntry o = b.in(0), y = b.in(1);
+  const double c = 1.0 / SoftmaxTemperature(n->params);
+  auto sum = [&](const NodeEntry& e) {
+    return b("sum", {e}, {{"axis", std::to_string(n->params.GetInt("axis"))}, {"keepdims", "True"}});
+  };
+  auto scaled = [&](const NodeEntry& e) { return c == 1.0 ? e : b.Scalar("_mul_scalar", e, c); };
+  if (log) {
+    const NodeEntry ey = b("exp", {y});
+    const NodeEntry d_o = b("broadcast_sub", {g, sum(b.Mul(g, ey))});
+    const NodeEntry d_y = b.Neg(b("broadcast_mul", {b.Mul(g, ey), sum(o)}));
+    return {scaled(d_o), scaled(d_y)};
+  }
+  const NodeEntry d_o = OutputOf(b.NodeWithAttrs(n->op->name, {g, y}));
+  const NodeEntry d_y = b.Sub(b.Mul(g, b("broadcast_sub", {o, sum(b.Mul(o, y))})),
+                              b("broadcast_mul", {o, sum(b.Mul(g, y))}));
+  return {d_o, scaled(d_y)};
+}
+
 void RegisterSoftmax(const char* name, bool log, const char* doc) {
   OpDef& fwd = OpRegistry::Get()->Add(name);
   fwd.describe(doc).add_input("data").add_input("length");
@@ -70,8 +121,8 @@ void RegisterSoftmax(const char* name, bool log, const char* doc) {
       .set_infer_type(SoftmaxType)
       .set_compute_cpu([log](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                              const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        const nnx::AxisSplit s = SoftmaxSplit(p, in[0].shape);
-        nnx_cpu::SoftmaxForward(in[0], s.outer, s.n, s.inner, Temperature(p), log, req[0], out[0]);
+        const nnx::AxisSplit s = SoftmaxAxisSplit(p, in[0].shape);
+        nnx_cpu::SoftmaxForward(in[0], s.outer, s.n, s.inner, SoftmaxTemperature(p), log, req[0], out[0]);
       })
       .add_inplace(0, 0);
   fwd.list_input_names = [](const Params& p) {
@@ -91,7 +142,7 @@ void RegisterSoftmax(const char* name, bool log, const char* doc) {
       .add_input("output");
   AddSoftmaxParams(bwd);
   bwd.set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
-        CheckNoLength(p);
+        CheckSoftmaxNoLength(p);
         if (!SameShapeInfer(*p.op(), p, in, out)) return false;
         tensor::NormalizeAxis(p.GetInt("axis"), (*in)[0].ndim(), p.op()->name, "out_grad");
         return true;
@@ -99,10 +150,13 @@ void RegisterSoftmax(const char* name, bool log, const char* doc) {
       .set_infer_type(nnx::FloatSameTypeInfer)
       .set_compute_cpu([log](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                              const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        const nnx::AxisSplit s = SoftmaxSplit(p, in[0].shape);
-        nnx_cpu::SoftmaxBackward(in[0], in[1], s.outer, s.n, s.inner, Temperature(p), log, req[0], out[0]);
+        const nnx::AxisSplit s = SoftmaxAxisSplit(p, in[0].shape);
+        nnx_cpu::SoftmaxBackward(in[0], in[1], s.outer, s.n, s.inner, SoftmaxTemperature(p), log, req[0], out[0]);
       })
       .add_inplace(0, 0);
+  bwd.set_gradient([log](const NodePtr& n, const std::vector<NodeEntry>& og) {
+    return SoftmaxSecondOrder(n, og[0], log);
+  });
 }
 
 [[maybe_unused]] const bool kSoftmaxRegistered = [] {
@@ -123,18 +177,6 @@ void RegisterSoftmax(const char* name, bool log, const char* doc) {
 }();
 
 // ---- SoftmaxActivation ----
-
-nnx::AxisSplit ActivationSplit(const Params& p, const Shape& s) {
-  nnx::AxisSplit r;
-  r.outer = s[0];
-  if (p.GetString("mode") == "channel") {
-    r.n = s[1];
-    r.inner = s.ProdRange(2, s.ndim());
-  } else {
-    r.n = s.ProdRange(1, s.ndim());
-  }
-  return r;
-}
 
 void CheckActivationShape(const Params& p, const Shape& s) {
   const bool channel = p.GetString("mode") == "channel";
@@ -165,7 +207,7 @@ void CheckActivationShape(const Params& p, const Shape& s) {
       .set_infer_type(nnx::FloatSameTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        const nnx::AxisSplit s = ActivationSplit(p, in[0].shape);
+        const nnx::AxisSplit s = SoftmaxActivationSplit(p, in[0].shape);
         nnx_cpu::SoftmaxForward(in[0], s.outer, s.n, s.inner, 1.0, false, req[0], out[0]);
       })
       .add_inplace(0, 0)
@@ -184,7 +226,7 @@ void CheckActivationShape(const Params& p, const Shape& s) {
       .set_infer_type(nnx::FloatSameTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        const nnx::AxisSplit s = ActivationSplit(p, in[0].shape);
+        const nnx::AxisSplit s = SoftmaxActivationSplit(p, in[0].shape);
         nnx_cpu::SoftmaxBackward(in[0], in[1], s.outer, s.n, s.inner, 1.0, false, req[0], out[0]);
       })
       .add_inplace(0, 0);

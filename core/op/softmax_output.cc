@@ -13,8 +13,31 @@
 #include "core/op/nnx_util.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
+#include "core/op/softmax_geom.h"
 
 namespace weft {
+namespace nnx {
+
+// Declared in core/op/softmax_geom.h (shared with the GPU kernel).
+AxisSplit SoftmaxOutputSplit(const Params& p, const Shape& s) {
+  const int64_t total = s.Size();
+  AxisSplit r;
+  if (p.GetBool("multi_output")) {
+    r.outer = s[0];
+    r.n = s[1];
+    r.inner = r.outer * r.n == 0 ? 0 : total / r.outer / r.n;
+  } else if (p.GetBool("preserve_shape")) {
+    r.n = s[s.ndim() - 1];
+    r.outer = r.n == 0 ? 0 : total / r.n;
+  } else {
+    r.outer = s[0];
+    r.n = r.outer == 0 ? 0 : total / r.outer;
+  }
+  return r;
+}
+
+}  // namespace nnx
+
 namespace {
 
 void AddParams(OpDef& op) {
@@ -73,19 +96,6 @@ void InferLabel(const Params& p, const Shape& d, Shape* label, const std::string
                                   << " for probabilities)";
 }
 
-nnx_cpu::SoftmaxOutputGradParams GradParams(const Params& p) {
-  nnx_cpu::SoftmaxOutputGradParams g;
-  g.grad_scale = p.GetFloat("grad_scale");
-  g.ignore_label = p.GetFloat("ignore_label");
-  g.smooth_alpha = p.GetFloat("smooth_alpha");
-  g.use_ignore = p.GetBool("use_ignore");
-  g.multi_output = p.GetBool("multi_output");
-  g.preserve_shape = p.GetBool("preserve_shape");
-  const std::string& n = p.GetString("normalization");
-  g.normalization = n == "batch" ? 1 : n == "valid" ? 2 : 0;
-  return g;
-}
-
 [[maybe_unused]] const bool kSoftmaxOutputRegistered = [] {
   OpDef& fwd = OpRegistry::Get()->Add("SoftmaxOutput");
   fwd.add_alias("Softmax");
@@ -110,21 +120,8 @@ nnx_cpu::SoftmaxOutputGradParams GradParams(const Params& p) {
       .set_infer_type(nnx::FloatSameTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        const Shape& s = in[0].shape;
-        const int64_t total = s.Size();
-        int64_t outer, n, inner = 1;
-        if (p.GetBool("multi_output")) {
-          outer = s[0];
-          n = s[1];
-          inner = outer * n == 0 ? 0 : total / outer / n;
-        } else if (p.GetBool("preserve_shape")) {
-          n = s[s.ndim() - 1];
-          outer = n == 0 ? 0 : total / n;
-        } else {
-          outer = s[0];
-          n = outer == 0 ? 0 : total / outer;
-        }
-        nnx_cpu::SoftmaxForward(in[0], outer, n, inner, 1.0, false, req[0], out[0]);
+        const nnx::AxisSplit s = nnx::SoftmaxOutputSplit(p, in[0].shape);
+        nnx_cpu::SoftmaxForward(in[0], s.outer, s.n, s.inner, 1.0, false, req[0], out[0]);
       })
       .add_inplace(0, 0)
       .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>&) {
@@ -153,7 +150,7 @@ nnx_cpu::SoftmaxOutputGradParams GradParams(const Params& p) {
         // The label's gradient first: out[0] may share memory with the output (in place).
         if (req[1] != OpReq::kAddTo && req[1] != OpReq::kNull)
           std::memset(out[1].data, 0, static_cast<size_t>(out[1].Size()) * DTypeSize(out[1].dtype));
-        nnx_cpu::SoftmaxOutputBackward(GradParams(p), in[0], in[1], req[0], out[0]);
+        nnx_cpu::SoftmaxOutputBackward(nnx_cpu::SoftmaxOutputGradParamsOf(p), in[0], in[1], req[0], out[0]);
       })
       .add_inplace(0, 0);
   bwd.list_output_names = [](const Params&) { return std::vector<std::string>{"data_grad", "label_grad"}; };

@@ -426,6 +426,35 @@ void AddNN(std::vector<GradCase>* t) {
   t->push_back(C("add_n", {X(s), X(s), X(s)}, {{"num_args", "3"}}));
 }
 
+// Backward operators with a rule of their own (second order, autograd.grad
+// with create_graph): each input, out_grad included, is an independent
+// variable here, so the check covers every term of the rule.
+void AddSecondOrder(std::vector<GradCase>* t) {
+  const Shape s{3, 4};
+  for (const char* act : {"sigmoid", "tanh", "softrelu", "log_sigmoid"})
+    t->push_back(C("_backward_Activation", {X(s), X(s, U(0.1, 0.9))}, {{"act_type", act}}, act));
+  t->push_back(C("_backward_Activation", {X(s), X(s, Away())}, {{"act_type", "relu"}}, "relu"));
+  t->push_back(C("_backward_FullyConnected", {X({2, 4}), X({2, 3, 2}), X({4, 6})}, {{"num_hidden", "4"}}));
+  t->push_back(C("_backward_FullyConnected", {X({2, 3, 4}), X({2, 3, 5}), X({4, 5})},
+                 {{"num_hidden", "4"}, {"flatten", "False"}, {"no_bias", "True"}}, "no_flatten_no_bias"));
+  t->push_back(C("_backward_Convolution", {X({2, 3, 3, 3}), X({2, 2, 5, 5}), X({3, 2, 3, 3})},
+                 {{"kernel", "(3, 3)"}, {"num_filter", "3"}, {"stride", "(2, 2)"}, {"pad", "(1, 1)"}}));
+  t->push_back(C("_backward_Convolution", {X({1, 4, 3}), X({1, 4, 7}), X({4, 2, 3})},
+                 {{"kernel", "(3,)"}, {"num_filter", "4"}, {"num_group", "2"}, {"dilate", "(2,)"}, {"no_bias", "True"}},
+                 "1d_grouped"));
+  t->push_back(C("_backward_Deconvolution", {X({1, 3, 5, 5}), X({1, 2, 3, 3}), X({2, 3, 3, 3})},
+                 {{"kernel", "(3, 3)"}, {"num_filter", "3"}, {"stride", "(2, 2)"}, {"pad", "(1, 1)"}}));
+  t->push_back(C("_backward_Deconvolution", {X({2, 1, 5}), X({2, 2, 4}), X({2, 1, 2})},
+                 {{"kernel", "(2,)"}, {"num_filter", "1"}, {"no_bias", "False"}}, "1d_bias"));
+  t->push_back(C("_backward_sum", {X({3, 2}), X({3, 4, 2})}, {{"axis", "(1,)"}}));
+  t->push_back(C("_backward_mean", {X({1, 4, 1}), X({3, 4, 2})}, {{"axis", "(0, 2)"}, {"keepdims", "True"}}));
+  t->push_back(C("_broadcast_backward", {X({2, 3, 4}), X({3, 1})}));
+  t->push_back(C("_backward_softmax", {X({2, 3, 4}), X({2, 3, 4}, U(0.1, 0.9))}, {{"axis", "1"}, {"temperature", "2"}}));
+  // The mask is a draw: no gradient flows into it (an index-like input here).
+  t->push_back(C("_backward_Dropout", {X({3, 4}), I({1, 4}, Fixed({0, 2, 2, 0}))}, {{"p", "0.5"}, {"axes", "(0,)"}}));
+  t->push_back(C("_backward_log_softmax", {X({2, 3, 4}), X({2, 3, 4}, U(-2.0, -0.1))}, {{"axis", "-1"}}));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -434,6 +463,7 @@ const std::vector<GradCase>& Table() {
     AddScalar(&t);
     AddTensor(&t);
     AddNN(&t);
+    AddSecondOrder(&t);
     return t;
   }();
   return table;

@@ -202,6 +202,64 @@ def test_unused_deferred_parameter_is_reported():
     np.testing.assert_allclose(used.data().asnumpy(), np.full(SHAPE, -1.0))
 
 
+def test_stale_gradient_is_reported_and_skipped():
+    a = _param("a", np.zeros(SHAPE))
+    b = _param("b_sometimes", np.zeros(SHAPE))
+    trainer = Trainer([a, b], "sgd", {"learning_rate": 1.0})
+    _backward([a, b], [np.ones(SHAPE), np.ones(SHAPE)])
+    trainer.step(1)  # both fresh
+    np.testing.assert_allclose(b.data().asnumpy(), np.full(SHAPE, -1.0))
+    # b is not used by this backward: its gradient is the old one.
+    _backward([a], [np.ones(SHAPE)])
+    with pytest.raises(UserWarning, match="b_sometimes.*has not been updated by backward"):
+        trainer.step(1)
+    trainer.step(1, ignore_stale_grad=True)  # a is updated, b is skipped
+    np.testing.assert_allclose(a.data().asnumpy(), np.full(SHAPE, -2.0))
+    np.testing.assert_allclose(b.data().asnumpy(), np.full(SHAPE, -1.0))
+    # A second step without a backward in between: every gradient is stale.
+    with pytest.raises(UserWarning, match="`a`"):
+        trainer.step(1)
+    trainer.step(1, ignore_stale_grad=True)
+    np.testing.assert_allclose(a.data().asnumpy(), np.full(SHAPE, -2.0))
+
+
+def test_fresh_grad_flag_follows_backward():
+    x = mx.nd.ones(SHAPE)
+    assert x._fresh_grad is False  # no gradient attached
+    with pytest.raises(mx.base.WeftError, match="no gradient attached"):
+        x._fresh_grad = True
+    x.attach_grad()
+    assert x._fresh_grad is False
+    with autograd.record():
+        y = (x * 2).sum()
+    y.backward()
+    assert x._fresh_grad is True
+    x._fresh_grad = False
+    assert x._fresh_grad is False
+    with autograd.record():  # autograd.grad returns gradients and leaves the mark alone
+        y = (x * 3).sum()
+    autograd.grad(y, [x])
+    assert x._fresh_grad is False
+    x.attach_grad()  # a new gradient starts unmarked
+    assert x._fresh_grad is False
+
+
+def test_stale_gradient_through_hybridized_block():
+    net = mx.gluon.nn.HybridSequential()
+    net.add(mx.gluon.nn.Dense(3, in_units=4), mx.gluon.nn.Dense(2, in_units=3))
+    net.initialize()
+    net.hybridize()
+    extra = _param("extra", np.zeros(SHAPE))
+    params = list(net.collect_params().values()) + [extra]
+    trainer = Trainer(params, "sgd", {"learning_rate": 0.1})
+    with autograd.record():
+        loss = net(mx.nd.ones((5, 4))).sum()
+    loss.backward()
+    with pytest.raises(UserWarning, match="extra"):
+        trainer.step(5)
+    trainer.step(5, ignore_stale_grad=True)
+
+
 def test_several_devices():
     ctxs = [mx.cpu(0), mx.cpu(1)]
     rng = np.random.RandomState(5)

@@ -340,6 +340,13 @@ WEFT_API int weft_ndarray_to_dlpack_versioned(const weft_ndarray* arr, void** ou
  * WEFT_GPU_EMULATE (host emulation of the GPU path, for tests), else 0.
  * *backend: "cuda" or "emulated", static storage. */
 WEFT_API int weft_gpu_device_count(int* out, const char** backend);
+/* ---- autograd, continued ---------------------------------------------- */
+/* MXNet's fresh_out_grad: *fresh = 1 when a backward wrote var's gradient
+ * since the flag was last set to 0; 0 for an array with no gradient attached.
+ * gluon.Trainer clears it after each update to find stale gradients. Setting
+ * it on an array with no gradient attached is an error. */
+WEFT_API int weft_autograd_get_fresh_grad(const weft_ndarray* var, int* fresh);
+WEFT_API int weft_autograd_set_fresh_grad(const weft_ndarray* var, int fresh);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

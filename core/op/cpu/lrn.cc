@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "core/base/error.h"
@@ -148,6 +149,26 @@ void LRNBackward(const LRNArgs& a, const TensorView& gy, const TensorView& x, co
     default:
       WEFT_THROW(kDType) << "_backward_LRN: only float32 and float64 are supported, got " << DTypeName(x.dtype);
   }
+}
+
+LRNArgs LRNArgsOf(const Params& p, const Shape& data, const char* what) {
+  const std::string& op = p.op()->name;
+  const int64_t nsize = p.GetInt("nsize");
+  WEFT_CHECK(nsize >= 1 && nsize % 2 == 1, kInvalidArgument)
+      << op << ": parameter 'nsize' must be an odd number >= 1, got " << nsize;
+  WEFT_CHECK(data.ndim() >= 3, kShape) << op << ": input '" << what
+                                       << "' must have at least 3 dimensions (batch, channel, spatial...; "
+                                          "MXNet: 4-D NCHW), got shape "
+                                       << data.ToString();
+  LRNArgs a;
+  a.batch = data[0];
+  a.channels = data[1];
+  a.inner = data.ProdRange(2, data.ndim());
+  a.alpha = p.GetFloat("alpha");
+  a.beta = p.GetFloat("beta");
+  a.knorm = p.GetFloat("knorm");
+  a.nsize = nsize;
+  return a;
 }
 
 }  // namespace nnx_cpu

@@ -16,6 +16,11 @@ struct LRNArgs {
   int64_t nsize = 1;  // odd, >= 1
 };
 
+// The op's parameters checked against data (at least 3-D; `what` names it in
+// messages), data seen as (batch, C, inner). Shared by the op's declaration
+// (core/op/lrn.cc) and its GPU kernels (core/op/cuda/pooling_lrn.cu).
+LRNArgs LRNArgsOf(const Params& p, const Shape& data, const char* what);
+
 // norm (req_norm)= knorm + alpha / nsize * window sum of x^2;
 // y (req_y)= x * norm^-beta. float32 and float64 (others throw kDType).
 // y and norm must not share memory with x.

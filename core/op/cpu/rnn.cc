@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "core/base/error.h"
@@ -163,6 +164,34 @@ void RNNForward(const OpContext& ctx, const RNNGeom& g, const TensorView& x, con
       << "RNN: only float32 and float64 are supported, got " << DTypeName(x.dtype);
   if (x.dtype == DType::kFloat64) run(double(0));
   else run(float(0));
+}
+
+bool IsLSTM(const Params& p) { return p.GetString("mode") == "lstm"; }
+
+int NumVisible(const Params& p) { return 1 + (p.GetBool("state_outputs") ? (IsLSTM(p) ? 2 : 1) : 0); }
+
+RNNGeom RNNGeometry(const Params& p, const Shape& data) {
+  const std::string& op = p.op()->name;
+  for (const char* unsupported : {"projection_size", "lstm_state_clip_min", "lstm_state_clip_max"})
+    WEFT_CHECK(p.IsNone(unsupported), kInvalidArgument) << op << ": parameter '" << unsupported
+                                                        << "' is not supported (only None)";
+  WEFT_CHECK(!p.GetBool("use_sequence_length"), kInvalidArgument)
+      << op << ": use_sequence_length=True is not supported";
+  WEFT_CHECK(data.ndim() == 3, kShape) << op << ": input 'data' must be (seq_len, batch, input_size), got "
+                                       << data.ToString();
+  RNNGeom g;
+  const std::string& m = p.GetString("mode");
+  g.mode = m == "rnn_relu" ? RNNMode::kRelu : m == "rnn_tanh" ? RNNMode::kTanh : m == "lstm" ? RNNMode::kLSTM
+                                                                                               : RNNMode::kGRU;
+  g.seq = data[0], g.batch = data[1], g.input = data[2];
+  g.hidden = p.GetInt("state_size");
+  g.layers = p.GetInt("num_layers");
+  g.dirs = p.GetBool("bidirectional") ? 2 : 1;
+  g.p = p.GetFloat("p");
+  WEFT_CHECK(g.hidden > 0, kInvalidArgument) << op << ": state_size must be positive, got " << g.hidden;
+  WEFT_CHECK(g.layers > 0, kInvalidArgument) << op << ": num_layers must be positive, got " << g.layers;
+  WEFT_CHECK(g.p >= 0 && g.p < 1, kInvalidArgument) << op << ": p must be in [0, 1), got " << g.p;
+  return g;
 }
 
 }  // namespace rnn_cpu

@@ -26,6 +26,17 @@ struct RNNGeom {
   int64_t ReserveSize() const;
 };
 
+// The op's parameters decoded, shared by its declarations (core/op/rnn.cc)
+// and its GPU kernels (core/op/cuda/rnn.cu) so both size the same work.
+// mode is lstm (two states: state and state_cell).
+bool IsLSTM(const Params& p);
+// Visible outputs: the output, plus the final states with state_outputs (the
+// reserve follows them).
+int NumVisible(const Params& p);
+// The geometry of data (seq_len, batch, input_size) under p, validated with
+// shape inference's messages.
+RNNGeom RNNGeometry(const Params& p, const Shape& data);
+
 // Offsets into the flat parameter vector (MXNet's packing): all i2h/h2h weights
 // layer by layer and direction by direction, then all biases in the same order.
 int64_t WeightOffset(const RNNGeom& g, int64_t layer, int64_t dir);  // W_i2h; W_h2h follows it

@@ -32,6 +32,14 @@ struct SoftmaxOutputGradParams {
   bool use_ignore = false, multi_output = false, preserve_shape = false;
   int normalization = 0;  // 0 null, 1 batch, 2 valid
 };
+// SoftmaxOutput's parameters, and its output seen as (rows, k, s) by the
+// gradient: one label per (row, s) position, k classes. Shared by the op
+// (core/op/softmax_output.cc) and the CPU and GPU kernels.
+SoftmaxOutputGradParams SoftmaxOutputGradParamsOf(const Params& p);
+struct SoftmaxOutputGradView {
+  int64_t rows = 0, k = 0, s = 1;
+};
+SoftmaxOutputGradView SoftmaxOutputGradViewOf(const SoftmaxOutputGradParams& p, const Shape& out);
 // SoftmaxOutput's gradient (MXNet 1.x rules) from its output and label.
 void SoftmaxOutputBackward(const SoftmaxOutputGradParams& p, const TensorView& out, const TensorView& label,
                            OpReq req, const TensorView& gx);

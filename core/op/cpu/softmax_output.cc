@@ -10,6 +10,7 @@
 // smooth_alpha > 0 spreads alpha over the other classes: the label's entry is
 // out - 1 + alpha, the others out - alpha / (k - 1).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/op/cpu/nnx_common.h"
@@ -26,20 +27,10 @@ void SoftmaxOutputGradT(const SoftmaxOutputGradParams& p, const TensorView& out,
   using A = Acc<T>;
   const T* op = out.ptr<T>();
   T* gp = gx.ptr<T>();
-  const int64_t total = out.Size();
   const int ignore = static_cast<int>(p.ignore_label);
 
-  int64_t rows, k, s;  // out seen as (rows, k, s)
-  if (p.multi_output) {
-    rows = out.shape[0];
-    k = out.shape[1];
-    s = rows * k == 0 ? 0 : total / rows / k;
-  } else {
-    rows = p.preserve_shape ? (out.shape[out.ndim() - 1] == 0 ? 0 : total / out.shape[out.ndim() - 1])
-                            : out.shape[0];
-    k = rows == 0 ? 0 : total / rows;
-    s = 1;
-  }
+  const SoftmaxOutputGradView v = SoftmaxOutputGradViewOf(p, out.shape);  // out seen as (rows, k, s)
+  const int64_t rows = v.rows, k = v.k, s = v.s;
   double count = 1;
   if (p.normalization == 1) {
     count = p.multi_output ? static_cast<double>(rows) : static_cast<double>(lab.size());
@@ -93,6 +84,33 @@ void SoftmaxOutputBackward(const SoftmaxOutputGradParams& p, const TensorView& o
       SoftmaxOutputGradT<T>(p, out, ToDoubles(label), req, gx);
     }
   })
+}
+
+SoftmaxOutputGradParams SoftmaxOutputGradParamsOf(const Params& p) {
+  SoftmaxOutputGradParams g;
+  g.grad_scale = p.GetFloat("grad_scale");
+  g.ignore_label = p.GetFloat("ignore_label");
+  g.smooth_alpha = p.GetFloat("smooth_alpha");
+  g.use_ignore = p.GetBool("use_ignore");
+  g.multi_output = p.GetBool("multi_output");
+  g.preserve_shape = p.GetBool("preserve_shape");
+  const std::string& n = p.GetString("normalization");
+  g.normalization = n == "batch" ? 1 : n == "valid" ? 2 : 0;
+  return g;
+}
+
+SoftmaxOutputGradView SoftmaxOutputGradViewOf(const SoftmaxOutputGradParams& p, const Shape& out) {
+  const int64_t total = out.Size();
+  SoftmaxOutputGradView v;
+  if (p.multi_output) {
+    v.rows = out[0];
+    v.k = out[1];
+    v.s = v.rows * v.k == 0 ? 0 : total / v.rows / v.k;
+  } else {
+    v.rows = p.preserve_shape ? (out[out.ndim() - 1] == 0 ? 0 : total / out[out.ndim() - 1]) : out[0];
+    v.k = v.rows == 0 ? 0 : total / v.rows;
+  }
+  return v;
 }
 
 }  // namespace nnx_cpu

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "core/op/cuda/nn_gpu.cuh"
-#include "core/op/nn_util.h"
+#include "core/op/nn_geom.h"
 
 namespace weft {
 namespace cuda {
@@ -208,51 +208,15 @@ void ConvBackwardGPU(const OpContext& ctx, const char* op, const ConvGeom& g, co
   });
 }
 
-// ---- Deconvolution's geometry (deconvolution.cc MakePlan, validated by shape
-// inference): convolution terms with x = this op's output, y = its data.
-ConvGeom DeconvGeometry(const Params& p, const Shape& data) {
-  const std::vector<int64_t> kernel = nn::KernelParam(p);
-  const int nd = static_cast<int>(kernel.size());
-  const std::vector<int64_t> stride = nn::AxisParam(p, "stride", nd, 1, 1);
-  const std::vector<int64_t> dilate = nn::AxisParam(p, "dilate", nd, 1, 1);
-  std::vector<int64_t> pad = nn::AxisParam(p, "pad", nd, 0, 0);
-  std::vector<int64_t> adj = nn::AxisParam(p, "adj", nd, 0, 0);
-  const std::vector<int64_t> target = nn::AxisParam(p, "target_shape", nd, 0, 0);
-  bool use_target = false;
-  for (int64_t t : target) use_target = use_target || t != 0;
-  ConvGeom g;
-  g.nd = nd;
-  g.batch = data[0];
-  g.out_c = data[1];
-  g.in_c = p.GetInt("num_filter");
-  g.groups = p.GetInt("num_group");
-  for (int i = 0; i < nd; ++i) {
-    const int64_t in = data[2 + i], full = stride[i] * (in - 1) + dilate[i] * (kernel[i] - 1) + 1;
-    if (use_target) {
-      const int64_t total = full - target[i];
-      adj[i] = total % 2;
-      pad[i] = (total + 1) / 2;
-    }
-    const int s = 3 - nd + i;
-    g.in[s] = full - 2 * pad[i] + adj[i];
-    g.out[s] = in;
-    g.kernel[s] = kernel[i];
-    g.stride[s] = stride[i];
-    g.dilate[s] = dilate[i];
-    g.pad[s] = pad[i];
-  }
-  return g;
-}
-
 void Convolution(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  ConvForwardGPU(ctx, ConvGeometry(p, in[0].shape), in[0], in[1], in.size() > 2 ? &in[2] : nullptr, -1, req[0],
+  ConvForwardGPU(ctx, nn::ConvGeometry(p, in[0].shape), in[0], in[1], in.size() > 2 ? &in[2] : nullptr, -1, req[0],
                  out[0]);
 }
 
 void ConvolutionBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                          const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const ConvGeom g = ConvGeometry(p, in[1].shape);
+  const ConvGeom g = nn::ConvGeometry(p, in[1].shape);
   ConvBackwardGPU(ctx, "_backward_Convolution", g, in[0], &in[1], &in[2], req[0], &out[0], req[1], &out[1]);
   if (out.size() > 2) BiasGrad(ctx, "_backward_Convolution", in[0], g.batch, g.out_c, OutVol(g), req[2], out[2]);
 }
@@ -262,7 +226,7 @@ void ConvolutionBackward(const OpContext& ctx, const Params& p, const std::vecto
 void Deconvolution(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                    const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  const ConvGeom g = DeconvGeometry(p, in[0].shape);
+  const ConvGeom g = nn::DeconvGeometry(p, in[0].shape).g;
   ConvBackwardGPU(ctx, "Deconvolution", g, in[0], nullptr, &in[1], req[0], &out[0], OpReq::kNull, nullptr);
   if (in.size() < 3) return;
   const int64_t channels = g.in_c, s = InVol(g);
@@ -276,36 +240,13 @@ void Deconvolution(const OpContext& ctx, const Params& p, const std::vector<Tens
 // In convolution terms out_grad is the input x and data is the output y.
 void DeconvolutionBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                            const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const ConvGeom g = DeconvGeometry(p, in[1].shape);
+  const ConvGeom g = nn::DeconvGeometry(p, in[1].shape).g;
   if (req[0] != OpReq::kNull) ConvForwardGPU(ctx, g, in[0], in[2], nullptr, -1, req[0], out[0]);
   ConvBackwardGPU(ctx, "_backward_Deconvolution", g, in[1], &in[0], nullptr, OpReq::kNull, nullptr, req[1], &out[1]);
   if (out.size() > 2) BiasGrad(ctx, "_backward_Deconvolution", in[0], g.batch, g.in_c, InVol(g), req[2], out[2]);
 }
 
 }  // namespace
-
-// Convolution's geometry (convolution.cc Geometry):
-// out = (in + 2*pad - dilate*(kernel-1) - 1) / stride + 1.
-ConvGeom ConvGeometry(const Params& p, const Shape& data) {
-  const std::vector<int64_t> kernel = nn::KernelParam(p);
-  const int nd = static_cast<int>(kernel.size());
-  ConvGeom g;
-  g.nd = nd;
-  g.batch = data[0];
-  g.in_c = data[1];
-  g.out_c = p.GetInt("num_filter");
-  g.groups = p.GetInt("num_group");
-  nn::Place3(kernel, g.kernel);
-  nn::Place3(nn::AxisParam(p, "stride", nd, 1, 1), g.stride);
-  nn::Place3(nn::AxisParam(p, "dilate", nd, 1, 1), g.dilate);
-  nn::Place3(nn::AxisParam(p, "pad", nd, 0, 0), g.pad);
-  for (int i = 0; i < nd; ++i) {
-    const int s = 3 - nd + i;
-    g.in[s] = data[2 + i];
-    g.out[s] = (g.in[s] + 2 * g.pad[s] - (g.dilate[s] * (g.kernel[s] - 1) + 1)) / g.stride[s] + 1;
-  }
-  return g;
-}
 
 void ConvForwardGPU(const OpContext& ctx, const ConvGeom& g, const TensorView& x, const TensorView& w,
                     const TensorView* b, int act, OpReq req, const TensorView& y) {

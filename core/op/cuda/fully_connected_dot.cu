@@ -8,6 +8,7 @@
 
 #include "core/op/cpu/dot.h"
 #include "core/op/cuda/nn_gpu.cuh"
+#include "core/op/nn_geom.h"
 
 namespace weft {
 namespace cuda {
@@ -228,7 +229,7 @@ void FCBackwardT(const OpContext& ctx, const nn_cpu::FCGeom& g, const std::vecto
 void FullyConnected(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                     const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  const nn_cpu::FCGeom g = FCGeometry(p, in[0].shape);
+  const nn_cpu::FCGeom g = nn::FCGeometry(p, in[0].shape);
   const bool bias = !p.GetBool("no_bias");
   WEFT_GPU_REAL_SWITCH(in[0].dtype, "FullyConnected", T, {
     FCForwardT<T>(ctx, g, in[0].ptr<T>(), in[1].ptr<T>(), bias ? in[2].ptr<T>() : nullptr, req[0], out[0].ptr<T>());
@@ -237,7 +238,7 @@ void FullyConnected(const OpContext& ctx, const Params& p, const std::vector<Ten
 
 void FullyConnectedBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                             const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const nn_cpu::FCGeom g = FCGeometry(p, in[1].shape);
+  const nn_cpu::FCGeom g = nn::FCGeometry(p, in[1].shape);
   WEFT_GPU_REAL_SWITCH(in[0].dtype, "_backward_FullyConnected", T, { FCBackwardT<T>(ctx, g, in, req, out); });
 }
 
@@ -263,21 +264,6 @@ void DenseGemmBatched(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t
                       int64_t lda, int64_t sa, const double* b, int64_t ldb, int64_t sb, double beta, double* c,
                       int64_t ldc, int64_t sc, int64_t batch) {
   GemmImpl<double>(ctx, ta, tb, m, n, k, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch);
-}
-
-// flatten=True: data (batch, ...) is (batch, prod(...)); else the last axis is the input dimension.
-nn_cpu::FCGeom FCGeometry(const Params& p, const Shape& data) {
-  nn_cpu::FCGeom g;
-  g.hidden = p.GetInt("num_hidden");
-  const int nd = data.ndim();
-  if (p.GetBool("flatten")) {
-    g.rows = data[0];
-    g.in_dim = data.ProdRange(1, nd);
-  } else {
-    g.rows = data.ProdRange(0, nd - 1);
-    g.in_dim = data[nd - 1];
-  }
-  return g;
 }
 
 WEFT_REGISTER_GPU_KERNEL("FullyConnected", FullyConnected);

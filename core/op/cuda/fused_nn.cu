@@ -8,6 +8,7 @@
 
 #include "core/op/cpu/fused_elemwise.h"  // ActKindByName
 #include "core/op/cuda/nn_gpu.cuh"
+#include "core/op/nn_geom.h"
 
 namespace weft {
 namespace cuda {
@@ -31,10 +32,7 @@ void FCActT(const OpContext& ctx, const nn_cpu::FCGeom& g, int act, const T* x, 
 void FusedFCAct(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  nn_cpu::FCGeom g;  // weight is (num_hidden, in_dim); the output (rows..., num_hidden)
-  g.hidden = p.GetInt("num_hidden");
-  g.in_dim = in[1].shape[1];
-  g.rows = out[0].Size() / g.hidden;
+  const nn_cpu::FCGeom g = nn::FCGeometry(p, in[0].shape);
   const bool bias = !p.GetBool("no_bias") && in.size() > 2;
   const int act = static_cast<int>(fused_cpu::ActKindByName(p.GetString("act_type"), "_fused_fully_connected_act"));
   WEFT_GPU_REAL_SWITCH(out[0].dtype, "_fused_fully_connected_act", T, {
@@ -47,7 +45,7 @@ void FusedConvAct(const OpContext& ctx, const Params& p, const std::vector<Tenso
                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
   const int act = static_cast<int>(fused_cpu::ActKindByName(p.GetString("act_type"), "_fused_convolution_act"));
-  ConvForwardGPU(ctx, ConvGeometry(p, in[0].shape), in[0], in[1], in.size() > 2 ? &in[2] : nullptr, act, req[0],
+  ConvForwardGPU(ctx, nn::ConvGeometry(p, in[0].shape), in[0], in[1], in.size() > 2 ? &in[2] : nullptr, act, req[0],
                  out[0]);
 }
 

@@ -1,8 +1,9 @@
 // Shared by the GPU kernels of the dense layers (core/op/cuda/
 // fully_connected_dot.cu, convolution.cu, pooling_lrn.cu, rnn.cu, fused_nn.cu):
-// the GEMM entry point they all use, the layer geometries the fused ops reuse,
-// and the activation of the fused layers. Declarations and small WEFT_HD
-// formulas only; the kernels live in the .cu files (Note [GPU kernel style]).
+// the GEMM entry point they all use, the convolution the fused op reuses and
+// the activation of the fused layers (their geometries: core/op/nn_geom.h).
+// Declarations and small WEFT_HD formulas only; the kernels live in the .cu
+// files (Note [GPU kernel style]).
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -29,12 +30,6 @@ void DenseGemmBatched(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t
                       int64_t lda, int64_t sa, const double* b, int64_t ldb, int64_t sb, double beta, double* c,
                       int64_t ldc, int64_t sc, int64_t batch);
 
-// FullyConnected's geometry from its parameters and data (fully_connected.cc).
-nn_cpu::FCGeom FCGeometry(const Params& p, const Shape& data);
-
-// Convolution's geometry from its parameters and data (convolution.cc);
-// shape inference has validated both. Defined in convolution.cu.
-nn_cpu::ConvGeom ConvGeometry(const Params& p, const Shape& data);
 // y (req)= act(conv(x, w) + b): b may be null; act is an nnx_cpu::ActKind
 // value, or -1 for none (Convolution itself).
 void ConvForwardGPU(const OpContext& ctx, const nn_cpu::ConvGeom& g, const TensorView& x, const TensorView& w,

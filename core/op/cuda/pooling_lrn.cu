@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "core/op/cpu/lrn.h"
 #include "core/op/cuda/nn_gpu.cuh"
-#include "core/op/nn_util.h"
+#include "core/op/nn_geom.h"
 
 namespace weft {
 namespace cuda {
@@ -17,42 +18,6 @@ using nn_cpu::PoolGeom;
 using nn_cpu::PoolType;
 
 // ---- Pooling ----
-
-// Pooling's geometry (pooling.cc Geometry, validated by shape inference).
-PoolGeom PoolGeometry(const Params& p, const Shape& data) {
-  const bool global = p.GetBool("global_pool");
-  std::vector<int64_t> kernel;
-  if (global) kernel.assign(data.dims().begin() + 2, data.dims().end());
-  else kernel = nn::KernelParam(p);
-  const int nd = static_cast<int>(kernel.size());
-  PoolGeom g;
-  g.nd = nd;
-  g.batch = data[0];
-  g.channels = data[1];
-  const std::string& type = p.GetString("pool_type");
-  g.type = type == "avg" ? PoolType::kAvg : type == "sum" ? PoolType::kSum : type == "lp" ? PoolType::kLp
-                                                                                            : PoolType::kMax;
-  g.count_include_pad = p.IsNone("count_include_pad") || p.GetBool("count_include_pad");
-  if (g.type == PoolType::kLp) g.p_value = static_cast<int>(p.GetInt("p_value"));
-  const std::vector<int64_t> stride = global ? std::vector<int64_t>(nd, 1) : nn::AxisParam(p, "stride", nd, 1, 1);
-  const std::vector<int64_t> pad = global ? std::vector<int64_t>(nd, 0) : nn::AxisParam(p, "pad", nd, 0, 0);
-  const std::string& conv = p.GetString("pooling_convention");
-  for (int i = 0; i < nd; ++i) {
-    const int s = 3 - nd + i;
-    const int64_t in = data[2 + i], span = in + 2 * pad[i];
-    int64_t o;
-    if (global) o = 1;
-    else if (conv == "valid") o = 1 + (span - kernel[i]) / stride[i];
-    else if (conv == "full") o = 1 + (span - kernel[i] + stride[i] - 1) / stride[i];
-    else o = (span + stride[i] - 1) / stride[i];
-    g.in[s] = in;
-    g.out[s] = o;
-    g.kernel[s] = kernel[i];
-    g.stride[s] = stride[i];
-    g.pad[s] = pad[i];
-  }
-  return g;
-}
 
 // Window o of axis a: [lo, hi) inside the input and its divisor factor
 // (cpu/pooling.cc Span).
@@ -190,7 +155,7 @@ void PoolBackwardT(const OpContext& ctx, const PoolGeom& g, const T* dy, const T
 void Pooling(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
              const std::vector<TensorView>& out) {
   if (req[0] != OpReq::kNull) {
-    const PoolGeom g = PoolGeometry(p, in[0].shape);
+    const PoolGeom g = nn::PoolGeometry(p, in[0].shape);
     WEFT_GPU_REAL_SWITCH(in[0].dtype, "Pooling", T,
                          { PoolForwardT<T>(ctx, g, in[0].ptr<T>(), req[0], out[0].ptr<T>()); });
   }
@@ -202,7 +167,7 @@ void Pooling(const OpContext& ctx, const Params& p, const std::vector<TensorView
 void PoolingBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                      const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  const PoolGeom g = PoolGeometry(p, in[1].shape);
+  const PoolGeom g = nn::PoolGeometry(p, in[1].shape);
   WEFT_GPU_REAL_SWITCH(in[0].dtype, "_backward_Pooling", T, {
     PoolBackwardT<T>(ctx, g, in[0].ptr<T>(), in[1].ptr<T>(), in[2].ptr<T>(), req[0], out[0].ptr<T>());
   });
@@ -210,23 +175,9 @@ void PoolingBackward(const OpContext& ctx, const Params& p, const std::vector<Te
 
 // ---- LRN ----
 
-// Data as (batch, C, inner); the window of channel c is [c - nsize/2, c + nsize/2] clipped to [0, C).
-struct LRNGeom {
-  int64_t channels, inner, half;
-  double alpha, beta, knorm, nsize;
-};
-
-LRNGeom LRNGeometry(const Params& p, const Shape& data) {
-  LRNGeom a;
-  a.channels = data[1];
-  a.inner = data.ProdRange(2, data.ndim());
-  a.half = p.GetInt("nsize") / 2;
-  a.nsize = static_cast<double>(p.GetInt("nsize"));
-  a.alpha = p.GetFloat("alpha");
-  a.beta = p.GetFloat("beta");
-  a.knorm = p.GetFloat("knorm");
-  return a;
-}
+// nnx_cpu::LRNArgs: data as (batch, C, inner); the window of channel c is
+// [c - nsize/2, c + nsize/2] clipped to [0, C).
+using nnx_cpu::LRNArgs;
 
 // The window sum over channels of v at element i (channel (i / inner) % C).
 template <typename T>
@@ -244,11 +195,11 @@ WEFT_HD inline T ChannelWindowSum(const T* v, int64_t i, int64_t C, int64_t inne
 
 // Every norm first (into scratch), then the outputs: y may be x's memory.
 template <typename T>
-void LRNForwardT(const OpContext& ctx, const LRNGeom& a, int64_t n, const T* x, OpReq req_y, T* y, OpReq req_norm,
+void LRNForwardT(const OpContext& ctx, const LRNArgs& a, int64_t n, const T* x, OpReq req_y, T* y, OpReq req_norm,
                  T* norm) {
   T* nbuf = static_cast<T*>(Scratch(ctx, sizeof(T) * static_cast<size_t>(n)));
   const T salpha = static_cast<T>(a.alpha / a.nsize), knorm = static_cast<T>(a.knorm), neg_beta = static_cast<T>(-a.beta);
-  const int64_t C = a.channels, inner = a.inner, half = a.half;
+  const int64_t C = a.channels, inner = a.inner, half = a.nsize / 2;
   Launch(ctx, n, [=] WEFT_HD(int64_t i) { nbuf[i] = knorm + salpha * ChannelWindowSum(x, i, C, inner, half, true); });
   Launch(ctx, n, [=] WEFT_HD(int64_t i) {
     const T nv = nbuf[i];
@@ -261,11 +212,11 @@ void LRNForwardT(const OpContext& ctx, const LRNGeom& a, int64_t n, const T* x, 
 // gx (req)= gy * norm^-beta - 2 alpha beta / nsize * x * window sum of
 // gy * x * norm^(-beta-1); the products go to scratch first, so gx may be gy.
 template <typename T>
-void LRNBackwardT(const OpContext& ctx, const LRNGeom& a, int64_t n, const T* gy, const T* x, const T* norm,
+void LRNBackwardT(const OpContext& ctx, const LRNArgs& a, int64_t n, const T* gy, const T* x, const T* norm,
                   OpReq req, T* gx) {
   T* scaled = static_cast<T*>(Scratch(ctx, sizeof(T) * static_cast<size_t>(n)));
   const T neg_beta = static_cast<T>(-a.beta), coef = static_cast<T>(2.0 * a.alpha * a.beta / a.nsize);
-  const int64_t C = a.channels, inner = a.inner, half = a.half;
+  const int64_t C = a.channels, inner = a.inner, half = a.nsize / 2;
   Launch(ctx, n, [=] WEFT_HD(int64_t i) {
     const T nv = norm[i];
     scaled[i] = gy[i] * std::pow(nv, neg_beta) * x[i] / nv;
@@ -279,7 +230,7 @@ void LRNBackwardT(const OpContext& ctx, const LRNGeom& a, int64_t n, const T* gy
 void LRN(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
          const std::vector<TensorView>& out) {
   if ((req[0] == OpReq::kNull && req[1] == OpReq::kNull) || in[0].Size() == 0) return;
-  const LRNGeom a = LRNGeometry(p, in[0].shape);
+  const LRNArgs a = nnx_cpu::LRNArgsOf(p, in[0].shape, "data");
   WEFT_GPU_REAL_SWITCH(in[0].dtype, "LRN", T, {
     LRNForwardT<T>(ctx, a, in[0].Size(), in[0].ptr<T>(), req[0], out[0].ptr<T>(), req[1], out[1].ptr<T>());
   });
@@ -288,7 +239,7 @@ void LRN(const OpContext& ctx, const Params& p, const std::vector<TensorView>& i
 void LRNBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull || out[0].Size() == 0) return;
-  const LRNGeom a = LRNGeometry(p, in[1].shape);
+  const LRNArgs a = nnx_cpu::LRNArgsOf(p, in[1].shape, "data");
   WEFT_GPU_REAL_SWITCH(in[1].dtype, "_backward_LRN", T, {
     LRNBackwardT<T>(ctx, a, out[0].Size(), in[0].ptr<T>(), in[1].ptr<T>(), in[2].ptr<T>(), req[0], out[0].ptr<T>());
   });

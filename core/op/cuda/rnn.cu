@@ -20,22 +20,8 @@ namespace {
 using rnn_cpu::RNNGeom;
 using rnn_cpu::RNNMode;
 
-bool IsLSTM(const Params& p) { return p.GetString("mode") == "lstm"; }
-int NumVisible(const Params& p) { return 1 + (p.GetBool("state_outputs") ? (IsLSTM(p) ? 2 : 1) : 0); }
-
-// rnn.cc Geometry (validated by shape inference).
-RNNGeom Geometry(const Params& p, const Shape& data) {
-  RNNGeom g;
-  const std::string& m = p.GetString("mode");
-  g.mode = m == "rnn_relu" ? RNNMode::kRelu : m == "rnn_tanh" ? RNNMode::kTanh : m == "lstm" ? RNNMode::kLSTM
-                                                                                               : RNNMode::kGRU;
-  g.seq = data[0], g.batch = data[1], g.input = data[2];
-  g.hidden = p.GetInt("state_size");
-  g.layers = p.GetInt("num_layers");
-  g.dirs = p.GetBool("bidirectional") ? 2 : 1;
-  g.p = p.GetFloat("p");
-  return g;
-}
+using rnn_cpu::IsLSTM;
+using rnn_cpu::NumVisible;
 
 template <typename T>
 WEFT_HD inline T Sigmoid(T v) {
@@ -335,7 +321,7 @@ void BackwardT(const OpContext& ctx, const RNNGeom& g, const std::vector<TensorV
 
 void RNN(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
          const std::vector<TensorView>& out) {
-  const RNNGeom g = Geometry(p, in[0].shape);
+  const RNNGeom g = rnn_cpu::RNNGeometry(p, in[0].shape);
   const int nvis = NumVisible(p);
   const bool lstm = IsLSTM(p);
   WEFT_GPU_REAL_SWITCH(in[0].dtype, "RNN", T, { ForwardT<T>(ctx, g, in, req, out, nvis, lstm); });
@@ -344,7 +330,7 @@ void RNN(const OpContext& ctx, const Params& p, const std::vector<TensorView>& i
 void RNNBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   const int nvis = NumVisible(p);
-  const RNNGeom g = Geometry(p, in[nvis].shape);
+  const RNNGeom g = rnn_cpu::RNNGeometry(p, in[nvis].shape);
   const bool lstm = IsLSTM(p);
   WEFT_GPU_REAL_SWITCH(in[0].dtype, "_backward_RNN", T, { BackwardT<T>(ctx, g, in, req, out, nvis, lstm); });
 }

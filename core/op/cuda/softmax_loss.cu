@@ -10,9 +10,9 @@
 #include <limits>
 #include <string>
 
-#include "core/op/axis_util.h"
+#include "core/op/cpu/softmax.h"
 #include "core/op/cuda/kernel.h"
-#include "core/op/nnx_util.h"
+#include "core/op/softmax_geom.h"
 
 namespace weft {
 namespace cuda {
@@ -106,61 +106,35 @@ void SoftmaxBackward(const OpContext& ctx, const TensorView& gy, const TensorVie
 
 // ---- softmax / log_softmax ----
 
-// As Temperature() in core/op/softmax.cc.
-double Temperature(const Params& p) {
-  if (p.IsNone("temperature")) return 1.0;
-  const double t = p.GetFloat("temperature");
-  WEFT_CHECK(t != 0 && t == t, kInvalidArgument)
-      << p.op()->name << ": parameter 'temperature' must be a non-zero number, got " << t;
-  return t;
-}
-
-nnx::AxisSplit SoftmaxSplit(const Params& p, const Shape& s) {
-  WEFT_CHECK(!p.GetBool("use_length"), kInvalidArgument)
-      << p.op()->name << ": use_length=True (masking by a length input) is not supported";
-  return nnx::SplitAt(s, tensor::NormalizeAxis(p.GetInt("axis"), s.ndim(), p.op()->name, "data"));
-}
-
 template <bool kLog>
 void Softmax(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
              const std::vector<TensorView>& out) {
-  const nnx::AxisSplit s = SoftmaxSplit(p, in[0].shape);
-  SoftmaxForward(ctx, in[0], s.outer, s.n, s.inner, Temperature(p), kLog, req[0], out[0],
+  nnx::CheckSoftmaxNoLength(p);
+  const nnx::AxisSplit s = nnx::SoftmaxAxisSplit(p, in[0].shape);
+  SoftmaxForward(ctx, in[0], s.outer, s.n, s.inner, nnx::SoftmaxTemperature(p), kLog, req[0], out[0],
                  kLog ? "log_softmax" : "softmax");
 }
 
 template <bool kLog>
 void SoftmaxGrad(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const nnx::AxisSplit s = SoftmaxSplit(p, in[0].shape);
-  SoftmaxBackward(ctx, in[0], in[1], s.outer, s.n, s.inner, Temperature(p), kLog, req[0], out[0],
+  nnx::CheckSoftmaxNoLength(p);
+  const nnx::AxisSplit s = nnx::SoftmaxAxisSplit(p, in[0].shape);
+  SoftmaxBackward(ctx, in[0], in[1], s.outer, s.n, s.inner, nnx::SoftmaxTemperature(p), kLog, req[0], out[0],
                   kLog ? "_backward_log_softmax" : "_backward_softmax");
 }
 
 // ---- SoftmaxActivation ----
 
-// As ActivationSplit in core/op/softmax.cc: per instance, or over axis 1 (channel).
-nnx::AxisSplit ActivationSplit(const Params& p, const Shape& s) {
-  nnx::AxisSplit r;
-  r.outer = s[0];
-  if (p.GetString("mode") == "channel") {
-    r.n = s[1];
-    r.inner = s.ProdRange(2, s.ndim());
-  } else {
-    r.n = s.ProdRange(1, s.ndim());
-  }
-  return r;
-}
-
 void SoftmaxActivation(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                        const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const nnx::AxisSplit s = ActivationSplit(p, in[0].shape);
+  const nnx::AxisSplit s = nnx::SoftmaxActivationSplit(p, in[0].shape);
   SoftmaxForward(ctx, in[0], s.outer, s.n, s.inner, 1.0, false, req[0], out[0], "SoftmaxActivation");
 }
 
 void SoftmaxActivationGrad(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                            const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const nnx::AxisSplit s = ActivationSplit(p, in[0].shape);
+  const nnx::AxisSplit s = nnx::SoftmaxActivationSplit(p, in[0].shape);
   SoftmaxBackward(ctx, in[0], in[1], s.outer, s.n, s.inner, 1.0, false, req[0], out[0], "_backward_SoftmaxActivation");
 }
 
@@ -168,21 +142,8 @@ void SoftmaxActivationGrad(const OpContext& ctx, const Params& p, const std::vec
 
 void SoftmaxOutputForward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const Shape& s = in[0].shape;
-  const int64_t total = s.Size();
-  int64_t outer, n, inner = 1;
-  if (p.GetBool("multi_output")) {
-    outer = s[0];
-    n = s[1];
-    inner = outer * n == 0 ? 0 : total / outer / n;
-  } else if (p.GetBool("preserve_shape")) {
-    n = s[s.ndim() - 1];
-    outer = n == 0 ? 0 : total / n;
-  } else {
-    outer = s[0];
-    n = outer == 0 ? 0 : total / outer;
-  }
-  SoftmaxForward(ctx, in[0], outer, n, inner, 1.0, false, req[0], out[0], "SoftmaxOutput");
+  const nnx::AxisSplit s = nnx::SoftmaxOutputSplit(p, in[0].shape);
+  SoftmaxForward(ctx, in[0], s.outer, s.n, s.inner, 1.0, false, req[0], out[0], "SoftmaxOutput");
 }
 
 // SoftmaxOutput's gradient, MXNet 1.x rules (see the comment of
@@ -196,29 +157,20 @@ void SoftmaxOutputGradT(const OpContext& ctx, const Params& p, const TensorView&
   const T* lp = label.ptr<T>();
   T* gp = gx.ptr<T>();
   const int64_t total = out.Size();
-  const double grad_scale = p.GetFloat("grad_scale");
+  const nnx_cpu::SoftmaxOutputGradParams g = nnx_cpu::SoftmaxOutputGradParamsOf(p);
+  const double grad_scale = g.grad_scale;
   if (label.shape == out.shape) {  // probabilities as labels
     const T sc = static_cast<T>(grad_scale);
     Launch(ctx, total, [=] WEFT_HD(int64_t i) { Assign(gp, i, req, (op[i] - lp[i]) * sc); });
     return;
   }
-  const bool multi = p.GetBool("multi_output");
-  const bool use_ignore = p.GetBool("use_ignore");
-  const std::string& norm = p.GetString("normalization");
-  const int normalization = norm == "batch" ? 1 : norm == "valid" ? 2 : 0;
-  const int ignore = static_cast<int>(p.GetFloat("ignore_label"));
-  const double smooth = p.GetFloat("smooth_alpha");
-  int64_t rows, k, s;
-  if (multi) {
-    rows = out.shape[0];
-    k = out.shape[1];
-    s = rows * k == 0 ? 0 : total / rows / k;
-  } else {
-    rows = p.GetBool("preserve_shape") ? (out.shape[out.ndim() - 1] == 0 ? 0 : total / out.shape[out.ndim() - 1])
-                                       : out.shape[0];
-    k = rows == 0 ? 0 : total / rows;
-    s = 1;
-  }
+  const bool multi = g.multi_output;
+  const bool use_ignore = g.use_ignore;
+  const int normalization = g.normalization;
+  const int ignore = static_cast<int>(g.ignore_label);
+  const double smooth = g.smooth_alpha;
+  const nnx_cpu::SoftmaxOutputGradView v = nnx_cpu::SoftmaxOutputGradViewOf(g, out.shape);
+  const int64_t rows = v.rows, k = v.k, s = v.s;
   const int64_t nlab = label.Size();
   double host_scale = grad_scale;
   if (normalization == 1) host_scale /= multi ? static_cast<double>(rows) : static_cast<double>(nlab);

@@ -31,13 +31,14 @@ Note [Trainer and KVStore]
     where gradients would travel (weft has no gradient compression).
 
 Note [Stale gradients]
-    MXNet marks a gradient "fresh" when backward writes it and the Trainer
-    refuses (or, with ignore_stale_grad, skips) parameters whose gradient is not
-    fresh. The check needs that mark on the gradient's array; the Trainer reads
-    ``NDArray._fresh_grad`` where the NDArray class provides it and otherwise
-    cannot tell, so it updates every parameter. Parameters whose deferred
-    initialization never finished (never used in a forward pass) are always
-    detected: an error names them, or ignore_stale_grad skips them.
+    As in MXNet, backward marks a gradient "fresh" when it writes it
+    (``NDArray._fresh_grad`` on the parameter's array, kept by the core's
+    autograd: Note [Fresh gradients] in core/autograd/autograd.cc) and the
+    Trainer clears the mark when it applies the gradient. A parameter whose
+    gradient is not fresh at ``step``/``update`` was not used by the backward
+    since the last step: the Trainer raises naming it, or with
+    ignore_stale_grad skips it. Parameters whose deferred initialization never
+    finished (never used in a forward pass) are treated the same way.
 """
 # pylint: disable=protected-access
 import os
@@ -277,13 +278,8 @@ class Trainer:
                 self._kvstore.pushpull(i, grads, out=grads, priority=-i)
 
     def _update(self, ignore_stale_grad=False):
-        if self._update_on_kvstore:
-            # The store ran the optimizer at push (allreduce_grads): fetch the new weights.
-            for i, param in enumerate(self._params):
-                if param.grad_req != "null" and not param._deferred_init:
-                    self._kvstore.pull(i, param.list_data(), priority=-i)
-            return
-        updates = [[] for _ in self._updaters]
+        # Check every parameter before touching any, so a refused step changes nothing.
+        todo = []
         for i, param in enumerate(self._params):
             if param.grad_req == "null":
                 continue
@@ -294,16 +290,24 @@ class Trainer:
                     continue
                 raise _stale_error(param.name, "its initialization is still deferred: it has not been used "
                                    "in a forward pass") from None
-            grads = param.list_grad()
-            for upd, arr, grad in zip(updates, arrays, grads):
-                fresh = _fresh_grad(arr)
-                if fresh is False:
-                    if not ignore_stale_grad:
+            if not ignore_stale_grad:
+                for arr in arrays:
+                    if not arr._fresh_grad:
                         raise _stale_error(param.name, "its gradient on context %s has not been updated by "
                                            "backward since the last `step`" % str(arr.context))
-                    continue
-                upd.append((i, grad, arr))
-                _clear_fresh_grad(arr)
+            todo.append((i, param, arrays))
+        updates = [[] for _ in self._updaters]
+        for i, param, arrays in todo:
+            if self._update_on_kvstore:
+                # The store ran the optimizer at push (allreduce_grads): fetch the new weights.
+                self._kvstore.pull(i, arrays, priority=-i)
+                for arr in arrays:
+                    arr._fresh_grad = False
+                continue
+            for upd, arr, grad in zip(updates, arrays, param.list_grad()):
+                if arr._fresh_grad:  # stale ones are skipped (ignore_stale_grad)
+                    upd.append((i, grad, arr))
+                    arr._fresh_grad = False
         for updater, upd in zip(self._updaters, updates):
             if upd:
                 idx, grads, arrays = zip(*upd)
@@ -372,19 +376,6 @@ def _why_not_on_servers(optimizer):
         return "set update_on_kvstore=True"
     except InvalidArgumentError as exc:
         return str(exc)
-
-
-def _fresh_grad(arr):
-    """True / False where the NDArray class tracks fresh gradients, else None
-    (Note [Stale gradients])."""
-    if not hasattr(type(arr), "_fresh_grad"):
-        return None
-    return bool(arr._fresh_grad)
-
-
-def _clear_fresh_grad(arr):
-    if hasattr(type(arr), "_fresh_grad"):
-        arr._fresh_grad = False
 
 
 def _stale_error(name, why):

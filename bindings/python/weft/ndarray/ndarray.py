@@ -255,6 +255,19 @@ class NDArray:
                           train_mode=train_mode)
 
     @property
+    def _fresh_grad(self):
+        """Whether a backward wrote this variable's gradient since the flag was
+        last cleared (MXNet's ``_fresh_grad``; gluon.Trainer reads and clears it
+        to find stale gradients). False for an array with no gradient attached."""
+        v = ffi.new("int*")
+        check_call(lib.weft_autograd_get_fresh_grad(self.handle, v))
+        return bool(v[0])
+
+    @_fresh_grad.setter
+    def _fresh_grad(self, fresh):
+        check_call(lib.weft_autograd_set_fresh_grad(self.handle, 1 if fresh else 0))
+
+    @property
     def _on_tape(self):
         v = ffi.new("int*")
         check_call(lib.weft_ndarray_on_tape(self.handle, v))
