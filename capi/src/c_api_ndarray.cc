@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "capi/src/c_api_common.h"
+#include "core/autograd/autograd.h"
 
 using namespace weft;  // NOLINT: C ABI implementation file
 
@@ -19,6 +20,23 @@ Shape ShapeFromC(const int64_t* shape, int ndim) {
 const NDArray& Arr(const weft_ndarray* h) {
   WEFT_CHECK(h != nullptr, kInvalidArgument) << "NDArray handle is NULL";
   return h->arr;
+}
+
+// Views of arrays on the autograd tape are recorded (Note [Views on the tape]
+// in core/autograd/autograd.h).
+NDArray ReshapeView(const NDArray& a, const Shape& shape) {
+  NDArray v = a.Reshape(shape);
+  // Reshape reads a 0 in its shape as "copy this input dim": an empty
+  // array's view (no gradient to carry) is left off the tape.
+  if (shape.Size() > 0) Autograd::RecordView("Reshape", {{"shape", shape.ToString()}}, a, &v);
+  return v;
+}
+
+NDArray SliceView(const NDArray& a, int64_t begin, int64_t end) {
+  NDArray v = a.Slice(begin, end);
+  Autograd::RecordView("slice_axis", {{"axis", "0"}, {"begin", std::to_string(begin)}, {"end", std::to_string(end)}},
+                       a, &v);
+  return v;
 }
 }  // namespace
 
@@ -93,21 +111,25 @@ int weft_ndarray_wait_to_write(const weft_ndarray* arr) {
 int weft_ndarray_reshape(const weft_ndarray* arr, const int64_t* shape, int ndim, weft_ndarray** out) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(out);
-  *out = capi::NewHandle(Arr(arr).Reshape(ShapeFromC(shape, ndim)));
+  *out = capi::NewHandle(ReshapeView(Arr(arr), ShapeFromC(shape, ndim)));
   WEFT_API_END();
 }
 
 int weft_ndarray_slice(const weft_ndarray* arr, int64_t begin, int64_t end, weft_ndarray** out) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(out);
-  *out = capi::NewHandle(Arr(arr).Slice(begin, end));
+  *out = capi::NewHandle(SliceView(Arr(arr), begin, end));
   WEFT_API_END();
 }
 
 int weft_ndarray_at(const weft_ndarray* arr, int64_t index, weft_ndarray** out) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(out);
-  *out = capi::NewHandle(Arr(arr).At(index));
+  const NDArray& a = Arr(arr);
+  NDArray v = a.At(index);
+  if (Autograd::IsRecording() && a.ag_node() != nullptr)  // row `index`, then At's shape
+    v = ReshapeView(SliceView(a, index, index + 1), v.shape());
+  *out = capi::NewHandle(v);
   WEFT_API_END();
 }
 

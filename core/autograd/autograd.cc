@@ -164,6 +164,16 @@ void Autograd::RecordOp(const OpDef& op, const Params& params, const std::vector
   for (size_t i = 0; i < outputs->size(); ++i) (*outputs)[i].set_ag_entry(n, static_cast<uint32_t>(i));
 }
 
+void Autograd::RecordView(const std::string& op_name,
+                          const std::vector<std::pair<std::string, std::string>>& attrs, const NDArray& input,
+                          NDArray* view) {
+  if (!IsRecording() || input.ag_node() == nullptr) return;
+  const OpDef& op = OpRegistry::Get()->FindOrThrow(op_name);
+  std::vector<NDArray> out = {*view};
+  RecordOp(op, Params::Parse(op, attrs), {input}, &out);
+  *view = out[0];
+}
+
 void Autograd::SetCustomCallbacks(CustomBackward backward, CustomRelease release) {
   Callbacks().backward = std::move(backward);
   Callbacks().release = std::move(release);

@@ -43,6 +43,14 @@ class Autograd {
   // ops, so the result can be differentiated again; without retain_graph the
   // arrays the tape saved are released and a second backward through it is an
   // error.
+  // Note [Views on the tape]: a view (NDArray::Reshape, Slice, At) taken of
+  // an array on the tape while recording is recorded as the op computing it
+  // (`op` with `attrs`, one input), so gradients flow through views as through
+  // copies (MXNet's ReshapeWithRecord, SliceWithRecord, AtWithRecord). No-op
+  // otherwise. `view` gets the tape entry.
+  static void RecordView(const std::string& op, const std::vector<std::pair<std::string, std::string>>& attrs,
+                         const NDArray& input, NDArray* view);
+
   // Custom functions (autograd.Function): a front end computes the outputs
   // itself and records them as one tape node; at backward the node's
   // gradient is asked of the front end through `backward`, on the thread

@@ -233,6 +233,34 @@ bool RegisterLeakyReLU() {
       })
       .set_num_outputs([](const Params& p) { return LeakyKindOf(p) == LeakyKind::kPReLU ? 2 : 1; })
       .add_inplace(0, 0);
+  // Second order for the parameter-free kinds: linear in out_grad (the op on
+  // the incoming gradient), plus out_grad * act''(x) by data.
+  bwd.set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+    GradBuilder b(n);
+    const NodeEntry& g = og[0];
+    const NodeEntry x = b.in(1);
+    const NodeEntry gog = b.Mul(g, b.in(0));
+    auto negative_part = [&](double scale) {  // scale * e^x where x <= 0
+      return b.Mul(b.Scalar("_mul_scalar", b("exp", {x}), scale), b.Scalar("_lesser_equal_scalar", x, 0));
+    };
+    NodeEntry d_x;
+    switch (LeakyKindOf(n->params)) {
+      case LeakyKind::kLeaky: d_x = b.Zeros(x); break;  // act' is a step
+      case LeakyKind::kELU: d_x = b.Mul(gog, negative_part(n->params.GetFloat("slope"))); break;
+      case LeakyKind::kSELU: d_x = b.Mul(gog, negative_part(nnx_cpu::kSeluLambda * nnx_cpu::kSeluAlpha)); break;
+      case LeakyKind::kGELU: {  // act'' = pdf(x) (2 - x^2)
+        const NodeEntry x2 = b("square", {x});
+        const NodeEntry pdf =
+            b.Scalar("_mul_scalar", b("exp", {b.Scalar("_mul_scalar", x2, -0.5)}), nnx_cpu::kInvSqrt2Pi);
+        d_x = b.Mul(gog, b.Mul(pdf, b.Scalar("_rminus_scalar", x2, 2)));
+        break;
+      }
+      default:
+        WEFT_THROW(kInvalidArgument) << "LeakyReLU: no second-order gradient for act_type='"
+                                     << n->params.GetString("act_type") << "' (leaky, elu, selu and gelu have one)";
+    }
+    return {OutputOf(b.NodeWithAttrs("_backward_LeakyReLU", {g, x})), d_x};
+  });
   bwd.list_input_names = [](const Params& p) {
     const LeakyKind k = LeakyKindOf(p);
     if (k == LeakyKind::kPReLU) return std::vector<std::string>{"out_grad", "data", "gamma"};

@@ -389,7 +389,12 @@ WEFT_REGISTER_OP("_backward_reshape")
       tensor_cpu::ConvertCopy(in[0], req[0], out[0]);
     })
     .add_inplace(0, 0)
-    .set_fusion(FusionClass::kInjective);
+    .set_fusion(FusionClass::kInjective)
+    // Second order: the incoming gradient back in out_grad's shape.
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+      GradBuilder b(n);
+      return {b("_backward_reshape", {og[0], b.in(0)}), b.Zeros(b.in(1))};
+    });
 
 // ---- _backward_Cast ----
 
@@ -515,6 +520,11 @@ bool ShapesOfArgs(const Params& p, std::vector<Shape>* in, std::vector<Shape>* o
         int64_t begin = p.GetInt("begin");
         if (begin < 0) begin += d[axis];
         tensor_cpu::SliceAxisBackwardCPU(in[0], axis, begin, req[0], out[0]);
+      })
+      // Second order: the adjoint of placing out_grad in the slice is taking the slice.
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+        GradBuilder b(n);
+        return {OutputOf(b.NodeWithAttrs("slice_axis", {og[0]})), b.Zeros(b.in(1))};
       });
   return true;
 }();

@@ -197,6 +197,18 @@ OpDef& RegisterBackward() {
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nn_cpu::PoolBackward(nn::PoolGeometry(p, in[1].shape), in[0], in[1], in[2], req[0], out[0]);
+      })
+      // Second order, for the linear pool types: avg and sum pooling are linear
+      // maps whose backward is their transpose, so the gradient by out_grad is
+      // the forward pooling of the incoming gradient (same window counts); data
+      // and output only decide nothing here. max and lp select or weigh by the
+      // data and have no rule.
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+        const std::string& type = n->params.GetString("pool_type");
+        WEFT_CHECK(type == "avg" || type == "sum", kInvalidArgument)
+            << "Pooling: no second-order gradient for pool_type='" << type << "' (avg and sum have one)";
+        GradBuilder b(n);
+        return {OutputOf(b.NodeWithAttrs("Pooling", {og[0]})), b.Zeros(b.in(1)), b.Zeros(b.in(2))};
       });
   return op;
 }

@@ -450,6 +450,14 @@ void AddSecondOrder(std::vector<GradCase>* t) {
   t->push_back(C("_backward_mean", {X({1, 4, 1}), X({3, 4, 2})}, {{"axis", "(0, 2)"}, {"keepdims", "True"}}));
   t->push_back(C("_broadcast_backward", {X({2, 3, 4}), X({3, 1})}));
   t->push_back(C("_backward_softmax", {X({2, 3, 4}), X({2, 3, 4}, U(0.1, 0.9))}, {{"axis", "1"}, {"temperature", "2"}}));
+  for (const char* act : {"leaky", "elu", "selu", "gelu"})
+    t->push_back(C("_backward_LeakyReLU", {X(s), X(s, Away())}, {{"act_type", act}, {"slope", "0.3"}}, act));
+  t->push_back(C("_backward_Pooling", {X({1, 2, 2, 3}), X({1, 2, 4, 5}), X({1, 2, 2, 3})},
+                 {{"kernel", "(2, 3)"}, {"stride", "(2, 2)"}, {"pad", "(0, 1)"}, {"pool_type", "avg"}}, "avg"));
+  t->push_back(C("_backward_Pooling", {X({1, 2, 3}), X({1, 2, 6}), X({1, 2, 3})},
+                 {{"kernel", "(2,)"}, {"stride", "(2,)"}, {"pool_type", "sum"}}, "sum_1d"));
+  t->push_back(C("_backward_reshape", {X({3, 4}), X({2, 6})}));
+  t->push_back(C("_backward_slice_axis", {X({3, 2, 2}), X({3, 5, 2})}, {{"axis", "1"}, {"begin", "-4"}, {"end", "3"}}));
   // The mask is a draw: no gradient flows into it (an index-like input here).
   t->push_back(C("_backward_Dropout", {X({3, 4}), I({1, 4}, Fixed({0, 2, 2, 0}))}, {{"p", "0.5"}, {"axes", "(0,)"}}));
   t->push_back(C("_backward_log_softmax", {X({2, 3, 4}), X({2, 3, 4}, U(-2.0, -0.1))}, {{"axis", "-1"}}));

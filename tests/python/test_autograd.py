@@ -265,3 +265,26 @@ def test_custom_function_errors():
     f(x)
     with pytest.raises(InvalidArgumentError, match="called once"):
         f(x)
+
+
+def test_views_taken_while_recording_carry_gradients():
+    """Note [Views on the tape]: reshape, flatten, expand_dims, a[i] and a[i:j]
+    of an array on the tape are recorded, as in MXNet (ReshapeWithRecord)."""
+    x = nd.array(np.arange(6.0).reshape(2, 3))
+    x.attach_grad()
+    with autograd.record():
+        y = x.reshape((3, 2))
+        z = ((y * y).sum() + (x[1] * 3).sum() + (x[0:1] * 5).sum() + x.flatten().sum()
+             + x.expand_dims(0).sum() + (x.reshape(-1)[2:4] * 7).sum())
+    assert y._on_tape
+    z.backward()
+    expect = 2 * np.arange(6.0).reshape(2, 3) + 2
+    expect[1] += 3
+    expect[0] += 5
+    expect.reshape(-1)[2:4] += 7
+    np.testing.assert_allclose(x.grad.asnumpy(), expect)
+    # Outside recording a view is just a view.
+    v = x.reshape((3, 2))
+    assert not v._on_tape
+    v[:] = 0
+    np.testing.assert_allclose(x.asnumpy(), 0)

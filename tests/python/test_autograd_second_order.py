@@ -62,6 +62,12 @@ CASES = {
     "softmax_axis0_temperature": lambda x: nd.softmax(nd.sin(x), axis=0, temperature=0.7) * x,
     "log_softmax": lambda x: nd.log_softmax(x * x) * nd.array([[1.0, -2.0, 0.5]], dtype="float64"),
     "log_softmax_axis0_temperature": lambda x: nd.log_softmax(nd.sin(x), axis=0, temperature=1.5) * x,
+    "leaky_relu": lambda x: nd.LeakyReLU(x, act_type="leaky", slope=0.2) * x,
+    "elu": lambda x: nd.LeakyReLU(x, act_type="elu", slope=0.7) * x,
+    "selu": lambda x: nd.LeakyReLU(x, act_type="selu") * x,
+    "gelu": lambda x: nd.LeakyReLU(x, act_type="gelu"),
+    "avg_pool": lambda x: nd.Pooling(nd.sin(x).reshape((1, 1, 2, 3)), kernel=(2, 2), pool_type="avg",
+                                     stride=(1, 1)) ** 2,
 }
 
 
@@ -71,12 +77,19 @@ def test_second_order_matches_finite_differences(name):
     np.testing.assert_allclose(_second_order(f, X0), _numeric(f, X0), rtol=1e-5, atol=1e-6)
 
 
-def test_unsupported_activation_names_itself():
+@pytest.mark.parametrize("f, message", [
+    (lambda v: nd.Activation(v, act_type="softsign"), "Activation: no second-order gradient for act_type='softsign'"),
+    (lambda v: nd.LeakyReLU(v, act_type="prelu", gamma=nd.array([0.2])),
+     "LeakyReLU: no second-order gradient for act_type='prelu'"),
+    (lambda v: nd.Pooling(v.reshape((1, 1, 2, 3)), kernel=(2, 2), pool_type="max"),
+     "Pooling: no second-order gradient for pool_type='max'"),
+])
+def test_unsupported_second_order_names_itself(f, message):
     x = nd.array(X0)
     x.attach_grad()
     with autograd.record():
-        h = _penalty(lambda v: nd.Activation(v, act_type="softsign"), x)
-    with pytest.raises(InvalidArgumentError, match="no second-order gradient for act_type='softsign'"):
+        h = _penalty(f, x)
+    with pytest.raises(InvalidArgumentError, match=message.replace("(", r"\(")):
         h.backward()
 
 

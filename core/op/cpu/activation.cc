@@ -13,9 +13,6 @@ namespace weft {
 namespace nnx_cpu {
 namespace {
 
-constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
-constexpr double kSeluLambda = 1.0507009873554804934193349852946;
-
 template <typename A>
 A SoftRelu(A x) { return x > A(20) ? x : std::log1p(std::exp(x)); }
 
@@ -147,7 +144,7 @@ void LeakyBackwardT(LeakyKind kind, double slope_d, const TensorView& gy, const 
     case LeakyKind::kGELU:
       Map2<T>(gy, x, req_x, gx, 16, [](A g, A v) {
         const A cdf = A(0.5) * (A(1) + std::erf(v * A(M_SQRT1_2)));
-        const A pdf = std::exp(A(-0.5) * v * v) * A(0.3989422804014327);  // 1/sqrt(2 pi)
+        const A pdf = std::exp(A(-0.5) * v * v) * A(kInvSqrt2Pi);
         return g * (cdf + v * pdf);
       });
       break;

@@ -20,6 +20,12 @@ void ActivationBackward(ActKind kind, const TensorView& gy, const TensorView& y,
 
 enum class LeakyKind : int { kLeaky, kELU, kSELU, kGELU, kPReLU, kRReLU };
 
+// Constants of selu (Klambauer et al., 2017) and gelu's normal density,
+// shared by the CPU and GPU kernels and LeakyReLU's second-order rule.
+constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+constexpr double kSeluLambda = 1.0507009873554804934193349852946;
+constexpr double kInvSqrt2Pi = 0.3989422804014327;
+
 // The kinds named by an op's act_type parameter (Activation, LeakyReLU and
 // their backward ops; also their GPU kernels).
 ActKind ActKindOf(const Params& p);

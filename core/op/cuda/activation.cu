@@ -19,10 +19,10 @@ using nnx_cpu::ActKindOf;
 using nnx_cpu::LeakyKind;
 using nnx_cpu::LeakyKindOf;
 
-constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
-constexpr double kSeluLambda = 1.0507009873554804934193349852946;
+using nnx_cpu::kInvSqrt2Pi;
+using nnx_cpu::kSeluAlpha;
+using nnx_cpu::kSeluLambda;
 constexpr double kSqrtHalf = 0.70710678118654752440;
-constexpr double kInvSqrt2Pi = 0.3989422804014327;
 
 
 template <typename A>
