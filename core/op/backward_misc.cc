@@ -19,6 +19,7 @@
 #include "core/op/cpu/copy.h"
 #include "core/op/cpu/dot.h"
 #include "core/op/cpu/upsampling_sequence.h"
+#include "core/op/dot_geom.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
 
@@ -285,6 +286,11 @@ void RegisterReduceBackward(const char* name, bool mean) {
 
 // ---- _backward_dot / _backward_batch_dot ----
 
+}  // namespace
+
+namespace tensor {
+namespace {
+
 // Note [Dot backward]
 // dot sees lhs as a matrix A2 = (prod(L[:-1]), L[-1]), or (L[0], prod(L[1:]))
 // with transpose_a, and rhs as B2 = (R[0], prod(R[1:])), or (prod(R[:-1]),
@@ -304,36 +310,48 @@ Mat AsMatrix(const Shape& s, bool leading_axis_alone, bool batched) {
   return Mat{s.ProdRange(0, nd - 1), s[nd - 1]};
 }
 
+}  // namespace
+
+DotBackwardPlan DotBackwardGeometry(const Params& p, const Shape& lhs, const Shape& rhs, bool batched) {
+  const bool ta = p.GetBool("transpose_a"), tb = p.GetBool("transpose_b");
+  const Mat a = AsMatrix(lhs, ta, batched), b = AsMatrix(rhs, !tb, batched);
+  const int64_t m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols, n = tb ? b.rows : b.cols;
+  const int64_t batch = batched ? lhs.ProdRange(0, lhs.ndim() - 2) : 1;
+  const int64_t size_a = a.rows * a.cols, size_b = b.rows * b.cols, size_g = m * n;
+  // GEMM(trans_a, trans_b, m, n, k) of inputs (x, y), each product of the
+  // batch sa / sb elements after the last.
+  auto gemm = [&](bool trans_a, bool trans_b, int64_t gm, int64_t gn, int64_t gk, int64_t sa, int64_t sb, int x,
+                  int y) {
+    DotGradGemm g;
+    g.desc.trans_a = trans_a;
+    g.desc.trans_b = trans_b;
+    g.desc.m = gm;
+    g.desc.n = gn;
+    g.desc.k = gk;
+    g.desc.batch = batch;
+    g.desc.stride_a = sa;
+    g.desc.stride_b = sb;
+    g.desc.stride_c = gm * gn;
+    g.a = x;
+    g.b = y;
+    return g;
+  };
+  DotBackwardPlan plan;
+  plan.grad[0] = !ta ? gemm(false, !tb, m, k, n, size_g, size_b, 0, 2) : gemm(tb, true, k, m, n, size_b, size_g, 2, 0);
+  plan.grad[1] = !tb ? gemm(!ta, false, k, n, m, size_a, size_g, 1, 0) : gemm(true, ta, n, k, m, size_g, size_a, 0, 1);
+  return plan;
+}
+
+}  // namespace tensor
+
+namespace {
+
 void DotBackward(const Params& p, bool batched, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
                  const std::vector<TensorView>& out) {
-  const bool ta = p.GetBool("transpose_a"), tb = p.GetBool("transpose_b");
-  const Mat a = AsMatrix(in[1].shape, ta, batched), b = AsMatrix(in[2].shape, !tb, batched);
-  const int64_t m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols, n = tb ? b.rows : b.cols;
-  const int64_t batch = batched ? in[1].shape.ProdRange(0, in[1].ndim() - 2) : 1;
-  auto gemm = [&](bool trans_a, bool trans_b, int64_t gm, int64_t gn, int64_t gk) {
-    tensor_cpu::GemmDesc d;
-    d.trans_a = trans_a;
-    d.trans_b = trans_b;
-    d.m = gm;
-    d.n = gn;
-    d.k = gk;
-    d.batch = batch;
-    return d;
-  };
-  auto strided = [&](tensor_cpu::GemmDesc d, int64_t sa, int64_t sb) {
-    d.stride_a = sa;
-    d.stride_c = d.m * d.n;
-    d.stride_b = sb;
-    return d;
-  };
-  const int64_t size_a = a.rows * a.cols, size_b = b.rows * b.cols, size_g = m * n;
-  if (req[0] != OpReq::kNull) {
-    if (!ta) tensor_cpu::GemmCPU(strided(gemm(false, !tb, m, k, n), size_g, size_b), in[0], in[2], req[0], out[0]);
-    else tensor_cpu::GemmCPU(strided(gemm(tb, true, k, m, n), size_b, size_g), in[2], in[0], req[0], out[0]);
-  }
-  if (req[1] != OpReq::kNull) {
-    if (!tb) tensor_cpu::GemmCPU(strided(gemm(!ta, false, k, n, m), size_a, size_g), in[1], in[0], req[1], out[1]);
-    else tensor_cpu::GemmCPU(strided(gemm(true, ta, n, k, m), size_g, size_a), in[0], in[1], req[1], out[1]);
+  const tensor::DotBackwardPlan plan = tensor::DotBackwardGeometry(p, in[1].shape, in[2].shape, batched);
+  for (size_t i = 0; i < 2; ++i) {
+    const tensor::DotGradGemm& g = plan.grad[i];
+    if (req[i] != OpReq::kNull) tensor_cpu::GemmCPU(g.desc, in[g.a], in[g.b], req[i], out[i]);
   }
 }
 

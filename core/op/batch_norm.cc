@@ -27,6 +27,7 @@
 #include "core/op/backward_misc.h"
 #include "core/op/cpu/norm.h"
 #include "core/op/nnx_util.h"
+#include "core/op/norm_geom.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
 
@@ -61,9 +62,13 @@ DType ParamDType(DType data) {
   return (data == DType::kFloat16 || data == DType::kBFloat16) ? DType::kFloat32 : data;
 }
 
-nnx_cpu::BatchNormArgs Args(const Params& p, const Shape& d, bool is_train) {
+}  // namespace
+
+namespace nnx {
+
+nnx_cpu::BatchNormArgs BatchNormArgsOf(const Params& p, const Shape& d, bool is_train) {
   nnx_cpu::BatchNormArgs a;
-  const nnx::AxisSplit s = nnx::SplitAt(d, Axis(p, d));
+  const AxisSplit s = SplitAt(d, Axis(p, d));
   a.outer = s.outer;
   a.channels = s.n;
   a.inner = s.inner;
@@ -74,6 +79,12 @@ nnx_cpu::BatchNormArgs Args(const Params& p, const Shape& d, bool is_train) {
   a.update_moving = a.batch_stats;
   return a;
 }
+
+}  // namespace nnx
+
+namespace {
+
+using nnx::BatchNormArgsOf;
 
 // Types: slots in `data_like` take data's dtype, every other input the parameter dtype.
 bool InferTypes(const Params& p, std::vector<DType>* in, std::vector<DType>* out, size_t data_index,
@@ -129,8 +140,8 @@ bool InferTypes(const Params& p, std::vector<DType>* in, std::vector<DType>* out
       })
       .set_compute_cpu([](const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        nnx_cpu::BatchNormForward(Args(p, in[0].shape, ctx.is_train), in[0], in[1], in[2], in[3], in[4], req,
-                                  out[0], out[1], out[2]);
+        nnx_cpu::BatchNormForward(BatchNormArgsOf(p, in[0].shape, ctx.is_train), in[0], in[1], in[2], in[3], in[4],
+                                  req, out[0], out[1], out[2]);
       });
   // MXNet hints how to initialise the moving statistics (FORMATS.md B.5).
   fwd.set_input_var_attrs = [](int input, std::map<std::string, std::string>* attrs) {
@@ -177,8 +188,8 @@ bool InferTypes(const Params& p, std::vector<DType>* in, std::vector<DType>* out
       })
       .set_compute_cpu([](const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        nnx_cpu::BatchNormBackward(Args(p, in[3].shape, ctx.is_train), in[0], in[1], in[2], in[3], in[4], in[6],
-                                   in[7], req, out[0], out[1], out[2]);
+        nnx_cpu::BatchNormBackward(BatchNormArgsOf(p, in[3].shape, ctx.is_train), in[0], in[1], in[2], in[3], in[4],
+                                   in[6], in[7], req, out[0], out[1], out[2]);
       })
       .add_inplace(0, 0);
   bwd.list_output_names = [](const Params&) {

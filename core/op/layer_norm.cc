@@ -13,6 +13,7 @@
 #include "core/op/backward_misc.h"
 #include "core/op/cpu/norm.h"
 #include "core/op/nnx_util.h"
+#include "core/op/norm_geom.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
 
@@ -25,8 +26,12 @@ int LnAxis(const Params& p, const Shape& d) {
   return tensor::NormalizeAxis(p.GetInt("axis"), d.ndim(), p.op()->name, "data");
 }
 
-nnx_cpu::RowNormArgs LnArgs(const Params& p, const Shape& d) {
-  const nnx::AxisSplit s = nnx::SplitAt(d, LnAxis(p, d));
+}  // namespace
+
+namespace nnx {
+
+nnx_cpu::RowNormArgs LayerNormArgsOf(const Params& p, const Shape& d) {
+  const AxisSplit s = SplitAt(d, LnAxis(p, d));
   nnx_cpu::RowNormArgs a;
   a.outer = s.outer;
   a.n = s.n;
@@ -34,6 +39,13 @@ nnx_cpu::RowNormArgs LnArgs(const Params& p, const Shape& d) {
   a.eps = p.GetFloat("eps");
   return a;
 }
+
+}  // namespace nnx
+
+namespace {
+
+using nnx::InstanceNormArgsOf;
+using nnx::LayerNormArgsOf;
 
 Shape LnStatShape(const Params& p, const Shape& d) {
   Shape s = d;
@@ -78,7 +90,7 @@ void AddLnParams(OpDef& op) {
       .set_infer_type(nnx::FloatSameTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        nnx_cpu::RowNormForward(LnArgs(p, in[0].shape), in[0], in[1], in[2], req, out[0], out[1], out[2]);
+        nnx_cpu::RowNormForward(LayerNormArgsOf(p, in[0].shape), in[0], in[1], in[2], req, out[0], out[1], out[2]);
       });
   fwd.num_visible_outputs_fn = [](const Params& p) { return p.GetBool("output_mean_var") ? 3 : 1; };
   fwd.list_output_names = [](const Params&) { return std::vector<std::string>{"output", "mean", "std"}; };
@@ -111,8 +123,8 @@ void AddLnParams(OpDef& op) {
       .set_infer_type(nnx::FloatSameTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        nnx_cpu::RowNormBackward(LnArgs(p, in[1].shape), in[0], in[1], in[2], in[3], in[4], req, out[0], out[1],
-                                 out[2]);
+        nnx_cpu::RowNormBackward(LayerNormArgsOf(p, in[1].shape), in[0], in[1], in[2], in[3], in[4], req, out[0],
+                                 out[1], out[2]);
       })
       .add_inplace(0, 0);
   bwd.list_output_names = [](const Params&) {
@@ -128,7 +140,12 @@ void CheckInstanceData(const std::string& op, const Shape& d) {
                                     << "got " << d.ToString();
 }
 
-nnx_cpu::RowNormArgs InArgs(const Params& p, const Shape& d) {
+}  // namespace
+
+namespace nnx {
+
+nnx_cpu::RowNormArgs InstanceNormArgsOf(const Params& p, const Shape& d) {
+  CheckInstanceData(p.op()->name, d);
   nnx_cpu::RowNormArgs a;
   a.outer = d[0] * d[1];
   a.n = d.ProdRange(2, d.ndim());
@@ -138,6 +155,10 @@ nnx_cpu::RowNormArgs InArgs(const Params& p, const Shape& d) {
   a.store_var = true;
   return a;
 }
+
+}  // namespace nnx
+
+namespace {
 
 void AddInParams(OpDef& op) {
   op.add_param("eps", ParamType::kFloat, "0.001",
@@ -172,7 +193,7 @@ void AddInParams(OpDef& op) {
       .set_infer_type(nnx::FloatSameTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        nnx_cpu::RowNormForward(InArgs(p, in[0].shape), in[0], in[1], in[2], req, out[0], out[1], out[2]);
+        nnx_cpu::RowNormForward(InstanceNormArgsOf(p, in[0].shape), in[0], in[1], in[2], req, out[0], out[1], out[2]);
       });
   fwd.num_visible_outputs = 1;
   fwd.list_output_names = [](const Params&) { return std::vector<std::string>{"output", "mean", "var"}; };
@@ -206,8 +227,8 @@ void AddInParams(OpDef& op) {
       .set_infer_type(nnx::FloatSameTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        nnx_cpu::RowNormBackward(InArgs(p, in[1].shape), in[0], in[1], in[2], in[3], in[4], req, out[0], out[1],
-                                 out[2]);
+        nnx_cpu::RowNormBackward(InstanceNormArgsOf(p, in[1].shape), in[0], in[1], in[2], in[3], in[4], req, out[0],
+                                 out[1], out[2]);
       })
       .add_inplace(0, 0);
   bwd.list_output_names = [](const Params&) {

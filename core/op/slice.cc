@@ -15,17 +15,15 @@
 #include "core/op/cpu/copy.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
+#include "core/op/slice_geom.h"
 
 namespace weft {
 namespace {
 
+using tensor::PlanSlice;
+using tensor::PlanSliceAxis;
+using tensor::SliceView;
 using tensor_cpu::ContiguousStrides;
-
-// The strided view of a slice of a contiguous array of shape `base`.
-struct SliceView {
-  std::vector<int64_t> shape, stride;
-  int64_t offset = 0;
-};
 
 // Clamps one (begin, end, step) like Python's slice.indices(len); None is kNoneDim.
 void SliceDim(int64_t len, int64_t begin, int64_t end, int64_t step, int64_t* b, int64_t* n) {
@@ -39,6 +37,10 @@ void SliceDim(int64_t len, int64_t begin, int64_t end, int64_t step, int64_t* b,
   if (step > 0) *n = e > *b ? (e - *b - 1) / step + 1 : 0;
   else *n = *b > e ? (*b - e - 1) / (-step) + 1 : 0;
 }
+
+}  // namespace
+
+namespace tensor {
 
 SliceView PlanSlice(const Params& p, const Shape& d, const std::string& input) {
   const std::string& op = p.op()->name;
@@ -57,17 +59,25 @@ SliceView PlanSlice(const Params& p, const Shape& d, const std::string& input) {
   SliceView v;
   v.stride = ContiguousStrides(d.dims());
   v.shape = d.dims();
+  v.begin.assign(v.shape.size(), 0);
+  v.step.assign(v.shape.size(), 1);
   for (size_t i = 0; i < begin.size(); ++i) {
     const int64_t s = step.empty() || step[i] == kNoneDim ? 1 : step[i];
     WEFT_CHECK(s != 0, kInvalidArgument) << op << ": step[" << i << "] cannot be 0";
     int64_t b, n;
     SliceDim(d[static_cast<int>(i)], begin[i], end[i], s, &b, &n);
     v.shape[i] = n;
+    v.begin[i] = b;
+    v.step[i] = s;
     if (n > 0) v.offset += b * v.stride[i];
     v.stride[i] *= s;
   }
   return v;
 }
+
+}  // namespace tensor
+
+namespace {
 
 // Copies src (contiguous, `shape`) into the slice view of dst, staging src
 // when it overlaps dst (e.g. a[1:] = a[:-1]).
@@ -125,10 +135,12 @@ OpDef& AddSliceParams(OpDef& op) {
       return {b("_slice_assign", {b.Zeros(b.in(0)), og[0]}, b.Attrs("_slice_assign"))};
     });
 
+}  // namespace
+
 // ---- slice_axis ----
 
-// Returns (begin, length) along axis, MXNet's checks: indices wrap once and
-// must then lie inside the axis.
+namespace tensor {
+
 void PlanSliceAxis(const Params& p, const Shape& d, int* axis, int64_t* b, int64_t* n) {
   *axis = tensor::NormalizeAxis(p.GetInt("axis"), d.ndim(), "slice_axis", "data");
   const int64_t len = d[*axis];
@@ -144,6 +156,10 @@ void PlanSliceAxis(const Params& p, const Shape& d, int* axis, int64_t* b, int64
   *b = begin;
   *n = end - begin;
 }
+
+}  // namespace tensor
+
+namespace {
 
 WEFT_REGISTER_OP("slice_axis")
     .describe("Slices the array along one axis: data[..., begin:end, ...].\n\n"

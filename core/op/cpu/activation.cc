@@ -65,28 +65,6 @@ void ActBackwardT(ActKind kind, const TensorView& gy, const TensorView& y, const
   }
 }
 
-// Index of gamma for element i of x under prelu's broadcast.
-struct GammaIndex {
-  int64_t mode = 0;  // 0: scalar, 1: per channel (axis 1), 2: element-wise
-  int64_t channels = 1, inner = 1;
-  int64_t operator()(int64_t i) const {
-    return mode == 0 ? 0 : mode == 2 ? i : (i / inner) % channels;
-  }
-};
-
-GammaIndex MakeGammaIndex(const TensorView& x, const TensorView& gamma) {
-  GammaIndex g;
-  if (gamma.Size() == 1 && x.Size() != 1) return g;
-  if (gamma.shape == x.shape) {
-    g.mode = 2;
-    return g;
-  }
-  g.mode = 1;
-  g.channels = x.shape[1];
-  g.inner = x.shape.ProdRange(2, x.ndim());
-  return g;
-}
-
 template <typename T>
 void LeakyForwardT(LeakyKind kind, double slope_d, const TensorView& x, const TensorView* gamma, OpReq req,
                    const TensorView& y) {
@@ -179,6 +157,19 @@ void LeakyBackwardT(LeakyKind kind, double slope_d, const TensorView& gy, const 
 }
 
 }  // namespace
+
+GammaIndex MakeGammaIndex(const TensorView& x, const TensorView& gamma) {
+  GammaIndex g;
+  if (gamma.Size() == 1 && x.Size() != 1) return g;
+  if (gamma.shape == x.shape) {
+    g.mode = 2;
+    return g;
+  }
+  g.mode = 1;
+  g.channels = x.shape[1];
+  g.inner = x.shape.ProdRange(2, x.ndim());
+  return g;
+}
 
 void ActivationForward(ActKind kind, const TensorView& x, OpReq req, const TensorView& y) {
   WEFT_NNX_FLOAT_SWITCH(x.dtype, "Activation", T, { ActForwardT<T>(kind, x, req, y); })

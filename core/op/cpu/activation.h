@@ -1,6 +1,7 @@
 // CPU kernels of Activation and LeakyReLU (forward and backward). Element-wise
 // over flat arrays; the activation kind and write mode are runtime arguments.
 #pragma once
+#include <cstdint>
 #include <random>
 
 #include "core/op/op_def.h"
@@ -30,6 +31,19 @@ constexpr double kInvSqrt2Pi = 0.3989422804014327;
 // their backward ops; also their GPU kernels).
 ActKind ActKindOf(const Params& p);
 LeakyKind LeakyKindOf(const Params& p);
+
+// prelu's broadcast of gamma over x: the index of gamma for element i of x.
+// Decoded from the shapes once, before any kernel runs, by MakeGammaIndex
+// (host code, cpu/activation.cc), shared with the GPU kernels
+// (core/op/cuda/activation.cu) so both read gamma the same way; the index is
+// constexpr so GPU kernels can call it (--expt-relaxed-constexpr).
+struct GammaIndex {
+  int64_t mode = 0;  // 0: scalar, 1: per channel (axis 1), 2: element-wise
+  int64_t channels = 1, inner = 1;
+  constexpr int64_t operator()(int64_t i) const { return mode == 0 ? 0 : mode == 2 ? i : (i / inner) % channels; }
+};
+// gamma has one element, x.shape[1] elements or x's shape.
+GammaIndex MakeGammaIndex(const TensorView& x, const TensorView& gamma);
 
 // LeakyReLU forward for every kind but rrelu. gamma (prelu only) has one
 // element, x.shape[1] elements (per channel, axis 1) or x's shape.

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 
 #include "core/base/error.h"
 #include "core/op/op_util.h"
@@ -148,12 +149,12 @@ std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape) {
   return st;
 }
 
-void StridedCopy(size_t elem_size, std::vector<int64_t> shape, const void* src, int64_t src_off,
-                 std::vector<int64_t> src_stride, void* dst, int64_t dst_off, std::vector<int64_t> dst_stride) {
+bool MergeCopyDims(const std::vector<int64_t>& shape, const std::vector<int64_t>& src_stride,
+                   const std::vector<int64_t>& dst_stride, CopyDims* out) {
   // Drop unit dims, then merge dims that are contiguous in both layouts.
   std::vector<int64_t> sh, ss, ds;
   for (size_t k = 0; k < shape.size(); ++k) {
-    if (shape[k] == 0) return;
+    if (shape[k] == 0) return false;
     if (shape[k] == 1) continue;
     if (!sh.empty() && ss.back() == src_stride[k] * shape[k] && ds.back() == dst_stride[k] * shape[k]) {
       sh.back() *= shape[k];
@@ -170,6 +171,19 @@ void StridedCopy(size_t elem_size, std::vector<int64_t> shape, const void* src, 
     ss.push_back(1);
     ds.push_back(1);
   }
+  out->shape = std::move(sh);
+  out->src_stride = std::move(ss);
+  out->dst_stride = std::move(ds);
+  return true;
+}
+
+void StridedCopy(size_t elem_size, std::vector<int64_t> shape, const void* src, int64_t src_off,
+                 std::vector<int64_t> src_stride, void* dst, int64_t dst_off, std::vector<int64_t> dst_stride) {
+  CopyDims m;
+  if (!MergeCopyDims(shape, src_stride, dst_stride, &m)) return;
+  const std::vector<int64_t>& sh = m.shape;
+  const std::vector<int64_t>& ss = m.src_stride;
+  const std::vector<int64_t>& ds = m.dst_stride;
   const char* s = static_cast<const char*>(src) + src_off * static_cast<int64_t>(elem_size);
   char* d = static_cast<char*>(dst) + dst_off * static_cast<int64_t>(elem_size);
   const int64_t per_first = ContiguousStrides(sh)[0];  // elements under one index of dim 0

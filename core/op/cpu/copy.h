@@ -29,6 +29,17 @@ void ConvertCopy(const TensorView& in, OpReq req, const TensorView& out);
 void StridedCopy(size_t elem_size, std::vector<int64_t> shape, const void* src, int64_t src_off,
                  std::vector<int64_t> src_stride, void* dst, int64_t dst_off, std::vector<int64_t> dst_stride);
 
+// A strided copy's dims with the unit dims dropped and the dims contiguous in
+// both layouts merged (at least one dim, (1) for a single element). Shared by
+// StridedCopy and the GPU's StridedCopyGPU (core/op/cuda/tensor_util.cu) so
+// both walk the same dims. Host code: called before any copy runs.
+struct CopyDims {
+  std::vector<int64_t> shape, src_stride, dst_stride;
+};
+// False, and *out untouched, when shape has a zero dim (nothing to copy).
+bool MergeCopyDims(const std::vector<int64_t>& shape, const std::vector<int64_t>& src_stride,
+                   const std::vector<int64_t>& dst_stride, CopyDims* out);
+
 // dst[dst_off + sum i_k*stride_k] = value (converted to dtype) for every index of shape.
 void StridedFill(DType dtype, double value, const std::vector<int64_t>& shape, void* dst, int64_t dst_off,
                  const std::vector<int64_t>& stride);

@@ -18,22 +18,6 @@ namespace {
 // NDArray ops (w -= lr * g) it replaces. Clip keeps NaN (min/max argument
 // order: a comparison with NaN is false and returns v).
 template <typename A>
-A NoClipIsInfinite(double bound) {
-  return bound >= 0 ? static_cast<A>(bound) : std::numeric_limits<A>::infinity();
-}
-
-template <typename A>
-struct Consts {
-  A lr, wd, rescale, clip, momentum, beta1, beta2, eps, gamma1, clip_w, lamda1, beta, wd_lh;
-  explicit Consts(const OptimizerArgs& a)
-      : lr(static_cast<A>(a.lr)), wd(static_cast<A>(a.wd)), rescale(static_cast<A>(a.rescale_grad)),
-        clip(NoClipIsInfinite<A>(a.clip_gradient)), momentum(static_cast<A>(a.momentum)), beta1(static_cast<A>(a.beta1)),
-        beta2(static_cast<A>(a.beta2)), eps(static_cast<A>(a.epsilon)), gamma1(static_cast<A>(a.gamma1)),
-        clip_w(NoClipIsInfinite<A>(a.clip_weights)), lamda1(static_cast<A>(a.lamda1)), beta(static_cast<A>(a.beta)),
-        wd_lh(static_cast<A>(a.wd_lh)) {}
-};
-
-template <typename A>
 inline A Clip(A v, A c) { return std::max(std::min(v, c), -c); }
 
 template <typename A>
@@ -43,7 +27,7 @@ template <typename T, OptimizerKind kind, bool kAddTo>
 void UpdateT(const OptimizerArgs& args, const std::vector<TensorView>& in, const TensorView& out) {
   using A = Acc<T>;
   const OpReq req = kAddTo ? OpReq::kAddTo : OpReq::kWriteTo;
-  const Consts<A> c(args);
+  const OptimizerConsts<A> c = OptimizerConstsOf<A>(args);
   const T* w = in[0].ptr<T>();
   const T* g = in[1].ptr<T>();
   T* s0 = in.size() > 2 ? in[2].ptr<T>() : nullptr;

@@ -16,8 +16,10 @@ namespace {
 
 using nnx_cpu::ActKind;
 using nnx_cpu::ActKindOf;
+using nnx_cpu::GammaIndex;
 using nnx_cpu::LeakyKind;
 using nnx_cpu::LeakyKindOf;
+using nnx_cpu::MakeGammaIndex;
 
 using nnx_cpu::kInvSqrt2Pi;
 using nnx_cpu::kSeluAlpha;
@@ -108,27 +110,6 @@ void ActivationBackward(const OpContext& ctx, const Params& p, const std::vector
 }
 
 // ---- LeakyReLU ----
-
-// prelu's broadcast of gamma over x (cpu/activation.cc MakeGammaIndex):
-// mode 0 one slope, 1 one per channel of axis 1, 2 one per element.
-struct GammaIndex {
-  int mode = 0;
-  int64_t channels = 1, inner = 1;
-  WEFT_HD int64_t operator()(int64_t i) const { return mode == 0 ? 0 : mode == 2 ? i : (i / inner) % channels; }
-};
-
-GammaIndex MakeGammaIndex(const TensorView& x, const TensorView& gamma) {
-  GammaIndex g;
-  if (gamma.Size() == 1 && x.Size() != 1) return g;
-  if (gamma.shape == x.shape) {
-    g.mode = 2;
-    return g;
-  }
-  g.mode = 1;
-  g.channels = x.shape[1];
-  g.inner = x.shape.ProdRange(2, x.ndim());
-  return g;
-}
 
 template <typename T>
 WEFT_HD inline T LeakyValue(LeakyKind k, T slope, T v) {

@@ -4,12 +4,11 @@
 // _slice_assign_scalar; _backward_slice_axis). Joins and slices are strided
 // copies; the assignments and _backward_slice_axis are one kernel that writes
 // every output element from the region source or from outside it.
-#include <algorithm>
-#include <string>
 #include <vector>
 
 #include "core/op/axis_util.h"
 #include "core/op/cuda/tensor_util.cuh"
+#include "core/op/slice_geom.h"
 
 namespace weft {
 namespace cuda {
@@ -67,63 +66,14 @@ void Split(const OpContext& ctx, const Params& p, const std::vector<TensorView>&
 
 // ---- slices ----
 
-// A slice of every dim of a contiguous array: element begin[k] + q * step[k]
-// for q in [0, count[k]) (dims not sliced: 0, 1, size).
-struct SliceDims {
-  std::vector<int64_t> begin, step, count;
-};
-
-// Python's slice.indices(len), as SliceDim in core/op/slice.cc.
-void SliceDim(int64_t len, int64_t begin, int64_t end, int64_t step, int64_t* b, int64_t* n) {
-  const int64_t lower = step > 0 ? 0 : -1, upper = step > 0 ? len : len - 1;
-  auto clamp = [&](int64_t v, int64_t dflt) {
-    if (v == kNoneDim) return dflt;
-    return v < 0 ? std::max(v + len, lower) : std::min(v, upper);
-  };
-  *b = clamp(begin, step > 0 ? lower : upper);
-  const int64_t e = clamp(end, step > 0 ? upper : lower);
-  if (step > 0) *n = e > *b ? (e - *b - 1) / step + 1 : 0;
-  else *n = *b > e ? (*b - e - 1) / (-step) + 1 : 0;
-}
-
-// PlanSlice of core/op/slice.cc (its checks ran in shape inference).
-SliceDims PlanSlice(const Params& p, const Shape& d) {
-  const std::vector<int64_t>& begin = p.GetTuple("begin");
-  const std::vector<int64_t>& end = p.GetTuple("end");
-  const std::vector<int64_t>& step = p.GetTuple("step");
-  WEFT_CHECK(begin.size() == end.size() && static_cast<int>(begin.size()) <= d.ndim() &&
-                 (step.empty() || step.size() == begin.size()),
-             kInvalidArgument)
-      << p.op()->name << ": begin " << tensor::TupleString(begin) << ", end " << tensor::TupleString(end)
-      << " and step " << tensor::TupleString(step) << " do not fit shape " << d.ToString();
-  SliceDims s;
-  for (int k = 0; k < d.ndim(); ++k) {
-    int64_t b = 0, st = 1, n = d[k];
-    if (static_cast<size_t>(k) < begin.size()) {
-      st = step.empty() || step[static_cast<size_t>(k)] == kNoneDim ? 1 : step[static_cast<size_t>(k)];
-      WEFT_CHECK(st != 0, kInvalidArgument) << p.op()->name << ": step[" << k << "] cannot be 0";
-      SliceDim(d[k], begin[static_cast<size_t>(k)], end[static_cast<size_t>(k)], st, &b, &n);
-    }
-    s.begin.push_back(b);
-    s.step.push_back(st);
-    s.count.push_back(n);
-  }
-  return s;
-}
+using tensor::SliceView;
 
 Dims ToDimsV(const std::vector<int64_t>& v) { return ToDims(Shape(v)); }
 
 void SliceForward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const SliceDims s = PlanSlice(p, in[0].shape);
-  const std::vector<int64_t> istride = RowMajor(in[0].shape.dims());
-  int64_t offset = 0;
-  std::vector<int64_t> stride(istride.size());
-  for (size_t k = 0; k < istride.size(); ++k) {
-    if (s.count[k] > 0) offset += s.begin[k] * istride[k];
-    stride[k] = istride[k] * s.step[k];
-  }
-  StridedCopyGPU(ctx, out[0].dtype, s.count, in[0].data, offset, stride, out[0].data, 0, RowMajor(s.count), req[0]);
+  const SliceView v = tensor::PlanSlice(p, in[0].shape, "data");
+  StridedCopyGPU(ctx, out[0].dtype, v.shape, in[0].data, v.offset, v.stride, out[0].data, 0, RowMajor(v.shape), req[0]);
 }
 
 // out[i] (req)= region[q] where output index i is element q of the slice
@@ -148,12 +98,12 @@ void AssignRegionT(const OpContext& ctx, int64_t n, const T* lhs, const T* regio
   });
 }
 
-// out (req)= lhs (or `outside` where lhs is null) with the slice s replaced
+// out (req)= lhs (or `outside` where lhs is null) with the slice v replaced
 // by region (or `inside` where region is null).
-void AssignRegion(const OpContext& ctx, const SliceDims& s, const TensorView* lhs, const void* region,
+void AssignRegion(const OpContext& ctx, const SliceView& v, const TensorView* lhs, const void* region,
                   double inside, double outside, OpReq req, const TensorView& out) {
   if (req == OpReq::kNull || out.Size() == 0) return;
-  const Dims shape = ToDims(out.shape), begin = ToDimsV(s.begin), step = ToDimsV(s.step), count = ToDimsV(s.count);
+  const Dims shape = ToDims(out.shape), begin = ToDimsV(v.begin), step = ToDimsV(v.step), count = ToDimsV(v.shape);
   WEFT_GPU_ALL_SWITCH(out.dtype, "slice assign", T, {
     const T* l = lhs ? lhs->ptr<T>() : nullptr;
     const T* r = static_cast<const T*>(region);
@@ -166,7 +116,7 @@ void AssignRegion(const OpContext& ctx, const SliceDims& s, const TensorView* lh
 void SliceAssign(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  const SliceDims s = PlanSlice(p, in[0].shape);
+  const SliceView v = tensor::PlanSlice(p, in[0].shape, "lhs");
   const void* rhs = in[1].data;
   // rhs overlapping out (a[1:] = a[:-1]) is staged first, as on the CPU.
   const size_t es = DTypeSize(out[0].dtype);
@@ -178,37 +128,20 @@ void SliceAssign(const OpContext& ctx, const Params& p, const std::vector<Tensor
     gpu::MemcpyAsync(staged, rhs, rb, StreamOf(ctx));
     rhs = staged;
   }
-  AssignRegion(ctx, s, &in[0], rhs, 0.0, 0.0, req[0], out[0]);
+  AssignRegion(ctx, v, &in[0], rhs, 0.0, 0.0, req[0], out[0]);
 }
 
 void SliceAssignScalar(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                        const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const SliceDims s = PlanSlice(p, in[0].shape);
-  AssignRegion(ctx, s, &in[0], nullptr, p.GetFloat("scalar"), 0.0, req[0], out[0]);
-}
-
-// slice_axis's (axis, begin, length) (PlanSliceAxis in core/op/slice.cc).
-void PlanSliceAxis(const Params& p, const Shape& d, const char* op, int* axis, int64_t* b, int64_t* n) {
-  *axis = tensor::NormalizeAxis(p.GetInt("axis"), d.ndim(), op, "data");
-  const int64_t len = d[*axis];
-  int64_t begin = p.GetInt("begin");
-  int64_t end = p.IsNone("end") ? len : p.GetInt("end");
-  if (begin < 0) begin += len;
-  if (end < 0) end += len;
-  WEFT_CHECK(begin >= 0 && begin <= len && end >= begin && end <= len, kInvalidArgument)
-      << op << ": begin=" << p.GetInt("begin") << ", end="
-      << (p.IsNone("end") ? std::string("None") : std::to_string(p.GetInt("end")))
-      << " is not a valid range of axis " << *axis << " (size " << len << ") of input 'data' with shape "
-      << d.ToString();
-  *b = begin;
-  *n = end - begin;
+  const SliceView v = tensor::PlanSlice(p, in[0].shape, "data");
+  AssignRegion(ctx, v, &in[0], nullptr, p.GetFloat("scalar"), 0.0, req[0], out[0]);
 }
 
 void SliceAxis(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
                const std::vector<TensorView>& out) {
   int axis;
   int64_t b, n;
-  PlanSliceAxis(p, in[0].shape, "slice_axis", &axis, &b, &n);
+  tensor::PlanSliceAxis(p, in[0].shape, &axis, &b, &n);
   const int64_t outer = in[0].shape.ProdRange(0, axis);
   const int64_t inner = in[0].shape.ProdRange(axis + 1, in[0].ndim());
   const int64_t len = in[0].shape[axis];
@@ -224,13 +157,13 @@ void SliceAxisBackward(const OpContext& ctx, const Params& p, const std::vector<
   const int axis = tensor::NormalizeAxis(p.GetInt("axis"), d.ndim(), "_backward_slice_axis", "data");
   int64_t begin = p.GetInt("begin");
   if (begin < 0) begin += d[axis];
-  SliceDims s;
+  SliceView v;  // only the region's begin, step and shape are read
   for (int k = 0; k < d.ndim(); ++k) {
-    s.begin.push_back(k == axis ? begin : 0);
-    s.step.push_back(1);
-    s.count.push_back(in[0].shape[k]);
+    v.begin.push_back(k == axis ? begin : 0);
+    v.step.push_back(1);
+    v.shape.push_back(in[0].shape[k]);
   }
-  AssignRegion(ctx, s, nullptr, in[0].data, 0.0, 0.0, req[0], out[0]);
+  AssignRegion(ctx, v, nullptr, in[0].data, 0.0, 0.0, req[0], out[0]);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "core/op/cpu/dot.h"
 #include "core/op/cuda/nn_gpu.cuh"
+#include "core/op/dot_geom.h"
 #include "core/op/nn_geom.h"
 
 namespace weft {
@@ -137,46 +138,14 @@ void BatchDot(const OpContext& ctx, const Params& p, const std::vector<TensorVie
   GemmGPU(ctx, "batch_dot", PlanBatchDot(p, in[0].shape, in[1].shape), in[0], in[1], req[0], out[0]);
 }
 
-// Note [Dot backward] in core/op/backward_misc.cc: the same four GEMMs.
-struct Mat {
-  int64_t rows, cols;
-};
-
-Mat AsMatrix(const Shape& s, bool leading_axis_alone, bool batched) {
-  const int nd = s.ndim();
-  if (batched) return Mat{s[nd - 2], s[nd - 1]};
-  if (leading_axis_alone) return Mat{s[0], s.ProdRange(1, nd)};
-  return Mat{s.ProdRange(0, nd - 1), s[nd - 1]};
-}
-
+// Note [Dot backward] in core/op/backward_misc.cc: the CPU's GEMMs.
 void DotBackward(const OpContext& ctx, const Params& p, bool batched, const std::vector<TensorView>& in,
                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   const char* op = batched ? "_backward_batch_dot" : "_backward_dot";
-  const bool ta = p.GetBool("transpose_a"), tb = p.GetBool("transpose_b");
-  const Mat a = AsMatrix(in[1].shape, ta, batched), b = AsMatrix(in[2].shape, !tb, batched);
-  const int64_t m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols, n = tb ? b.rows : b.cols;
-  const int64_t batch = batched ? in[1].shape.ProdRange(0, in[1].ndim() - 2) : 1;
-  auto desc = [&](bool trans_a, bool trans_b, int64_t gm, int64_t gn, int64_t gk, int64_t sa, int64_t sb) {
-    GemmDesc d;
-    d.trans_a = trans_a;
-    d.trans_b = trans_b;
-    d.m = gm;
-    d.n = gn;
-    d.k = gk;
-    d.batch = batch;
-    d.stride_a = sa;
-    d.stride_b = sb;
-    d.stride_c = gm * gn;
-    return d;
-  };
-  const int64_t size_a = a.rows * a.cols, size_b = b.rows * b.cols, size_g = m * n;
-  if (req[0] != OpReq::kNull) {
-    if (!ta) GemmGPU(ctx, op, desc(false, !tb, m, k, n, size_g, size_b), in[0], in[2], req[0], out[0]);
-    else GemmGPU(ctx, op, desc(tb, true, k, m, n, size_b, size_g), in[2], in[0], req[0], out[0]);
-  }
-  if (req[1] != OpReq::kNull) {
-    if (!tb) GemmGPU(ctx, op, desc(!ta, false, k, n, m, size_a, size_g), in[1], in[0], req[1], out[1]);
-    else GemmGPU(ctx, op, desc(true, ta, n, k, m, size_g, size_a), in[0], in[1], req[1], out[1]);
+  const tensor::DotBackwardPlan plan = tensor::DotBackwardGeometry(p, in[1].shape, in[2].shape, batched);
+  for (size_t i = 0; i < 2; ++i) {
+    const tensor::DotGradGemm& g = plan.grad[i];
+    if (req[i] != OpReq::kNull) GemmGPU(ctx, op, g.desc, in[g.a], in[g.b], req[i], out[i]);
   }
 }
 

@@ -11,10 +11,9 @@
 #include <cmath>
 #include <string>
 
-#include "core/op/axis_util.h"
 #include "core/op/cpu/norm.h"
 #include "core/op/cuda/kernel.h"
-#include "core/op/nnx_util.h"
+#include "core/op/norm_geom.h"
 
 namespace weft {
 namespace cuda {
@@ -22,22 +21,6 @@ namespace {
 
 using nnx_cpu::BatchNormArgs;
 using nnx_cpu::RowNormArgs;
-
-// As Args() in core/op/batch_norm.cc.
-BatchNormArgs BnArgs(const Params& p, const Shape& d, bool is_train) {
-  BatchNormArgs a;
-  const int axis = tensor::NormalizeAxis(p.GetInt("axis"), d.ndim(), p.op()->name, "data");
-  const nnx::AxisSplit s = nnx::SplitAt(d, axis);
-  a.outer = s.outer;
-  a.channels = s.n;
-  a.inner = s.inner;
-  a.eps = p.GetFloat("eps");
-  a.momentum = p.GetFloat("momentum");
-  a.fix_gamma = p.GetBool("fix_gamma");
-  a.batch_stats = is_train && !p.GetBool("use_global_stats");
-  a.update_moving = a.batch_stats;
-  return a;
-}
 
 // T is data's dtype and, for float32/float64, also the parameters' (the
 // 16-bit data types that take float32 parameters are not built on GPU).
@@ -101,7 +84,7 @@ void BatchNormForwardT(const OpContext& ctx, const BatchNormArgs& a, const Tenso
 
 void BatchNorm(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const BatchNormArgs a = BnArgs(p, in[0].shape, ctx.is_train);
+  const BatchNormArgs a = nnx::BatchNormArgsOf(p, in[0].shape, ctx.is_train);
   WEFT_GPU_REAL_SWITCH(in[0].dtype, "BatchNorm", T, {
     BatchNormForwardT<T>(ctx, a, in[0], in[1], in[2], in[3], in[4], req, out[0], out[1], out[2]);
   })
@@ -167,38 +150,13 @@ void BatchNormBackwardT(const OpContext& ctx, const BatchNormArgs& a, const Tens
 
 void BatchNormBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                        const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const BatchNormArgs a = BnArgs(p, in[3].shape, ctx.is_train);
+  const BatchNormArgs a = nnx::BatchNormArgsOf(p, in[3].shape, ctx.is_train);
   WEFT_GPU_REAL_SWITCH(in[3].dtype, "_backward_BatchNorm", T, {
     BatchNormBackwardT<T>(ctx, a, in[0], in[1], in[2], in[3], in[4], in[6], in[7], req, out[0], out[1], out[2]);
   })
 }
 
 // ---- LayerNorm / InstanceNorm ----
-
-// As LnArgs / InArgs in core/op/layer_norm.cc.
-RowNormArgs LayerNormArgs(const Params& p, const Shape& d) {
-  const int axis = tensor::NormalizeAxis(p.GetInt("axis"), d.ndim(), p.op()->name, "data");
-  const nnx::AxisSplit s = nnx::SplitAt(d, axis);
-  RowNormArgs a;
-  a.outer = s.outer;
-  a.n = s.n;
-  a.inner = s.inner;
-  a.eps = p.GetFloat("eps");
-  return a;
-}
-
-RowNormArgs InstanceNormArgs(const Params& p, const Shape& d) {
-  WEFT_CHECK(d.ndim() >= 3, kShape) << p.op()->name << ": input 'data' must have at least 3 dims, got "
-                                    << d.ToString();
-  RowNormArgs a;
-  a.outer = d[0] * d[1];
-  a.n = d.ProdRange(2, d.ndim());
-  a.inner = 1;
-  a.channels = d[1];
-  a.eps = p.GetFloat("eps");
-  a.store_var = true;
-  return a;
-}
 
 // One index per row: mean and biased variance in double, then the row's
 // outputs. gamma/beta are indexed by j (LayerNorm) or by the row's channel.
@@ -244,7 +202,7 @@ void RowNormForwardT(const OpContext& ctx, const RowNormArgs& a, const TensorVie
 template <bool kInstance>
 void RowNorm(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
              const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const RowNormArgs a = kInstance ? InstanceNormArgs(p, in[0].shape) : LayerNormArgs(p, in[0].shape);
+  const RowNormArgs a = kInstance ? nnx::InstanceNormArgsOf(p, in[0].shape) : nnx::LayerNormArgsOf(p, in[0].shape);
   WEFT_GPU_REAL_SWITCH(in[0].dtype, kInstance ? "InstanceNorm" : "LayerNorm", T, {
     RowNormForwardT<T>(ctx, a, in[0], in[1], in[2], req, out[0], out[1], out[2]);
   })
@@ -319,7 +277,7 @@ void RowNormBackwardT(const OpContext& ctx, const RowNormArgs& a, const TensorVi
 template <bool kInstance>
 void RowNormBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                      const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  const RowNormArgs a = kInstance ? InstanceNormArgs(p, in[1].shape) : LayerNormArgs(p, in[1].shape);
+  const RowNormArgs a = kInstance ? nnx::InstanceNormArgsOf(p, in[1].shape) : nnx::LayerNormArgsOf(p, in[1].shape);
   WEFT_GPU_REAL_SWITCH(in[1].dtype, kInstance ? "_backward_InstanceNorm" : "_backward_LayerNorm", T, {
     RowNormBackwardT<T>(ctx, a, in[0], in[1], in[2], in[3], in[4], req, out[0], out[1], out[2]);
   })

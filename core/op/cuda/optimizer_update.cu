@@ -18,36 +18,6 @@ namespace {
 using nnx_cpu::OptimizerArgs;
 using nnx_cpu::OptimizerKind;
 
-template <typename A>
-A NoClipIsInfinite(double bound) {
-  return bound >= 0 ? static_cast<A>(bound) : std::numeric_limits<A>::infinity();
-}
-
-// The update's constants in the compute type, captured by value.
-template <typename A>
-struct Consts {
-  A lr, wd, rescale, clip, momentum, beta1, beta2, eps, gamma1, clip_w, lamda1, beta, wd_lh;
-};
-
-template <typename A>
-Consts<A> MakeConsts(const OptimizerArgs& a) {
-  Consts<A> c;
-  c.lr = static_cast<A>(a.lr);
-  c.wd = static_cast<A>(a.wd);
-  c.rescale = static_cast<A>(a.rescale_grad);
-  c.clip = NoClipIsInfinite<A>(a.clip_gradient);
-  c.momentum = static_cast<A>(a.momentum);
-  c.beta1 = static_cast<A>(a.beta1);
-  c.beta2 = static_cast<A>(a.beta2);
-  c.eps = static_cast<A>(a.epsilon);
-  c.gamma1 = static_cast<A>(a.gamma1);
-  c.clip_w = NoClipIsInfinite<A>(a.clip_weights);
-  c.lamda1 = static_cast<A>(a.lamda1);
-  c.beta = static_cast<A>(a.beta);
-  c.wd_lh = static_cast<A>(a.wd_lh);
-  return c;
-}
-
 // std::max(std::min(v, c), -c) as on the CPU (NaN in v is kept).
 template <typename A>
 WEFT_HD inline A Clip(A v, A c) {
@@ -61,7 +31,7 @@ WEFT_HD inline A Sign(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0); }
 template <typename T>
 void UpdateT(const OpContext& ctx, OptimizerKind kind, const OptimizerArgs& args, const std::vector<TensorView>& in,
              OpReq req, const TensorView& out) {
-  const Consts<T> c = MakeConsts<T>(args);
+  const nnx_cpu::OptimizerConsts<T> c = nnx_cpu::OptimizerConstsOf<T>(args);
   const T* w = in[0].ptr<T>();
   const T* g = in[1].ptr<T>();
   T* s0 = in.size() > 2 ? in[2].ptr<T>() : nullptr;

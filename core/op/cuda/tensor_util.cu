@@ -2,6 +2,8 @@
 // conversions of index / length arrays, each instantiated once per dtype.
 #include "core/op/cuda/tensor_util.cuh"
 
+#include "core/op/cpu/copy.h"
+
 namespace weft {
 namespace cuda {
 namespace {
@@ -53,11 +55,7 @@ Dims DimsOf(const std::vector<int64_t>& v) {
 
 }  // namespace
 
-std::vector<int64_t> RowMajor(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> st(shape.size(), 1);
-  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) st[i] = st[i + 1] * shape[i + 1];
-  return st;
-}
+std::vector<int64_t> RowMajor(const std::vector<int64_t>& shape) { return tensor_cpu::ContiguousStrides(shape); }
 
 void CopyGPU(const OpContext& ctx, const TensorView& in, OpReq req, const TensorView& out) {
   WEFT_CHECK(in.dtype == out.dtype && in.Size() == out.Size(), kInternal)
@@ -78,29 +76,12 @@ void StridedCopyGPU(const OpContext& ctx, DType dtype, const std::vector<int64_t
                     const std::vector<int64_t>& dst_stride, OpReq req) {
   CheckGpuDType("copy", dtype);
   if (req == OpReq::kNull) return;
-  // Drop unit dims, then merge dims contiguous in both layouts (as StridedCopy on the CPU).
-  std::vector<int64_t> sh, ss, ds;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    if (shape[k] == 0) return;
-    if (shape[k] == 1) continue;
-    if (!sh.empty() && ss.back() == src_stride[k] * shape[k] && ds.back() == dst_stride[k] * shape[k]) {
-      sh.back() *= shape[k];
-      ss.back() = src_stride[k];
-      ds.back() = dst_stride[k];
-    } else {
-      sh.push_back(shape[k]);
-      ss.push_back(src_stride[k]);
-      ds.push_back(dst_stride[k]);
-    }
-  }
-  if (sh.empty()) {
-    sh.push_back(1);
-    ss.push_back(1);
-    ds.push_back(1);
-  }
+  // The dims StridedCopy walks on the CPU.
+  tensor_cpu::CopyDims m;
+  if (!tensor_cpu::MergeCopyDims(shape, src_stride, dst_stride, &m)) return;
   int64_t n = 1;
-  for (int64_t v : sh) n *= v;
-  const Dims dsh = DimsOf(sh), dss = DimsOf(ss), dds = DimsOf(ds);
+  for (int64_t v : m.shape) n *= v;
+  const Dims dsh = DimsOf(m.shape), dss = DimsOf(m.src_stride), dds = DimsOf(m.dst_stride);
   WEFT_GPU_ALL_SWITCH(dtype, "copy", T, {
     StridedCopyT<T>(ctx, n, static_cast<const T*>(src) + src_off, dsh, dss, static_cast<T*>(dst) + dst_off, dds,
                     req);
