@@ -5,7 +5,7 @@
 # include after the `weft` target) it adds nothing.
 #
 # The build needs only a C++17 compiler and the C library's threads: GEMM
-# falls back to core/op/cpu/portable_gemm.cc, convolution, pooling and
+# falls back to core/op/dense/portable_gemm.cc, convolution, pooling and
 # normalisation to the portable kernels (no WEFT_USE_DNNL), and the KVStore is
 # left out. It makes
 #   weft_predict            a static library of the inference path (link it
@@ -43,9 +43,10 @@ find_package(Threads REQUIRED)  # the C library's threads, not a dependency
 # error/misc one it needs (weft_last_error).
 file(GLOB_RECURSE WEFT_PREDICT_SRCS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/core/*.cc)
 list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/(kvstore|io)/")
-list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/cpu/dnnl_[^/]*\\.cc$")
+list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/[a-z]+/[a-z_]*_dnnl\\.cc$")
+list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/common/dnnl_common\\.cc$")
 list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/executor/cached_op\\.cc$")
-list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/(cpu/)?optimizer_update\\.cc$")
+list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/optim/")
 # GPU: only the device layer's host emulation (the engine and storage call
 # it; it reports no device). No GPU kernels, no GEMM.
 list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/gpu/(blas_[a-z]*|device_api_cuda)\\.cc$")

@@ -115,6 +115,16 @@ NodeEntry ConstantEntry(const NDArray& a) {
 }  // namespace
 
 bool Autograd::IsRecording() { return t_recording; }
+
+namespace {
+// Note [Recording hook] (core/ndarray/imperative.h): the imperative invoke
+// path reaches the tape through this, so the NDArray layer does not depend on
+// autograd.
+[[maybe_unused]] const bool kRecordHookInstalled = [] {
+  SetRecordHook(&Autograd::IsRecording, &Autograd::RecordOp);
+  return true;
+}();
+}  // namespace
 bool Autograd::IsTraining() { return t_training; }
 bool Autograd::SetRecording(bool on) {
   std::swap(t_recording, on);

@@ -6,7 +6,7 @@
 // device_api_cuda.cc implements this over the CUDA runtime (-DWEFT_USE_CUDA=ON).
 // device_api_emulated.cc implements it on the host: gpu(i) is host memory, a
 // stream is a tag, work runs synchronously. It exists so that everything above
-// the device layer -- the GPU kernels (core/op/cuda, compiled as C++ in that
+// the device layer -- the GPU kernels (core/op/<family>/*.cu, compiled as C++ in that
 // build), the engine's GPU lanes and stream completion, copies between
 // devices, the device KVStore -- runs and is tested on machines without a GPU.
 // It is off unless WEFT_GPU_EMULATE=N (N emulated devices) is set, so a build

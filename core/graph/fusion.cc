@@ -10,14 +10,13 @@
 
 #include "core/base/env.h"
 #include "core/base/error.h"
-#include "core/op/cpu/fused_elemwise.h"
 
 namespace weft {
 namespace {
 
 // Note [Fusion rules]
 // Elementwise groups. A node can join a group when its op is of the
-// elementwise fusion class and appears in kForms below (the table says how
+// elementwise fusion class and declares a fused form (OpDef::fused_form: how
 // the interpreter expresses it; elementwise-class ops missing from it, such
 // as where or Cast, are left alone), it neither draws random numbers nor
 // mutates inputs, it has one output, no control dependencies, and its inputs
@@ -43,80 +42,10 @@ namespace {
 // the root meets them (the walk IndexedGraph makes), so variables keep their
 // order in the rewritten graph.
 
-enum class Form { kUnary, kBinary, kScalar, kAct, kActGrad, kIdentity, kAddN, kClip };
 
-struct FormEntry {
-  const char* op;
-  Form form;
-  const char* fn;     // the program's function name (Note [Fused elementwise programs])
-  bool left = false;  // scalar on the left (the _r*_scalar ops)
-};
-
-const FormEntry kForms[] = {
-    {"abs", Form::kUnary, "abs"},
-    {"negative", Form::kUnary, "negative"},
-    {"exp", Form::kUnary, "exp"},
-    {"log", Form::kUnary, "log"},
-    {"log1p", Form::kUnary, "log1p"},
-    {"expm1", Form::kUnary, "expm1"},
-    {"sqrt", Form::kUnary, "sqrt"},
-    {"rsqrt", Form::kUnary, "rsqrt"},
-    {"square", Form::kUnary, "square"},
-    {"sin", Form::kUnary, "sin"},
-    {"cos", Form::kUnary, "cos"},
-    {"tan", Form::kUnary, "tan"},
-    {"tanh", Form::kUnary, "tanh"},
-    {"sigmoid", Form::kUnary, "sigmoid"},
-    {"relu", Form::kUnary, "relu"},
-    {"sign", Form::kUnary, "sign"},
-    {"floor", Form::kUnary, "floor"},
-    {"ceil", Form::kUnary, "ceil"},
-    {"round", Form::kUnary, "round"},
-    {"reciprocal", Form::kUnary, "reciprocal"},
-    {"elemwise_add", Form::kBinary, "add"},
-    {"elemwise_sub", Form::kBinary, "sub"},
-    {"elemwise_mul", Form::kBinary, "mul"},
-    {"elemwise_div", Form::kBinary, "div"},
-    {"_power", Form::kBinary, "pow"},
-    {"_maximum", Form::kBinary, "max"},
-    {"_minimum", Form::kBinary, "min"},
-    {"_mod", Form::kBinary, "mod"},
-    {"_equal", Form::kBinary, "eq"},
-    {"_not_equal", Form::kBinary, "ne"},
-    {"_greater", Form::kBinary, "gt"},
-    {"_greater_equal", Form::kBinary, "ge"},
-    {"_lesser", Form::kBinary, "lt"},
-    {"_lesser_equal", Form::kBinary, "le"},
-    {"_plus_scalar", Form::kScalar, "add"},
-    {"_minus_scalar", Form::kScalar, "sub"},
-    {"_rminus_scalar", Form::kScalar, "sub", true},
-    {"_mul_scalar", Form::kScalar, "mul"},
-    {"_div_scalar", Form::kScalar, "div"},
-    {"_rdiv_scalar", Form::kScalar, "div", true},
-    {"_power_scalar", Form::kScalar, "pow"},
-    {"_rpower_scalar", Form::kScalar, "pow", true},
-    {"_maximum_scalar", Form::kScalar, "max"},
-    {"_minimum_scalar", Form::kScalar, "min"},
-    {"_mod_scalar", Form::kScalar, "mod"},
-    {"_rmod_scalar", Form::kScalar, "mod", true},
-    {"_equal_scalar", Form::kScalar, "eq"},
-    {"_not_equal_scalar", Form::kScalar, "ne"},
-    {"_greater_scalar", Form::kScalar, "gt"},
-    {"_greater_equal_scalar", Form::kScalar, "ge"},
-    {"_lesser_scalar", Form::kScalar, "lt"},
-    {"_lesser_equal_scalar", Form::kScalar, "le"},
-    {"Activation", Form::kAct, "a"},
-    {"_backward_Activation", Form::kActGrad, "g"},
-    {"BlockGrad", Form::kIdentity, ""},
-    {"make_loss", Form::kIdentity, ""},
-    {"add_n", Form::kAddN, "add"},
-    {"clip", Form::kClip, ""},
-};
-
-const FormEntry* FindForm(const OpDef* op) {
-  for (const FormEntry& f : kForms)
-    if (op->name == f.op) return &f;
-  return nullptr;
+// The op's program form, declared with it (OpDef::fused_form).
+const FusedForm* FindForm(const OpDef* op) {
+  return op->fused_form.kind == FusedForm::kNone ? nullptr : &op->fused_form;
 }
 
 bool IsFloat(DType t) { return t == DType::kFloat32 || t == DType::kFloat64; }
@@ -151,22 +80,22 @@ class ProgramBuilder {
     return Ref{false, static_cast<int>(code_.size()) - 1};
   }
   // Instructions for one node of `form` over operand values `a`.
-  Ref EmitNode(const FormEntry& f, const Node& node, const std::vector<Ref>& a) {
-    switch (f.form) {
-      case Form::kUnary: return Emit(std::string("u:") + f.fn, {a[0]});
-      case Form::kBinary: return Emit(std::string("b:") + f.fn, {a[0], a[1]});
-      case Form::kScalar:
+  Ref EmitNode(const FusedForm& f, const Node& node, const std::vector<Ref>& a) {
+    switch (f.kind) {
+      case FusedForm::kUnary: return Emit(std::string("u:") + f.fn, {a[0]});
+      case FusedForm::kBinary: return Emit(std::string("b:") + f.fn, {a[0], a[1]});
+      case FusedForm::kScalar:
         return Emit(std::string("s:") + f.fn, {a[0]},
-                    ":" + Number(node.params.GetFloat("scalar")) + (f.left ? ":1" : ":0"));
-      case Form::kAct: return Emit("a:" + node.params.GetString("act_type"), {a[0]});
-      case Form::kActGrad: return Emit("g:" + node.params.GetString("act_type"), a);
-      case Form::kIdentity: return a[0];
-      case Form::kAddN: {
+                    ":" + Number(node.params.GetFloat("scalar")) + (f.scalar_left ? ":1" : ":0"));
+      case FusedForm::kAct: return Emit("a:" + node.params.GetString("act_type"), {a[0]});
+      case FusedForm::kActGrad: return Emit("g:" + node.params.GetString("act_type"), a);
+      case FusedForm::kIdentity: return a[0];
+      case FusedForm::kAddN: {
         Ref r = a[0];
         for (size_t i = 1; i < a.size(); ++i) r = Emit("b:add", {r, a[i]});
         return r;
       }
-      case Form::kClip: {  // min(max(x, a_min), a_max) equals clip when a_min <= a_max (checked)
+      case FusedForm::kClip: {  // min(max(x, a_min), a_max) equals clip when a_min <= a_max (checked)
         Ref r = Emit("s:max", {a[0]}, ":" + Number(node.params.GetFloat("a_min")) + ":0");
         return Emit("s:min", {r}, ":" + Number(node.params.GetFloat("a_max")) + ":0");
       }
@@ -234,7 +163,7 @@ class Fuser {
            HiddenAttr(Src(in.node_id), "__ctx_group__") == HiddenAttr(Src(consumer), "__ctx_group__");
   }
 
-  const FormEntry* ElementwiseForm(uint32_t nid) const;
+  const FusedForm* ElementwiseForm(uint32_t nid) const;
   void MatchLayers();
   void GroupElementwise();
   NodePtr MakeFused(uint32_t root, std::vector<NodeEntry>* inputs_out);
@@ -250,19 +179,19 @@ class Fuser {
   std::vector<int> layer_of_;    // per Activation node: the layer it absorbs, or -1
   std::vector<std::map<std::string, std::string>> layer_attrs_;  // the fused layer node's attributes
   std::vector<bool> hidden_;     // per node: absorbed into another node
-  std::vector<const FormEntry*> form_;
+  std::vector<const FusedForm*> form_;
   std::vector<int> group_;       // per node: root of its elementwise group, or -1
   std::vector<int> group_size_;  // per root
   std::vector<NodePtr> repl_;    // per node: its node in the result
 };
 
-const FormEntry* Fuser::ElementwiseForm(uint32_t nid) const {
+const FusedForm* Fuser::ElementwiseForm(uint32_t nid) const {
   const Node* node = Src(nid);
   const OpDef* op = node->op;
   if (op == nullptr || op->fusion != FusionClass::kElementwise || hidden_[nid] || layer_of_[nid] >= 0 ||
       has_deps_[nid])
     return nullptr;
-  const FormEntry* f = FindForm(op);
+  const FusedForm* f = FindForm(op);
   if (f == nullptr || op->NeedsRNG(node->params) || !op->mutate_inputs.empty() || node->num_outputs() != 1)
     return nullptr;
   const uint32_t out = g_.entry_id(nid, 0);
@@ -273,7 +202,7 @@ const FormEntry* Fuser::ElementwiseForm(uint32_t nid) const {
     const uint32_t e = g_.entry_id(in);
     if (types_.entry[e] != t || shapes_.entry[e] != s) return nullptr;
   }
-  if (f->form == Form::kClip && !(node->params.GetFloat("a_min") <= node->params.GetFloat("a_max"))) return nullptr;
+  if (f->kind == FusedForm::kClip && !(node->params.GetFloat("a_min") <= node->params.GetFloat("a_max"))) return nullptr;
   if (g_[nid].inputs.empty()) return nullptr;
   return f;
 }
@@ -371,7 +300,8 @@ NodePtr Fuser::MakeFused(uint32_t root, std::vector<NodeEntry>* inputs_out) {
   }
   const int num_inputs = static_cast<int>(inputs.size());
   const std::string text = prog.Finish(value.at(root), num_inputs);
-  fused_cpu::ParseFusedProgram(text, num_inputs, "fusion");  // the pass never writes a bad program
+  // _fused_elemwise's shape inference parses the program at bind (the pass
+  // never writes a bad one; tests/cpp/fusion_test.cc checks what it writes).
 
   std::map<std::string, std::string> attrs;
   for (const auto& kv : Src(root)->attrs)
@@ -445,7 +375,9 @@ std::vector<NodeEntry> FuseGraph(const IndexedGraph& g, const ShapeInference& sh
 
 std::vector<std::string> FusableElementwiseOps() {
   std::vector<std::string> names;
-  for (const FormEntry& f : kForms) names.push_back(f.op);
+  const OpRegistry* reg = OpRegistry::Get();
+  for (const std::string& name : reg->ListNames())
+    if (reg->Find(name)->fused_form.kind != FusedForm::kNone) names.push_back(name);
   return names;
 }
 

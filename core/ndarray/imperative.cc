@@ -1,6 +1,5 @@
 #include "core/ndarray/imperative.h"
 
-#include "core/autograd/autograd.h"
 #include "core/base/error.h"
 #include "core/op/random_state.h"
 
@@ -22,7 +21,15 @@ Context ResolveContext(const OpDef& op, const Params& params, const std::vector<
   return Context::CPU(0);
 }
 
+RecordingFn g_is_recording = nullptr;
+RecordFn g_record = nullptr;
+
 }  // namespace
+
+void SetRecordHook(RecordingFn is_recording, RecordFn record) {
+  g_is_recording = is_recording;
+  g_record = record;
+}
 
 void Invoke(const OpDef& op, const AttrList& attrs, const std::vector<NDArray>& inputs,
             std::vector<NDArray>* outputs, bool is_train) {
@@ -91,50 +98,22 @@ void InvokeImpl(const OpDef& op, Params params, std::vector<NDArray> inputs, std
       outs.emplace_back(out_shapes[static_cast<size_t>(i)], ctx, out_types[static_cast<size_t>(i)]);
   }
 
-  std::vector<VarHandle> reads, writes;
-  reads.reserve(inputs.size());
-  for (const NDArray& a : inputs) reads.push_back(a.var());
-  for (const NDArray& o : outs) writes.push_back(o.var());
-  for (int m : op.mutate_inputs) writes.push_back(inputs[static_cast<size_t>(m)].var());
-  RandomState* rng = nullptr;
-  if (op.NeedsRNG(params)) {
-    rng = RandomState::Get(ctx);
-    writes.push_back(rng->var());
-  }
-  std::vector<OpReq> req(outs.size(), OpReq::kWriteTo);
-  for (size_t o = 0; o < outs.size(); ++o)
-    for (const NDArray& a : inputs)
-      if (a.SharesChunk(outs[o]) && a.byte_offset() == outs[o].byte_offset()) req[o] = OpReq::kWriteInplace;
-  for (size_t o = 0; o < outs.size() && o < dead.size(); ++o)
-    if (dead[o]) req[o] = OpReq::kNull;
-
-  const OpDef* op_ptr = &op;
+  auto p = std::make_shared<PreparedOp>();
+  p->op = &op;
+  p->inputs = std::move(inputs);
+  p->outputs = std::move(outs);
+  p->params = std::move(params);
+  PrepareOp(p.get(), dead);
   // Autograd records the call (outputs tagged before they are handed back).
-  if (Autograd::IsRecording()) Autograd::RecordOp(op, params, inputs, &outs);
-  std::vector<NDArray> visible(outs.begin(), outs.begin() + num_visible);
-  // The pushed closure holds plain arrays: a tape node must not be released
-  // on an engine worker (a custom Function's release calls the front end).
-  for (NDArray& a : inputs)
+  if (g_is_recording != nullptr && g_is_recording()) g_record(op, p->params, p->inputs, &p->outputs);
+  std::vector<NDArray> visible(p->outputs.begin(), p->outputs.begin() + num_visible);
+  // The pushed call holds plain arrays: a tape node must not be released on
+  // an engine worker (a custom Function's release calls the front end).
+  for (NDArray& a : p->inputs)
     if (a.ag_node()) a = a.Detach();
-  for (NDArray& o : outs)
+  for (NDArray& o : p->outputs)
     if (o.ag_node()) o = o.Detach();
-  Engine::Get()->Push(
-      [op_ptr, params = std::move(params), inputs = std::move(inputs), outs = std::move(outs),
-       req = std::move(req), rng, is_train, ctx](RunContext rctx) {
-        std::vector<TensorView> in_views, out_views;
-        in_views.reserve(inputs.size());
-        out_views.reserve(outs.size());
-        for (const NDArray& a : inputs) in_views.push_back(a.View());
-        for (const NDArray& o : outs) out_views.push_back(o.View());
-        OpContext octx;
-        octx.is_train = is_train;
-        octx.ctx = ctx;
-        octx.rng = rng;
-        octx.stream = rctx.stream;
-        const FCompute& k = ctx.is_cpu() ? op_ptr->compute_cpu : op_ptr->compute_gpu;
-        k(octx, params, in_views, req, out_views);
-      },
-      ctx, reads, writes, FnProperty::kNormal, 0, op.name.c_str());
+  PushPrepared(p, is_train);
   *outputs = std::move(visible);
 }
 

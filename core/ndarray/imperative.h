@@ -54,6 +54,19 @@ struct PreparedOp {
 // outputs nobody reads (kNull). Throws like InvokeParsed on a wrong call.
 void PrepareOp(PreparedOp* p, const std::vector<bool>& dead = {});
 // Pushes the prepared call; `p` must outlive the push (the executor keeps it).
+// Every op call goes through these two: Invoke* prepare and push one
+// PreparedOp per call, the executor prepares at bind and pushes every step.
 void PushPrepared(const std::shared_ptr<const PreparedOp>& p, bool is_train);
+
+// Note [Recording hook]
+// The NDArray layer knows nothing of autograd (which sits above it and calls
+// down into Invoke). Autograd installs this hook at load time; Invoke* call it
+// after allocating the outputs and before pushing, when `is_recording()` says
+// the calling thread records, so the outputs are tagged before they are
+// handed back.
+using RecordingFn = bool (*)();
+using RecordFn = void (*)(const OpDef& op, const Params& params, const std::vector<NDArray>& inputs,
+                          std::vector<NDArray>* outputs);
+void SetRecordHook(RecordingFn is_recording, RecordFn record);
 
 }  // namespace weft

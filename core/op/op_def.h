@@ -35,6 +35,17 @@ struct OpContext {
 // Fusion class: which passes may merge this op with neighbours.
 enum class FusionClass : int { kOpaque = 0, kElementwise = 1, kReduce = 2, kInjective = 3 };
 
+// How the fusion pass (core/graph/fusion.cc) writes an elementwise op into a
+// _fused_elemwise program (Note [Fused elementwise programs] in
+// core/op/fused/fused_elemwise_cpu.h). Set by the op's declaration; an
+// elementwise-class op without one (where, Cast) is never fused.
+struct FusedForm {
+  enum Kind : int { kNone, kUnary, kBinary, kScalar, kAct, kActGrad, kIdentity, kAddN, kClip };
+  Kind kind = kNone;
+  std::string fn;            // the program's function name ("exp", "add", ...)
+  bool scalar_left = false;  // kScalar: op(scalar, x) (the _r*_scalar ops)
+};
+
 // Shape inference. `in` has one entry per input, `out` one per output; unknown
 // entries are Shape::Unknown(). Fill every unknown entry you can; throw
 // weft::Error(kShape) with op, argument and expectation on a mismatch. Return
@@ -85,6 +96,7 @@ class OpDef {
   FCompute compute_gpu;
   std::vector<std::pair<int, int>> inplace;  // (input, output) that may share memory
   FusionClass fusion = FusionClass::kOpaque;
+  FusedForm fused_form;
   bool needs_rng = false;
   std::function<bool(const Params&)> needs_rng_fn;  // overrides needs_rng (LeakyReLU: rrelu only)
   FGradient gradient;  // empty: not differentiable (yet)
@@ -103,8 +115,15 @@ class OpDef {
   OpDef& set_infer_shape(FInferShape f) { infer_shape = std::move(f); return *this; }
   OpDef& set_infer_type(FInferType f) { infer_type = std::move(f); return *this; }
   OpDef& set_compute_cpu(FCompute f) { compute_cpu = std::move(f); return *this; }
+  // The GPU kernel, from the op family's <file>_gpu.h, wrapped in WEFT_GPU()
+  // (Note [GPU kernels]).
+  OpDef& set_compute_gpu(FCompute f) { compute_gpu = std::move(f); return *this; }
   OpDef& add_inplace(int in, int out) { inplace.emplace_back(in, out); return *this; }
   OpDef& set_fusion(FusionClass c) { fusion = c; return *this; }
+  OpDef& set_fused_form(FusedForm::Kind k, std::string fn = "", bool scalar_left = false) {
+    fused_form = FusedForm{k, std::move(fn), scalar_left};
+    return *this;
+  }
   OpDef& set_needs_rng() { needs_rng = true; return *this; }
   OpDef& set_mutate_inputs(std::vector<int> m) { mutate_inputs = std::move(m); return *this; }
   OpDef& set_gradient(FGradient f) { gradient = std::move(f); return *this; }
@@ -134,19 +153,11 @@ class OpRegistry {
   // Canonical names, sorted.
   std::vector<std::string> ListNames() const;
   void AddAlias(OpDef* op, const std::string& alias);
-  // Attaches the GPU kernel of op `name` (canonical), declared in its own file
-  // under core/op/cuda. Static initialisation order between files is unknown,
-  // so a kernel that arrives before its op is kept until Add(name). Returns
-  // true (for use in a static initialiser).
-  bool SetGpuKernel(const std::string& name, FCompute f);
-  // GPU kernels whose op was never registered (a misspelt name); for tests.
-  std::vector<std::string> PendingGpuKernels() const;
 
  private:
   // Written only during static initialisation, read-only afterwards.
   std::vector<std::unique_ptr<OpDef>> ops_;
   std::unordered_map<std::string, OpDef*> by_name_;  // names and aliases
-  std::map<std::string, FCompute> pending_gpu_;     // SetGpuKernel before Add
 };
 
 }  // namespace weft
@@ -158,7 +169,23 @@ class OpRegistry {
   [[maybe_unused]] static ::weft::OpDef& WEFT_OP_CONCAT(weft_op_reg_, __COUNTER__) = \
       ::weft::OpRegistry::Get()->Add(name)
 
-// WEFT_REGISTER_GPU_KERNEL("exp", ExpGpu); in core/op/cuda/*.cu
-#define WEFT_REGISTER_GPU_KERNEL(name, fn)                                         \
-  [[maybe_unused]] static const bool WEFT_OP_CONCAT(weft_gpu_reg_, __COUNTER__) = \
-      ::weft::OpRegistry::Get()->SetGpuKernel(name, fn)
+// Note [GPU kernels]
+// An op's GPU kernel lives in its family folder (core/op/<family>/<file>.cu,
+// compiled by nvcc in the CUDA build and as C++ for the host emulation
+// otherwise) and is attached by the op's own declaration:
+//   WEFT_REGISTER_OP("exp")...set_compute_gpu(WEFT_GPU(cuda::ExpGpu));
+// The .cu file defines the entry point with WEFT_GPU_KERNEL_EXPORT, its
+// <file>_gpu.h declares it with WEFT_GPU_KERNEL_DECL. The dependency-free
+// predictor (WEFT_PORTABLE) compiles no GPU sources: there WEFT_GPU(k) is an
+// empty FCompute and `k` is never referenced, so nothing is left unresolved.
+#define WEFT_GPU_KERNEL_DECL(sym)                                                            \
+  void sym(const ::weft::OpContext& ctx, const ::weft::Params& p,                            \
+           const std::vector<::weft::TensorView>& in, const std::vector<::weft::OpReq>& req, \
+           const std::vector<::weft::TensorView>& out)
+#define WEFT_GPU_KERNEL_EXPORT(sym, impl) \
+  WEFT_GPU_KERNEL_DECL(sym) { impl(ctx, p, in, req, out); }
+#if defined(WEFT_PORTABLE)
+#define WEFT_GPU(kernel) ::weft::FCompute()
+#else
+#define WEFT_GPU(kernel) ::weft::FCompute(kernel)
+#endif

@@ -47,6 +47,43 @@ bool SameShapeInfer(const OpDef& op, const Params& p, std::vector<Shape>* in, st
   return true;
 }
 
+bool ShapeOfInput(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out, size_t like) {
+  if (!(*in)[like].known()) return false;
+  AssignShape(out, 0, (*in)[like], p.op()->name + ": output");
+  return (*in)[0].known();
+}
+
+bool TypeOfInput(const Params& p, std::vector<DType>* in, std::vector<DType>* out, size_t src) {
+  if ((*in)[src] == DType::kUnknown) return false;
+  AssignType(out, 0, (*in)[src], p.op()->name + ": output");
+  for (DType t : *in)
+    if (t == DType::kUnknown) return false;
+  return true;
+}
+
+std::vector<std::string> GradAndArgs(const Params& p) {
+  std::vector<std::string> n = {"out_grad"};
+  for (int64_t i = 0; i < p.GetInt("num_args"); ++i) n.push_back("arg" + std::to_string(i));
+  return n;
+}
+
+std::vector<std::string> ArgGrads(const Params& p) {
+  std::vector<std::string> n;
+  for (int64_t i = 0; i < p.GetInt("num_args"); ++i) n.push_back("arg" + std::to_string(i) + "_grad");
+  return n;
+}
+
+bool ShapesOfArgs(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+  WEFT_CHECK(p.GetInt("num_args") >= 1, kInvalidArgument)
+      << p.op()->name << ": parameter 'num_args' must be at least 1, got " << p.GetInt("num_args");
+  bool known = (*in)[0].known();
+  for (size_t i = 1; i < in->size(); ++i) {
+    known = known && (*in)[i].known();
+    AssignShape(out, i - 1, (*in)[i], p.op()->name + ": output " + std::to_string(i - 1));
+  }
+  return known;
+}
+
 bool SameTypeInfer(const OpDef& op, const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
   DType known = DType::kUnknown;
   for (auto* v : {in, out})

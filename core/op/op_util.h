@@ -19,6 +19,19 @@ bool SameShapeInfer(const OpDef& op, const Params& p, std::vector<Shape>* in, st
 // Inference: every input and output has the same dtype (the default rule).
 bool SameTypeInfer(const OpDef& op, const Params& p, std::vector<DType>* in, std::vector<DType>* out);
 
+// Backward ops that take the forward input whose shape/dtype their result has
+// as an extra input (graph inference runs forward only). Output 0 takes the
+// shape of input `like`; the gradient input must be known too.
+bool ShapeOfInput(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out, size_t like);
+// Output 0 takes the dtype of input `src`; every other input is free.
+bool TypeOfInput(const Params& p, std::vector<DType>* in, std::vector<DType>* out, size_t src);
+// Backward ops of variadic forwards (_backward_Concat, _backward_UpSampling_multi):
+// inputs (out_grad, arg0, ..., argN-1) and outputs arg0_grad ... by num_args;
+// output i takes the shape of input i + 1 (a forward input).
+std::vector<std::string> GradAndArgs(const Params& p);
+std::vector<std::string> ArgGrads(const Params& p);
+bool ShapesOfArgs(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out);
+
 // Applies a write mode to one element.
 template <typename T>
 inline void StoreReq(OpReq req, T* dst, T v) {

@@ -22,28 +22,7 @@ OpDef& OpRegistry::Add(const std::string& name) {
   OpDef* op = ops_.back().get();
   op->name = name;
   by_name_.emplace(name, op);
-  auto pending = pending_gpu_.find(name);
-  if (pending != pending_gpu_.end()) {
-    op->compute_gpu = std::move(pending->second);
-    pending_gpu_.erase(pending);
-  }
   return *op;
-}
-
-bool OpRegistry::SetGpuKernel(const std::string& name, FCompute f) {
-  auto it = by_name_.find(name);
-  if (it != by_name_.end()) {
-    it->second->compute_gpu = std::move(f);
-  } else {
-    pending_gpu_[name] = std::move(f);
-  }
-  return true;
-}
-
-std::vector<std::string> OpRegistry::PendingGpuKernels() const {
-  std::vector<std::string> names;
-  for (const auto& kv : pending_gpu_) names.push_back(kv.first);
-  return names;
 }
 
 void OpRegistry::AddAlias(OpDef* op, const std::string& alias) {

@@ -1,5 +1,5 @@
 // BatchNorm (forward train/inference, backward) and LayerNorm (forward): the
-// oneDNN path (core/op/cpu/dnnl_norm.cc) against the portable kernels,
+// oneDNN path (core/op/norm/norm_dnnl.cc) against the portable kernels,
 // selected per call with WEFT_USE_DNNL as in nn_conv_test.cc. Compared: the
 // outputs, BatchNorm's hidden mean and inverse std, the moving statistics
 // updated in training, and the gradients; plus the fallbacks (axis != 1,
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/op/cpu/nn_kernels.h"
+#include "core/op/conv/layer_cpu.h"
 #include "core/op/op_def.h"
 
 namespace weft {

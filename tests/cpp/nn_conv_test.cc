@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/op/cpu/nn_kernels.h"
+#include "core/op/conv/layer_cpu.h"
 #include "core/op/op_def.h"
 
 namespace weft {

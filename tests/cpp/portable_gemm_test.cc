@@ -1,4 +1,4 @@
-// The portable GEMM (core/op/cpu/portable_gemm.cc, what the dependency-free
+// The portable GEMM (core/op/dense/portable_gemm.cc, what the dependency-free
 // predictor uses instead of BLAS) against OpenBLAS: every transpose pair,
 // padded leading dimensions, alpha/beta, edge tiles smaller than the register
 // tile, several k blocks, shapes split across threads, and beta == 0 ignoring
@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "core/op/cpu/portable_gemm.h"
+#include "core/op/dense/portable_gemm.h"
 
 namespace weft {
 namespace {

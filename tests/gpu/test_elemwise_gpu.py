@@ -1,4 +1,4 @@
-"""GPU kernels of the elementwise family (core/op/cuda/elemwise_*.cu,
+"""GPU kernels of the elementwise family (core/op/elemwise/*.cu,
 fused_elemwise.cu, init_misc.cu) against the CPU kernels, beyond the harness
 cases: integer edge cases of every binary kind and dtype, deep broadcasts,
 Cast between every pair of GPU dtypes with NaN/inf/out-of-range values,

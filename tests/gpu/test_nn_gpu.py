@@ -1,4 +1,4 @@
-"""GPU kernels of the neural-network ops (core/op/cuda/activation.cu,
+"""GPU kernels of the neural-network ops (core/op/act/activation.cu,
 softmax_loss.cu, norm.cu, random_dropout.cu, optimizer_update.cu) on paths
 the registry harness does not reach: it runs forward ops one by one with
 is_train=False. Here: training mode (BatchNorm's batch statistics and

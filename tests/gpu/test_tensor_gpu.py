@@ -1,4 +1,4 @@
-"""GPU kernels of the tensor ops (core/op/cuda/reshape_transpose.cu,
+"""GPU kernels of the tensor ops (core/op/shape/reshape_transpose.cu,
 concat_slice.cu, indexing.cu, embedding_pad.cu, sequence_upsampling.cu,
 broadcast_reduce.cu) on paths the registry harness does not reach: backward
 operators through autograd (with grad_req='add', so the backward kernels run

@@ -1,4 +1,4 @@
-"""Cases of the gradient helper operators (core/op/backward_misc.cc): the sum
+"""Cases of the gradient helper operators (core/op/reduce/reduce_backward.cc, core/op/index/indexing_backward.cc, core/op/shape/shape_backward.cc): the sum
 back to a broadcast input's shape, the broadcasts back over reduced axes, the
 dot products, the scatters behind take/pick/gather_nd/slice_axis, and the
 shape-carrying gradients of Reshape, Cast, Concat and UpSampling. References

@@ -2,7 +2,7 @@
 broadcast), broadcast_to/like/axis, where, clip and Cast.
 
 References follow Weft's (= MXNet's) arithmetic rules, see Note [Elementwise
-arithmetic types] in core/op/cpu/elemwise_kernels.h: float16 computes in
+arithmetic types] in core/op/elemwise/elemwise_cpu.h: float16 computes in
 float32 and rounds once, integers stay integers (division truncates toward
 zero, x / 0 and x mod 0 give 0), bool computes as uint8 0/1, comparisons
 return 1/0 in the input dtype, ``round`` rounds halves away from zero, and

@@ -1,6 +1,6 @@
 """Cases of the operators the fusion pass writes (core/graph/fusion.cc):
 _fused_elemwise (programs as in Note [Fused elementwise programs],
-core/op/cpu/fused_elemwise.h) and the layer + activation operators
+core/op/fused/fused_elemwise_cpu.h) and the layer + activation operators
 _fused_fully_connected_act and _fused_convolution_act. References are NumPy:
 the unfused chain in the case dtype, or float64 layers followed by the
 activation."""

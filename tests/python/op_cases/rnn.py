@@ -1,7 +1,7 @@
 """Cases of the fused RNN operator (rnn_relu, rnn_tanh, lstm, gru; stacked,
 bidirectional, state_outputs) and _backward_RNN. The reference is a float64
 NumPy forward using MXNet's parameter packing and cuDNN gate order; it also
-builds the hidden reserve output (layout: Note [RNN reserve], core/op/cpu/rnn.h)
+builds the hidden reserve output (layout: Note [RNN reserve], core/op/seq/rnn_cpu.h)
 that _backward_RNN reads. Backward references are finite differences of it."""
 import numpy as np
 

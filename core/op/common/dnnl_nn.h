@@ -1,0 +1,39 @@
+// The oneDNN path of the neural-network kernels (compiled only with
+// WEFT_USE_DNNL). Each function returns false, having written nothing, when
+// oneDNN does not cover the case (float64, an unsupported pooling variant);
+// the caller then runs the portable path. Signatures as in nn_kernels.h.
+#pragma once
+#include "core/op/conv/layer_cpu.h"
+#include "core/op/norm/norm_cpu.h"
+
+namespace weft {
+namespace dnnl_cpu {
+
+using nn_cpu::ConvGeom;
+using nn_cpu::PoolGeom;
+
+bool ConvForward(const ConvGeom& g, const TensorView& x, const TensorView& w, const TensorView* b, OpReq req,
+                 const TensorView& y);
+bool ConvBackwardData(const ConvGeom& g, const TensorView& dy, const TensorView& w, OpReq req, const TensorView& dx);
+bool ConvBackwardWeight(const ConvGeom& g, const TensorView& dy, const TensorView& x, OpReq req, const TensorView& dw,
+                        const TensorView* db, OpReq req_db);
+
+bool PoolForward(const PoolGeom& g, const TensorView& x, OpReq req, const TensorView& y);
+bool PoolBackward(const PoolGeom& g, const TensorView& dy, const TensorView& x, const TensorView& y, OpReq req,
+                  const TensorView& dx);
+
+// dnnl_norm.cc; signatures as in norm.h. LayerNorm forward only.
+bool BatchNormForward(const nnx_cpu::BatchNormArgs& a, const TensorView& x, const TensorView& gamma,
+                      const TensorView& beta, const TensorView& moving_mean, const TensorView& moving_var,
+                      const std::vector<OpReq>& req, const TensorView& y, const TensorView& mean_out,
+                      const TensorView& invstd_out);
+bool BatchNormBackward(const nnx_cpu::BatchNormArgs& a, const TensorView& gy, const TensorView& mean,
+                       const TensorView& invstd, const TensorView& x, const TensorView& gamma,
+                       const TensorView& moving_mean, const TensorView& moving_var, const std::vector<OpReq>& req,
+                       const TensorView& gx, const TensorView& ggamma, const TensorView& gbeta);
+bool LayerNormForward(const nnx_cpu::RowNormArgs& a, const TensorView& x, const TensorView& gamma,
+                      const TensorView& beta, const std::vector<OpReq>& req, const TensorView& y,
+                      const TensorView& mean, const TensorView& stat);
+
+}  // namespace dnnl_cpu
+}  // namespace weft

@@ -1,0 +1,239 @@
+// oneDNN convolution: forward, backward data and backward weights (+ bias),
+// float32. Primitives take their preferred (blocked) layouts; the plain
+// arrays are reordered in and out (dnnl_common.h). Deconvolution reaches
+// here through ConvBackwardData / ConvForward (see deconvolution.cc).
+#if WEFT_USE_DNNL
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "core/base/error.h"
+#include "core/op/common/dnnl_common.h"
+#include "core/op/common/dnnl_nn.h"
+
+namespace weft {
+namespace dnnl_cpu {
+namespace {
+
+using dnnl::algorithm;
+using dnnl::prop_kind;
+using Args = std::unordered_map<int, memory>;
+
+struct ConvDims {
+  memory::dims src, wei, bias, dst, strides, dilates, pad_l, pad_r;
+};
+
+// oneDNN checks out == (in + pad_l + pad_r - dilated kernel) / stride + 1; the
+// right padding is chosen to satisfy it (any value in a range of `stride`
+// gives the same windows). False when no non-negative value does.
+bool MakeDims(const ConvGeom& g, ConvDims* d) {
+  if (g.batch <= 0 || g.in_c <= 0 || g.out_c <= 0) return false;
+  d->src = {g.batch, g.in_c};
+  d->dst = {g.batch, g.out_c};
+  d->wei = g.groups > 1 ? memory::dims{g.groups, g.out_c / g.groups, g.in_c / g.groups}
+                        : memory::dims{g.out_c, g.in_c};
+  d->bias = {g.out_c};
+  for (int i = 3 - g.nd; i < 3; ++i) {
+    if (g.in[i] <= 0 || g.out[i] <= 0) return false;
+    const int64_t dk = g.dilate[i] * (g.kernel[i] - 1) + 1;
+    const int64_t pr = (g.out[i] - 1) * g.stride[i] + dk - g.in[i] - g.pad[i];
+    const int64_t pr_ok = std::max<int64_t>(pr, 0);
+    if (pr_ok - pr >= g.stride[i]) return false;
+    d->src.push_back(g.in[i]);
+    d->dst.push_back(g.out[i]);
+    d->wei.push_back(g.kernel[i]);
+    d->strides.push_back(g.stride[i]);
+    d->dilates.push_back(g.dilate[i] - 1);
+    d->pad_l.push_back(g.pad[i]);
+    d->pad_r.push_back(pr_ok);
+  }
+  return true;
+}
+
+std::string Key(const char* kind, const ConvGeom& g, bool bias) {
+  std::string k = kind;
+  for (int64_t v : {g.batch, g.in_c, g.out_c, g.groups, int64_t(g.nd), int64_t(bias)}) k += "," + std::to_string(v);
+  for (const int64_t* a : {g.in, g.out, g.kernel, g.stride, g.dilate, g.pad})
+    for (int i = 0; i < 3; ++i) k += "," + std::to_string(a[i]);
+  return k;
+}
+
+memory::desc Any(const memory::dims& dims) {
+  return memory::desc(dims, memory::data_type::f32, memory::format_tag::any);
+}
+
+dnnl::primitive_attr UserScratchpad() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+struct Fwd {
+  dnnl::convolution_forward::primitive_desc pd;
+  dnnl::convolution_forward prim;
+  ArgLayout src, wei, dst;
+};
+
+struct BwdData {
+  dnnl::convolution_backward_data::primitive_desc pd;
+  dnnl::convolution_backward_data prim;
+  ArgLayout ddst, wei, dsrc;
+};
+
+struct BwdWeights {
+  dnnl::convolution_backward_weights::primitive_desc pd;
+  dnnl::convolution_backward_weights prim;
+  ArgLayout src, ddst, dwei, dbias;
+};
+
+dnnl::convolution_forward::primitive_desc FwdDesc(const ConvDims& d, bool bias) {
+  using F = dnnl::convolution_forward;
+  F::desc desc = bias ? F::desc(prop_kind::forward_training, algorithm::convolution_direct, Any(d.src), Any(d.wei),
+                                PlainDesc(d.bias), Any(d.dst), d.strides, d.dilates, d.pad_l, d.pad_r)
+                      : F::desc(prop_kind::forward_training, algorithm::convolution_direct, Any(d.src), Any(d.wei),
+                                Any(d.dst), d.strides, d.dilates, d.pad_l, d.pad_r);
+  return F::primitive_desc(desc, UserScratchpad(), CpuEngine());
+}
+
+// Builders return null when oneDNN cannot build the primitive; the null is
+// cached too, so the portable path is chosen without retrying.
+std::shared_ptr<Fwd> MakeFwd(const ConvDims& d, bool bias) {
+  try {
+    auto f = std::make_shared<Fwd>();
+    f->pd = FwdDesc(d, bias);
+    f->prim = dnnl::convolution_forward(f->pd);
+    f->src = ArgLayout(PlainDesc(d.src), f->pd.src_desc(), true);
+    f->wei = ArgLayout(PlainDesc(d.wei), f->pd.weights_desc(), true);
+    f->dst = ArgLayout(PlainDesc(d.dst), f->pd.dst_desc(), false);
+    return f;
+  } catch (const dnnl::error&) {
+    return nullptr;
+  }
+}
+
+std::shared_ptr<BwdData> MakeBwdData(const ConvDims& d) {
+  try {
+    using B = dnnl::convolution_backward_data;
+    auto b = std::make_shared<BwdData>();
+    B::desc desc(algorithm::convolution_direct, Any(d.src), Any(d.wei), Any(d.dst), d.strides, d.dilates, d.pad_l,
+                 d.pad_r);
+    b->pd = B::primitive_desc(desc, UserScratchpad(), CpuEngine(), FwdDesc(d, false));
+    b->prim = B(b->pd);
+    b->ddst = ArgLayout(PlainDesc(d.dst), b->pd.diff_dst_desc(), true);
+    b->wei = ArgLayout(PlainDesc(d.wei), b->pd.weights_desc(), true);
+    b->dsrc = ArgLayout(PlainDesc(d.src), b->pd.diff_src_desc(), false);
+    return b;
+  } catch (const dnnl::error&) {
+    return nullptr;
+  }
+}
+
+std::shared_ptr<BwdWeights> MakeBwdWeights(const ConvDims& d, bool bias) {
+  try {
+    using B = dnnl::convolution_backward_weights;
+    auto b = std::make_shared<BwdWeights>();
+    B::desc desc = bias ? B::desc(algorithm::convolution_direct, Any(d.src), Any(d.wei), PlainDesc(d.bias),
+                                  Any(d.dst), d.strides, d.dilates, d.pad_l, d.pad_r)
+                        : B::desc(algorithm::convolution_direct, Any(d.src), Any(d.wei), Any(d.dst), d.strides,
+                                  d.dilates, d.pad_l, d.pad_r);
+    b->pd = B::primitive_desc(desc, UserScratchpad(), CpuEngine(), FwdDesc(d, bias));
+    b->prim = B(b->pd);
+    b->src = ArgLayout(PlainDesc(d.src), b->pd.src_desc(), true);
+    b->ddst = ArgLayout(PlainDesc(d.dst), b->pd.diff_dst_desc(), true);
+    b->dwei = ArgLayout(PlainDesc(d.wei), b->pd.diff_weights_desc(), false);
+    if (bias) b->dbias = ArgLayout(PlainDesc(d.bias), b->pd.diff_bias_desc(), false);
+    return b;
+  } catch (const dnnl::error&) {
+    return nullptr;
+  }
+}
+
+// Where an output with write mode `req` is written: the array itself, or
+// `scratch` of AddToBytes(v, req) bytes (kAddTo: added afterwards; kNull: discarded).
+void* OutputTarget(const TensorView& v, OpReq req, void* scratch) {
+  return req == OpReq::kWriteTo || req == OpReq::kWriteInplace ? v.data : scratch;
+}
+
+void Execute(dnnl::primitive& prim, const Args& args) {
+  try {
+    prim.execute(ThreadStream(), args);
+  } catch (const dnnl::error& e) {
+    WEFT_THROW(kInternal) << "oneDNN convolution failed: " << e.what();
+  }
+}
+
+}  // namespace
+
+bool ConvForward(const ConvGeom& g, const TensorView& x, const TensorView& w, const TensorView* b, OpReq req,
+                 const TensorView& y) {
+  ConvDims d;
+  if (x.dtype != DType::kFloat32 || !MakeDims(g, &d)) return false;
+  auto f = Cached<Fwd>(Key("fwd", g, b != nullptr), [&] { return MakeFwd(d, b != nullptr); });
+  if (!f) return false;
+  CallScratch s({ScratchBytes(f->src), ScratchBytes(f->wei), ScratchBytes(f->dst), ScratchpadBytes(f->pd),
+                 AddToBytes(y, req)});
+  void* out = OutputTarget(y, req, s[4]);
+  Args args{{DNNL_ARG_SRC, InputMemory(f->src, x.data, s[0])},
+            {DNNL_ARG_WEIGHTS, InputMemory(f->wei, w.data, s[1])},
+            {DNNL_ARG_DST, OutputMemory(f->dst, out, s[2])},
+            {DNNL_ARG_SCRATCHPAD, Scratchpad(f->pd, s[3])}};
+  if (b != nullptr) args.emplace(DNNL_ARG_BIAS, memory(PlainDesc(d.bias), CpuEngine(), b->data));
+  Execute(f->prim, args);
+  FinishOutput(f->dst, args.at(DNNL_ARG_DST), out);
+  ThreadStream().wait();
+  if (req == OpReq::kAddTo) AddInto(y, out);
+  return true;
+}
+
+bool ConvBackwardData(const ConvGeom& g, const TensorView& dy, const TensorView& w, OpReq req, const TensorView& dx) {
+  ConvDims d;
+  if (dy.dtype != DType::kFloat32 || !MakeDims(g, &d)) return false;
+  auto b = Cached<BwdData>(Key("bwd_data", g, false), [&] { return MakeBwdData(d); });
+  if (!b) return false;
+  CallScratch s({ScratchBytes(b->ddst), ScratchBytes(b->wei), ScratchBytes(b->dsrc), ScratchpadBytes(b->pd),
+                 AddToBytes(dx, req)});
+  void* out = OutputTarget(dx, req, s[4]);
+  Args args{{DNNL_ARG_DIFF_DST, InputMemory(b->ddst, dy.data, s[0])},
+            {DNNL_ARG_WEIGHTS, InputMemory(b->wei, w.data, s[1])},
+            {DNNL_ARG_DIFF_SRC, OutputMemory(b->dsrc, out, s[2])},
+            {DNNL_ARG_SCRATCHPAD, Scratchpad(b->pd, s[3])}};
+  Execute(b->prim, args);
+  FinishOutput(b->dsrc, args.at(DNNL_ARG_DIFF_SRC), out);
+  ThreadStream().wait();
+  if (req == OpReq::kAddTo) AddInto(dx, out);
+  return true;
+}
+
+bool ConvBackwardWeight(const ConvGeom& g, const TensorView& dy, const TensorView& x, OpReq req, const TensorView& dw,
+                        const TensorView* db, OpReq req_db) {
+  ConvDims d;
+  if (dy.dtype != DType::kFloat32 || !MakeDims(g, &d)) return false;
+  const bool bias = db != nullptr && req_db != OpReq::kNull;
+  auto b = Cached<BwdWeights>(Key("bwd_weights", g, bias), [&] { return MakeBwdWeights(d, bias); });
+  if (!b) return false;
+  // The weight gradient is computed even for kNull when only the bias one is wanted.
+  TensorView wv = dw;
+  if (req == OpReq::kNull) wv.shape = Shape{g.out_c, g.in_c / g.groups, g.KernelSize()};
+  CallScratch s({ScratchBytes(b->src), ScratchBytes(b->ddst), ScratchBytes(b->dwei), ScratchpadBytes(b->pd),
+                 AddToBytes(wv, req), bias ? AddToBytes(*db, req_db) : 0, bias ? ScratchBytes(b->dbias) : 0});
+  void* wout = OutputTarget(wv, req, s[4]);
+  void* bout = bias ? OutputTarget(*db, req_db, s[5]) : nullptr;
+  Args args{{DNNL_ARG_SRC, InputMemory(b->src, x.data, s[0])},
+            {DNNL_ARG_DIFF_DST, InputMemory(b->ddst, dy.data, s[1])},
+            {DNNL_ARG_DIFF_WEIGHTS, OutputMemory(b->dwei, wout, s[2])},
+            {DNNL_ARG_SCRATCHPAD, Scratchpad(b->pd, s[3])}};
+  // A bias gradient in a non-plain layout is not expected for a 1-D array; reorder if it happens.
+  if (bias) args.emplace(DNNL_ARG_DIFF_BIAS, OutputMemory(b->dbias, bout, s[6]));
+  Execute(b->prim, args);
+  FinishOutput(b->dwei, args.at(DNNL_ARG_DIFF_WEIGHTS), wout);
+  if (bias) FinishOutput(b->dbias, args.at(DNNL_ARG_DIFF_BIAS), bout);
+  ThreadStream().wait();
+  if (req == OpReq::kAddTo) AddInto(dw, wout);
+  if (bias && req_db == OpReq::kAddTo) AddInto(*db, bout);
+  return true;
+}
+
+}  // namespace dnnl_cpu
+}  // namespace weft
+#endif  // WEFT_USE_DNNL

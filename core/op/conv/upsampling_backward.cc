@@ -1,0 +1,51 @@
+// _backward_UpSampling_multi: the gradient of nearest UpSampling with several
+// inputs.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/graph/grad_builder.h"
+#include "core/op/axis_util.h"
+#include "core/op/shape/concat_cpu.h"
+#include "core/op/common/copy_cpu.h"
+#include "core/op/dense/dot_cpu.h"
+#include "core/op/conv/upsampling_cpu.h"
+#include "core/op/dense/dot_geom.h"
+#include "core/op/op_def.h"
+#include "core/op/shape/reshape_transpose_gpu.h"
+#include "core/op/shape/concat_slice_gpu.h"
+#include "core/op/conv/upsampling_gpu.h"
+#include "core/op/reduce/broadcast_reduce_gpu.h"
+#include "core/op/index/indexing_gpu.h"
+#include "core/op/op_util.h"
+
+namespace weft {
+namespace {
+
+// ---- _backward_UpSampling_multi ----
+
+[[maybe_unused]] const bool kUpSamplingMultiRegistered = [] {
+  OpDef& op = OpRegistry::Get()->Add("_backward_UpSampling_multi").set_compute_gpu(WEFT_GPU(cuda::BackwardUpSamplingMultiGpu));
+  op.describe("Gradient of nearest UpSampling with any num_args: inputs (out_grad, arg0, ..., "
+              "arg{num_args-1}), where the args are the forward inputs (only their shapes are read; "
+              "_backward_UpSampling cannot infer them from out_grad when num_args > 1). Output i gets the "
+              "block sums of out_grad over input i's channels.")
+      .set_variadic("num_args")
+      .add_required_param("num_args", ParamType::kInt, "Number of inputs of the forward UpSampling.")
+      .add_enum_param("multi_input_mode", {"concat", "sum"}, "concat",
+                      "How the forward combined its inputs (see UpSampling).")
+      .set_num_outputs([](const Params& p) { return static_cast<int>(p.GetInt("num_args")); })
+      .set_infer_shape(ShapesOfArgs)
+      .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
+                          const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+        nnx_cpu::UpSamplingNearestBackward(in[0], p.GetString("multi_input_mode") == "sum", req, out);
+      });
+  op.list_input_names = GradAndArgs;
+  op.list_output_names = ArgGrads;
+  return true;
+}();
+
+}  // namespace
+}  // namespace weft

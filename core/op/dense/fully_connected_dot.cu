@@ -1,0 +1,216 @@
+// GPU kernels of FullyConnected, dot and batch_dot and their backward ops
+// (core/op/dense/fully_connected.cc, dot.cc, dot_backward.cc), and the GEMM entry
+// point of the dense-layer kernels (nn_gpu.cuh). Products go to gpu::Gemm;
+// integer dot / batch_dot run a plain loop accumulating in int64 like the CPU.
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "core/op/dense/dot_cpu.h"
+#include "core/op/common/nn_gpu.cuh"
+#include "core/op/dense/dot_geom.h"
+#include "core/op/conv/layer_geom.h"
+
+namespace weft {
+namespace cuda {
+namespace {
+
+using tensor_cpu::GemmDesc;
+
+int ToInt(int64_t v, const char* what) {
+  WEFT_CHECK(v <= INT_MAX, kInvalidArgument) << "GPU GEMM: " << what << " " << v << " exceeds cuBLAS's int range";
+  return static_cast<int>(v);
+}
+
+int64_t AtLeast1(int64_t v) { return v < 1 ? 1 : v; }
+
+// c[r, j] = 0 for the m x n block of c (row stride ldc): an empty product.
+template <typename T>
+void ZeroBlock(const OpContext& ctx, int64_t m, int64_t n, T* c, int64_t ldc) {
+  Launch(ctx, m * n, [=] WEFT_HD(int64_t i) { c[(i / n) * ldc + i % n] = T(0); });
+}
+
+template <typename T>
+void GemmImpl(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+              int64_t sa, const T* b, int64_t ldb, int64_t sb, T beta, T* c, int64_t ldc, int64_t sc, int64_t batch) {
+  if (m == 0 || n == 0 || batch == 0) return;
+  if (k == 0) {  // c = beta * c: nothing to do for beta 1
+    if (beta == T(0))
+      for (int64_t i = 0; i < batch; ++i) ZeroBlock(ctx, m, n, c + i * sc, ldc);
+    return;
+  }
+  const int im = ToInt(m, "m"), in = ToInt(n, "n"), ik = ToInt(k, "k");
+  const int ilda = ToInt(AtLeast1(lda), "lda"), ildb = ToInt(AtLeast1(ldb), "ldb"), ildc = ToInt(AtLeast1(ldc), "ldc");
+  if (batch == 1) {
+    gpu::Gemm(DeviceOf(ctx), StreamOf(ctx), ta, tb, im, in, ik, T(1), a, ilda, b, ildb, beta, c, ildc);
+  } else {
+    gpu::GemmStridedBatched(DeviceOf(ctx), StreamOf(ctx), ta, tb, im, in, ik, T(1), a, ilda, sa, b, ildb, sb, beta, c,
+                            ildc, sc, ToInt(batch, "batch"));
+  }
+}
+
+// Integer dot / batch_dot: one index per output element, int64 accumulation
+// and the CPU's conversions (core/op/dense/dot_cpu.cc NaiveGemm).
+template <typename T>
+void NaiveGemm(const OpContext& ctx, const GemmDesc& d, const T* a, const T* b, OpReq req, T* c) {
+  const bool ta = d.trans_a, tb = d.trans_b;
+  const int64_t m = d.m, n = d.n, k = d.k, lda = ta ? d.m : d.k, ldb = tb ? d.k : d.n;
+  const int64_t sa = d.stride_a, sb = d.stride_b, sc = d.stride_c;
+  Launch(ctx, d.batch * m * n, [=] WEFT_HD(int64_t idx) {
+    const int64_t j = idx % n, i = (idx / n) % m, t = idx / (m * n);
+    const T* at = a + t * sa;
+    const T* bt = b + t * sb;
+    int64_t acc = 0;
+    for (int64_t p = 0; p < k; ++p) {
+      const int64_t av = static_cast<int64_t>(ta ? at[p * lda + i] : at[i * lda + p]);
+      acc += av * static_cast<int64_t>(tb ? bt[j * ldb + p] : bt[p * ldb + j]);
+    }
+    T* o = c + t * sc + i * n + j;
+    *o = req == OpReq::kAddTo ? static_cast<T>(static_cast<int64_t>(*o) + acc) : static_cast<T>(acc);
+  });
+}
+
+template <typename T>
+void FloatGemm(const OpContext& ctx, const GemmDesc& d, const TensorView& a, const TensorView& b, OpReq req,
+               const TensorView& c) {
+  GemmImpl<T>(ctx, d.trans_a, d.trans_b, d.m, d.n, d.k, a.ptr<T>(), d.trans_a ? d.m : d.k, d.stride_a, b.ptr<T>(),
+              d.trans_b ? d.k : d.n, d.stride_b, req == OpReq::kAddTo ? T(1) : T(0), c.ptr<T>(), d.n, d.stride_c,
+              d.batch);
+}
+
+// tensor_cpu::GemmCPU on the GPU.
+void GemmGPU(const OpContext& ctx, const char* op, const GemmDesc& d, const TensorView& a, const TensorView& b,
+             OpReq req, const TensorView& c) {
+  if (req == OpReq::kNull || d.m == 0 || d.n == 0 || d.batch == 0) return;
+  switch (c.dtype) {
+    case DType::kFloat32: return FloatGemm<float>(ctx, d, a, b, req, c);
+    case DType::kFloat64: return FloatGemm<double>(ctx, d, a, b, req, c);
+    case DType::kUint8: return NaiveGemm<uint8_t>(ctx, d, a.ptr<uint8_t>(), b.ptr<uint8_t>(), req, c.ptr<uint8_t>());
+    case DType::kInt8: return NaiveGemm<int8_t>(ctx, d, a.ptr<int8_t>(), b.ptr<int8_t>(), req, c.ptr<int8_t>());
+    case DType::kInt32: return NaiveGemm<int32_t>(ctx, d, a.ptr<int32_t>(), b.ptr<int32_t>(), req, c.ptr<int32_t>());
+    case DType::kInt64: return NaiveGemm<int64_t>(ctx, d, a.ptr<int64_t>(), b.ptr<int64_t>(), req, c.ptr<int64_t>());
+    case DType::kBool: WEFT_THROW(kDType) << op << ": bool inputs are not supported";
+    default: UnsupportedDType(op, c.dtype);
+  }
+}
+
+void Dot(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
+         const std::vector<TensorView>& out) {
+  GemmDesc d;
+  tensor::DotGeometry(p, in[0].shape, in[1].shape, &d);
+  GemmGPU(ctx, "dot", d, in[0], in[1], req[0], out[0]);
+}
+
+void BatchDot(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
+              const std::vector<TensorView>& out) {
+  GemmDesc d;
+  tensor::BatchDotGeometry(p, in[0].shape, in[1].shape, &d);
+  GemmGPU(ctx, "batch_dot", d, in[0], in[1], req[0], out[0]);
+}
+
+// Note [Dot backward] in core/op/dense/dot_backward.cc: the CPU's GEMMs.
+void DotBackward(const OpContext& ctx, const Params& p, bool batched, const std::vector<TensorView>& in,
+                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  const char* op = batched ? "_backward_batch_dot" : "_backward_dot";
+  const tensor::DotBackwardPlan plan = tensor::DotBackwardGeometry(p, in[1].shape, in[2].shape, batched);
+  for (size_t i = 0; i < 2; ++i) {
+    const tensor::DotGradGemm& g = plan.grad[i];
+    if (req[i] != OpReq::kNull) GemmGPU(ctx, op, g.desc, in[g.a], in[g.b], req[i], out[i]);
+  }
+}
+
+void DotBackwardPlain(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                      const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  DotBackward(ctx, p, false, in, req, out);
+}
+
+void DotBackwardBatched(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                        const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  DotBackward(ctx, p, true, in, req, out);
+}
+
+// ---- FullyConnected ----
+
+template <typename T>
+void FCForwardT(const OpContext& ctx, const nn_cpu::FCGeom& g, const T* x, const T* w, const T* b, OpReq req, T* y) {
+  DenseGemm(ctx, false, true, g.rows, g.hidden, g.in_dim, x, g.in_dim, w, g.in_dim, req == OpReq::kAddTo ? T(1) : T(0),
+            y, g.hidden);
+  if (b == nullptr) return;
+  const int64_t hidden = g.hidden;
+  Launch(ctx, g.rows * hidden, [=] WEFT_HD(int64_t i) { y[i] += b[i % hidden]; });
+}
+
+// db[j] (req)= sum over rows of dy[r, j], summed in T in row order like the CPU.
+template <typename T>
+void ColumnSum(const OpContext& ctx, const T* dy, int64_t rows, int64_t cols, OpReq req, T* db) {
+  Launch(ctx, cols, [=] WEFT_HD(int64_t j) {
+    T acc = T(0);
+    for (int64_t r = 0; r < rows; ++r) acc += dy[r * cols + j];
+    Assign(db, j, req, acc);
+  });
+}
+
+template <typename T>
+void FCBackwardT(const OpContext& ctx, const nn_cpu::FCGeom& g, const std::vector<TensorView>& in,
+                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  const T* dy = in[0].ptr<T>();
+  const T* x = in[1].ptr<T>();
+  const T* w = in[2].ptr<T>();
+  if (req[0] != OpReq::kNull)
+    DenseGemm(ctx, false, false, g.rows, g.in_dim, g.hidden, dy, g.hidden, w, g.in_dim,
+              req[0] == OpReq::kAddTo ? T(1) : T(0), out[0].ptr<T>(), g.in_dim);
+  if (req[1] != OpReq::kNull)  // rows == 0: an empty product, zeros (or unchanged for kAddTo)
+    DenseGemm(ctx, true, false, g.hidden, g.in_dim, g.rows, dy, g.hidden, x, g.in_dim,
+              req[1] == OpReq::kAddTo ? T(1) : T(0), out[1].ptr<T>(), g.in_dim);
+  if (out.size() > 2 && req[2] != OpReq::kNull) ColumnSum(ctx, dy, g.rows, g.hidden, req[2], out[2].ptr<T>());
+}
+
+void FullyConnected(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                    const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  if (req[0] == OpReq::kNull) return;
+  const nn_cpu::FCGeom g = nn::FCGeometry(p, in[0].shape);
+  const bool bias = !p.GetBool("no_bias");
+  WEFT_GPU_REAL_SWITCH(in[0].dtype, "FullyConnected", T, {
+    FCForwardT<T>(ctx, g, in[0].ptr<T>(), in[1].ptr<T>(), bias ? in[2].ptr<T>() : nullptr, req[0], out[0].ptr<T>());
+  });
+}
+
+void FullyConnectedBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                            const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  const nn_cpu::FCGeom g = nn::FCGeometry(p, in[1].shape);
+  WEFT_GPU_REAL_SWITCH(in[0].dtype, "_backward_FullyConnected", T, { FCBackwardT<T>(ctx, g, in, req, out); });
+}
+
+}  // namespace
+
+void DenseGemm(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+               const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
+  GemmImpl<float>(ctx, ta, tb, m, n, k, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1);
+}
+
+void DenseGemm(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a,
+               int64_t lda, const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
+  GemmImpl<double>(ctx, ta, tb, m, n, k, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1);
+}
+
+void DenseGemmBatched(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a,
+                      int64_t lda, int64_t sa, const float* b, int64_t ldb, int64_t sb, float beta, float* c,
+                      int64_t ldc, int64_t sc, int64_t batch) {
+  GemmImpl<float>(ctx, ta, tb, m, n, k, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch);
+}
+
+void DenseGemmBatched(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a,
+                      int64_t lda, int64_t sa, const double* b, int64_t ldb, int64_t sb, double beta, double* c,
+                      int64_t ldc, int64_t sc, int64_t batch) {
+  GemmImpl<double>(ctx, ta, tb, m, n, k, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch);
+}
+
+WEFT_GPU_KERNEL_EXPORT(FullyConnectedGpu, FullyConnected)  // FullyConnected
+WEFT_GPU_KERNEL_EXPORT(BackwardFullyConnectedGpu, FullyConnectedBackward)  // _backward_FullyConnected
+WEFT_GPU_KERNEL_EXPORT(DotGpu, Dot)  // dot
+WEFT_GPU_KERNEL_EXPORT(BatchDotGpu, BatchDot)  // batch_dot
+WEFT_GPU_KERNEL_EXPORT(BackwardDotGpu, DotBackwardPlain)  // _backward_dot
+WEFT_GPU_KERNEL_EXPORT(BackwardBatchDotGpu, DotBackwardBatched)  // _backward_batch_dot
+
+}  // namespace cuda
+}  // namespace weft

@@ -1,0 +1,12 @@
+// The GPU kernels of core/op/fused/fused_elemwise.cu, attached by the op declarations with
+// set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in core/op/op_def.h).
+#pragma once
+#include "core/op/op_def.h"
+
+namespace weft {
+namespace cuda {
+
+WEFT_GPU_KERNEL_DECL(FusedElemwiseGpu);  // _fused_elemwise
+
+}  // namespace cuda
+}  // namespace weft

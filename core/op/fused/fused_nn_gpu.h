@@ -1,0 +1,13 @@
+// The GPU kernels of core/op/fused/fused_nn.cu, attached by the op declarations with
+// set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in core/op/op_def.h).
+#pragma once
+#include "core/op/op_def.h"
+
+namespace weft {
+namespace cuda {
+
+WEFT_GPU_KERNEL_DECL(FusedFullyConnectedActGpu);  // _fused_fully_connected_act
+WEFT_GPU_KERNEL_DECL(FusedConvolutionActGpu);  // _fused_convolution_act
+
+}  // namespace cuda
+}  // namespace weft

@@ -1,0 +1,181 @@
+// Joining and splitting arrays: Concat (along an existing axis), stack (along
+// a new axis) and split / SliceChannel (into equal parts). Kernels:
+// core/op/shape/concat_cpu.cc.
+#include <string>
+#include <vector>
+
+#include "core/base/error.h"
+#include "core/op/axis_util.h"
+#include "core/graph/grad_builder.h"
+#include "core/op/shape/concat_cpu.h"
+#include "core/op/op_def.h"
+#include "core/op/shape/concat_slice_gpu.h"
+#include "core/op/op_util.h"
+
+namespace weft {
+namespace {
+
+std::string ArgName(size_t i) { return "arg" + std::to_string(i); }
+
+void CheckNumArgs(const Params& p, const char* op) {
+  WEFT_CHECK(p.GetInt("num_args") >= 1, kInvalidArgument)
+      << op << ": parameter 'num_args' must be at least 1, got " << p.GetInt("num_args");
+}
+
+// ---- Concat ----
+
+bool ConcatShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+  CheckNumArgs(p, "Concat");
+  if (!tensor::AllKnown(*in)) return false;
+  const Shape& first = (*in)[0];
+  const int axis = tensor::NormalizeAxis(p.GetInt("dim"), first.ndim(), "Concat", "arg0", 0, "dim");
+  Shape o = first;
+  o[axis] = 0;
+  for (size_t i = 0; i < in->size(); ++i) {
+    const Shape& s = (*in)[i];
+    bool ok = s.ndim() == first.ndim();
+    for (int k = 0; ok && k < s.ndim(); ++k) ok = k == axis || s[k] == first[k];
+    WEFT_CHECK(ok, kShape) << "Concat: input '" << ArgName(i) << "' has shape " << s.ToString()
+                           << ", which does not match shape " << first.ToString() << " of 'arg0' outside dim "
+                           << axis;
+    o[axis] += s[axis];
+  }
+  AssignShape(out, 0, o, "Concat: output");
+  return true;
+}
+
+WEFT_REGISTER_OP("Concat").set_compute_gpu(WEFT_GPU(cuda::ConcatGpu))
+    .describe("Joins arrays along an existing axis `dim`.\n\n"
+              "All inputs must have the same shape except along dim, e.g. (2, 3) and (2, 4) with "
+              "dim=1 give (2, 7).")
+    .add_alias("concat")
+    .set_variadic("num_args")
+    .add_required_param("num_args", ParamType::kInt, "Number of inputs to join.")
+    .add_param("dim", ParamType::kInt, "1", "The axis along which to join (negative counts from the end).")
+    .set_infer_shape(ConcatShape)
+    .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
+                        const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+      const int axis = tensor::NormalizeAxis(p.GetInt("dim"), out[0].ndim(), "Concat", "arg0", 0, "dim");
+      tensor_cpu::ConcatCPU(in, out[0].shape.ProdRange(0, axis), req[0], out[0]);
+    })
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+      // Each input gets its part of out_grad (the inputs give the part sizes).
+      GradBuilder b(n);
+      std::vector<NodeEntry> in = {og[0]};
+      in.insert(in.end(), n->inputs.begin(), n->inputs.end());
+      const NodePtr g = b.NodeWithAttrs("_backward_Concat", in);
+      std::vector<NodeEntry> r;
+      for (uint32_t i = 0; i < n->inputs.size(); ++i) r.push_back(OutputOf(g, i));
+      return r;
+    });
+
+// ---- stack ----
+
+WEFT_REGISTER_OP("stack").set_compute_gpu(WEFT_GPU(cuda::StackGpu))
+    .describe("Joins arrays of one shape along a new axis: n inputs of shape (2, 3) with axis=0 "
+              "give (n, 2, 3).")
+    .set_variadic("num_args")
+    .add_required_param("num_args", ParamType::kInt, "Number of inputs to stack.")
+    .add_param("axis", ParamType::kInt, "0",
+               "Position of the new axis in the result, in [-ndim-1, ndim] of the inputs.")
+    .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+      CheckNumArgs(p, "stack");
+      Shape known = Shape::Unknown();
+      for (const Shape& s : *in)
+        if (s.known()) { known = s; break; }
+      if (!known.known()) return false;
+      for (size_t i = 0; i < in->size(); ++i) AssignShape(in, i, known, "stack: input '" + ArgName(i) + "'");
+      const int axis = tensor::NormalizeAxis(p.GetInt("axis"), known.ndim(), "stack", "arg0", 1);
+      std::vector<int64_t> o = known.dims();
+      o.insert(o.begin() + axis, static_cast<int64_t>(in->size()));
+      AssignShape(out, 0, Shape(o), "stack: output");
+      return true;
+    })
+    .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
+                        const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+      const int axis = tensor::NormalizeAxis(p.GetInt("axis"), in[0].ndim(), "stack", "arg0", 1);
+      tensor_cpu::ConcatCPU(in, in[0].shape.ProdRange(0, axis), req[0], out[0]);
+    })
+    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
+      // Split out_grad along the new axis, dropping it.
+      GradBuilder b(n);
+      const std::string count = std::to_string(n->inputs.size());
+      const std::string axis = std::to_string(n->params.GetInt("axis"));
+      const NodePtr g = b.Node("split", {og[0]}, {{"num_outputs", count}, {"axis", axis}, {"squeeze_axis", "True"}});
+      std::vector<NodeEntry> r;
+      for (uint32_t i = 0; i < n->inputs.size(); ++i) r.push_back(OutputOf(g, i));
+      return r;
+    });
+
+// ---- split ----
+
+struct SplitPlan {
+  int axis = 0;
+  int64_t part = 0;  // size of each part along axis
+};
+
+SplitPlan PlanSplit(const Params& p, const Shape& d) {
+  const int64_t n = p.GetInt("num_outputs");
+  WEFT_CHECK(n >= 1, kInvalidArgument) << "split: parameter 'num_outputs' must be at least 1, got " << n;
+  SplitPlan s;
+  s.axis = tensor::NormalizeAxis(p.GetInt("axis"), d.ndim(), "split", "data");
+  const int64_t size = d[s.axis];
+  WEFT_CHECK(size % n == 0, kShape) << "split: axis " << s.axis << " of input 'data' with shape " << d.ToString()
+                                    << " has size " << size << ", not divisible by num_outputs=" << n;
+  if (p.GetBool("squeeze_axis")) {
+    WEFT_CHECK(size == n, kShape) << "split: squeeze_axis=True needs axis " << s.axis << " of input 'data' (shape "
+                                  << d.ToString() << ") to have size num_outputs=" << n << ", got " << size;
+  }
+  s.part = size / n;
+  return s;
+}
+
+OpDef& RegisterSplit() {
+  // MXNet registers SliceChannel with the alias split; composed nodes write the
+  // canonical name into JSON, so it must be SliceChannel here too.
+  OpDef& op = OpRegistry::Get()->Add("SliceChannel").set_compute_gpu(WEFT_GPU(cuda::SliceChannelGpu));
+  op.describe("Splits an array along an axis into num_outputs equal parts.\n\n"
+              "With squeeze_axis=True (which requires the axis size to equal num_outputs) the split "
+              "axis is removed from each output. Outputs are named output0, output1, ...")
+      .add_alias("split")
+      .add_input("data")
+      .add_required_param("num_outputs", ParamType::kInt, "Number of parts.")
+      .add_param("axis", ParamType::kInt, "1", "The axis to split along (negative counts from the end).")
+      .add_param("squeeze_axis", ParamType::kBool, "False",
+                 "If True, remove the split axis from the outputs (its size must equal num_outputs).")
+      .set_num_outputs([](const Params& p) { return static_cast<int>(p.GetInt("num_outputs")); })
+      .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+        const Shape& d = (*in)[0];
+        if (!d.known()) return false;
+        SplitPlan s = PlanSplit(p, d);
+        std::vector<int64_t> o = d.dims();
+        if (p.GetBool("squeeze_axis")) o.erase(o.begin() + s.axis);
+        else o[static_cast<size_t>(s.axis)] = s.part;
+        for (size_t i = 0; i < out->size(); ++i) AssignShape(out, i, Shape(o), "split: output" + std::to_string(i));
+        return true;
+      })
+      .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
+                          const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+        SplitPlan s = PlanSplit(p, in[0].shape);
+        tensor_cpu::SplitCPU(in[0], in[0].shape.ProdRange(0, s.axis), req, out);
+      })
+      .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
+        // Join the output gradients again (stack them when the axis was squeezed).
+        GradBuilder b(n);
+        const std::string count = std::to_string(og.size());
+        const std::string axis = std::to_string(n->params.GetInt("axis"));
+        if (n->params.GetBool("squeeze_axis")) return {b("stack", og, {{"num_args", count}, {"axis", axis}})};
+        return {b("Concat", og, {{"num_args", count}, {"dim", axis}})};
+      });
+  op.list_output_names = [](const Params& p) {
+    std::vector<std::string> names;
+    for (int64_t i = 0; i < p.GetInt("num_outputs"); ++i) names.push_back("output" + std::to_string(i));
+    return names;
+  };
+  return op;
+}
+
+[[maybe_unused]] OpDef& reg_split = RegisterSplit();
+
+}  // namespace
+}  // namespace weft

@@ -1,0 +1,313 @@
+// GPU kernels of the softmax family: softmax, log_softmax, SoftmaxActivation,
+// SoftmaxOutput, softmax_cross_entropy and their backward operators
+// (declarations: core/op/softmax/softmax.cc, softmax_output.cc; CPU kernels:
+// softmax_cpu.cc, softmax_output_cpu.cc, whose numeric rules these repeat). A
+// softmax row is reduced by one index looping over its n elements (Note [GPU
+// kernel style] in core/op/common/gpu_kernel.h).
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "core/op/softmax/softmax_cpu.h"
+#include "core/op/common/gpu_kernel.h"
+#include "core/op/softmax/softmax_geom.h"
+
+namespace weft {
+namespace cuda {
+namespace {
+
+// std::max(m, v) as the CPU kernels use it (NaN in v is skipped, as there).
+template <typename A>
+WEFT_HD inline A MaxOf(A m, A v) { return m < v ? v : m; }
+
+template <typename A>
+WEFT_HD inline A SignOf(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0); }
+
+// ---- softmax rows ----
+
+// y (req)= softmax(x / t) (or its log) along the middle axis of (outer, n,
+// inner). A is the compute type: TI when TI == TO, else double (the CPU
+// converts to double first when dtype= changes the output type). y may share
+// memory with x: element j is read before it is written.
+template <typename TI, typename TO, typename A>
+void SoftmaxRowsT(const OpContext& ctx, const TI* x, TO* y, int64_t outer, int64_t n, int64_t inner,
+                  double temperature, bool log, OpReq req) {
+  const A inv_t = static_cast<A>(1.0 / temperature);
+  Launch(ctx, outer * inner, [=] WEFT_HD(int64_t r) {
+    const int64_t base = (r / inner) * n * inner + r % inner;
+    A m = -std::numeric_limits<A>::infinity();
+    for (int64_t j = 0; j < n; ++j) m = MaxOf(m, static_cast<A>(x[base + j * inner]));
+    double sum = 0;
+    for (int64_t j = 0; j < n; ++j) sum += static_cast<double>(std::exp((static_cast<A>(x[base + j * inner]) - m) * inv_t));
+    if (log) {
+      const A ls = static_cast<A>(std::log(sum));
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t k = base + j * inner;
+        Assign(y, k, req, static_cast<TO>((static_cast<A>(x[k]) - m) * inv_t - ls));
+      }
+    } else {
+      const A inv = static_cast<A>(1.0 / sum);
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t k = base + j * inner;
+        Assign(y, k, req, static_cast<TO>(std::exp((static_cast<A>(x[k]) - m) * inv_t) * inv));
+      }
+    }
+  });
+}
+
+void SoftmaxForward(const OpContext& ctx, const TensorView& x, int64_t outer, int64_t n, int64_t inner,
+                    double temperature, bool log, OpReq req, const TensorView& y, const char* op) {
+  if (req == OpReq::kNull || y.Size() == 0) return;
+  if (x.dtype == y.dtype) {
+    WEFT_GPU_REAL_SWITCH(x.dtype, op, T, {
+      SoftmaxRowsT<T, T, T>(ctx, x.ptr<T>(), y.ptr<T>(), outer, n, inner, temperature, log, req);
+    })
+  } else if (x.dtype == DType::kFloat32 && y.dtype == DType::kFloat64) {
+    SoftmaxRowsT<float, double, double>(ctx, x.ptr<float>(), y.ptr<double>(), outer, n, inner, temperature, log, req);
+  } else if (x.dtype == DType::kFloat64 && y.dtype == DType::kFloat32) {
+    SoftmaxRowsT<double, float, double>(ctx, x.ptr<double>(), y.ptr<float>(), outer, n, inner, temperature, log, req);
+  } else {
+    UnsupportedDType(op, x.dtype == DType::kFloat32 || x.dtype == DType::kFloat64 ? y.dtype : x.dtype);
+  }
+}
+
+// gx (req)= gradient of the softmax from its output y and out_grad gy. gx may
+// share memory with gy (in place): the row sum is taken before any write.
+template <typename T>
+void SoftmaxGradRowsT(const OpContext& ctx, const T* gy, const T* y, T* gx, int64_t outer, int64_t n, int64_t inner,
+                      double temperature, bool log, OpReq req) {
+  const T inv_t = static_cast<T>(1.0 / temperature);
+  Launch(ctx, outer * inner, [=] WEFT_HD(int64_t r) {
+    const int64_t base = (r / inner) * n * inner + r % inner;
+    double s = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t k = base + j * inner;
+      s += log ? static_cast<double>(gy[k]) : static_cast<double>(gy[k]) * static_cast<double>(y[k]);
+    }
+    const T sa = static_cast<T>(s);
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t k = base + j * inner;
+      const T g = gy[k], o = y[k];
+      const T v = log ? g - std::exp(o) * sa : o * (g - sa);
+      Assign(gx, k, req, v * inv_t);
+    }
+  });
+}
+
+void SoftmaxBackward(const OpContext& ctx, const TensorView& gy, const TensorView& y, int64_t outer, int64_t n,
+                     int64_t inner, double temperature, bool log, OpReq req, const TensorView& gx, const char* op) {
+  if (req == OpReq::kNull || gx.Size() == 0) return;
+  WEFT_GPU_REAL_SWITCH(gy.dtype, op, T, {
+    SoftmaxGradRowsT<T>(ctx, gy.ptr<T>(), y.ptr<T>(), gx.ptr<T>(), outer, n, inner, temperature, log, req);
+  })
+}
+
+// ---- softmax / log_softmax ----
+
+template <bool kLog>
+void Softmax(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
+             const std::vector<TensorView>& out) {
+  nnx::CheckSoftmaxNoLength(p);
+  const nnx::AxisSplit s = nnx::SoftmaxAxisSplit(p, in[0].shape);
+  SoftmaxForward(ctx, in[0], s.outer, s.n, s.inner, nnx::SoftmaxTemperature(p), kLog, req[0], out[0],
+                 kLog ? "log_softmax" : "softmax");
+}
+
+template <bool kLog>
+void SoftmaxGrad(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  nnx::CheckSoftmaxNoLength(p);
+  const nnx::AxisSplit s = nnx::SoftmaxAxisSplit(p, in[0].shape);
+  SoftmaxBackward(ctx, in[0], in[1], s.outer, s.n, s.inner, nnx::SoftmaxTemperature(p), kLog, req[0], out[0],
+                  kLog ? "_backward_log_softmax" : "_backward_softmax");
+}
+
+// ---- SoftmaxActivation ----
+
+void SoftmaxActivation(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                       const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  const nnx::AxisSplit s = nnx::SoftmaxActivationSplit(p, in[0].shape);
+  SoftmaxForward(ctx, in[0], s.outer, s.n, s.inner, 1.0, false, req[0], out[0], "SoftmaxActivation");
+}
+
+void SoftmaxActivationGrad(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  const nnx::AxisSplit s = nnx::SoftmaxActivationSplit(p, in[0].shape);
+  SoftmaxBackward(ctx, in[0], in[1], s.outer, s.n, s.inner, 1.0, false, req[0], out[0], "_backward_SoftmaxActivation");
+}
+
+// ---- SoftmaxOutput ----
+
+void SoftmaxOutputForward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                          const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  const nnx::AxisSplit s = nnx::SoftmaxOutputSplit(p, in[0].shape);
+  SoftmaxForward(ctx, in[0], s.outer, s.n, s.inner, 1.0, false, req[0], out[0], "SoftmaxOutput");
+}
+
+// SoftmaxOutput's gradient, MXNet 1.x rules (see the comment of
+// core/op/softmax/softmax_output_cpu.cc): out seen as (rows, k, s), one label per
+// (row, s) position. One index per element. `count` (normalization=valid)
+// depends on the labels, so a one-index kernel computes the scale first.
+template <typename T>
+void SoftmaxOutputGradT(const OpContext& ctx, const Params& p, const TensorView& out, const TensorView& label,
+                        OpReq req, const TensorView& gx) {
+  const T* op = out.ptr<T>();
+  const T* lp = label.ptr<T>();
+  T* gp = gx.ptr<T>();
+  const int64_t total = out.Size();
+  const nnx_cpu::SoftmaxOutputGradParams g = nnx_cpu::SoftmaxOutputGradParamsOf(p);
+  const double grad_scale = g.grad_scale;
+  if (label.shape == out.shape) {  // probabilities as labels
+    const T sc = static_cast<T>(grad_scale);
+    Launch(ctx, total, [=] WEFT_HD(int64_t i) { Assign(gp, i, req, (op[i] - lp[i]) * sc); });
+    return;
+  }
+  const bool multi = g.multi_output;
+  const bool use_ignore = g.use_ignore;
+  const int normalization = g.normalization;
+  const int ignore = static_cast<int>(g.ignore_label);
+  const double smooth = g.smooth_alpha;
+  const nnx_cpu::SoftmaxOutputGradView v = nnx_cpu::SoftmaxOutputGradViewOf(g, out.shape);
+  const int64_t rows = v.rows, k = v.k, s = v.s;
+  const int64_t nlab = label.Size();
+  double host_scale = grad_scale;
+  if (normalization == 1) host_scale /= multi ? static_cast<double>(rows) : static_cast<double>(nlab);
+  if (multi && normalization != 2) host_scale /= static_cast<double>(s);
+  const double* dev_scale = nullptr;
+  if (normalization == 2) {
+    double* sc = static_cast<double*>(Scratch(ctx, sizeof(double)));
+    Launch(ctx, 1, [=] WEFT_HD(int64_t) {
+      int64_t valid = nlab;
+      for (int64_t i = 0; i < nlab; ++i)
+        if (static_cast<int>(static_cast<double>(lp[i])) == ignore) --valid;
+      sc[0] = grad_scale / (valid == 0 ? 1.0 : static_cast<double>(valid));
+    });
+    dev_scale = sc;
+  }
+  const T alpha = static_cast<T>(smooth);
+  const T spread = k > 1 ? static_cast<T>(smooth / static_cast<double>(k - 1)) : T(0);
+  Launch(ctx, total, [=] WEFT_HD(int64_t idx) {
+    const int64_t j = idx % s, c = (idx / s) % k, i = idx / s / k;
+    const double l = static_cast<double>(lp[multi ? i * s + j : i]);
+    const T sc = static_cast<T>(dev_scale != nullptr ? *dev_scale : host_scale);
+    T v = T(0);
+    if (!(use_ignore && static_cast<int>(l) == ignore)) {
+      const int64_t li = static_cast<int64_t>(l);
+      v = op[idx];
+      if (smooth > 0) v -= c == li ? T(1) - alpha : spread;
+      else if (c == li) v -= T(1);
+    }
+    Assign(gp, idx, req, v * sc);
+  });
+}
+
+void SoftmaxOutputBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  // The label's gradient first, as on the CPU.
+  if (req[1] != OpReq::kAddTo && req[1] != OpReq::kNull)
+    gpu::MemsetAsync(out[1].data, 0, static_cast<size_t>(out[1].Size()) * DTypeSize(out[1].dtype), StreamOf(ctx));
+  if (req[0] == OpReq::kNull || out[0].Size() == 0) return;
+  WEFT_GPU_REAL_SWITCH(in[0].dtype, "_backward_SoftmaxOutput", T, {
+    SoftmaxOutputGradT<T>(ctx, p, in[0], in[1], req[0], out[0]);
+  })
+}
+
+// ---- softmax_cross_entropy ----
+
+// The labels (any dtype) as doubles in dst, like nnx_cpu::ToDoubles.
+void LabelsToDouble(const OpContext& ctx, const TensorView& label, double* dst) {
+  WEFT_GPU_ALL_SWITCH(label.dtype, "softmax_cross_entropy", L, {
+    const L* lp = label.ptr<L>();
+    Launch(ctx, label.Size(), [=] WEFT_HD(int64_t i) { dst[i] = static_cast<double>(lp[i]); });
+  })
+}
+
+// Labels clipped to [0, k) (NaN and negative: 0): an out-of-range label cannot
+// raise an error from a GPU kernel; the CPU clips the same way.
+WEFT_HD inline int64_t ClipLabel(double l, int64_t k) {
+  if (!(l >= 0)) return 0;
+  const int64_t v = static_cast<int64_t>(l);
+  return v < k - 1 ? v : k - 1;
+}
+
+// out[0] = sum over rows of -log softmax(row)[label]: one index runs the rows
+// in order, in double, as the CPU does.
+template <typename T>
+void CrossEntropyT(const OpContext& ctx, const TensorView& x, const double* lab, OpReq req, const TensorView& out) {
+  const int64_t n = x.shape[0], k = x.shape[1];
+  const T* xp = x.ptr<T>();
+  T* op = out.ptr<T>();
+  Launch(ctx, 1, [=] WEFT_HD(int64_t) {
+    double loss = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const T* row = xp + i * k;
+      double m = -std::numeric_limits<double>::infinity();
+      for (int64_t j = 0; j < k; ++j) m = MaxOf(m, static_cast<double>(row[j]));
+      double s = 0;
+      for (int64_t j = 0; j < k; ++j) s += std::exp(static_cast<double>(row[j]) - m);
+      loss -= static_cast<double>(row[ClipLabel(lab[i], k)]) - m - std::log(s);
+    }
+    Assign(op, 0, req, static_cast<T>(loss));
+  });
+}
+
+void SoftmaxCrossEntropy(const OpContext& ctx, const Params&, const std::vector<TensorView>& in,
+                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  if (req[0] == OpReq::kNull) return;
+  double* lab = static_cast<double*>(Scratch(ctx, static_cast<size_t>(in[1].Size() + 1) * sizeof(double)));
+  LabelsToDouble(ctx, in[1], lab);
+  WEFT_GPU_REAL_SWITCH(in[0].dtype, "softmax_cross_entropy", T, { CrossEntropyT<T>(ctx, in[0], lab, req[0], out[0]); })
+}
+
+// gx = (softmax(x) - onehot(label)) * gout[0], one index per row.
+template <typename T>
+void CrossEntropyGradT(const OpContext& ctx, const TensorView& gout, const TensorView& x, const double* lab,
+                       OpReq req, const TensorView& gx) {
+  const int64_t k = x.shape[1];
+  const T* gp0 = gout.ptr<T>();
+  const T* xp = x.ptr<T>();
+  T* gp = gx.ptr<T>();
+  Launch(ctx, x.shape[0], [=] WEFT_HD(int64_t i) {
+    const T g = gp0[0];
+    const T* row = xp + i * k;
+    T m = -std::numeric_limits<T>::infinity();
+    for (int64_t j = 0; j < k; ++j) m = MaxOf(m, row[j]);
+    double s = 0;
+    for (int64_t j = 0; j < k; ++j) s += static_cast<double>(std::exp(row[j] - m));
+    const T inv = static_cast<T>(1.0 / s);
+    const int64_t l = ClipLabel(lab[i], k);
+    for (int64_t j = 0; j < k; ++j) {
+      const T v = std::exp(row[j] - m) * inv - (j == l ? T(1) : T(0));
+      Assign(gp, i * k + j, req, v * g);
+    }
+  });
+}
+
+void SoftmaxCrossEntropyGrad(const OpContext& ctx, const Params&, const std::vector<TensorView>& in,
+                             const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  if (req[1] != OpReq::kNull && req[1] != OpReq::kAddTo)
+    gpu::MemsetAsync(out[1].data, 0, static_cast<size_t>(out[1].Size()) * DTypeSize(out[1].dtype), StreamOf(ctx));
+  if (req[0] == OpReq::kNull) return;
+  double* lab = static_cast<double*>(Scratch(ctx, static_cast<size_t>(in[2].Size() + 1) * sizeof(double)));
+  LabelsToDouble(ctx, in[2], lab);
+  WEFT_GPU_REAL_SWITCH(in[1].dtype, "_backward_softmax_cross_entropy", T, {
+    CrossEntropyGradT<T>(ctx, in[0], in[1], lab, req[0], out[0]);
+  })
+}
+
+}  // namespace
+
+WEFT_GPU_KERNEL_EXPORT(SoftmaxGpu, Softmax<false>)  // softmax
+WEFT_GPU_KERNEL_EXPORT(LogSoftmaxGpu, Softmax<true>)  // log_softmax
+WEFT_GPU_KERNEL_EXPORT(BackwardSoftmaxGpu, SoftmaxGrad<false>)  // _backward_softmax
+WEFT_GPU_KERNEL_EXPORT(BackwardLogSoftmaxGpu, SoftmaxGrad<true>)  // _backward_log_softmax
+WEFT_GPU_KERNEL_EXPORT(SoftmaxActivationGpu, SoftmaxActivation)  // SoftmaxActivation
+WEFT_GPU_KERNEL_EXPORT(BackwardSoftmaxActivationGpu, SoftmaxActivationGrad)  // _backward_SoftmaxActivation
+WEFT_GPU_KERNEL_EXPORT(SoftmaxOutputGpu, SoftmaxOutputForward)  // SoftmaxOutput
+WEFT_GPU_KERNEL_EXPORT(BackwardSoftmaxOutputGpu, SoftmaxOutputBackward)  // _backward_SoftmaxOutput
+WEFT_GPU_KERNEL_EXPORT(SoftmaxCrossEntropyGpu, SoftmaxCrossEntropy)  // softmax_cross_entropy
+WEFT_GPU_KERNEL_EXPORT(BackwardSoftmaxCrossEntropyGpu, SoftmaxCrossEntropyGrad)  // _backward_softmax_cross_entropy
+
+}  // namespace cuda
+}  // namespace weft
