@@ -29,6 +29,9 @@ from . import gluon
 from . import kvstore
 from . import kvstore as kv
 from . import predictor
+from . import model, callback
+from . import module
+from . import module as mod
 
 __version__ = "0.1.0"
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged
@@ -37,6 +40,7 @@ _sys.modules.setdefault(__name__ + ".nd", ndarray)
 _sys.modules.setdefault(__name__ + ".sym", symbol)
 _sys.modules.setdefault(__name__ + ".init", initializer)
 _sys.modules.setdefault(__name__ + ".kv", kvstore)
+_sys.modules.setdefault(__name__ + ".mod", module)
 
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",
