@@ -7,7 +7,7 @@ The shared library is searched, in order, at
 
 Two cffi modes, same Python-visible functions:
   * API mode: ``weft._weft_ffi``, compiled at install time from the header plus
-    the small ``wpy_*`` helpers of ``weft._cdef``. It is linked against nothing:
+    the small ``wpy_*`` helpers of ``weft/_wpy_helpers.c``. It is linked against nothing:
     the library found above is loaded first with RTLD_GLOBAL and the module's
     symbols bind to it, so the search order holds in both modes. Used only when
     its recorded declaration hash matches the header found now.
