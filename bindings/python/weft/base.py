@@ -24,7 +24,7 @@ from . import _cdef
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError",
     "NotFoundError", "EngineError", "WeftIOError", "InternalError", "ArgumentTypeError",
-    "check_call", "ffi", "lib", "LIB_PATH", "API_MODE",
+    "check_call", "ffi", "lib", "LIB_PATH", "API_MODE", "MXNetError",
 ]
 
 
@@ -71,6 +71,10 @@ class ArgumentTypeError(InvalidArgumentError, TypeError):
     It is both a ``TypeError`` (what Python raises for such calls) and a
     ``weft.InvalidArgumentError``."""
 
+
+# MXNet's name for the base error class: ``except mx.base.MXNetError`` written for
+# MXNet catches every weft error (each class below derives from WeftError).
+MXNetError = WeftError
 
 _STATUS_ERRORS = {
     1: InvalidArgumentError,

@@ -1,0 +1,131 @@
+"""MXNet 1.x's Module API end to end: train the small CNN of digits_demo.py, written
+as a Symbol, with ``mx.mod.Module.fit`` on scikit-learn's bundled 8x8 digits,
+checkpoint it with ``mx.callback.do_checkpoint``, reload it with
+``mx.mod.Module.load`` and check the reloaded model predicts the same classes.
+
+    python examples/module_digits.py [--epochs N] [--out DIR] [--min-accuracy A] [--contexts K]
+
+Same data split as digits_demo.py (every 5th image of each class is a test
+image), same optimizer (Adam, cosine schedule from 0.003), seeded, so the run is
+reproducible. ``--contexts 2`` trains data-parallel on cpu(0) and cpu(1).
+Exits 1 when the test accuracy is below --min-accuracy or the reloaded model
+disagrees, 2 without scikit-learn. ``main(argv)`` returns the test accuracy
+(tests/python/test_module_digits.py runs it).
+"""
+import argparse
+import logging
+import os
+import sys
+import tempfile
+
+import numpy as np
+
+try:
+    import weft as mx
+except ImportError:  # run from a source checkout without installing
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "bindings", "python"))
+    import weft as mx
+
+SEED = 42
+
+
+def load_digits_split():
+    """(x_train, y_train, x_test, y_test): images as float32 (N, 1, 8, 8) in [0, 1]."""
+    from sklearn.datasets import load_digits  # pylint: disable=import-outside-toplevel
+    digits = load_digits()
+    x = (digits.images / 16.0).astype(np.float32)[:, None, :, :]
+    y = digits.target.astype(np.float32)
+    test = np.zeros(len(y), dtype=bool)
+    for c in range(10):
+        test[np.flatnonzero(y == c)[::5]] = True
+    return x[~test], y[~test], x[test], y[test]
+
+
+class Batch:
+    """What Module reads from a batch: data, label, pad (and no provide_* override)."""
+
+    def __init__(self, data, label, pad):
+        self.data, self.label, self.pad = data, label, pad
+        self.provide_data = self.provide_label = None
+
+
+class ArrayBatches:
+    """A minimal data iterator over numpy arrays (the protocol mx.io.NDArrayIter follows):
+    optional reshuffling at every reset, the last batch padded from the start."""
+
+    def __init__(self, x, y, batch_size, shuffle=False, seed=0):
+        self.x, self.y, self.batch_size = x, y, batch_size
+        self.shuffle, self.rng = shuffle, np.random.RandomState(seed)
+        self.provide_data = [("data", (batch_size,) + x.shape[1:])]
+        self.provide_label = [("softmax_label", (batch_size,))]
+        self.reset()
+
+    def reset(self):
+        self.order = self.rng.permutation(len(self.x)) if self.shuffle else np.arange(len(self.x))
+
+    def __iter__(self):
+        for i in range(0, len(self.x), self.batch_size):
+            idx = self.order[i:i + self.batch_size]
+            pad = self.batch_size - len(idx)
+            idx = np.concatenate([idx, self.order[:pad]]) if pad else idx
+            yield Batch([mx.nd.array(self.x[idx])], [mx.nd.array(self.y[idx])], pad)
+
+
+def build_symbol():
+    data = mx.sym.var("data")
+    net = data
+    for i, filters in enumerate((32, 64), start=1):
+        net = mx.sym.Convolution(net, num_filter=filters, kernel=(3, 3), pad=(1, 1), name="conv%d" % i)
+        net = mx.sym.Activation(net, act_type="relu", name="relu%d" % i)
+        net = mx.sym.Pooling(net, kernel=(2, 2), stride=(2, 2), pool_type="max", name="pool%d" % i)
+    net = mx.sym.Flatten(net, name="flatten")
+    net = mx.sym.FullyConnected(net, num_hidden=128, name="fc1")
+    net = mx.sym.Activation(net, act_type="relu", name="relu3")
+    net = mx.sym.FullyConnected(net, num_hidden=10, name="fc2")
+    return mx.sym.SoftmaxOutput(net, name="softmax")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=0.003)
+    parser.add_argument("--contexts", type=int, default=1)
+    parser.add_argument("--out", default=None, help="folder for the checkpoints (default: a temporary one)")
+    parser.add_argument("--min-accuracy", type=float, default=0.97)
+    args = parser.parse_args(argv)
+    try:
+        x_train, y_train, x_test, y_test = load_digits_split()
+    except ImportError:
+        print("module_digits: needs scikit-learn (pip install scikit-learn)", file=sys.stderr)
+        sys.exit(2)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    mx.random.seed(SEED)
+    np.random.seed(SEED)
+    train = ArrayBatches(x_train, y_train, args.batch_size, shuffle=True, seed=SEED)
+    test = ArrayBatches(x_test, y_test, args.batch_size)
+    batches_per_epoch = -(-len(x_train) // args.batch_size)
+    schedule = mx.lr_scheduler.CosineScheduler(max_update=args.epochs * batches_per_epoch, base_lr=args.lr,
+                                               final_lr=args.lr / 100)
+    out = args.out or tempfile.mkdtemp(prefix="weft-module-digits-")
+    prefix = os.path.join(out, "digits")
+    mod = mx.mod.Module(build_symbol(), context=[mx.cpu(i) for i in range(args.contexts)])
+    mod.fit(train, eval_data=test, eval_metric="acc", num_epoch=args.epochs, optimizer="adam",
+            optimizer_params={"learning_rate": args.lr, "lr_scheduler": schedule}, initializer=mx.init.Xavier(),
+            batch_end_callback=mx.callback.Speedometer(args.batch_size, 20),
+            epoch_end_callback=mx.callback.do_checkpoint(prefix, period=args.epochs))
+    # predict drops the padding of the last batch, so this is the accuracy over the test images exactly
+    classes = mod.predict(test).asnumpy().argmax(axis=1)
+    accuracy = float((classes == y_test).mean())
+    reloaded = mx.mod.Module.load(prefix, args.epochs)
+    reloaded.bind(data_shapes=test.provide_data, label_shapes=test.provide_label, for_training=False)
+    same = bool((reloaded.predict(test).asnumpy().argmax(axis=1) == classes).all())
+    print("test accuracy %.4f over %d images; checkpoint %s-%04d.params reloaded: %s"
+          % (accuracy, len(y_test), prefix, args.epochs, "same predictions" if same else "DIFFERENT predictions"))
+    if accuracy < args.min_accuracy or not same:
+        sys.exit(1)
+    return accuracy
+
+
+if __name__ == "__main__":
+    main()
