@@ -29,6 +29,7 @@ from . import gluon
 from . import kvstore
 from . import kvstore as kv
 from . import predictor
+from . import io, recordio, image
 from . import model, callback
 from . import module
 from . import module as mod

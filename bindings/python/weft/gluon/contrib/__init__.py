@@ -1,7 +1,9 @@
 """weft.gluon.contrib: Gluon extras (MXNet 1.x's ``mxnet.gluon.contrib``).
 
-For now only ``estimator`` (Estimator and its event handlers).
+``estimator`` (Estimator and its event handlers) and ``data`` (IntervalSampler,
+the WikiText language-model datasets).
 """
 from . import estimator
+from . import data
 
-__all__ = ["estimator"]
+__all__ = ["estimator", "data"]
