@@ -29,6 +29,8 @@ from . import gluon
 from . import kvstore
 from . import kvstore as kv
 from . import predictor
+from . import visualization
+from . import visualization as viz
 from . import io, recordio, image
 from . import model, callback
 from . import module
@@ -41,6 +43,7 @@ _sys.modules.setdefault(__name__ + ".nd", ndarray)
 _sys.modules.setdefault(__name__ + ".sym", symbol)
 _sys.modules.setdefault(__name__ + ".init", initializer)
 _sys.modules.setdefault(__name__ + ".kv", kvstore)
+_sys.modules.setdefault(__name__ + ".viz", visualization)
 _sys.modules.setdefault(__name__ + ".mod", module)
 
 __all__ = [
@@ -48,5 +51,6 @@ __all__ = [
     "EngineError", "WeftIOError", "InternalError", "ArgumentTypeError", "Context", "cpu", "gpu",
     "cpu_pinned", "current_context", "num_gpus", "nd", "ndarray", "random", "NDArray", "waitall", "dtypes",
     "sym", "symbol", "Executor", "executor", "AttrScope", "attribute", "name",
-    "optimizer", "lr_scheduler", "initializer", "init", "metric", "autograd", "cached_op", "gluon",
+    "optimizer", "lr_scheduler", "initializer", "init", "metric", "autograd", "cached_op", "gluon", "viz",
+    "visualization",
 ]
