@@ -35,6 +35,7 @@ from . import io, recordio, image
 from . import model, callback
 from . import module
 from . import module as mod
+from . import test_utils
 
 __version__ = "0.1.0"
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged
