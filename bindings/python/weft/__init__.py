@@ -36,6 +36,7 @@ from . import model, callback
 from . import module
 from . import module as mod
 from . import test_utils
+from . import runtime, engine, util
 
 __version__ = "0.1.0"
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged
