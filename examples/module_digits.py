@@ -6,8 +6,8 @@ checkpoint it with ``mx.callback.do_checkpoint``, reload it with
     python examples/module_digits.py [--epochs N] [--out DIR] [--min-accuracy A] [--contexts K]
 
 Same data split as digits_demo.py (every 5th image of each class is a test
-image), same optimizer (Adam, cosine schedule from 0.003), seeded, so the run is
-reproducible. ``--contexts 2`` trains data-parallel on cpu(0) and cpu(1).
+image), same optimizer (Adam, cosine schedule from 0.003), batches from
+``mx.io.NDArrayIter`` (shuffled each epoch), seeded, so the run is reproducible. ``--contexts 2`` trains data-parallel on cpu(0) and cpu(1).
 Exits 1 when the test accuracy is below --min-accuracy or the reloaded model
 disagrees, 2 without scikit-learn. ``main(argv)`` returns the test accuracy
 (tests/python/test_module_digits.py runs it).
@@ -41,36 +41,6 @@ def load_digits_split():
     return x[~test], y[~test], x[test], y[test]
 
 
-class Batch:
-    """What Module reads from a batch: data, label, pad (and no provide_* override)."""
-
-    def __init__(self, data, label, pad):
-        self.data, self.label, self.pad = data, label, pad
-        self.provide_data = self.provide_label = None
-
-
-class ArrayBatches:
-    """A minimal data iterator over numpy arrays (the protocol mx.io.NDArrayIter follows):
-    optional reshuffling at every reset, the last batch padded from the start."""
-
-    def __init__(self, x, y, batch_size, shuffle=False, seed=0):
-        self.x, self.y, self.batch_size = x, y, batch_size
-        self.shuffle, self.rng = shuffle, np.random.RandomState(seed)
-        self.provide_data = [("data", (batch_size,) + x.shape[1:])]
-        self.provide_label = [("softmax_label", (batch_size,))]
-        self.reset()
-
-    def reset(self):
-        self.order = self.rng.permutation(len(self.x)) if self.shuffle else np.arange(len(self.x))
-
-    def __iter__(self):
-        for i in range(0, len(self.x), self.batch_size):
-            idx = self.order[i:i + self.batch_size]
-            pad = self.batch_size - len(idx)
-            idx = np.concatenate([idx, self.order[:pad]]) if pad else idx
-            yield Batch([mx.nd.array(self.x[idx])], [mx.nd.array(self.y[idx])], pad)
-
-
 def build_symbol():
     data = mx.sym.var("data")
     net = data
@@ -102,8 +72,9 @@ def main(argv=None):
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     mx.random.seed(SEED)
     np.random.seed(SEED)
-    train = ArrayBatches(x_train, y_train, args.batch_size, shuffle=True, seed=SEED)
-    test = ArrayBatches(x_test, y_test, args.batch_size)
+    # NDArrayIter's defaults as MXNet's: the last batch is padded, and predict drops the padding
+    train = mx.io.NDArrayIter(x_train, y_train, args.batch_size, shuffle=True)
+    test = mx.io.NDArrayIter(x_test, y_test, args.batch_size)
     batches_per_epoch = -(-len(x_train) // args.batch_size)
     schedule = mx.lr_scheduler.CosineScheduler(max_update=args.epochs * batches_per_epoch, base_lr=args.lr,
                                                final_lr=args.lr / 100)

@@ -312,3 +312,24 @@ def test_callbacks_log_mxnet_lines(tmp_path, caplog):
     assert not os.listdir(tmp_path)
     cb(1)
     assert sorted(os.listdir(tmp_path)) == ["c-0002.params", "c-symbol.json"]
+
+
+def test_with_weft_io_iterators():
+    """mx.io.NDArrayIter / DataBatch / DataDesc, as MXNet scripts use them with Module."""
+    x, y = toy_data(n=20)
+    train = mx.io.NDArrayIter(x, y, batch_size=6, shuffle=True)  # last batch padded
+    mod = mx.mod.Module(mlp())
+    mod.fit(train, num_epoch=2, optimizer_params={"learning_rate": 0.1})
+    assert isinstance(mod.data_shapes[0], mx.io.DataDesc) and mod.data_shapes[0].shape == (6, 5)
+    pred = mod.predict(mx.io.NDArrayIter(x, y, batch_size=6))
+    assert pred.shape == (20, 3)
+    arg = _params(mod)[0]
+    h = np.maximum(x @ arg["fc1_weight"].T + arg["fc1_bias"], 0)
+    np.testing.assert_allclose(pred.asnumpy(), _softmax(h @ arg["fc2_weight"].T + arg["fc2_bias"]),
+                               rtol=1e-4, atol=1e-5)
+    batch = mx.io.DataBatch([mx.nd.array(x[:4])], [mx.nd.array(y[:4])],
+                            provide_data=[mx.io.DataDesc("data", (4, 5))],
+                            provide_label=[mx.io.DataDesc("softmax_label", (4,))])
+    mod.forward(batch, is_train=False)  # a batch of another size reshapes the module
+    assert mod.get_outputs()[0].shape == (4, 3) and mod.data_shapes[0].shape == (4, 5)
+    np.testing.assert_allclose(mod.get_outputs()[0].asnumpy(), pred.asnumpy()[:4], rtol=1e-5, atol=1e-6)
