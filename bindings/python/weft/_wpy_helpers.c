@@ -91,12 +91,13 @@ const int64_t* wpy_dims(const weft_ndarray* a) {
   return shape;
 }
 int wpy_dtype(const weft_ndarray* a) {
-  int t = -1;
+  enum weft_dtype t = WEFT_DTYPE_UNKNOWN;
   if (weft_ndarray_dtype(a, &t) != 0) return -1;
-  return t;
+  return (int)t;
 }
 int wpy_ctx(const weft_ndarray* a) {
-  int dt = 0, id = 0;
+  enum weft_dev_type dt = WEFT_DEV_TYPE_CPU;
+  int id = 0;
   if (weft_ndarray_context(a, &dt, &id) != 0) return -1;
-  return dt * 65536 + id;
+  return (int)dt * 65536 + id;
 }

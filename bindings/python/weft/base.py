@@ -295,11 +295,11 @@ else:
         return shp[0] if lib.weft_ndarray_shape(h, nd, shp) == 0 else NULL
 
     def h_dtype(h):
-        t = _new("int*")
+        t = _new("enum weft_dtype*")
         return t[0] if lib.weft_ndarray_dtype(h, t) == 0 else -1
 
     def h_ctx(h):
-        dt = _new("int*")
+        dt = _new("enum weft_dev_type*")
         di = _new("int*")
         return dt[0] * 65536 + di[0] if lib.weft_ndarray_context(h, dt, di) == 0 else -1
 
