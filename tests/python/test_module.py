@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import weft as mx
+from weft.test_utils import environment
 
 
 class Batch:
@@ -96,10 +97,11 @@ def test_one_sgd_step_matches_numpy():
     np.testing.assert_allclose(got["fc1_weight"], p["fc1_weight"] - 0.1 * dh.T @ x, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("work_load_list", [None, [1, 3]])
-def test_data_parallel_equals_one_device(work_load_list):
+@pytest.mark.parametrize("work_load_list,update_on_kvstore", [(None, "1"), ([1, 3], "1"), (None, "0")])
+def test_data_parallel_equals_one_device(work_load_list, update_on_kvstore):
     """Two devices, each on its slice of the batch, with gradients summed through the
-    KVStore, train exactly as one device on the whole batch."""
+    KVStore, train exactly as one device on the whole batch -- with the update on the
+    store, or (MXNET_UPDATE_ON_KVSTORE=0) on every device."""
     x, y = toy_data(n=8)
     results = []
     for context in ([mx.cpu(0)], [mx.cpu(0), mx.cpu(1)]):
@@ -107,13 +109,15 @@ def test_data_parallel_equals_one_device(work_load_list):
                             work_load_list=work_load_list if len(context) == 2 else None)
         mod.bind(data_shapes=[("data", x.shape)], label_shapes=[("softmax_label", y.shape)])
         _fixed_init(mod)
-        mod.init_optimizer(optimizer="sgd", optimizer_params={"learning_rate": 0.2, "momentum": 0.9})
+        with environment("MXNET_UPDATE_ON_KVSTORE", update_on_kvstore):
+            mod.init_optimizer(optimizer="sgd", optimizer_params={"learning_rate": 0.2, "momentum": 0.9})
         for _ in range(3):
             mod.forward_backward(Batch([mx.nd.array(x)], [mx.nd.array(y)]))
             mod.update()
         results.append((_params(mod)[0], mod.get_outputs()[0].asnumpy()))
         if len(context) == 2:
             assert mod._kvstore is not None  # pylint: disable=protected-access
+            assert mod._update_on_kvstore == (update_on_kvstore == "1")  # pylint: disable=protected-access
             slices = mod._exec_group.slices  # pylint: disable=protected-access
             expected = [slice(0, 4), slice(4, 8)] if work_load_list is None else [slice(0, 2), slice(2, 8)]
             assert slices == expected
@@ -333,3 +337,22 @@ def test_with_weft_io_iterators():
     mod.forward(batch, is_train=False)  # a batch of another size reshapes the module
     assert mod.get_outputs()[0].shape == (4, 3) and mod.data_shapes[0].shape == (4, 5)
     np.testing.assert_allclose(mod.get_outputs()[0].asnumpy(), pred.asnumpy()[:4], rtol=1e-5, atol=1e-6)
+
+
+def test_bucketing_checkpoint_round_trip(tmp_path):
+    mod = mx.mod.BucketingModule(_bucket_sym, default_bucket_key=8)
+    mod.bind(data_shapes=[("data", (2, 8))], label_shapes=[("softmax_label", (2,))])
+    mod.init_params(initializer=mx.init.Xavier())
+    x4 = np.random.RandomState(1).randn(2, 4).astype(np.float32)
+    batch = Batch([mx.nd.array(x4)], [mx.nd.array([0, 1])], bucket_key=4,
+                  provide_data=[("data", (2, 4))], provide_label=[("softmax_label", (2,))])
+    mod.forward(batch, is_train=False)
+    expected = mod.get_outputs()[0].asnumpy()
+    prefix = str(tmp_path / "b")
+    mod.save_checkpoint(prefix, 3)
+    assert sorted(os.listdir(tmp_path)) == ["b-0003.params", "b-4-symbol.json", "b-8-symbol.json", "b.buckets"]
+    assert sorted(mx.nd.load(prefix + ".buckets")[0].asnumpy().tolist()) == [4, 8]
+    loaded = mx.mod.BucketingModule.load(prefix, 3, sym_gen=_bucket_sym, default_bucket_key=8)
+    loaded.bind(data_shapes=[("data", (2, 8))], label_shapes=[("softmax_label", (2,))], for_training=False)
+    loaded.forward(batch, is_train=False)
+    np.testing.assert_allclose(loaded.get_outputs()[0].asnumpy(), expected, rtol=1e-6)

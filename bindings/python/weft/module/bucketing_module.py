@@ -10,9 +10,14 @@ and it borrows the default bucket's optimizer.
 import logging
 import warnings
 
+import numpy as np
+
+from .. import ndarray as nd
+from .. import symbol as sym
 from ..base import InvalidArgumentError
 from ..context import cpu
 from ..initializer import Uniform
+from ..model import load_params
 from .base_module import BaseModule
 from .module import Module
 
@@ -53,6 +58,8 @@ class BucketingModule(BaseModule):
         self._params_dirty = False
         self._monitor = None
         self._grad_req = None
+        self._loaded = None
+        self._sym_dict = {}
 
     def _reset_bind(self):
         self.binded = False
@@ -62,6 +69,11 @@ class BucketingModule(BaseModule):
 
     def _call_sym_gen(self, *args, **kwargs):
         return self._sym_gen(*args, **kwargs)
+
+    def _bucket_symbol(self, bucket_key):
+        """sym_gen's triple, with the symbol loaded for this key (load / load_dict) when there is one."""
+        symbol, data_names, label_names = self._call_sym_gen(bucket_key)
+        return self._sym_dict.get(bucket_key, symbol), data_names, label_names
 
     def _new_module(self, symbol, data_names, label_names):
         return Module(symbol, data_names, label_names, logger=self.logger, context=self._context,
@@ -146,7 +158,9 @@ class BucketingModule(BaseModule):
     def bind(self, data_shapes, label_shapes=None, for_training=True, inputs_need_grad=False, force_rebind=False,
              shared_module=None, grad_req="write"):
         """Binds the default bucket (the shapes are the default bucket's)."""
-        if self.params_initialized:
+        if self._loaded is not None:  # from load / load_dict: those parameters
+            arg_params, aux_params = self._loaded
+        elif self.params_initialized:
             arg_params, aux_params = self.get_params()
         if force_rebind:
             self._reset_bind()
@@ -159,22 +173,23 @@ class BucketingModule(BaseModule):
         self.inputs_need_grad = inputs_need_grad
         self.binded = True
         self._grad_req = grad_req
-        symbol, data_names, label_names = self._call_sym_gen(self._default_bucket_key)
+        symbol, data_names, label_names = self._bucket_symbol(self._default_bucket_key)
         module = self._new_module(symbol, data_names, label_names)
         module.bind(data_shapes, label_shapes, for_training, inputs_need_grad, force_rebind=False,
                     shared_module=None, grad_req=self._grad_req)
         self._curr_module = module
         self._curr_bucket_key = self._default_bucket_key
         self._buckets[self._default_bucket_key] = module
-        if self.params_initialized:  # re-binding: the parameters come back
+        if self.params_initialized:  # re-binding or loaded: the parameters come back
             self.set_params(arg_params, aux_params)
+            self._loaded = None
 
     def switch_bucket(self, bucket_key, data_shapes, label_shapes=None):
         """Makes bucket_key current, binding its module (sharing the default bucket's
         parameters) the first time."""
         assert self.binded, "call bind before switching bucket"
         if bucket_key not in self._buckets:
-            symbol, data_names, label_names = self._call_sym_gen(bucket_key)
+            symbol, data_names, label_names = self._bucket_symbol(bucket_key)
             module = self._new_module(symbol, data_names, label_names)
             module.bind(data_shapes, label_shapes, self._curr_module.for_training,
                         self._curr_module.inputs_need_grad, force_rebind=False,
@@ -240,10 +255,40 @@ class BucketingModule(BaseModule):
             mod.install_monitor(mon)
 
     def save_checkpoint(self, prefix, epoch, remove_amp_cast=False):
-        """Writes ``prefix-<bucket key>-symbol.json`` per bound bucket and ``prefix-%04d.params``."""
-        assert len(self._buckets) > 0 and self.binded
-        for bucket_key, module in self._buckets.items():
-            module.symbol.save("%s-%s-symbol.json" % (prefix, bucket_key), remove_amp_cast=remove_amp_cast)
-        param_name = "%s-%04d.params" % (prefix, epoch)
-        self.save_params(param_name)
-        logging.info('Saved checkpoint to "%s"', param_name)
+        """MXNet's files: ``prefix-%04d.params``, ``prefix-<bucket key>-symbol.json`` per
+        bucket and ``prefix.buckets`` (the bucket keys as an int32 NDArray)."""
+        if not self._buckets:
+            raise InvalidArgumentError("Empty BucketingModule cannot be saved")
+        keys = list(self._buckets.keys())
+        if not all(isinstance(k, (int, np.integer)) and not isinstance(k, bool) for k in keys):
+            raise InvalidArgumentError("save_checkpoint: the bucket keys must be ints (they are saved as an int32 "
+                                       "array), got %r" % (keys,))
+        self.save_params("%s-%04d.params" % (prefix, epoch))
+        for bucket_key in keys:
+            symbol, _, _ = self._sym_gen(bucket_key)
+            symbol.save("%s-%s-symbol.json" % (prefix, bucket_key), remove_amp_cast=remove_amp_cast)
+        nd.save("%s.buckets" % prefix, nd.array(keys, dtype=np.int32))
+
+    @staticmethod
+    def load(prefix, epoch, sym_gen=None, default_bucket_key=None, **kwargs):
+        """A BucketingModule from save_checkpoint's files (bind it before use)."""
+        if sym_gen is None or default_bucket_key is None:
+            raise InvalidArgumentError("BucketingModule.load needs sym_gen and default_bucket_key")
+        buckets = nd.load("%s.buckets" % prefix)
+        keys = [int(k) for k in buckets[0].asnumpy().astype("int32")]
+        sym_dict = {k: sym.load("%s-%s-symbol.json" % (prefix, k)) for k in keys}
+        arg_params, aux_params = load_params(prefix, epoch)
+        return BucketingModule.load_dict(sym_dict, sym_gen, default_bucket_key, arg_params, aux_params, **kwargs)
+
+    @staticmethod
+    def load_dict(sym_dict=None, sym_gen=None, default_bucket_key=None, arg_params=None, aux_params=None,
+                  **kwargs):
+        """A BucketingModule from {bucket key: symbol} and shared parameters (bind it before use)."""
+        if sym_dict is None or arg_params is None or aux_params is None or default_bucket_key is None:
+            raise InvalidArgumentError("BucketingModule.load_dict needs sym_dict, arg_params, aux_params and "
+                                       "default_bucket_key")
+        mod = BucketingModule(sym_gen, default_bucket_key, **kwargs)
+        mod._loaded = (dict(arg_params), dict(aux_params))
+        mod._sym_dict = dict(sym_dict)
+        mod.params_initialized = True
+        return mod
