@@ -186,13 +186,18 @@ def test_get_mnist_reads_local_files(tmp_path):
     assert data["test_label"].dtype == np.int8
     tu.get_mnist_ubyte(str(tmp_path))
     assert os.path.exists(tmp_path / "train-images-idx3-ubyte")
+    train, val = tu.get_mnist_iterator(2, (784,), path=str(tmp_path))
+    first = next(iter(train))
+    assert first.data[0].shape == (2, 784) and next(iter(val)).data[0].shape == (2, 784)
+    dummy = tu.DummyIter(train)
+    assert next(dummy) is next(dummy) and dummy.provide_data == train.provide_data
     with pytest.raises(mx.base.MXNetError, match="downloads nothing"):
         tu.get_mnist(str(tmp_path / "missing"))
     (tmp_path / "bad").mkdir()
     for name in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
                  "t10k-labels-idx1-ubyte"):
-        (tmp_path / "bad" / name).write_bytes(b"\x00\x00\x0d\x03" + b"\x00" * 12)
-    with pytest.raises(mx.base.MXNetError, match="not an MNIST IDX file"):
+        (tmp_path / "bad" / name).write_bytes(b"\x01\x02\x08\x03" + b"\x00" * 12)
+    with pytest.raises(mx.base.MXNetError, match="not an idx file"):
         tu.get_mnist(str(tmp_path / "bad"))
 
 

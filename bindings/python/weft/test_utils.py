@@ -12,10 +12,8 @@ Gradient checks bind symbols with the ordinary executor (``Symbol.bind`` /
 folder (nothing is downloaded).
 """
 # pylint: disable=invalid-name,too-many-arguments,too-many-locals,too-many-branches
-import gzip
 import numbers
 import os
-import struct
 import sys
 import traceback
 from collections import OrderedDict
@@ -40,7 +38,7 @@ __all__ = [
     "assert_almost_equal", "assert_allclose", "assert_almost_equal_with_err", "assert_almost_equal_ignore_nan",
     "assert_exception", "numeric_grad", "check_numeric_gradient", "check_symbolic_forward",
     "check_symbolic_backward", "check_speed", "check_consistency", "list_gpus", "same_array", "discard_stderr",
-    "environment", "get_mnist", "get_mnist_ubyte", "gen_buckets_probs_with_ppf", "mean_check", "var_check",
+    "environment", "get_mnist", "get_mnist_ubyte", "get_mnist_iterator", "DummyIter", "gen_buckets_probs_with_ppf", "mean_check", "var_check",
 ]
 
 
@@ -713,78 +711,6 @@ def environment(*args):
         apply(saved)
 
 
-_MNIST_FILES = {"train_label": "train-labels-idx1-ubyte", "train_data": "train-images-idx3-ubyte",
-                "test_label": "t10k-labels-idx1-ubyte", "test_data": "t10k-images-idx3-ubyte"}
-
-
-def _read_idx(path_base):
-    """An IDX file (MNIST's format), from ``path_base`` or ``path_base.gz``."""
-    for fname, opener in ((path_base + ".gz", gzip.open), (path_base, open)):
-        if os.path.exists(fname):
-            with opener(fname, "rb") as f:
-                data = f.read()
-            break
-    else:
-        raise WeftIOError("get_mnist: %s(.gz) not found; weft downloads nothing: put MNIST's four files "
-                          "(train/t10k images and labels, .gz or not) in that folder" % path_base)
-    if len(data) < 8:
-        raise WeftIOError("get_mnist: %s is not an IDX file (too short)" % path_base)
-    _, dtype_code, ndim = struct.unpack(">HBB", data[:4])
-    if dtype_code != 0x08 or ndim not in (1, 3):
-        raise WeftIOError("get_mnist: %s is not an MNIST IDX file (type 0x%02x, %d dims)"
-                          % (path_base, dtype_code, ndim))
-    dims = struct.unpack(">" + "I" * ndim, data[4:4 + 4 * ndim])
-    body = np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim)
-    if body.size != int(np.prod(dims)):
-        raise WeftIOError("get_mnist: %s holds %d bytes of data, its header says %s" % (path_base, body.size, dims))
-    return body.reshape(dims)
-
-
-def get_mnist(path="data"):
-    """MNIST from the files in path: {'train_data': float32 (60000, 1, 28, 28) in [0, 1],
-    'train_label': int8, 'test_data', 'test_label'} (MXNet's layout)."""
-    out = {}
-    for key, name in _MNIST_FILES.items():
-        arr = _read_idx(os.path.join(path, name))
-        if key.endswith("label"):
-            out[key] = arr.astype(np.int8)
-        else:
-            out[key] = arr.reshape(arr.shape[0], 1, arr.shape[1], arr.shape[2]).astype(np.float32) / 255
-    return out
-
-
-def get_mnist_ubyte(path="data"):
-    """Makes the uncompressed ``*-ubyte`` files in path from the ``.gz`` ones there."""
-    for name in _MNIST_FILES.values():
-        target = os.path.join(path, name)
-        if os.path.exists(target):
-            continue
-        if not os.path.exists(target + ".gz"):
-            raise WeftIOError("get_mnist_ubyte: neither %s nor %s.gz exists (weft downloads nothing)"
-                              % (target, target))
-        with gzip.open(target + ".gz", "rb") as zf, open(target, "wb") as out:
-            out.write(zf.read())
-
-
-def gen_buckets_probs_with_ppf(ppf, nbuckets):
-    """nbuckets equal-probability buckets from a quantile function."""
-    if nbuckets <= 0:
-        raise InvalidArgumentError("gen_buckets_probs_with_ppf: nbuckets must be positive")
-    probs = [1.0 / nbuckets for _ in range(nbuckets)]
-    buckets = [(ppf(i / float(nbuckets)), ppf((i + 1) / float(nbuckets))) for i in range(nbuckets)]
-    return buckets, probs
-
-
-def mean_check(generator, mu, sigma, nsamples=1000000):
-    """True when the sample mean of generator(nsamples) lies within mu +- 3 sigma / sqrt(n)."""
-    samples = np.array(generator(nsamples))
-    sample_mean = samples.mean()
-    return bool(mu - 3 * sigma / np.sqrt(nsamples) < sample_mean < mu + 3 * sigma / np.sqrt(nsamples))
-
-
-def var_check(generator, sigma, nsamples=1000000):
-    """True when the sample variance lies within sigma^2 +- 3 sqrt(2 sigma^4 / (n - 1))."""
-    samples = np.array(generator(nsamples))
-    sample_var = samples.var(ddof=1)
-    bound = 3 * np.sqrt(2 * sigma ** 4 / (nsamples - 1))
-    return bool(sigma ** 2 - bound < sample_var < sigma ** 2 + bound)
+# The data and statistics helpers live in a module of their own (file size); same names here.
+from ._test_data import (DummyIter, gen_buckets_probs_with_ppf, get_mnist, get_mnist_iterator,  # noqa: E402
+                         get_mnist_ubyte, mean_check, var_check)
