@@ -356,3 +356,24 @@ def test_bucketing_checkpoint_round_trip(tmp_path):
     loaded.bind(data_shapes=[("data", (2, 8))], label_shapes=[("softmax_label", (2,))], for_training=False)
     loaded.forward(batch, is_train=False)
     np.testing.assert_allclose(loaded.get_outputs()[0].asnumpy(), expected, rtol=1e-6)
+
+
+def test_monitor_reports_every_interval(caplog):
+    x, y = toy_data(n=8)
+    mon = mx.Monitor(2, pattern="fc1_.*|softmax_output", sort=True)
+    mod = mx.mod.Module(mlp())
+    with caplog.at_level(logging.INFO):
+        mod.fit(ArrayIter(x, y, 4), num_epoch=2, monitor=mon, optimizer_params={"learning_rate": 0.1})
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Batch:")]
+    # 4 batches, a report at steps 1 and 3: fc1_bias, fc1_weight, softmax_output each
+    assert len(lines) == 6
+    assert [l.split()[2] for l in lines[:3]] == ["fc1_bias", "fc1_weight", "softmax_output"]
+    arg = _params(mod)[0]
+    res = mx.monitor.Monitor(1, pattern="fc1_weight")
+    mod.install_monitor(res)
+    res.tic()
+    mod.forward(Batch([mx.nd.array(x[:4])], [mx.nd.array(y[:4])]), is_train=False)
+    ((step, name, value),) = res.toc()
+    w = arg["fc1_weight"]
+    assert step == 1 and name == "fc1_weight"
+    assert float(value) == pytest.approx(np.linalg.norm(w) / np.sqrt(w.size), rel=1e-5)

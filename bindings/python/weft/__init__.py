@@ -37,6 +37,8 @@ from . import module
 from . import module as mod
 from . import test_utils
 from . import runtime, engine, util
+from . import monitor
+from .monitor import Monitor
 
 __version__ = "0.1.0"
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged
