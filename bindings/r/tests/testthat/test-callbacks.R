@@ -1,7 +1,7 @@
 test_that("log.train.metric as a batch callback prints this epoch's running value", {
   d <- blobs()
   epoch.values <- c()
-  msgs <- capture.output(type = "message", weft.model.FeedForward.create(
+  msgs <- capture.output(type = "message", model <- weft.model.FeedForward.create(
     mlp_symbol(), d$X, d$y, num.round = 3, array.batch.size = 100, learning.rate = 0.1, momentum = 0.9,
     eval.metric = weft.metric.accuracy, verbose = TRUE, batch.end.callback = weft.callback.log.train.metric(3),
     epoch.end.callback = function(iteration, nbatch, env, verbose) {
@@ -33,7 +33,7 @@ test_that("per-batch values are the running values of the current epoch", {
 
 test_that("log.speedometer reports samples per second", {
   d <- blobs()
-  msgs <- capture.output(type = "message", weft.model.FeedForward.create(
+  msgs <- capture.output(type = "message", model <- weft.model.FeedForward.create(
     mlp_symbol(), d$X, d$y, num.round = 1, array.batch.size = 10, verbose = TRUE, eval.metric = weft.metric.accuracy,
     batch.end.callback = weft.callback.log.speedometer(10, frequency = 10)))
   msgs <- grep("Speed", msgs, value = TRUE)
