@@ -377,3 +377,32 @@ def test_monitor_reports_every_interval(caplog):
     w = arg["fc1_weight"]
     assert step == 1 and name == "fc1_weight"
     assert float(value) == pytest.approx(np.linalg.norm(w) / np.sqrt(w.size), rel=1e-5)
+
+
+def test_python_loss_module_in_a_sequence_trains_like_softmax_output():
+    """fc -> PythonLossModule(grad = softmax - onehot) takes the same SGD step as
+    fc -> SoftmaxOutput (whose gradient is exactly that)."""
+    x, y = toy_data(n=6)
+    fc = mx.sym.FullyConnected(mx.sym.var("data"), num_hidden=3, name="fc")
+
+    def grad_func(scores, labels):
+        return _softmax(scores.asnumpy()) - np.eye(3)[labels.asnumpy().astype(int)]
+
+    seq = mx.mod.SequentialModule()
+    seq.add(mx.mod.Module(fc, label_names=None))
+    seq.add(mx.mod.PythonLossModule(grad_func=grad_func), take_labels=True, auto_wiring=True)
+    ref = mx.mod.Module(mx.sym.SoftmaxOutput(fc, name="softmax"))
+    rng = np.random.RandomState(3)
+    init = {"fc_weight": mx.nd.array(rng.randn(3, 5)), "fc_bias": mx.nd.array(rng.randn(3))}
+    for mod in (seq, ref):
+        mod.bind(data_shapes=[("data", x.shape)], label_shapes=[("softmax_label", y.shape)])
+        mod.init_params(arg_params={k: v.copy() for k, v in init.items()})
+        mod.init_optimizer(optimizer_params={"learning_rate": 0.5})
+        mod.forward_backward(Batch([mx.nd.array(x)], [mx.nd.array(y)]))
+        mod.update()
+    a, b = _params(seq)[0], _params(ref)[0]
+    assert sorted(a) == ["fc_bias", "fc_weight"]
+    for k in a:
+        np.testing.assert_allclose(a[k], b[k], rtol=1e-5, atol=1e-6)
+    assert not np.allclose(a["fc_weight"], init["fc_weight"].asnumpy())
+    assert seq.output_shapes == [("pyloss_output", (6, 3))]
