@@ -108,3 +108,20 @@ def test_bad_records_are_named_and_do_not_hang(tmp_path):
                            batch_size=1)
     with pytest.raises(mx.WeftIOError, match=r"RecordIO file not found: .*none\.rec"):
         io.ImageRecordIter(path_imgrec=str(tmp_path / "none.rec"), data_shape=(3, 6, 6), batch_size=1)
+
+
+def test_an_iterator_dropped_mid_epoch_stops_its_producer(tmp_path):
+    import gc
+    import threading
+    import time
+    _, rec, _ = _rec(tmp_path, n=8)
+    before = threading.active_count()
+    it = io.ImageRecordIter(path_imgrec=rec, data_shape=(3, 6, 6), batch_size=2, prefetch_buffer=1,
+                            preprocess_threads=1)
+    it.next()
+    del it
+    gc.collect()
+    deadline = time.time() + 10
+    while threading.active_count() > before and time.time() < deadline:
+        time.sleep(0.05)
+    assert threading.active_count() <= before

@@ -24,6 +24,7 @@ import concurrent.futures
 import queue
 import struct
 import threading
+import weakref
 
 import numpy as np
 
@@ -70,6 +71,40 @@ def _scan_offsets(path):
                 if (lrec >> 29) in (0, 3):
                     break
             offsets.append(start)
+
+
+def _put(out, item, stop, owner_ref):
+    """Puts item on the queue unless the epoch is stopped or the iterator is gone."""
+    while not stop.is_set() and owner_ref() is not None:
+        try:
+            out.put(item, timeout=0.1)
+            return
+        except queue.Full:
+            continue
+
+
+def _produce(owner_ref, path, batches, epoch, stop, out):
+    """The producer thread (Note [ImageRecordIter pipeline]). It holds the
+    iterator only while it loads a batch, so an iterator dropped mid-epoch is
+    collected and its __del__ stops this thread."""
+    reader = owner = None
+    try:
+        reader = recordio.MXRecordIO(path, "r")
+        for position, (indices, pad) in enumerate(batches):
+            owner = owner_ref()
+            if owner is None or stop.is_set():
+                return
+            batch = owner._load_batch(reader, indices, pad, epoch, position)  # pylint: disable=protected-access
+            del owner
+            _put(out, ("batch", batch), stop, owner_ref)
+        _put(out, ("end", None), stop, owner_ref)
+    except BaseException as e:  # pylint: disable=broad-except
+        owner = None  # the error goes to the consumer; this thread must not keep the iterator alive
+        e.__traceback__ = None
+        _put(out, ("error", e), stop, owner_ref)
+    finally:
+        if reader is not None:
+            reader.close()
 
 
 class _Augmenter:
@@ -258,49 +293,21 @@ class ImageRecordIter(DataIter):
         batches = self._epoch_batches()
         self._stop = threading.Event()
         self._queue = queue.Queue(self._prefetch)
-        self._worker = threading.Thread(target=self._produce, args=(batches, self._epoch, self._stop, self._queue),
-                                        daemon=True)
+        self._worker = threading.Thread(target=_produce, args=(weakref.ref(self), self.path_imgrec, batches,
+                                                               self._epoch, self._stop, self._queue), daemon=True)
         self._worker.start()
 
-    def _produce(self, batches, epoch, stop, out):
-        reader = None
-        try:
-            reader = recordio.MXRecordIO(self.path_imgrec, "r")
-            for position, (indices, pad) in enumerate(batches):
-                if stop.is_set():
-                    return
-                raws = []
-                for i in indices:
-                    reader._file.seek(self._offsets[i])  # pylint: disable=protected-access
-                    reader._seeked_key = int(i)  # pylint: disable=protected-access
-                    raw = reader.read()
-                    if raw is None:
-                        raise WeftIOError("%s: the index points past the end of the file" % self._where(i))
-                    raws.append(raw)
-                seeds = [[self._seed_aug, epoch, position * self.batch_size + k] for k in range(len(raws))]
-                samples = list(self._pool.map(self._sample, raws, indices, seeds))
-                batch = self._assemble(samples, pad)
-                while not stop.is_set():
-                    try:
-                        out.put(("batch", batch), timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-            self._put_final(out, stop, ("end", None))
-        except BaseException as e:  # pylint: disable=broad-except
-            self._put_final(out, stop, ("error", e))
-        finally:
-            if reader is not None:
-                reader.close()
-
-    @staticmethod
-    def _put_final(out, stop, item):
-        while not stop.is_set():
-            try:
-                out.put(item, timeout=0.1)
-                return
-            except queue.Full:
-                continue
+    def _load_batch(self, reader, indices, pad, epoch, position):
+        raws = []
+        for i in indices:
+            reader._file.seek(self._offsets[i])  # pylint: disable=protected-access
+            reader._seeked_key = int(i)  # pylint: disable=protected-access
+            raw = reader.read()
+            if raw is None:
+                raise WeftIOError("%s: the index points past the end of the file" % self._where(i))
+            raws.append(raw)
+        seeds = [[self._seed_aug, epoch, position * self.batch_size + k] for k in range(len(raws))]
+        return self._assemble(list(self._pool.map(self._sample, raws, indices, seeds)), pad)
 
     def _where(self, i):
         return "%s record %d" % (self.path_imgrec, i)
@@ -337,7 +344,8 @@ class ImageRecordIter(DataIter):
     def _halt(self):
         if self._worker is not None:
             self._stop.set()
-            self._worker.join()
+            if self._worker is not threading.current_thread():  # __del__ may run in the producer
+                self._worker.join()
             self._worker = None
 
     def reset(self):
