@@ -406,3 +406,29 @@ def test_python_loss_module_in_a_sequence_trains_like_softmax_output():
         np.testing.assert_allclose(a[k], b[k], rtol=1e-5, atol=1e-6)
     assert not np.allclose(a["fc_weight"], init["fc_weight"].asnumpy())
     assert seq.output_shapes == [("pyloss_output", (6, 3))]
+
+
+def test_feedforward_numpy_api(tmp_path):
+    """The deprecated mx.model.FeedForward: numpy in, numpy out, MXNet checkpoint files."""
+    x, y = toy_data(n=40)
+    y = (x[:, 0] > 0).astype(np.float32)  # learnable
+    with pytest.warns(DeprecationWarning):
+        model = mx.model.FeedForward.create(mlp(classes=2), x, y, num_epoch=30, numpy_batch_size=10,
+                                            learning_rate=0.5, initializer=mx.init.Xavier())
+    prob = model.predict(x)
+    assert prob.shape == (40, 2)
+    arg = model.arg_params
+    h = np.maximum(x @ arg["fc1_weight"].asnumpy().T + arg["fc1_bias"].asnumpy(), 0)
+    np.testing.assert_allclose(prob, _softmax(h @ arg["fc2_weight"].asnumpy().T + arg["fc2_bias"].asnumpy()),
+                               rtol=1e-4, atol=1e-5)
+    assert model.score(mx.io.NDArrayIter(x, y, 10)) == pytest.approx((prob.argmax(1) == y).mean())
+    assert (prob.argmax(1) == y).mean() > 0.9
+    out, data, label = model.predict(mx.io.NDArrayIter(x[:15], y[:15], 10), return_data=True)
+    assert out.shape == (15, 2) and data.shape == (15, 5) and label.shape == (15,)
+    model.save(str(tmp_path / "ff"))
+    assert sorted(os.listdir(tmp_path)) == ["ff-0030.params", "ff-symbol.json"]
+    with pytest.warns(DeprecationWarning):
+        again = mx.model.FeedForward.load(str(tmp_path / "ff"), 30)
+    np.testing.assert_allclose(again.predict(x), prob, rtol=1e-6)
+    with pytest.raises(ValueError, match="y must be specified"):
+        model.fit(x)

@@ -14,7 +14,7 @@ from . import ndarray as nd
 from . import symbol as sym
 from .context import cpu
 
-__all__ = ["BatchEndParam", "save_checkpoint", "load_checkpoint", "load_params"]
+__all__ = ["BatchEndParam", "save_checkpoint", "load_checkpoint", "load_params", "FeedForward"]
 
 BatchEndParam = namedtuple("BatchEndParams", ["epoch", "nbatch", "eval_metric", "locals"])
 
@@ -113,3 +113,7 @@ def load_checkpoint(prefix, epoch):
     symbol = sym.load("%s-symbol.json" % prefix)
     arg_params, aux_params = load_params(prefix, epoch)
     return symbol, arg_params, aux_params
+
+
+# At the end: FeedForward uses the functions above (and weft.callback, which imports this module).
+from .feedforward import FeedForward  # noqa: E402  pylint: disable=wrong-import-position
