@@ -54,11 +54,11 @@ func newMetrics() *metrics {
 
 // observeRequest counts one inference request of model (version, protocol
 // "v1" or "v2") that ended with HTTP status code after d.
-func (mt *metrics) observeRequest(model string, version int, protocol string, code int, d time.Duration) {
+func (mt *metrics) observeRequest(model, version, protocol string, code int, d time.Duration) {
 	mt.mu.Lock()
 	defer mt.mu.Unlock()
 	c := strconv.Itoa(code)
-	mt.requests[[4]string{model, strconv.Itoa(version), protocol, c}]++
+	mt.requests[[4]string{model, version, protocol, c}]++
 	k := [2]string{model, c}
 	h := mt.latency[k]
 	if h == nil {

@@ -249,7 +249,7 @@ func (s *server) predictV1(w http.ResponseWriter, r *http.Request, name string) 
 		return
 	}
 	defer m.refs.Done()
-	info.version = m.version
+	info.version = strconv.Itoa(m.version)
 	body, ok := s.readBody(w, r)
 	if !ok {
 		return
@@ -405,8 +405,8 @@ func writeError(w http.ResponseWriter, status int, format string, args ...any) {
 // requestInfo is what handlers tell the instrumenting wrapper about a request.
 type requestInfo struct {
 	id       string
-	model    string // set by inference handlers
-	version  int
+	model    string // set by inference handlers (a model of the folder: bounded label values)
+	version  string // "" until a version is chosen
 	protocol string
 }
 

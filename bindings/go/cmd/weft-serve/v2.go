@@ -198,7 +198,7 @@ func (s *server) v2Infer(w http.ResponseWriter, r *http.Request, name, version s
 		return
 	}
 	defer m.refs.Done()
-	info.version = m.version
+	info.version = strconv.Itoa(m.version)
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil ||
 			(mt != "application/json" && mt != "application/octet-stream") {
