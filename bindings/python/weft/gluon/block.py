@@ -44,6 +44,7 @@ from ..base import InvalidArgumentError, ShapeError, WeftError
 from ..cached_op import CachedOp
 from ..ndarray import NDArray
 from ..symbol import Symbol
+from .block_hooks import BlockPersistenceMixin, OpHookMixin
 from .parameter import DeferredInitializationError, Parameter, ParameterDict
 from .utils import HookHandle, _brief_print_list, _indent
 
@@ -146,7 +147,7 @@ def _regroup(args, fmt):
     return merge(args, fmt)[0]
 
 
-class Block:
+class Block(BlockPersistenceMixin):
     """Base class of all layers and models (MXNet's ``gluon.Block``).
 
     Subclasses create parameters and child blocks in ``__init__`` (inside
@@ -450,7 +451,7 @@ def _input_kind(args):
     return has_sym, bool(nds), ctxs, (nds[0].context if nds else None)
 
 
-class HybridBlock(Block):
+class HybridBlock(OpHookMixin, Block):
     """A Block that can run imperatively or as a compiled graph.
 
     Subclasses implement ``hybrid_forward(F, x, *args, **params)``: ``F`` is
@@ -531,7 +532,7 @@ class HybridBlock(Block):
                           stacklevel=4)
         self._cached_op_args = [(True, data_names[name]) if name in data_names else (False, params[name])
                                 for name in input_names]
-        self._cached_op = CachedOp(out, [(k, _flag_value(v)) for k, v in self._flags])
+        self._cached_op = self._make_cached_op(out, [(k, _flag_value(v)) for k, v in self._flags])
 
     def _deferred_infer_shape(self, *args):
         try:
