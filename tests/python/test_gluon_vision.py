@@ -211,15 +211,30 @@ def test_color_transforms_formulas():
     bright = T.RandomBrightness(0.0)(u8)
     assert bright.dtype == np.uint8 and bright.asnumpy().max() == 200
     assert T.RandomBrightness(5.0)(u8).asnumpy().max() <= 255  # saturates, never wraps
-    np.testing.assert_allclose(T.RandomHue(0.0)(x).asnumpy(), img, atol=0.2)
+    np.testing.assert_allclose(T.RandomHue(0.0)(x).asnumpy(), img, atol=0.05)  # a full 360 degree turn
+    # HLS hue rotation by alpha * 360 degrees, as MXNet's AdjustHueImpl: red -> green -> blue
+    red = mx.nd.array([[[255, 0, 0], [128, 64, 64]]], dtype=np.uint8)
+    np.testing.assert_array_equal(T.adjust_hue(red, 1.0 / 3).asnumpy()[0, 0], [0, 255, 0])
+    np.testing.assert_array_equal(T.adjust_hue(red, 2.0 / 3).asnumpy()[0, 1], [64, 64, 128])
+    # RandomColorJitter: the four jitters in a shuffled order, a factor drawn for each one > 0
+    values = {0: 0.2, 1: 0.0, 2: 0.3, 3: 0.1}
+    adjust = {0: T.adjust_brightness, 1: T.adjust_contrast, 2: T.adjust_saturation, 3: T.adjust_hue}
+    random.seed(6)
+    order = [0, 1, 2, 3]
+    random.shuffle(order)
+    want = x
+    for k in order:
+        if values[k] > 0:
+            want = adjust[k](want, (0.0 if k == 3 else 1.0) + random.uniform(-values[k], values[k]))
+    random.seed(6)
+    got = T.RandomColorJitter(brightness=0.2, contrast=0.0, saturation=0.3, hue=0.1)(x)
+    np.testing.assert_allclose(got.asnumpy(), want.asnumpy(), rtol=1e-5)
     eigval = np.array([55.46, 4.794, 1.148])
     eigvec = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]])
     np.random.seed(5)
     rgb = np.dot(eigvec * np.random.normal(0, 0.1, size=(3,)), eigval)
     np.random.seed(5)
     np.testing.assert_allclose(T.RandomLighting(0.1)(x).asnumpy(), img + rgb, rtol=1e-5)
-    jitter = T.RandomColorJitter(brightness=0.2, contrast=0.2, saturation=0.2, hue=0.1)
-    assert jitter(x).shape == (4, 5, 3)
 
 
 def test_compose_groups_hybrid_runs():

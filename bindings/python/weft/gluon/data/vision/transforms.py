@@ -278,13 +278,16 @@ def adjust_saturation(x, alpha):
 
 
 def adjust_hue(x, alpha):
-    """Rotates the hue by alpha * 180 degrees (in YIQ space, as HueJitterAug)."""
-    u, w = np.cos(alpha * np.pi), np.sin(alpha * np.pi)
-    tyiq = np.array([[0.299, 0.587, 0.114], [0.596, -0.274, -0.321], [0.211, -0.523, 0.311]])
-    ityiq = np.array([[1.0, 0.956, 0.621], [1.0, -0.272, -0.647], [1.0, -1.107, 1.705]])
-    bt = np.array([[1.0, 0.0, 0.0], [0.0, u, -w], [0.0, w, u]])
-    t = np.dot(np.dot(ityiq, bt), tyiq).T.astype(np.float32)
-    return _finish(nd.dot(x.astype(np.float32), nd.array(t, ctx=x.context)), x)
+    """Rotates the hue by alpha * 360 degrees in HLS space, as MXNet's
+    AdjustHueImpl (an HWC RGB image in 0..255; uint8 results saturate)."""
+    cv2 = image.image.cv2_module()
+    if x.shape[-1] != 3:
+        return x
+    rgb = x.asnumpy().astype(np.float32) / 255.0
+    hls = cv2.cvtColor(rgb.reshape(-1, 1, 3), cv2.COLOR_RGB2HLS)
+    hls[..., 0] = np.mod(hls[..., 0] + np.float32(alpha * 360.0), 360.0)
+    out = cv2.cvtColor(hls, cv2.COLOR_HLS2RGB).reshape(rgb.shape) * 255.0
+    return _finish(nd.array(out, ctx=x.context), x)
 
 
 def _factor_range(value, what):
@@ -327,39 +330,40 @@ class RandomSaturation(Block):
 
 
 class RandomHue(Block):
-    """Hue rotated by U(-hue, hue) * 180 degrees."""
+    """Hue rotated by U(max(0, 1 - hue), 1 + hue) * 360 degrees (that is, by
+    up to hue * 360 either way), as MXNet's random_hue."""
 
     def __init__(self, hue):
         super().__init__()
-        if hue < 0:
-            raise ValueError("hue must be non-negative, got %s" % hue)
-        self._hue = hue
+        self._args = _factor_range(hue, "hue")
 
     def forward(self, x):  # pylint: disable=arguments-differ
-        return adjust_hue(x, random.uniform(-self._hue, self._hue))
+        return adjust_hue(x, random.uniform(*self._args))
 
 
 class RandomColorJitter(Block):
-    """Brightness, contrast and saturation jitter (those > 0) in a random
-    order, then hue jitter."""
+    """Brightness, contrast, saturation and hue jitter (those > 0) in a random
+    order, as MXNet's random_color_jitter: factors 1 + U(-v, v) for the first
+    three, a hue rotation of U(-hue, hue) * 360 degrees."""
 
     def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
         super().__init__()
-        self._jitters = []
-        if brightness:
-            self._jitters.append(RandomBrightness(brightness))
-        if contrast:
-            self._jitters.append(RandomContrast(contrast))
-        if saturation:
-            self._jitters.append(RandomSaturation(saturation))
-        self._hue = RandomHue(hue) if hue else None
+        for name, value in (("brightness", brightness), ("contrast", contrast), ("saturation", saturation),
+                            ("hue", hue)):
+            if value < 0:
+                raise ValueError("%s must be non-negative, got %s" % (name, value))
+        self._jitters = [(v, fn, shift) for v, fn, shift in ((brightness, adjust_brightness, 1.0),
+                                                            (contrast, adjust_contrast, 1.0),
+                                                            (saturation, adjust_saturation, 1.0),
+                                                            (hue, adjust_hue, 0.0))]
 
     def forward(self, x):  # pylint: disable=arguments-differ
         order = list(self._jitters)
         random.shuffle(order)
-        for t in order:
-            x = t(x)
-        return self._hue(x) if self._hue is not None else x
+        for value, fn, shift in order:
+            if value > 0:
+                x = fn(x, shift + random.uniform(-value, value))
+        return x
 
 
 class RandomLighting(Block):
