@@ -212,3 +212,48 @@ def test_statistics_helpers_and_same_array():
     assert tu.same_array(a, a[:]) and not tu.same_array(a, a.copy())
     assert list(tu.list_gpus()) == list(range(mx.context.num_gpus()))
     np.testing.assert_array_equal(tu.np_reduce(np.arange(6).reshape(2, 3), [0, 1], True, np.sum), [[15]])
+
+
+def test_optimizer_and_generator_checks():
+    mx.random.seed(0)
+    np.random.seed(0)
+    sgd = lambda: mx.optimizer.SGD(learning_rate=0.1, momentum=0.9)  # noqa: E731
+    tu.compare_optimizer(sgd(), sgd(), (3, 4), np.float32)
+    tu.compare_optimizer(sgd(), sgd(), [(2,), (3, 2)], np.float32, ntensors=2)
+    with pytest.raises(AssertionError):
+        tu.compare_optimizer(sgd(), mx.optimizer.SGD(learning_rate=0.2, momentum=0.9), (3, 4), np.float32)
+    uniform = lambda n: np.random.uniform(size=n)  # noqa: E731
+    buckets, probs = tu.gen_buckets_probs_with_ppf(lambda p: p, 5)
+    p, obs, expected = tu.chi_square_check(uniform, buckets, probs, nsamples=20000)
+    assert obs.sum() == 20000 and list(expected) == [4000] * 5 and 0 <= p <= 1
+    tu.verify_generator(uniform, buckets, probs, nsamples=20000)
+    with pytest.raises(AssertionError, match="Generator test fails"):
+        tu.verify_generator(lambda n: np.random.uniform(size=n) ** 2, buckets, probs, nsamples=20000)
+    p, obs, _ = tu.chi_square_check(lambda n: np.random.randint(0, 2, size=n), [0, 1], [0.5, 0.5], nsamples=1000)
+    assert obs.sum() == 1000
+
+
+def test_small_helpers():
+    x = mx.sym.var("x")
+    np.testing.assert_array_equal(tu.simple_forward(x * 2 + 1, x=np.array([1.0, 2.0])), [3, 5])
+    assert tu.same_symbol_structure(mx.sym.relu(x), mx.sym.relu(mx.sym.var("y")))
+    assert not tu.same_symbol_structure(mx.sym.relu(x), mx.sym.sigmoid(x))
+    np.testing.assert_array_equal(tu.assign_each(np.array([1.0, 4.0]), np.sqrt), [1, 2])
+    np.testing.assert_array_equal(tu.assign_each2(np.array([1, 2]), np.array([3, 4]), lambda a, b: a * b), [3, 8])
+    assert tu.almost_equal_ignore_nan(np.array([np.nan, 1.0]), np.array([0.0, 1.0]))
+    np.testing.assert_array_equal(tu.create_2d_tensor(3, 2).asnumpy(), [[0, 0], [1, 1], [2, 2]])
+    np.testing.assert_array_equal(tu.create_vector(4).asnumpy(), [0, 1, 2, 3])
+    np.testing.assert_array_equal(tu.collapse_sum_like(np.ones((2, 3, 4)), (3, 1)), np.full((3, 1), 8.0))
+    calls = []
+
+    @tu.retry(3)
+    def flaky():
+        calls.append(1)
+        assert len(calls) >= 2
+
+    flaky()
+    assert len(calls) == 2
+    os.environ.pop("WEFT_TU_VAR", None)
+    assert tu.set_env_var("WEFT_TU_VAR", "1", default_val="unset") == "unset"
+    assert os.environ.pop("WEFT_TU_VAR") == "1"
+    tu.compare_ndarray_tuple((mx.nd.ones((2,)), None), (np.ones(2), mx.nd.zeros((2,))))

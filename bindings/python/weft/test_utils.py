@@ -38,7 +38,10 @@ __all__ = [
     "assert_almost_equal", "assert_allclose", "assert_almost_equal_with_err", "assert_almost_equal_ignore_nan",
     "assert_exception", "numeric_grad", "check_numeric_gradient", "check_symbolic_forward",
     "check_symbolic_backward", "check_speed", "check_consistency", "list_gpus", "same_array", "discard_stderr",
-    "environment", "get_mnist", "get_mnist_ubyte", "get_mnist_iterator", "DummyIter", "gen_buckets_probs_with_ppf", "mean_check", "var_check",
+    "environment", "get_mnist", "get_mnist_ubyte", "get_mnist_iterator", "DummyIter", "assign_each",
+    "assign_each2", "almost_equal_ignore_nan", "retry", "simple_forward", "set_env_var", "same_symbol_structure",
+    "compare_ndarray_tuple", "compare_optimizer", "chi_square_check", "verify_generator", "create_2d_tensor",
+    "create_vector", "collapse_sum_like", "gen_buckets_probs_with_ppf", "mean_check", "var_check",
 ]
 
 
@@ -714,3 +717,7 @@ def environment(*args):
 # The data and statistics helpers live in a module of their own (file size); same names here.
 from ._test_data import (DummyIter, gen_buckets_probs_with_ppf, get_mnist, get_mnist_iterator,  # noqa: E402
                          get_mnist_ubyte, mean_check, var_check)
+from ._test_checks import (almost_equal_ignore_nan, assign_each, assign_each2, chi_square_check,  # noqa: E402
+                           collapse_sum_like, compare_ndarray_tuple, compare_optimizer, create_2d_tensor,
+                           create_vector, retry, same_symbol_structure, set_env_var, simple_forward,
+                           verify_generator)
