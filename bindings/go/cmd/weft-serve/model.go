@@ -31,6 +31,7 @@ type model struct {
 	rootMu  sync.Mutex
 	root    *weft.Predictor // nil until the first shape is known
 	outputs []weft.TensorInfo
+	dtypes  []weft.DType // of inputs: final once root exists; before, from __dtype__ (default float32)
 
 	cache *shapeCache
 	slots chan struct{} // one per running prediction
@@ -49,8 +50,7 @@ type model struct {
 
 // inputSpec is a data input a request supplies.
 type inputSpec struct {
-	name  string
-	dtype weft.DType // final once the root predictor exists; before, from __dtype__ (default float32)
+	name string
 }
 
 var (
@@ -97,7 +97,8 @@ func newModel(name string, version int, symJSON string, params []byte, hints map
 				dtype = weft.DType(f)
 			}
 		}
-		m.inputs = append(m.inputs, inputSpec{name: n, dtype: dtype})
+		m.inputs = append(m.inputs, inputSpec{name: n})
+		m.dtypes = append(m.dtypes, dtype)
 		shape := hints[n]
 		if shape == nil {
 			shape = shapeAttr(attrs[n+"$__shape__"])
@@ -144,7 +145,7 @@ func (m *model) ensureRoot(shapes []weft.Input) error {
 	m.outputs = root.Outputs()
 	for i, in := range root.Inputs() {
 		if idx := m.inputIndex(in.Name); idx >= 0 {
-			m.inputs[idx].dtype = root.Inputs()[i].DType
+			m.dtypes[idx] = root.Inputs()[i].DType
 		}
 	}
 	return nil
@@ -357,11 +358,7 @@ func (m *model) outputInfos() []weft.TensorInfo {
 func (m *model) inputDTypes() []weft.DType {
 	m.rootMu.Lock()
 	defer m.rootMu.Unlock()
-	out := make([]weft.DType, len(m.inputs))
-	for i, in := range m.inputs {
-		out[i] = in.dtype
-	}
-	return out
+	return append([]weft.DType(nil), m.dtypes...)
 }
 
 // checkInputs validates a request's tensors (in m.inputs order): every dim

@@ -204,8 +204,8 @@ func (m *model) tensorInfos(inputs bool) []weft.TensorInfo {
 	case m.root != nil:
 		src = m.outputs
 	case inputs:
-		for _, in := range m.inputs {
-			src = append(src, weft.TensorInfo{Name: in.name, Shape: []int64{-1}, DType: in.dtype})
+		for i, in := range m.inputs {
+			src = append(src, weft.TensorInfo{Name: in.name, Shape: []int64{-1}, DType: m.dtypes[i]})
 		}
 	}
 	out := make([]weft.TensorInfo, 0, len(src))

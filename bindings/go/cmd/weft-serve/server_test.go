@@ -258,8 +258,19 @@ func TestServerRawPredictMatchesMXNet(t *testing.T) {
 
 // With dynamic batching, concurrent single-image requests are answered from
 // fewer forward passes and every answer equals the unbatched one.
+// Both with a shape hint (root bound at load) and without (root made by the
+// first request).
 func TestServerDynamicBatchingGivesTheSameAnswers(t *testing.T) {
+	for _, hint := range []bool{true, false} {
+		t.Run(fmt.Sprintf("hint=%v", hint), func(t *testing.T) { dynamicBatching(t, hint) })
+	}
+}
+
+func dynamicBatching(t *testing.T, hint bool) {
 	dir, fx := modelDir(t)
+	if !hint {
+		os.Remove(filepath.Join(dir, "cnn-shapes.json"))
+	}
 	ts, s, _ := startServer(t, config{modelDir: dir, batchMax: 8, batchDelay: 50 * time.Millisecond})
 	if served(t, s, "cnn").batcher == nil {
 		t.Fatal("batching is off for a batchable model")

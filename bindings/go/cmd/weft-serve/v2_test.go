@@ -422,3 +422,42 @@ func TestV1RefusesNonFiniteAndOverflowingInput(t *testing.T) {
 		t.Fatalf("overflowing raw shape: %d %s", code, body)
 	}
 }
+
+// Concurrent first requests of several shapes (no root predictor yet) race
+// to make it; every answer is the predict API's. Run under -race by test_go.sh.
+func TestConcurrentFirstRequestsOfManyShapes(t *testing.T) {
+	dir, fx := exportDir(t)
+	want := predictAPI(t, dir, fx.input, 2)
+	ts, _, _ := startServer(t, config{modelDir: dir, poolSize: 3, maxShapes: 2})
+	done := make(chan string, 12)
+	for g := 0; g < 12; g++ {
+		go func(g int) {
+			rows := g%3 + 1
+			var x []float32
+			var w []float32
+			for r := 0; r < rows; r++ {
+				img := (g + r) % 2
+				x = append(x, fx.input[192*img:192*img+192]...)
+				w = append(w, want[5*img:5*img+5]...)
+			}
+			code, reply := inferV2(t, ts.URL+"/v2/models/cnn/infer", map[string]any{"inputs": []any{map[string]any{
+				"name": "data", "shape": []int{rows, 3, 8, 8}, "datatype": "FP32", "data": f64s(x)}}}, nil)
+			if code != 200 || len(reply.Outputs) != 1 || len(reply.Outputs[0].Data) != len(w) {
+				done <- fmt.Sprintf("request %d: %d %+v", g, code, reply)
+				return
+			}
+			for i := range w {
+				if math.Abs(reply.Outputs[0].Data[i]-float64(w[i])) > 1e-6 {
+					done <- fmt.Sprintf("request %d: %v, want %v", g, reply.Outputs[0].Data, w)
+					return
+				}
+			}
+			done <- ""
+		}(g)
+	}
+	for g := 0; g < 12; g++ {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}
