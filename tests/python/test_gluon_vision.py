@@ -185,6 +185,9 @@ def test_geometry_transforms():
     random.seed(3)
     x0, y0 = random.randint(0, 12 - 4), random.randint(0, 10 - 4)
     np.testing.assert_array_equal(out, padded[y0:y0 + 4, x0:x0 + 4])
+    out = T.RandomCrop(4, pad=(1, 0, 3, 2))(x).asnumpy()  # (top, bottom, left, right)
+    assert out.shape == (4, 4, 3)
+    assert T.RandomResizedCrop(5, scale=0.5)(x).shape == (5, 5, 3)
     assert T.RandomResizedCrop(5)(x).shape == (5, 5, 3)
     assert T.RandomResizedCrop((3, 5), scale=(0.5, 1.0))(x).shape == (5, 3, 3)
     batch = mx.nd.array(np.stack([img, img]), dtype=np.uint8)
@@ -237,10 +240,31 @@ def test_color_transforms_formulas():
     np.testing.assert_allclose(T.RandomLighting(0.1)(x).asnumpy(), img + rgb, rtol=1e-5)
 
 
+def test_transforms_pass_extra_arguments_through():
+    x = mx.nd.array(rgb_image(8, 8, 0), dtype=np.uint8)
+    label = np.int32(4)
+    out, lab = T.Resize(4)(x, label)
+    assert out.shape == (4, 4, 3) and lab is label
+    out, lab = T.ToTensor()(x, label)
+    assert out.shape == (3, 8, 8) and lab is label
+    c = T.Compose([T.CenterCrop(4), T.ToTensor(), T.Normalize(0.5, 0.25), T.RandomFlipLeftRight(p=0.0)])
+    out, lab = c(x, label)
+    assert out.shape == (3, 4, 4) and lab == 4
+    np.testing.assert_allclose(out.asnumpy(), (rgb_image(8, 8, 0)[2:6, 2:6].transpose(2, 0, 1) / 255.0 - 0.5) / 0.25,
+                               rtol=1e-5, atol=1e-6)
+    out, lab = T.HybridCompose([T.ToTensor(), T.Normalize(0.5, 0.25)])(x, label)
+    assert out.shape == (3, 8, 8) and lab == 4
+    a, b = T.Cast("float64")(x, mx.nd.array([1], dtype="int32"))
+    assert a.dtype == np.float64 and b.dtype == np.float64
+    ds = gluon.data.ArrayDataset(mx.nd.array(np.stack([rgb_image(8, 8, 1)] * 2), dtype=np.uint8), [0, 1])
+    img, lab = ds.transform(T.Compose([T.ToTensor()]))[1]
+    assert img.shape == (3, 8, 8) and lab == 1
+
+
 def test_compose_groups_hybrid_runs():
     c = T.Compose([T.Resize(4), T.Cast(), T.ToTensor(), T.Normalize(0.5, 0.5), T.RandomFlipLeftRight(p=0.0)])
     kinds = [type(b).__name__ for b in c._children.values()]
-    assert kinds == ["Resize", "HybridSequential", "RandomFlipLeftRight"]
+    assert kinds == ["Resize", "_HybridRun", "RandomFlipLeftRight"]
     out = c(mx.nd.array(rgb_image(8, 8, 0), dtype=np.uint8))
     assert out.shape == (3, 4, 4) and out.dtype == np.float32
 

@@ -9,7 +9,9 @@ workers]). Cast, ToTensor and Normalize are HybridBlocks that also compose
 into a graph (hybridized, ToTensor expects one HWC image); the random ones
 are Blocks that draw from Python's ``random`` / numpy's ``np.random``
 (seeded per DataLoader worker), so ``Compose`` leaves them out of the
-hybridized runs, as it does any Block.
+hybridized runs, as it does any Block. As in MXNet 1.9, arguments after the
+image (a label) are passed through unchanged: ``t(img, label)`` returns
+``(t(img), label)``.
 """
 import random
 
@@ -18,6 +20,7 @@ import numpy as np
 from .... import image
 from .... import ndarray as nd
 from ....ndarray import NDArray
+from ....symbol import Symbol
 from ...block import Block, HybridBlock
 from ...nn import HybridSequential, Sequential
 
@@ -31,6 +34,35 @@ _EIGVAL = np.array([55.46, 4.794, 1.148])
 _EIGVEC = np.array([[-0.5675, 0.7192, 0.4009],
                     [-0.5808, -0.0045, -0.8140],
                     [-0.5836, -0.6948, 0.4203]])
+
+
+def _append_return(*args):
+    """One value, or a tuple of several (MXNet's helper of the same name)."""
+    return args[0] if len(args) == 1 else tuple(args)
+
+
+class _PassArgs:
+    """A transform of the image ``x``; further arguments (a label, ...) are
+    returned after it unchanged, as MXNet 1.9's transforms do, so
+    ``dataset.transform(Compose([...]))`` works on (image, label) samples."""
+
+    def forward(self, x, *args):  # pylint: disable=arguments-differ
+        return _append_return(self._apply(x), *args)
+
+    def _apply(self, x):
+        raise NotImplementedError
+
+
+class _HybridPassArgs:
+    """_PassArgs for HybridBlocks: the image goes through hybrid_forward (or
+    the cached graph), the other arguments around it."""
+
+    def forward(self, x, *args):  # pylint: disable=arguments-differ
+        return _append_return(super().forward(x), *args)
+
+
+class _HybridRun(_HybridPassArgs, HybridSequential):
+    """A hybridized run of consecutive HybridBlock transforms inside Compose."""
 
 
 class Compose(Sequential):
@@ -48,7 +80,7 @@ class Compose(Sequential):
             if len(hybrid) == 1:
                 self.add(hybrid[0])
             elif len(hybrid) > 1:
-                block = HybridSequential()
+                block = _HybridRun()
                 for h in hybrid:
                     block.add(h)
                 block.hybridize()
@@ -58,7 +90,7 @@ class Compose(Sequential):
                 self.add(t)
 
 
-class HybridCompose(HybridSequential):
+class HybridCompose(_HybridPassArgs, HybridSequential):
     """The transforms (all HybridBlocks) in order, hybridized."""
 
     def __init__(self, transforms):
@@ -77,13 +109,16 @@ class Cast(HybridBlock):
         super().__init__()
         self._dtype = dtype
 
-    def hybrid_forward(self, F, *args):  # pylint: disable=arguments-differ
-        if len(args) == 1:
-            return F.cast(args[0], dtype=self._dtype)
-        return tuple(F.cast(x, dtype=self._dtype) for x in args)
+    def forward(self, *args):  # pylint: disable=arguments-differ
+        # each NDArray argument is cast on its own (a label too, as MXNet's Cast); others pass
+        return _append_return(*[super(Cast, self).forward(a) if isinstance(a, (NDArray, Symbol)) else a
+                                for a in args])
+
+    def hybrid_forward(self, F, x):  # pylint: disable=arguments-differ
+        return F.cast(x, dtype=self._dtype)
 
 
-class ToTensor(HybridBlock):
+class ToTensor(_HybridPassArgs, HybridBlock):
     """HWC (or NHWC) in [0, 255] to CHW (NCHW) float32 in [0, 1): x / 255."""
 
     def hybrid_forward(self, F, x):  # pylint: disable=arguments-differ
@@ -105,7 +140,7 @@ def _per_channel(values, what):
     return values
 
 
-class Normalize(HybridBlock):
+class Normalize(_HybridPassArgs, HybridBlock):
     """(x - mean[c]) / std[c] for each channel c of a CHW or NCHW tensor; a
     single number applies to every channel."""
 
@@ -147,7 +182,7 @@ def _each_image(x, fn):
     return fn(x)
 
 
-class Resize(Block):
+class Resize(_PassArgs, Block):
     """Resizes to ``size`` (w, h), or (size, size) for a number; with
     ``keep_ratio`` and a number, the shorter side becomes ``size``."""
 
@@ -166,14 +201,14 @@ class Resize(Block):
             return int(w * self._size / h), int(self._size)
         return _size_pair(self._size)
 
-    def forward(self, x):  # pylint: disable=arguments-differ
+    def _apply(self, x):
         def one(img):
             w, h = self._target(img.shape[0], img.shape[1])
             return image.imresize(img, w, h, self._interpolation)
         return _each_image(x, one)
 
 
-class CenterCrop(Block):
+class CenterCrop(_PassArgs, Block):
     """The centre crop of ``size`` (w, h), or (size, size) for a number,
     resized to it when the image is smaller."""
 
@@ -181,67 +216,72 @@ class CenterCrop(Block):
         super().__init__()
         self._args = (_size_pair(size), interpolation)
 
-    def forward(self, x):  # pylint: disable=arguments-differ
+    def _apply(self, x):
         return _each_image(x, lambda img: image.center_crop(img, *self._args)[0])
 
 
-class RandomResizedCrop(Block):
+class RandomResizedCrop(_PassArgs, Block):
     """A crop of random area (fraction ``scale`` of the image) and aspect
     ratio (``ratio``, log-uniform), resized to ``size``."""
 
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=1):
         super().__init__()
+        if isinstance(scale, _NUMBERS):
+            scale = (scale, 1.0)
         self._args = (_size_pair(size), scale, ratio, interpolation)
 
-    def forward(self, x):  # pylint: disable=arguments-differ
+    def _apply(self, x):
         return _each_image(x, lambda img: image.random_size_crop(img, *self._args)[0])
 
 
-class RandomCrop(Block):
-    """A random crop of ``size`` (w, h), after padding each side by ``pad``
-    (a number, or (x, y)) with ``pad_value`` when given."""
+class RandomCrop(_PassArgs, Block):
+    """A random crop of ``size`` (w, h), after padding with ``pad_value``:
+    ``pad`` a number pads every side by it, (top, bottom, left, right) each
+    side by its own amount (MXNet's forms)."""
 
     def __init__(self, size, pad=None, pad_value=0, interpolation=1):
         super().__init__()
         self._args = (_size_pair(size), interpolation)
         if isinstance(pad, _NUMBERS):
-            pad = (int(pad), int(pad))
+            pad = ((int(pad), int(pad)), (int(pad), int(pad)), (0, 0))
+        elif pad is not None:
+            if len(pad) < 4:
+                raise ValueError("RandomCrop: pad must be a number or (top, bottom, left, right), got %r" % (pad,))
+            pad = ((int(pad[0]), int(pad[1])), (int(pad[2]), int(pad[3])), (0, 0))
         self._pad = pad
         self._pad_value = pad_value
 
-    def forward(self, x):  # pylint: disable=arguments-differ
+    def _apply(self, x):
         def one(img):
             if self._pad:
-                px, py = self._pad
-                padded = np.pad(img.asnumpy(), ((py, py), (px, px), (0, 0)), mode="constant",
-                                constant_values=self._pad_value)
+                padded = np.pad(img.asnumpy(), self._pad, mode="constant", constant_values=self._pad_value)
                 img = nd.array(padded, dtype=padded.dtype)
             return image.random_crop(img, *self._args)[0]
         return _each_image(x, one)
 
 
-class RandomFlipLeftRight(Block):
+class RandomFlipLeftRight(_PassArgs, Block):
     """Mirrors the image left-right with probability ``p`` (0.5)."""
 
     def __init__(self, p=0.5):
         super().__init__()
         self._p = p
 
-    def forward(self, x):  # pylint: disable=arguments-differ
-        if random.random() < self._p:
+    def _apply(self, x):
+        if self._p >= 1 or (self._p > 0 and random.random() < self._p):
             return x[:, :, ::-1] if x.ndim == 4 else x[:, ::-1]
         return x
 
 
-class RandomFlipTopBottom(Block):
+class RandomFlipTopBottom(_PassArgs, Block):
     """Flips the image top-bottom with probability ``p`` (0.5)."""
 
     def __init__(self, p=0.5):
         super().__init__()
         self._p = p
 
-    def forward(self, x):  # pylint: disable=arguments-differ
-        if random.random() < self._p:
+    def _apply(self, x):
+        if self._p >= 1 or (self._p > 0 and random.random() < self._p):
             return x[:, ::-1] if x.ndim == 4 else x[::-1]
         return x
 
@@ -296,40 +336,40 @@ def _factor_range(value, what):
     return max(0.0, 1.0 - value), 1.0 + value
 
 
-class RandomBrightness(Block):
+class RandomBrightness(_PassArgs, Block):
     """x * U(max(0, 1 - brightness), 1 + brightness)."""
 
     def __init__(self, brightness):
         super().__init__()
         self._args = _factor_range(brightness, "brightness")
 
-    def forward(self, x):  # pylint: disable=arguments-differ
+    def _apply(self, x):
         return adjust_brightness(x, random.uniform(*self._args))
 
 
-class RandomContrast(Block):
+class RandomContrast(_PassArgs, Block):
     """Contrast scaled by U(max(0, 1 - contrast), 1 + contrast) around the mean gray level."""
 
     def __init__(self, contrast):
         super().__init__()
         self._args = _factor_range(contrast, "contrast")
 
-    def forward(self, x):  # pylint: disable=arguments-differ
+    def _apply(self, x):
         return adjust_contrast(x, random.uniform(*self._args))
 
 
-class RandomSaturation(Block):
+class RandomSaturation(_PassArgs, Block):
     """Saturation scaled by U(max(0, 1 - saturation), 1 + saturation) around each pixel's gray level."""
 
     def __init__(self, saturation):
         super().__init__()
         self._args = _factor_range(saturation, "saturation")
 
-    def forward(self, x):  # pylint: disable=arguments-differ
+    def _apply(self, x):
         return adjust_saturation(x, random.uniform(*self._args))
 
 
-class RandomHue(Block):
+class RandomHue(_PassArgs, Block):
     """Hue rotated by U(max(0, 1 - hue), 1 + hue) * 360 degrees (that is, by
     up to hue * 360 either way), as MXNet's random_hue."""
 
@@ -337,11 +377,11 @@ class RandomHue(Block):
         super().__init__()
         self._args = _factor_range(hue, "hue")
 
-    def forward(self, x):  # pylint: disable=arguments-differ
+    def _apply(self, x):
         return adjust_hue(x, random.uniform(*self._args))
 
 
-class RandomColorJitter(Block):
+class RandomColorJitter(_PassArgs, Block):
     """Brightness, contrast, saturation and hue jitter (those > 0) in a random
     order, as MXNet's random_color_jitter: factors 1 + U(-v, v) for the first
     three, a hue rotation of U(-hue, hue) * 360 degrees."""
@@ -357,7 +397,7 @@ class RandomColorJitter(Block):
                                                             (saturation, adjust_saturation, 1.0),
                                                             (hue, adjust_hue, 0.0))]
 
-    def forward(self, x):  # pylint: disable=arguments-differ
+    def _apply(self, x):
         order = list(self._jitters)
         random.shuffle(order)
         for value, fn, shift in order:
@@ -366,14 +406,14 @@ class RandomColorJitter(Block):
         return x
 
 
-class RandomLighting(Block):
+class RandomLighting(_PassArgs, Block):
     """AlexNet's PCA lighting noise: x + eigvec @ (eigval * N(0, alpha)) per pixel."""
 
     def __init__(self, alpha):
         super().__init__()
         self._alpha = alpha
 
-    def forward(self, x):  # pylint: disable=arguments-differ
+    def _apply(self, x):
         if self._alpha == 0:
             return x
         noise = np.random.normal(0, self._alpha, size=(3,))
