@@ -210,7 +210,10 @@ def test_mnistiter(tmp_path):
     assert len(batches) == 2  # the short last batch is dropped
     np.testing.assert_allclose(batches[0].data[0].asnumpy()[:, 0], images[:4] / 256.0, rtol=1e-6)
     assert batches[1].label[0].asnumpy().tolist() == labels[4:8].tolist()
-    flat = io.MNISTIter(image=img, label=lbl, batch_size=5, flat=True, shuffle=False, silent=True)
+    with pytest.warns(UserWarning, match="MNISTIter: ignoring arguments it does not use: data_shape"):
+        # MXNet's C++ iterators ignore arguments they do not know; scripts pass data_shape here
+        flat = io.MNISTIter(image=img, label=lbl, batch_size=5, flat=True, shuffle=False, silent=True,
+                            data_shape=(784,))
     assert flat.next().data[0].shape == (5, 20)
     part = io.MNISTIter(image=img, label=lbl, batch_size=2, shuffle=False, num_parts=3, part_index=1, silent=True)
     # rows [int(10 / 3), int(20 / 3)) = 3, 4, 5; the short batch [5] is dropped

@@ -1,11 +1,21 @@
 """The data iterator protocol: DataDesc, DataBatch, DataIter, ResizeIter and
 PrefetchingIter, as ``mxnet.io`` in MXNet 1.x."""
 import threading
+import warnings
 from collections import namedtuple
 
 import numpy as np
 
 __all__ = ["DataDesc", "DataBatch", "DataIter", "ResizeIter", "PrefetchingIter"]
+
+
+def ignore_unknown(iterator, kwargs):
+    """MXNet's C++ iterators accept and ignore arguments they do not know
+    (InitAllowUnknown), and scripts pass some (MNISTIter(data_shape=...));
+    these do the same, with a warning naming them."""
+    if kwargs:
+        warnings.warn("%s: ignoring arguments it does not use: %s" % (iterator, ", ".join(sorted(kwargs))),
+                      stacklevel=3)
 
 
 class DataDesc(namedtuple("DataDesc", ["name", "shape"])):

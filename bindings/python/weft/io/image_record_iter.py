@@ -31,7 +31,7 @@ import numpy as np
 from .. import ndarray as nd
 from .. import recordio
 from ..base import WeftIOError
-from .base import DataBatch, DataDesc, DataIter
+from .base import DataBatch, DataDesc, DataIter, ignore_unknown
 
 __all__ = ["ImageRecordIter", "ImageRecordUInt8Iter"]
 
@@ -208,8 +208,8 @@ class ImageRecordIter(DataIter):
                 if v != _UNSUPPORTED[k]:
                     raise NotImplementedError("%s: %s is not implemented in weft's Python ImageRecordIter"
                                               % (type(self).__name__, k))
-            elif k not in _ACCEPTED:
-                raise TypeError("%s: unknown argument %s" % (type(self).__name__, k))
+        ignore_unknown(type(self).__name__, {k: v for k, v in kwargs.items()
+                                             if k not in _UNSUPPORTED and k not in _ACCEPTED})
         data_shape = tuple(int(s) for s in data_shape)
         if len(data_shape) != 3 or data_shape[0] not in (1, 3):
             raise ValueError("data_shape must be (channels, height, width) with 1 or 3 channels, got %s"

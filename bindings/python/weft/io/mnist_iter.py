@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import ndarray as nd
 from ..base import WeftIOError
-from .base import DataBatch, DataDesc, DataIter
+from .base import DataBatch, DataDesc, DataIter, ignore_unknown
 from .idx_format import read_idx
 
 __all__ = ["MNISTIter"]
@@ -28,7 +28,7 @@ class MNISTIter(DataIter):
                  data_name="data", label_name="softmax_label", **kwargs):  # pylint: disable=unused-argument
         super().__init__(batch_size)
         if kwargs:
-            raise TypeError("MNISTIter: unknown arguments %s" % sorted(kwargs))
+            ignore_unknown("MNISTIter", kwargs)
         if batch_size < 1:
             raise ValueError("MNISTIter: batch_size must be at least 1, got %d" % batch_size)
         if num_parts <= 0 or not 0 <= part_index < num_parts:

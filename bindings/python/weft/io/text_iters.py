@@ -8,6 +8,7 @@ import os
 import numpy as np
 
 from ..base import WeftIOError
+from .base import ignore_unknown
 from .batch_loader import BatchLoaderIter
 
 __all__ = ["CSVIter", "LibSVMIter"]
@@ -66,7 +67,7 @@ class CSVIter(BatchLoaderIter):
                  prefetch_buffer=4, ctx="gpu", dtype="float32", data_name="data", label_name="softmax_label",
                  **kwargs):  # pylint: disable=unused-argument
         if kwargs:
-            raise TypeError("CSVIter: unknown arguments %s" % sorted(kwargs))
+            ignore_unknown("CSVIter", kwargs)
         dtype = np.dtype(dtype).name
         if dtype not in _DTYPES:
             raise ValueError("CSVIter: dtype must be one of %s, got %s" % (_DTYPES, dtype))
@@ -131,7 +132,7 @@ class LibSVMIter(BatchLoaderIter):
                  round_batch=True, num_parts=1, part_index=0, prefetch_buffer=4, data_name="data",
                  label_name="softmax_label", **kwargs):  # pylint: disable=unused-argument
         if kwargs:
-            raise TypeError("LibSVMIter: unknown arguments %s" % sorted(kwargs))
+            ignore_unknown("LibSVMIter", kwargs)
         data_shape = _shape(data_shape, "data_shape")
         label_shape = _shape(label_shape, "label_shape")
         if len(data_shape) != 1:
