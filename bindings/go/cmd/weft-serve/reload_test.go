@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -152,6 +153,17 @@ func TestBrokenModelBesideAGoodOne(t *testing.T) {
 	}
 	if fmt.Sprint(states) != "map[broken:false true cnn:true false halfdone:false true lonely:false true]" {
 		t.Fatalf("v1 model list states: %v", states)
+	}
+	code, _, index := do(t, "POST", ts.URL+"/v2/repository/index", nil, nil)
+	var rows []map[string]string
+	json.Unmarshal(index, &rows)
+	got := []string{}
+	for _, r := range rows {
+		got = append(got, r["name"]+"/"+r["version"]+"="+r["state"]+fmt.Sprint(r["reason"] != ""))
+	}
+	if code != 200 || fmt.Sprint(got) != "[broken/1=UNAVAILABLEtrue cnn/0=READYfalse halfdone/2=UNAVAILABLEtrue "+
+		"lonely/=UNAVAILABLEtrue]" {
+		t.Fatalf("repository index: %d %v", code, got)
 	}
 	if !strings.Contains(logBuf.String(), `"msg":"model version unavailable","model":"broken"`) {
 		t.Fatalf("the failure is not logged:\n%s", logBuf)

@@ -20,6 +20,7 @@ import (
 //	GET  /v2/models/NAME[/versions/V]            model metadata
 //	GET  /v2/models/NAME[/versions/V]/ready      200 or 503
 //	POST /v2/models/NAME[/versions/V]/infer      inference (JSON tensors, or the binary-data extension)
+//	POST /v2/repository/index                    every model version with its state (repository extension)
 //
 // A version is an epoch (NAME-0003.params is version "3"); without one the
 // newest version that loaded answers.
@@ -43,7 +44,7 @@ func v2DTypeName(d weft.DType) string {
 func (s *server) v2ServerMetadata(w http.ResponseWriter, r *http.Request) {
 	if allowMethod(w, r, http.MethodGet) {
 		writeJSON(w, http.StatusOK, map[string]any{"name": "weft-serve", "version": "1",
-			"extensions": []string{"binary_tensor_data", "model_versions", "metrics"}})
+			"extensions": []string{"binary_tensor_data", "model_repository", "metrics"}})
 	}
 }
 
@@ -65,6 +66,12 @@ func (s *server) v2Route(w http.ResponseWriter, r *http.Request) {
 				status = http.StatusServiceUnavailable
 			}
 			writeJSON(w, status, map[string]bool{"ready": status == http.StatusOK})
+		}
+		return
+	}
+	if path == "repository/index" {
+		if allowMethod(w, r, http.MethodPost) {
+			s.v2RepositoryIndex(w)
 		}
 		return
 	}
@@ -107,6 +114,38 @@ func (s *server) v2Route(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeError(w, http.StatusNotFound, "unknown model endpoint '%s' (want ready or infer)", action)
 	}
+}
+
+// v2RepositoryIndex answers the model repository extension's index: every
+// version of every model with its state (READY or UNAVAILABLE) and, for the
+// latter, the reason.
+func (s *server) v2RepositoryIndex(w http.ResponseWriter) {
+	type row struct {
+		Name    string `json:"name"`
+		Version string `json:"version,omitempty"`
+		State   string `json:"state"`
+		Reason  string `json:"reason,omitempty"`
+	}
+	rows := []row{}
+	for _, name := range s.reg.names() {
+		e := s.reg.entry(name)
+		if e == nil {
+			continue
+		}
+		if e.err != nil || len(e.versions) == 0 {
+			_, why := e.status()
+			rows = append(rows, row{Name: name, State: "UNAVAILABLE", Reason: why})
+			continue
+		}
+		for _, v := range e.sortedVersions() {
+			r := row{Name: name, Version: strconv.Itoa(v), State: "READY"}
+			if vs := e.versions[v]; vs.m == nil {
+				r.State, r.Reason = "UNAVAILABLE", vs.err.Error()
+			}
+			rows = append(rows, r)
+		}
+	}
+	writeJSON(w, http.StatusOK, rows)
 }
 
 type v2TensorMeta struct {
