@@ -185,7 +185,7 @@ predict.WeftFeedForwardModel <- function(object, X, ctx = weft.cpu(), array.batc
   if (is.weft.dataiter(X)) {
     X <- .weft_iter_contents(X)$X
   } else {
-    X <- .weft_samples_last(X, array.layout)
+    X <- .weft_samples_last(X, .weft_predict_layout(object, X, array.layout, input.names))
   }
   .weft_check_finite(X)
   .weft_check_params_fit(object$symbol, input.names, dim(X)[-length(dim(X))], object$arg.params)
@@ -210,6 +210,19 @@ predict.WeftFeedForwardModel <- function(object, X, ctx = weft.cpu(), array.batc
   out.dim <- dim(exec$outputs[[1]])
   if (length(out.dim) > 2) dim(result) <- c(out.dim[-length(out.dim)], batches$n)
   result
+}
+
+# "auto" for a matrix, as MXNet-R: samples in rows unless only samples in
+# columns fit the model's parameters (a square matrix stays rowmajor).
+.weft_predict_layout <- function(model, X, layout, input.name) {
+  if (layout != "auto" || length(dim(X)) != 2 || inherits(X, "WeftNDArray")) return(layout)
+  fits <- function(features) {
+    shapes <- .weft_infer_for(model$symbol, input.name, features)
+    !is.null(shapes) && all(vapply(names(model$arg.params), function(p) {
+      is.null(shapes[[p]]) || identical(as.numeric(shapes[[p]]), as.numeric(dim(model$arg.params[[p]])))
+    }, TRUE))
+  }
+  if (!fits(ncol(X)) && fits(nrow(X))) "colmajor" else "rowmajor"
 }
 
 print.WeftFeedForwardModel <- function(x, ...) {

@@ -42,6 +42,8 @@ test_that("a wrong feature count names the expected and given counts, with the u
   expect_s3_class(e, "weftShapeError")
   expect_match(conditionMessage(e), "X has 3 features per sample but the model expects 2")
   expect_equal(deparse(conditionCall(e))[1], "predict(model, wide)")
+  # array.layout = "auto" takes samples in columns when only that fits, as MXNet-R.
+  expect_equal(predict(model, t(d$X[1:5, ])), predict(model, d$X[1:5, ]))
   e <- tryCatch(weft.model.FeedForward.create(mlp_symbol(), wide, d$y, arg.params = model$arg.params,
                                               verbose = FALSE), error = function(e) e)
   expect_match(conditionMessage(e), "3 features per sample but the model expects 2")
