@@ -122,6 +122,15 @@ def test_data_parallel_equals_one_device(work_load_list, update_on_kvstore):
             expected = [slice(0, 4), slice(4, 8)] if work_load_list is None else [slice(0, 2), slice(2, 8)]
             assert slices == expected
     (p1, out1), (p2, out2) = results
+    if work_load_list is None:  # the same step from a list of per-device batches (MXNet's pre-sliced form)
+        mod.forward_backward([Batch([mx.nd.array(x[:4])], [mx.nd.array(y[:4])]),
+                              Batch([mx.nd.array(x[4:])], [mx.nd.array(y[4:])])])
+        out_list = mod.get_outputs()[0].asnumpy()
+        mod.forward(Batch([mx.nd.array(x)], [mx.nd.array(y)]), is_train=True)
+        np.testing.assert_allclose(out_list, mod.get_outputs()[0].asnumpy(), rtol=1e-6)
+        metric = mx.metric.create("acc")
+        mod.update_metric(metric, [[mx.nd.array(y[:4])], [mx.nd.array(y[4:])]], pre_sliced=True)
+        assert metric.get()[1] == pytest.approx((out_list.argmax(1) == y).mean())
     for k in p1:
         np.testing.assert_allclose(p2[k], p1[k], rtol=1e-5, atol=1e-6, err_msg=k)
     np.testing.assert_allclose(out2, out1, rtol=1e-5, atol=1e-6)

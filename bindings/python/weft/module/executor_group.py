@@ -76,20 +76,34 @@ def _slice(src, axis, islice):
 
 
 def _load_general(data, targets, major_axis):
-    """Copies each source array's device slices into the executors' arrays."""
+    """Copies each source array's device slices into the executors' arrays; a source
+    that is a list holds one array per device already (pre-sliced batches)."""
     for d_src, d_targets, axis in zip(data, targets, major_axis):
+        if isinstance(d_src, (list, tuple)):
+            if len(d_src) != len(d_targets):
+                raise InvalidArgumentError("a list of batches must have one batch per device: %d for %d devices"
+                                           % (len(d_src), len(d_targets)))
+            for part, (_, d_dst) in zip(d_src, d_targets):
+                _copy_part(part, d_dst)
+            continue
         if not isinstance(d_src, (NDArray, np.ndarray)):
             raise InvalidArgumentError("a batch's data and labels must be NDArrays or numpy arrays, got %s"
                                        % type(d_src).__name__)
         for slice_idx, d_dst in d_targets:
-            part = d_src if axis < 0 else _slice(d_src, axis, slice_idx)
-            if tuple(part.shape) != d_dst.shape:
-                raise ShapeError("a batch slice has shape %s, the bound input %s (reshape the module or bind "
-                                 "with the batch's shapes)" % (tuple(part.shape), d_dst.shape))
-            if isinstance(part, NDArray):
-                part.copyto(d_dst)
-            else:
-                d_dst[:] = part
+            _copy_part(d_src if axis < 0 else _slice(d_src, axis, slice_idx), d_dst)
+
+
+def _copy_part(part, d_dst):
+    if not isinstance(part, (NDArray, np.ndarray)):
+        raise InvalidArgumentError("a batch's data and labels must be NDArrays or numpy arrays, got %s"
+                                   % type(part).__name__)
+    if tuple(part.shape) != d_dst.shape:
+        raise ShapeError("a batch slice has shape %s, the bound input %s (reshape the module or bind "
+                         "with the batch's shapes)" % (tuple(part.shape), d_dst.shape))
+    if isinstance(part, NDArray):
+        part.copyto(d_dst)
+    else:
+        d_dst[:] = part
 
 
 def _merge_multi_context(outputs, major_axis):
@@ -259,12 +273,19 @@ class DataParallelExecutorGroup:
             weight.astype(aux_params[name].dtype).copyto(aux_params[name])
 
     def forward(self, data_batch, is_train=None):
-        """Loads the batch's slices and runs every executor (is_train None: for_training)."""
-        _load_general(data_batch.data, self.data_arrays, self.data_layouts)
+        """Loads the batch's slices (or, for a list of batches, one batch per device)
+        and runs every executor (is_train None: for_training)."""
+        if isinstance(data_batch, list):
+            data = [[b.data[i] for b in data_batch] for i in range(len(self.data_arrays))]
+            label = ([[b.label[i] for b in data_batch] for i in range(len(self.label_arrays))]
+                     if self.label_arrays is not None and data_batch[0].label else None)
+        else:
+            data, label = data_batch.data, data_batch.label if self.label_arrays is not None else None
+        _load_general(data, self.data_arrays, self.data_layouts)
         if is_train is None:
             is_train = self.for_training
-        if self.label_arrays is not None and data_batch.label:
-            _load_general(data_batch.label, self.label_arrays, self.label_layouts)
+        if label:
+            _load_general(label, self.label_arrays, self.label_layouts)
         for exe in self.execs:
             exe.forward(is_train=is_train)
 

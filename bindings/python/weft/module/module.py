@@ -326,8 +326,20 @@ class Module(BaseModule):
         """Forward on the batch; a batch of other shapes reshapes the module first."""
         assert self.binded and self.params_initialized
         curr_data_shapes = tuple(i.shape for i in self._data_shapes)
-        if isinstance(data_batch, list):
-            raise InvalidArgumentError("forward: a list of per-device batches is not supported; pass one batch")
+        if isinstance(data_batch, list):  # one batch per device, already sliced
+            if len(data_batch) != len(self._context):
+                raise InvalidArgumentError("forward: %d batches for %d devices" % (len(data_batch), len(self._context)))
+            new_data_shapes = []
+            for i in range(len(data_batch[0].data)):
+                shape = tuple(data_batch[0].data[i].shape)
+                if any(tuple(db.data[i].shape) != shape for db in data_batch):
+                    raise InvalidArgumentError("All data batches in a list need to have the same shape")
+                new_data_shapes.append((len(data_batch) * shape[0],) + shape[1:])
+            if tuple(new_data_shapes) != curr_data_shapes:
+                raise InvalidArgumentError("forward: a list of batches must match the bound shapes %s, got %s"
+                                           % (curr_data_shapes, tuple(new_data_shapes)))
+            self._exec_group.forward(data_batch, is_train)
+            return
         new_data_shapes = tuple(tuple(i.shape) for i in data_batch.data)
         if curr_data_shapes != new_data_shapes:
             if getattr(data_batch, "provide_data", None):
