@@ -234,3 +234,18 @@ def test_resume_from_checkpoint_trains_the_remaining_epochs(tmp_path):
     assert est2.current_epoch == 2   # epochs 1 and 2 were left
     assert sorted(f for f in os.listdir(str(tmp_path)) if f.endswith(".params")) == [
         "r-epoch0batch8.params", "r-epoch1batch16.params", "r-epoch2batch24.params"]
+
+
+def test_validation_handler_periods_call_eval_fn_as_mxnet_does():
+    train, val, _ = _loaders()   # 8 batches per epoch
+    _, est = _make()
+    calls = []
+
+    def eval_fn(val_data, batch_axis, event_handlers):
+        calls.append((val_data is val, batch_axis, event_handlers))
+
+    from weft.gluon.contrib.estimator import ValidationHandler
+    handler = ValidationHandler(val, eval_fn, epoch_period=2, batch_period=5, event_handlers=["h"])
+    est.fit(train, epochs=2, event_handlers=[handler, _quiet()])
+    # batches 5, 10, 15 and the end of epoch 2
+    assert calls == [(True, 0, ["h"])] * 4

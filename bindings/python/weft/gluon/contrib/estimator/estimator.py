@@ -216,7 +216,7 @@ class Estimator:
         if not has(MetricHandler):
             handlers.append(MetricHandler(self.train_metrics))
         if val_data is not None and not has(ValidationHandler):
-            handlers.append(ValidationHandler(val_data, lambda d: self.evaluate(d, batch_axis=batch_axis)))
+            handlers.append(ValidationHandler(val_data, self.evaluate))
         if not has(LoggingHandler):
             handlers.append(LoggingHandler())
         handlers.append(_HistoryHandler())

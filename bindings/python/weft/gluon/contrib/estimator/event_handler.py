@@ -93,6 +93,9 @@ class GradientUpdateHandler(BatchEnd):
     """``trainer.step(batch_size)`` after each batch (batch_size: the samples in the batch)."""
     priority = -2000
 
+    def __init__(self, priority=-2000):
+        self.priority = priority
+
     def batch_end(self, estimator, *args, **kwargs):
         loss = kwargs["loss"]
         batch_size = sum(l.shape[0] for l in loss)
@@ -105,8 +108,9 @@ class MetricHandler(EpochBegin, BatchEnd):
     (Loss metrics with the loss, the others with (label, pred))."""
     priority = -1000
 
-    def __init__(self, metrics):
+    def __init__(self, metrics, priority=-1000):
         self.metrics = list(metrics)
+        self.priority = priority
 
     def epoch_begin(self, estimator, *args, **kwargs):
         for m in self.metrics:
@@ -117,18 +121,41 @@ class MetricHandler(EpochBegin, BatchEnd):
         return False
 
 
-class ValidationHandler(TrainBegin, EpochEnd):
-    """Runs ``eval_fn(val_data)`` (the estimator's evaluate) every epoch_period epochs."""
-    priority = -1000
+class ValidationHandler(TrainBegin, BatchEnd, EpochEnd):
+    """Runs ``eval_fn(val_data=..., batch_axis=..., event_handlers=...)`` (the
+    estimator's evaluate, or a function of that signature) every epoch_period
+    epochs and every batch_period batches (MXNet 1.9.1's ValidationHandler)."""
 
-    def __init__(self, val_data, eval_fn, epoch_period=1):
+    def __init__(self, val_data, eval_fn, epoch_period=1, batch_period=None, priority=-1000, event_handlers=None):
+        for what, period in (("epoch_period", epoch_period), ("batch_period", batch_period)):
+            if period is not None and not (isinstance(period, int) and period > 0):
+                raise InvalidArgumentError("%s must be a positive int or None, got %r" % (what, period))
         self.val_data = val_data
         self.eval_fn = eval_fn
         self.epoch_period = epoch_period
+        self.batch_period = batch_period
+        self.priority = priority
+        self.event_handlers = event_handlers
+        self.current_batch = 0
+        self.current_epoch = 0
+
+    def _evaluate(self, estimator):
+        self.eval_fn(val_data=self.val_data, batch_axis=estimator.batch_axis, event_handlers=self.event_handlers)
+
+    def train_begin(self, estimator, *args, **kwargs):
+        self.current_batch = 0
+        self.current_epoch = 0
+
+    def batch_end(self, estimator, *args, **kwargs):
+        self.current_batch += 1
+        if self.batch_period and self.current_batch % self.batch_period == 0:
+            self._evaluate(estimator)
+        return False
 
     def epoch_end(self, estimator, *args, **kwargs):
-        if (estimator.current_epoch + 1) % self.epoch_period == 0:
-            self.eval_fn(self.val_data)
+        self.current_epoch += 1
+        if self.epoch_period and self.current_epoch % self.epoch_period == 0:
+            self._evaluate(estimator)
         return False
 
 
