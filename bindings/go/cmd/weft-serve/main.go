@@ -17,6 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -27,35 +28,61 @@ import (
 )
 
 func main() {
-	cfg := config{shapes: shapeFlags{}}
-	addr := flag.String("addr", "127.0.0.1:8080", "listen address (port 0: any free port, printed at start)")
-	flag.StringVar(&cfg.modelDir, "models", "", "directory of NAME-symbol.json + NAME-NNNN.params models")
-	flag.IntVar(&cfg.poolSize, "pool", 2, "predictions running at once per model version")
-	flag.IntVar(&cfg.queueMax, "queue", 64, "requests waiting beyond those per model version; more get 429")
-	flag.IntVar(&cfg.batchMax, "batch-max", 0, "dynamic batching: most rows per batch (0 or 1: off)")
-	flag.DurationVar(&cfg.batchDelay, "batch-delay", 2*time.Millisecond, "dynamic batching: longest wait for more requests")
-	flag.Int64Var(&cfg.maxBody, "max-body", 16<<20, "largest request body in bytes")
-	flag.IntVar(&cfg.maxShapes, "max-shapes", 16, "input shapes with cached predictors per model version (LRU)")
-	flag.IntVar(&cfg.maxVersions, "max-versions", 3, "newest epochs served per model")
-	flag.DurationVar(&cfg.timeout, "timeout", 30*time.Second, "default request deadline (X-Request-Timeout or v2 \"timeout\" override it)")
-	flag.DurationVar(&cfg.poll, "poll", 2*time.Second, "how often the model directory is rescanned (0: never)")
-	readTimeout := flag.Duration("read-timeout", 30*time.Second, "longest time to read a request")
-	writeTimeout := flag.Duration("write-timeout", 60*time.Second, "longest time to answer a request")
-	flag.BoolVar(&cfg.quiet, "quiet", false, "no per-request log lines")
-	flag.Var(cfg.shapes, "shape", "optional shape hint MODEL:INPUT=D0,D1,... (repeatable): checks the model fully at load")
-	flag.Parse()
-	if cfg.modelDir == "" || cfg.poolSize < 1 || cfg.maxBody < 1 || cfg.batchDelay < 0 || cfg.queueMax < 0 ||
-		cfg.maxShapes < 1 || cfg.maxVersions < 1 || cfg.timeout <= 0 || cfg.poll < 0 {
-		fmt.Fprintln(os.Stderr, "weft-serve: -models is required; -pool, -max-body, -max-shapes, -max-versions "+
-			"and -timeout must be positive, -queue and -poll not negative")
-		flag.Usage()
+	opts, err := parseFlags(os.Args[1:], os.Stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "weft-serve:", err)
+		}
 		os.Exit(2)
 	}
-	cfg.logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	if err := serve(cfg, *addr, *readTimeout, *writeTimeout); err != nil {
-		cfg.logger.Error("weft-serve failed", "error", err.Error())
+	opts.cfg.logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	if err := serve(opts.cfg, opts.addr, opts.readTimeout, opts.writeTimeout); err != nil {
+		opts.cfg.logger.Error("weft-serve failed", "error", err.Error())
 		os.Exit(1)
 	}
+}
+
+// options are the parsed command line.
+type options struct {
+	cfg                       config
+	addr                      string
+	readTimeout, writeTimeout time.Duration
+}
+
+// parseFlags reads the command line (usage and errors go to out).
+func parseFlags(args []string, out io.Writer) (options, error) {
+	o := options{cfg: config{shapes: shapeFlags{}}}
+	cfg := &o.cfg
+	fs := flag.NewFlagSet("weft-serve", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address (port 0: any free port, printed at start)")
+	fs.StringVar(&cfg.modelDir, "models", "", "directory of NAME-symbol.json + NAME-NNNN.params models")
+	fs.IntVar(&cfg.poolSize, "pool", 2, "predictions running at once per model version")
+	fs.IntVar(&cfg.queueMax, "queue", 64, "requests waiting beyond those per model version; more get 429")
+	fs.IntVar(&cfg.batchMax, "batch-max", 0, "dynamic batching: most rows per batch (0 or 1: off)")
+	fs.DurationVar(&cfg.batchDelay, "batch-delay", 2*time.Millisecond, "dynamic batching: longest wait for more requests")
+	fs.Int64Var(&cfg.maxBody, "max-body", 16<<20, "largest request body in bytes")
+	fs.IntVar(&cfg.maxShapes, "max-shapes", 16, "input shapes with cached predictors per model version (LRU)")
+	fs.IntVar(&cfg.maxVersions, "max-versions", 3, "newest epochs served per model")
+	fs.DurationVar(&cfg.timeout, "timeout", 30*time.Second, "default request deadline (X-Request-Timeout or v2 \"timeout\" override it)")
+	fs.DurationVar(&cfg.poll, "poll", 2*time.Second, "how often the model directory is rescanned (0: never)")
+	fs.DurationVar(&o.readTimeout, "read-timeout", 30*time.Second, "longest time to read a request")
+	fs.DurationVar(&o.writeTimeout, "write-timeout", 60*time.Second, "longest time to answer a request")
+	fs.BoolVar(&cfg.quiet, "quiet", false, "no per-request log lines")
+	fs.Var(cfg.shapes, "shape", "optional shape hint MODEL:INPUT=D0,D1,... (repeatable): checks the model fully at load")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments %v (flags only; see -h)", fs.Args())
+	}
+	if cfg.modelDir == "" || cfg.poolSize < 1 || cfg.maxBody < 1 || cfg.batchDelay < 0 || cfg.queueMax < 0 ||
+		cfg.maxShapes < 1 || cfg.maxVersions < 1 || cfg.timeout <= 0 || cfg.poll < 0 {
+		fs.Usage()
+		return o, fmt.Errorf("-models is required; -pool, -max-body, -max-shapes, -max-versions and -timeout " +
+			"must be positive, -queue and -poll not negative")
+	}
+	return o, nil
 }
 
 // serve loads the models, listens, polls the directory, and on SIGTERM or
