@@ -103,5 +103,13 @@ def test_plot_network_shows_weights_and_renders():
 def test_plot_network_errors():
     with pytest.raises(TypeError, match="Symbol"):
         mx.viz.plot_network(42)
-    with pytest.raises(ValueError, match="incomplete"):
+    with pytest.raises(ValueError, match="incomplete"), pytest.warns(UserWarning, match="Cannot decide shape"):
         mx.viz.plot_network(mx.sym.dot(mx.sym.var("data"), mx.sym.var("w")), shape={"data": (1, 3)})
+
+
+def test_plot_network_labels_dtypes():
+    import numpy as np
+    dot = mx.viz.plot_network(_net(), shape={"data": (1, 3, 8, 8)}, dtype={"data": np.float32})
+    body = _body(dot)
+    assert 'conv1 -> data [label="3x8x8(float32)" arrowtail=open dir=back]' in body
+    assert 'fc1 -> flat [label="36(float32)" arrowtail=open dir=back]' in body
