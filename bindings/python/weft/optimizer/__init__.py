@@ -18,7 +18,8 @@ from .sgd_variants import DCASGD, SGLD, Test, ccSGD
 from . import contrib
 from .contrib import GroupAdaGrad
 from .updater import Updater, get_updater
+from ..ndarray import abs as NDabs  # noqa: F401  (MXNet's optimizer module exports it)
 
 __all__ = ["Optimizer", "register", "create", "Updater", "get_updater", "SGD", "NAG", "Signum", "Adam", "AdamW",
            "RMSProp", "AdaGrad", "AdaDelta", "Ftrl", "Adamax", "Nadam", "FTML", "LAMB", "LARS", "LBSGD", "SGLD",
-           "DCASGD", "ccSGD", "Test", "GroupAdaGrad", "contrib"]
+           "DCASGD", "ccSGD", "Test", "GroupAdaGrad", "contrib", "NDabs"]
