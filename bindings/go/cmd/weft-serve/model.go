@@ -142,6 +142,7 @@ func (m *model) ensureRoot(shapes []weft.Input) error {
 		return err
 	}
 	m.root = root
+	m.params = nil // the root holds the parameter arrays now; reshapes share them
 	m.outputs = root.Outputs()
 	for i, in := range root.Inputs() {
 		if idx := m.inputIndex(in.Name); idx >= 0 {
