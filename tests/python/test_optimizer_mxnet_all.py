@@ -316,3 +316,23 @@ def test_lr_mult_and_wd_mult(name):
     o.update(0, w, mx.nd.array(grads[0]), o.create_state(0, w))
     if name != "sgld":
         np.testing.assert_allclose(w.asnumpy(), w0, atol=1e-7)
+
+
+@pytest.mark.parametrize("name", ["adamax", "nadam", "ftml", "lamb", "lars", "lbsgd", "sgld", "dcasgd"])
+def test_trainer_steps_and_round_trips_states(name, tmp_path):
+    mx.random.seed(0)
+    net = mx.gluon.nn.Dense(3, in_units=4)
+    net.initialize(mx.init.Xavier())
+    trainer = mx.gluon.Trainer(net.collect_params(), name, {"learning_rate": 0.01})
+    x = mx.nd.array(np.random.RandomState(0).uniform(size=(8, 4)))
+    before = net.weight.data().asnumpy().copy()
+    for _ in range(2):
+        with mx.autograd.record():
+            loss = (net(x) ** 2).sum()
+        loss.backward()
+        trainer.step(8)
+    assert not np.allclose(net.weight.data().asnumpy(), before)
+    path = str(tmp_path / "t.states")
+    trainer.save_states(path)
+    trainer.load_states(path)
+    assert type(trainer.optimizer).__name__.lower() == name
