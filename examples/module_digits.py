@@ -3,7 +3,7 @@ as a Symbol, with ``mx.mod.Module.fit`` on scikit-learn's bundled 8x8 digits,
 checkpoint it with ``mx.callback.do_checkpoint``, reload it with
 ``mx.mod.Module.load`` and check the reloaded model predicts the same classes.
 
-    python examples/module_digits.py [--epochs N] [--out DIR] [--min-accuracy A] [--contexts K]
+    python examples/module_digits.py [--epochs N] [--net cnn|mlp] [--out DIR] [--min-accuracy A] [--contexts K]
 
 Same data split as digits_demo.py (every 5th image of each class is a test
 image), same optimizer (Adam, cosine schedule from 0.003), batches from
@@ -41,8 +41,14 @@ def load_digits_split():
     return x[~test], y[~test], x[test], y[test]
 
 
-def build_symbol():
+def build_symbol(kind="cnn"):
+    """The Gluon demo's CNN, or ("mlp") one hidden layer of 512 (FullyConnected flattens the images)."""
     data = mx.sym.var("data")
+    if kind == "mlp":
+        net = mx.sym.FullyConnected(data, num_hidden=512, name="fc1")
+        net = mx.sym.Activation(net, act_type="relu", name="relu1")
+        net = mx.sym.FullyConnected(net, num_hidden=10, name="fc2")
+        return mx.sym.SoftmaxOutput(net, name="softmax")
     net = data
     for i, filters in enumerate((32, 64), start=1):
         net = mx.sym.Convolution(net, num_filter=filters, kernel=(3, 3), pad=(1, 1), name="conv%d" % i)
@@ -61,6 +67,8 @@ def main(argv=None):
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=0.003)
     parser.add_argument("--contexts", type=int, default=1)
+    parser.add_argument("--net", choices=("cnn", "mlp"), default="cnn",
+                        help="cnn: the Gluon demo's network; mlp: a faster one-hidden-layer network")
     parser.add_argument("--out", default=None, help="folder for the checkpoints (default: a temporary one)")
     parser.add_argument("--min-accuracy", type=float, default=0.97)
     args = parser.parse_args(argv)
@@ -80,7 +88,7 @@ def main(argv=None):
                                                final_lr=args.lr / 100)
     out = args.out or tempfile.mkdtemp(prefix="weft-module-digits-")
     prefix = os.path.join(out, "digits")
-    mod = mx.mod.Module(build_symbol(), context=[mx.cpu(i) for i in range(args.contexts)])
+    mod = mx.mod.Module(build_symbol(args.net), context=[mx.cpu(i) for i in range(args.contexts)])
     mod.fit(train, eval_data=test, eval_metric="acc", num_epoch=args.epochs, optimizer="adam",
             optimizer_params={"learning_rate": args.lr, "lr_scheduler": schedule}, initializer=mx.init.Xavier(),
             batch_end_callback=mx.callback.Speedometer(args.batch_size, 20),
