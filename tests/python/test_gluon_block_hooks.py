@@ -70,8 +70,16 @@ def test_save_and_load_restore_parameters_and_graph(tmp_path):
     net.save(prefix)
     assert sorted(os.listdir(str(tmp_path))) == ["m-model.json", "m-model.params"]
     with open(prefix + "-model.json") as f:
-        tree = json.load(f)["hybridsequential0"]
-    assert tree["hybridized"] and "symbol" in tree and sorted(tree["children"]) == ["dense0", "dense1"]
+        model = json.load(f)
+    # MXNet 1.9.1's layout: class name + depth-first index, children nested in their parent's entry
+    (key, tree), = model.items()
+    assert key == "hybridsequential0" and tree["orig_name"] == net.name and tree["hybridized"]
+    assert "symbol" in tree and len(tree["inputs"]) == 1
+    assert tree["children"] == {net[0].name: "0", net[1].name: "1"}
+    # the first Dense's Activation child is block 2, inside its entry; the second Dense is block 3
+    assert tree["dense1"]["orig_name"] == net[0].name and tree["dense3"]["orig_name"] == net[1].name
+    assert tree["dense1"]["activation2"]["orig_name"] == net[0].act.name
+    assert tree["dense1"]["hybridized"] is False  # only the top block traced its graph
     fresh = _net()
     fresh.load(prefix)
     np.testing.assert_allclose(fresh(x).asnumpy(), expected, rtol=1e-6)
@@ -79,7 +87,7 @@ def test_save_and_load_restore_parameters_and_graph(tmp_path):
     other = nn.HybridSequential()
     with other.name_scope():
         other.add(nn.Dense(4), nn.Dropout(0.5))
-    with pytest.raises(ValueError, match="dropout0"):
+    with pytest.raises(ValueError, match="different model"):
         other.load(prefix)
     with pytest.raises(ValueError, match="does not exist"):
         fresh.load(os.path.join(str(tmp_path), "missing"))
@@ -105,3 +113,32 @@ def test_parameter_accepts_dense_storage_types():
     p = gluon.Parameter("w", shape=(2, 2), stype="default", grad_stype="default")
     p.initialize()
     assert p.data().shape == (2, 2)
+
+
+def test_load_reads_an_mxnet_style_file_with_other_names(tmp_path):
+    """A file written by another process names the blocks differently (its own
+    prefix counters); load maps the saved graph's parameters onto this block's."""
+    net = _net()
+    net.hybridize()
+    x = mx.nd.array(np.random.RandomState(3).uniform(size=(2, 5)))
+    expected = net(x).asnumpy()
+    prefix = os.path.join(str(tmp_path), "other")
+    net.save(prefix)
+    with open(prefix + "-model.json") as f:
+        text = f.read()
+    with open(prefix + "-model.json", "w") as f:   # as if saved where this was hybridsequential7
+        f.write(text.replace(net.name, "hybridsequential7"))
+    fresh = _net()
+    fresh.load(prefix)
+    np.testing.assert_allclose(fresh(x).asnumpy(), expected, rtol=1e-6)
+
+
+def test_op_hook_on_a_plain_block_reaches_its_hybrid_children():
+    outer = nn.Sequential()
+    inner = _net()
+    outer.add(inner)
+    inner.hybridize()
+    seen = []
+    outer.register_op_hook(lambda name, op, arr: seen.append(op))
+    outer(mx.nd.ones((1, 5)))
+    assert seen.count("FullyConnected") == 2

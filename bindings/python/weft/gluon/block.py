@@ -147,7 +147,7 @@ def _regroup(args, fmt):
     return merge(args, fmt)[0]
 
 
-class Block(BlockPersistenceMixin):
+class Block(BlockPersistenceMixin, OpHookMixin):
     """Base class of all layers and models (MXNet's ``gluon.Block``).
 
     Subclasses create parameters and child blocks in ``__init__`` (inside
@@ -451,7 +451,7 @@ def _input_kind(args):
     return has_sym, bool(nds), ctxs, (nds[0].context if nds else None)
 
 
-class HybridBlock(OpHookMixin, Block):
+class HybridBlock(Block):
     """A Block that can run imperatively or as a compiled graph.
 
     Subclasses implement ``hybrid_forward(F, x, *args, **params)``: ``F`` is

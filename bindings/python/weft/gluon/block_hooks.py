@@ -1,33 +1,20 @@
 """Block additions of MXNet 1.9.1 kept out of block.py: ``HybridBlock.register_op_hook``
-(Note [Op hooks]) and ``Block.save`` / ``Block.load`` (Note [Block save format]).
-
-Block and HybridBlock take these methods from the mixins here.
-
-Note [Op hooks]
-    MXNet's ``register_op_hook(callback, monitor_all=False)`` has the cached op
-    call ``callback(name, op_name, array)`` for the output of every operator
-    of the hybridized graph (``name`` is the output's, e.g.
-    ``dense0_fwd_output``), and with ``monitor_all`` first for each of the
-    operator's inputs (``dense0_fwd_data``, ``dense0_fwd_weight`` ...), in the
-    order the operators run. Weft's executor returns only the graph's outputs,
-    so a hooked block builds its CachedOp over the graph's outputs followed by
-    every operator output (the same single graph, its intermediates kept
-    alive) and hands those to the callback after each call; the block's
-    callers get only the real outputs. Hooks apply from the next call (the
-    cached op is rebuilt) to hybridized blocks, as in MXNet.
-
-Note [Block save format]
-    ``save(prefix)`` writes ``prefix-model.json`` and ``prefix-model.params``
-    (``save_parameters``). The JSON is a tree with one entry per block, keyed
-    by its lower-cased class name and its position among its siblings
-    (``hybridsequential0`` -> ``dense0``, ``dense1``): ``{"class": name,
-    "hybridized": bool, "params": {attribute: parameter name}, "children":
-    {...}}``, and for a hybridized block whose graph was built, ``"symbol"``
-    (the graph's JSON), ``"inputs"`` (its input variable names),
-    ``"in_format"`` / ``"out_format"``. ``load(prefix)`` walks the same tree
-    over a block built by the same code: it checks every block's class,
-    restores the hybridized blocks' graphs (they run the saved graph from the
-    next call) and loads the parameters. Nothing in the files is executed.
+(Note [Op hooks]) and ``Block.save`` / ``Block.load`` (Note [Block save format]
+    MXNet 1.9.1's format. ``save(prefix)`` writes ``prefix-model.json`` and
+    ``prefix-model.params`` (``save_parameters``, structural names). The JSON
+    holds one entry per block, keyed by its lower-cased class name and its
+    index in a depth-first walk (the top block is 0): ``{"orig_name": the
+    block's name, "children": {child name: attribute name}, <child entries>}``,
+    and for a HybridBlock ``"hybridized"`` (whether its graph was built) with,
+    when True, ``"in_format"``, ``"out_format"``, ``"inputs"`` (the input
+    variables' JSON) and ``"symbol"`` (the graph's JSON). Child entries are
+    nested in their parent's entry. ``load(prefix)`` walks a block built by
+    the same code in the same order, finds each entry by class and index (a
+    missing one means the model differs: a clear error), restores the saved
+    graphs -- renaming the saved parameter variables (``orig_name`` + '_' +
+    suffix) to this block's parameter names, which stands in for MXNet
+    renaming the blocks back -- and loads the parameters. Nothing in the files
+    is executed.
 """
 import json
 import os
@@ -115,7 +102,8 @@ class _MonitoredCachedOp:
 
 
 class OpHookMixin:
-    """HybridBlock's ``register_op_hook`` (Note [Op hooks])."""
+    """``register_op_hook`` (Note [Op hooks]); on a plain Block it reaches the
+    HybridBlocks below it, as in MXNet."""
 
     def register_op_hook(self, callback, monitor_all=False):
         """Calls ``callback(name, op_name, NDArray)`` for every operator output
@@ -125,8 +113,8 @@ class OpHookMixin:
             raise ArgumentTypeError("register_op_hook: callback must be callable, got %s" % type(callback).__name__)
 
         def install(block):
-            if isinstance(block, OpHookMixin):
-                block._op_hook = (callback, bool(monitor_all))  # pylint: disable=protected-access
+            block._op_hook = (callback, bool(monitor_all))  # pylint: disable=protected-access
+            if hasattr(block, "_clear_cached_op"):
                 block._clear_cached_op()  # pylint: disable=protected-access
         self.apply(install)
 
@@ -137,64 +125,58 @@ class OpHookMixin:
         return _MonitoredCachedOp(out, flags, *hook)
 
 
-def _child_keys(block):
-    counts = {}
-    keys = []
-    for child in block._children.values():  # pylint: disable=protected-access
-        kind = type(child).__name__.lower()
-        keys.append("%s%d" % (kind, counts.get(kind, 0)))
-        counts[kind] = counts.get(kind, 0) + 1
-    return keys
+def _describe(block, index, structure):
+    """MXNet 1.9.1's _save_cached_graphs: this block's entry into structure, then its children's."""
+    entry = {"orig_name": block.name}
+    structure[type(block).__name__.lower() + str(index[0])] = entry
+    if hasattr(block, "_cached_graph"):
+        graph = block._cached_graph  # pylint: disable=protected-access
+        entry["hybridized"] = bool(graph)
+        if graph:
+            inputs, out = graph
+            entry.update({"in_format": block._in_format, "out_format": block._out_format,  # pylint: disable=protected-access
+                          "inputs": [s.tojson() for s in inputs], "symbol": out.tojson()})
+    children = {}
+    entry["children"] = children
+    for attr, child in block._children.items():  # pylint: disable=protected-access
+        index[0] += 1
+        children[child.name] = attr
+        _describe(child, index, entry)
 
 
-def _describe(block):
-    entry = {"class": type(block).__name__, "hybridized": bool(getattr(block, "_active", False)),
-             "params": {attr: p.name for attr, p in block._reg_params.items()}}  # pylint: disable=protected-access
-    graph = getattr(block, "_cached_graph", ())
-    if entry["hybridized"] and graph:
-        inputs, out = graph
-        entry.update({"symbol": out.tojson(), "inputs": [s.name for s in inputs],
-                      "in_format": block._in_format, "out_format": block._out_format})  # pylint: disable=protected-access
-    entry["children"] = {key: _describe(child) for key, child in
-                         zip(_child_keys(block), block._children.values())}  # pylint: disable=protected-access
-    return entry
+def _param_renames(block, orig_name):
+    """Saved parameter name -> this block's, for the block's own parameters."""
+    prefix = block.params._prefix  # pylint: disable=protected-access
+    renames = {}
+    for name in block.params.keys():
+        if name.startswith(prefix):
+            renames[orig_name + "_" + name[len(prefix):]] = name
+    return renames
 
 
-def _restore(block, entry, where, renames=None):
-    """Checks entry against block (recursively), restores the saved graphs and
-    collects, in renames, saved parameter name -> this block's."""
-    renames = {} if renames is None else renames
-    if not isinstance(entry, dict) or entry.get("class") != type(block).__name__:
-        raise InvalidArgumentError("Block.load: %s is a %s here but %s in the saved model; build the model with "
-                                   "the same code that saved it" % (where, type(block).__name__,
-                                                                    entry.get("class") if isinstance(entry, dict)
-                                                                    else entry))
-    children = entry.get("children", {})
-    keys = _child_keys(block)
-    if sorted(keys) != sorted(children):
-        raise InvalidArgumentError("Block.load: %s has children %s here but %s in the saved model"
-                                   % (where, keys, sorted(children)))
-    for attr, saved in entry.get("params", {}).items():
-        param = block._reg_params.get(attr)  # pylint: disable=protected-access
-        if param is None:
-            raise InvalidArgumentError("Block.load: %s has no parameter %r, which the saved model has" % (where, attr))
-        renames[saved] = param.name
-    for key, child in zip(keys, block._children.values()):  # pylint: disable=protected-access
-        _restore(child, children[key], where + "." + key, renames)
-    if entry.get("symbol") is not None:
-        # the saved graph names the parameters as the saving process did (hybridsequential0_...);
-        # its variables take this block's names (the prefix counters may differ)
-        graph = json.loads(entry["symbol"])
-        for node in graph.get("nodes", []):
-            if node.get("op") == "null" and node.get("name") in renames:
-                node["name"] = renames[node["name"]]
-        out = _symbol.load_json(json.dumps(graph))
-        inputs = [_symbol.var(name) for name in entry["inputs"]]
-        block._clear_cached_op()  # pylint: disable=protected-access
-        block._cached_graph = (inputs, out)  # pylint: disable=protected-access
-        block._in_format = _as_format(entry["in_format"])  # pylint: disable=protected-access
-        block._out_format = _as_format(entry["out_format"])  # pylint: disable=protected-access
-        block._active = True  # pylint: disable=protected-access
+def _restore(block, index, structure, where, renames, graphs):
+    """MXNet 1.9.1's _load_cached_graphs: checks and collects (renames, graphs to restore)."""
+    key = type(block).__name__.lower() + str(index[0])
+    entry = structure.get(key) if isinstance(structure, dict) else None
+    if not isinstance(entry, dict):
+        raise InvalidArgumentError("Block.load: %s (a %s) has no entry %r in the saved model, which was saved "
+                                   "from a different model; build the model with the code that saved it"
+                                   % (where, type(block).__name__, key))
+    orig_name = entry.get("orig_name", block.name)
+    renames.update(_param_renames(block, orig_name))
+    if entry.get("hybridized") and hasattr(block, "_cached_graph"):
+        graphs.append((block, entry))
+    for attr, child in block._children.items():  # pylint: disable=protected-access
+        index[0] += 1
+        _restore(child, index, entry, where + "." + attr, renames, graphs)
+
+
+def _renamed_symbol(text, renames):
+    graph = json.loads(text)
+    for node in graph.get("nodes", []):
+        if node.get("op") == "null" and node.get("name") in renames:
+            node["name"] = renames[node["name"]]
+    return _symbol.load_json(json.dumps(graph))
 
 
 def _as_format(fmt):
@@ -209,15 +191,17 @@ class BlockPersistenceMixin:
 
     def save(self, prefix):
         """Writes ``prefix-model.json`` (the block tree, with the graphs of
-        hybridized blocks) and ``prefix-model.params``."""
-        model = {type(self).__name__.lower() + "0": _describe(self)}
+        hybridized blocks) and ``prefix-model.params``, as MXNet 1.9.1 does."""
+        model = {}
+        _describe(self, [0], model)
         with open(prefix + "-model.json", "w") as f:
             json.dump(model, f)
         self.save_parameters(prefix + "-model.params")
 
     def load(self, prefix):
-        """Restores what ``save(prefix)`` wrote into this block, built by the
-        same code: parameters, and the saved graphs of hybridized blocks."""
+        """Restores what ``save(prefix)`` (weft's or MXNet 1.9.1's) wrote into
+        this block, built by the same code: the hybridized blocks' graphs and
+        the parameters."""
         path = prefix + "-model.json"
         if not os.path.exists(path):
             raise InvalidArgumentError("Block.load: %s does not exist" % path)
@@ -226,9 +210,18 @@ class BlockPersistenceMixin:
                 model = json.load(f)
             except ValueError as e:
                 raise InvalidArgumentError("Block.load: %s is not valid JSON: %s" % (path, e)) from None
-        key = type(self).__name__.lower() + "0"
-        if not isinstance(model, dict) or key not in model:
-            raise InvalidArgumentError("Block.load: %s holds no %s (found %s)"
-                                       % (path, key, sorted(model) if isinstance(model, dict) else model))
-        _restore(self, model[key], key)
+        renames, graphs = {}, []
+        _restore(self, [0], model, type(self).__name__.lower(), renames, graphs)
+        for block, entry in graphs:
+            try:
+                out = _renamed_symbol(entry["symbol"], renames)
+                inputs = [_renamed_symbol(text, renames) for text in entry["inputs"]]
+                in_format, out_format = _as_format(entry["in_format"]), _as_format(entry["out_format"])
+            except (KeyError, TypeError) as e:
+                raise InvalidArgumentError("Block.load: the saved graph of %s is incomplete (%s)"
+                                           % (block.name, e)) from None
+            block._clear_cached_op()  # pylint: disable=protected-access
+            block._cached_graph = (inputs, out)  # pylint: disable=protected-access
+            block._in_format, block._out_format = in_format, out_format  # pylint: disable=protected-access
+            block._active = True  # pylint: disable=protected-access
         self.load_parameters(prefix + "-model.params")
