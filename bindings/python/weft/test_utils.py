@@ -26,7 +26,7 @@ import numpy.testing as npt
 from . import context as _context
 from . import ndarray as nd
 from . import symbol as _sym
-from .base import InvalidArgumentError, WeftIOError
+from .base import InvalidArgumentError
 from .context import current_context
 from .ndarray import NDArray
 
