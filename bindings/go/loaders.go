@@ -115,6 +115,14 @@ func (p *Predictor) ForwardContext(ctx context.Context) error {
 	return err
 }
 
+// NewPredictorContext is NewPredictor that returns ctx.Err() when ctx ends
+// first (binding a large graph can take seconds); the predictor made anyway
+// is then freed by its finalizer.
+func NewPredictorContext(ctx context.Context, symbolJSON string, params []byte, inputs []Input,
+	opts ...Option) (*Predictor, error) {
+	return whileAlive(ctx, func() (*Predictor, error) { return NewPredictor(symbolJSON, params, inputs, opts...) })
+}
+
 // ReshapeContext is Reshape that returns ctx.Err() when ctx ends first.
 func (p *Predictor) ReshapeContext(ctx context.Context, inputs []Input) (*Predictor, error) {
 	return whileAlive(ctx, func() (*Predictor, error) { return p.Reshape(inputs) })

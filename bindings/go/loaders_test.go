@@ -90,6 +90,9 @@ func TestContextCallsStopAtTheirDeadline(t *testing.T) {
 	if _, err := p.ReshapeContext(cancelled, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("ReshapeContext on a cancelled context: %v", err)
 	}
+	if _, err := NewPredictorContext(cancelled, f.symbol, f.params, []Input{{"data", []int64{1, 3, 8, 8}}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("NewPredictorContext on a cancelled context: %v", err)
+	}
 	ctx, stop := context.WithTimeout(context.Background(), 10*time.Second)
 	defer stop()
 	if err := p.SetInput("data", f.input); err != nil {
@@ -108,4 +111,10 @@ func TestContextCallsStopAtTheirDeadline(t *testing.T) {
 		t.Fatalf("ReshapeContext: %v", err)
 	}
 	q.Close()
+	r, err := NewPredictorContext(ctx, f.symbol, f.params, []Input{{"data", []int64{2, 3, 8, 8}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertClose(t, "NewPredictorContext", forward(t, r, f.input), f.output, 1e-4)
+	r.Close()
 }
