@@ -186,7 +186,7 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, BatchEnd, EpochEnd):
         Training begin: using optimizer Adam with current learning rate 0.0500
         Train for 2 epochs.
         [Epoch 0] Begin, current learning rate: 0.0500                 (log_interval an int)
-        [Epoch 0][Batch 9][Samples 160] time/interval: 0.012s training accuracy: 0.9000, ...
+        [Epoch 0][Batch 0][Samples 16] time/interval: 0.012s training accuracy: 0.9000, ...
         [Epoch 0] Finished in 0.052s, training accuracy: 0.9000, ..., validation accuracy: 0.9500, ...
         Train finished using total 0s with 2 epochs. training accuracy: 0.9500, ...
 
@@ -282,7 +282,7 @@ class LoggingHandler(TrainBegin, TrainEnd, EpochBegin, BatchEnd, EpochEnd):
             self._bar.update(1)
             if (self.batch_index + 1) % 10 == 0:
                 self._bar.set_postfix_str(self._metric_text(estimator, True).rstrip(", "), refresh=False)
-        if isinstance(self.log_interval, int) and (self.batch_index + 1) % self.log_interval == 0:
+        if isinstance(self.log_interval, int) and self.batch_index % self.log_interval == 0:  # MXNet: 0, k, 2k ...
             interval = time.time() - self.log_interval_time
             msg = "[Epoch %d][Batch %d][Samples %s] time/interval: %.3fs " % (
                 self.current_epoch, self.batch_index, self.processed_samples, interval)
