@@ -1,15 +1,14 @@
 """weft.viz (MXNet 1.9.1's mx.viz): print_summary's table and plot_network's
 graphviz.Digraph, checked against the layout, labels, colours and parameter
 counts MXNet's visualization.py defines."""
-import io
 import contextlib
+import io
 import shutil
 
+import graphviz  # a dependency of weft.viz; scripts/setup.sh installs it (and the dot program)
 import pytest
 
 import weft as mx
-
-graphviz = pytest.importorskip("graphviz", reason="graphviz (PyPI) is installed by scripts/setup.sh")
 
 
 def _net():
