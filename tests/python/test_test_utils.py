@@ -260,3 +260,26 @@ def test_small_helpers():
     assert tu.set_env_var("WEFT_TU_VAR", "1", default_val="unset") == "unset"
     assert os.environ.pop("WEFT_TU_VAR") == "1"
     tu.compare_ndarray_tuple((mx.nd.ones((2,)), None), (np.ones(2), mx.nd.zeros((2,))))
+
+
+def test_local_archives_and_download_without_network(tmp_path):
+    import bz2  # pylint: disable=import-outside-toplevel
+    import zipfile  # pylint: disable=import-outside-toplevel
+    url = "https://example.invalid/data/kdda.t.bz2"
+    with pytest.raises(mx.base.MXNetError, match="downloads nothing.*kdda.t.bz2"):
+        tu.download(url, dirname=str(tmp_path))
+    (tmp_path / "kdda.t.bz2").write_bytes(bz2.compress(b"1 1:0.5\n"))
+    assert tu.download(url, dirname=str(tmp_path)) == str(tmp_path / "kdda.t.bz2")
+    tu.get_bz2_data(str(tmp_path), "kdda.t", url, "kdda.t.bz2")
+    assert (tmp_path / "kdda.t").read_bytes() == b"1 1:0.5\n" and not (tmp_path / "kdda.t.bz2").exists()
+    with zipfile.ZipFile(tmp_path / "d.zip", "w") as zf:
+        zf.writestr("inner/a.txt", "hello")
+    tu.get_zip_data(str(tmp_path), "https://example.invalid/d.zip", "d.zip")
+    assert (tmp_path / "inner" / "a.txt").read_text() == "hello"
+    os.environ.pop("WEFT_TU_ENV", None)
+    with tu.EnvManager("WEFT_TU_ENV", "on"):
+        assert os.environ["WEFT_TU_ENV"] == "on"
+    assert "WEFT_TU_ENV" not in os.environ
+    assert tu.has_tvm_ops() is False and tu.is_op_runnable() is True
+    with tu.environment("CD_JOB", "1"):
+        assert tu.is_cd_run()

@@ -1,14 +1,18 @@
 """The data and statistics helpers of weft.test_utils (MXNet's names): MNIST from local
 files (nothing is downloaded), DummyIter, and the mean / variance checks of samplers."""
+import bz2
 import gzip
+import logging
 import os
+import zipfile
 
 import numpy as np
 
 from .base import InvalidArgumentError, WeftIOError
 
 __all__ = ["get_mnist", "get_mnist_ubyte", "get_mnist_iterator", "DummyIter", "gen_buckets_probs_with_ppf",
-           "mean_check", "var_check"]
+           "mean_check", "var_check", "download", "get_bz2_data", "get_zip_data", "EnvManager", "is_cd_run",
+           "has_tvm_ops", "is_op_runnable"]
 
 
 _MNIST_FILES = {"train_label": "train-labels-idx1-ubyte", "train_data": "train-images-idx3-ubyte",
@@ -104,3 +108,70 @@ def var_check(generator, sigma, nsamples=1000000):
     sample_var = samples.var(ddof=1)
     bound = 3 * np.sqrt(2 * sigma ** 4 / (nsamples - 1))
     return bool(sigma ** 2 - bound < sample_var < sigma ** 2 + bound)
+
+
+def download(url, fname=None, dirname=None, overwrite=False, retries=5):  # pylint: disable=unused-argument
+    """MXNet's download, without a network: the file is the local one MXNet would skip
+    downloading (``fname``, default the URL's last part, in ``dirname``); when it does
+    not exist (or ``overwrite``), WeftIOError names the file to put there."""
+    if fname is None:
+        fname = url.split("/")[-1]
+    if dirname is not None:
+        fname = os.path.join(dirname, fname)
+    if not overwrite and os.path.exists(fname):
+        logging.info("%s exists, skipping download", fname)
+        return fname
+    raise WeftIOError("download: weft downloads nothing; fetch %s yourself and save it as %s" % (url, fname))
+
+
+def get_bz2_data(data_dir, data_name, url, data_origin_name):
+    """Extracts ``data_dir/data_origin_name`` (a .bz2 file) to ``data_dir/data_name`` unless it exists."""
+    data_name = os.path.join(data_dir, data_name)
+    if os.path.exists(data_name):
+        return
+    origin = download(url, fname=data_origin_name, dirname=data_dir)
+    with bz2.BZ2File(origin, "rb") as bz_file, open(data_name, "wb") as fout:
+        for line in bz_file:
+            fout.write(line)
+    os.remove(origin)
+
+
+def get_zip_data(data_dir, url, data_origin_name):
+    """Extracts ``data_dir/data_origin_name`` (a .zip file) into data_dir."""
+    origin = download(url, fname=data_origin_name, dirname=data_dir)
+    with zipfile.ZipFile(origin, "r") as zf:
+        zf.extractall(data_dir)
+
+
+class EnvManager:
+    """``with EnvManager(key, value):`` sets an environment variable and restores it after."""
+
+    def __init__(self, key, val):
+        self._key = key
+        self._next_val = val
+        self._prev_val = None
+
+    def __enter__(self):
+        self._prev_val = os.environ.get(self._key)
+        os.environ[self._key] = self._next_val
+
+    def __exit__(self, ptype, value, trace):
+        if self._prev_val is None:
+            os.environ.pop(self._key, None)
+        else:
+            os.environ[self._key] = self._prev_val
+
+
+def is_cd_run():
+    """True in MXNet's continuous-delivery jobs (CD_JOB=1)."""
+    return os.environ.get("CD_JOB", "0") == "1"
+
+
+def has_tvm_ops():
+    """False: weft has no TVM-generated operators."""
+    return False
+
+
+def is_op_runnable():
+    """True: without TVM operators every operator runs on every device weft has."""
+    return True

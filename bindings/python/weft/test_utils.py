@@ -41,7 +41,8 @@ __all__ = [
     "environment", "get_mnist", "get_mnist_ubyte", "get_mnist_iterator", "DummyIter", "assign_each",
     "assign_each2", "almost_equal_ignore_nan", "retry", "simple_forward", "set_env_var", "same_symbol_structure",
     "compare_ndarray_tuple", "compare_optimizer", "chi_square_check", "verify_generator", "create_2d_tensor",
-    "create_vector", "collapse_sum_like", "gen_buckets_probs_with_ppf", "mean_check", "var_check",
+    "create_vector", "collapse_sum_like", "download", "get_bz2_data", "get_zip_data", "EnvManager", "is_cd_run",
+    "has_tvm_ops", "is_op_runnable", "gen_buckets_probs_with_ppf", "mean_check", "var_check",
 ]
 
 
@@ -715,8 +716,9 @@ def environment(*args):
 
 
 # The data and statistics helpers live in a module of their own (file size); same names here.
-from ._test_data import (DummyIter, gen_buckets_probs_with_ppf, get_mnist, get_mnist_iterator,  # noqa: E402
-                         get_mnist_ubyte, mean_check, var_check)
+from ._test_data import (DummyIter, EnvManager, download, gen_buckets_probs_with_ppf, get_bz2_data,  # noqa: E402
+                         get_mnist, get_mnist_iterator, get_mnist_ubyte, get_zip_data, has_tvm_ops, is_cd_run,
+                         is_op_runnable, mean_check, var_check)
 from ._test_checks import (almost_equal_ignore_nan, assign_each, assign_each2, chi_square_check,  # noqa: E402
                            collapse_sum_like, compare_ndarray_tuple, compare_optimizer, create_2d_tensor,
                            create_vector, retry, same_symbol_structure, set_env_var, simple_forward,
