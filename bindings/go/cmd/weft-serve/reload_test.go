@@ -168,8 +168,18 @@ func TestBrokenModelBesideAGoodOne(t *testing.T) {
 	if !strings.Contains(logBuf.String(), `"msg":"model version unavailable","model":"broken"`) {
 		t.Fatalf("the failure is not logged:\n%s", logBuf)
 	}
-	// Fixed: the next scan brings it up.
+	// Fixed: the next scan (here asked for with the repository extension's load) brings it up.
+	if code, _, body := do(t, "POST", ts.URL+"/v2/repository/models/halfdone/load", nil, nil); code != 503 ||
+		!strings.Contains(string(body), "version 2") {
+		t.Fatalf("load of the still broken model: %d %s", code, body)
+	}
 	copyFile(t, filepath.Join(fixtureDir(t), "cnn-0000.params"), filepath.Join(dir, "halfdone-0002.params"))
+	if code, _, body := do(t, "POST", ts.URL+"/v2/repository/models/halfdone/load", nil, nil); code != 200 {
+		t.Fatalf("load of the fixed model: %d %s", code, body)
+	}
+	if code, _, _ := do(t, "POST", ts.URL+"/v2/repository/models/resnet/load", nil, nil); code != 404 {
+		t.Fatalf("load of a model that is not there: %d", code)
+	}
 	if err := s.reg.scan(); err != nil {
 		t.Fatal(err)
 	}

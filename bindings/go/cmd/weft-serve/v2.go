@@ -21,6 +21,7 @@ import (
 //	GET  /v2/models/NAME[/versions/V]/ready      200 or 503
 //	POST /v2/models/NAME[/versions/V]/infer      inference (JSON tensors, or the binary-data extension)
 //	POST /v2/repository/index                    every model version with its state (repository extension)
+//	POST /v2/repository/models/NAME/load         rescan the folder now; 200 when NAME then serves
 //
 // A version is an epoch (NAME-0003.params is version "3"); without one the
 // newest version that loaded answers.
@@ -72,6 +73,12 @@ func (s *server) v2Route(w http.ResponseWriter, r *http.Request) {
 	if path == "repository/index" {
 		if allowMethod(w, r, http.MethodPost) {
 			s.v2RepositoryIndex(w)
+		}
+		return
+	}
+	if name, ok := strings.CutPrefix(path, "repository/models/"); ok && strings.HasSuffix(name, "/load") {
+		if allowMethod(w, r, http.MethodPost) {
+			s.v2RepositoryLoad(w, strings.TrimSuffix(name, "/load"))
 		}
 		return
 	}
@@ -146,6 +153,26 @@ func (s *server) v2RepositoryIndex(w http.ResponseWriter) {
 		}
 	}
 	writeJSON(w, http.StatusOK, rows)
+}
+
+// v2RepositoryLoad rescans the folder now (instead of at the next -poll) and
+// says whether the model then serves: 200, or 503 with its error, or 404.
+func (s *server) v2RepositoryLoad(w http.ResponseWriter, name string) {
+	if err := s.reg.scan(); err != nil {
+		writeError(w, http.StatusInternalServerError, "scanning the model directory: %v", err)
+		return
+	}
+	e := s.reg.entry(name)
+	if e == nil {
+		writeError(w, http.StatusNotFound, "no model '%s' in %s (models: %s)", name, s.cfg.modelDir,
+			strings.Join(s.reg.names(), ", "))
+		return
+	}
+	if ready, why := e.status(); !ready {
+		writeError(w, http.StatusServiceUnavailable, "model %s is unavailable: %s", name, why)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"name": name, "version": strconv.Itoa(e.latest()), "ready": true})
 }
 
 type v2TensorMeta struct {
