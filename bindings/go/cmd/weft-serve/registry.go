@@ -24,6 +24,7 @@ type registry struct {
 	mu      sync.RWMutex
 	models  map[string]*modelEntry
 	scanned bool // the first scan is done
+	closed  bool // under scanMu: no scan after close
 }
 
 // modelEntry is one model name: its served versions and their state.
@@ -48,6 +49,9 @@ func newRegistry(cfg config, mt *metrics, log *slog.Logger) *registry {
 func (r *registry) scan() error {
 	r.scanMu.Lock()
 	defer r.scanMu.Unlock()
+	if r.closed {
+		return nil
+	}
 	files, err := findModels(r.cfg.modelDir)
 	if err != nil {
 		return err
@@ -249,6 +253,9 @@ func (r *registry) ready() bool {
 
 // close frees every model; call it after the HTTP server has stopped.
 func (r *registry) close() {
+	r.scanMu.Lock() // waits for a scan in progress; none starts after
+	r.closed = true
+	r.scanMu.Unlock()
 	r.mu.Lock()
 	models := r.models
 	r.models = map[string]*modelEntry{}
