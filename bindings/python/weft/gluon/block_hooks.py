@@ -134,7 +134,8 @@ def _describe(block, index, structure):
         entry["hybridized"] = bool(graph)
         if graph:
             inputs, out = graph
-            entry.update({"in_format": block._in_format, "out_format": block._out_format,  # pylint: disable=protected-access
+            entry.update({"in_format": block._in_format,  # pylint: disable=protected-access
+                          "out_format": block._out_format,  # pylint: disable=protected-access
                           "inputs": [s.tojson() for s in inputs], "symbol": out.tojson()})
     children = {}
     entry["children"] = children

@@ -15,7 +15,7 @@ import time
 import warnings
 
 from ....base import InvalidArgumentError
-from .utils import _fmt, _import_tqdm, _update_metrics
+from .utils import _import_tqdm, _update_metrics
 
 __all__ = ["TrainBegin", "TrainEnd", "EpochBegin", "EpochEnd", "BatchBegin", "BatchEnd", "EventHandler",
            "StoppingHandler", "MetricHandler", "ValidationHandler", "LoggingHandler", "CheckpointHandler",

@@ -12,10 +12,6 @@ def _import_tqdm():
     return tqdm
 
 
-def _fmt(pairs):
-    return ", ".join("%s=%.4f" % (k, v) for k, v in pairs) if pairs else "-"
-
-
 def _sort(handlers):
     return sorted(handlers, key=lambda h: getattr(h, "priority", 0))
 
