@@ -16,10 +16,6 @@ def _sort(handlers):
     return sorted(handlers, key=lambda h: getattr(h, "priority", 0))
 
 
-def _is_hybridized(net):
-    return bool(getattr(net, "_active", False))
-
-
 def _check_context(context):
     if context is None:
         return [cpu()]
