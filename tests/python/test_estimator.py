@@ -251,3 +251,9 @@ def test_validation_handler_periods_call_eval_fn_as_mxnet_does():
     est.fit(train, epochs=2, event_handlers=[handler, _quiet()])
     # batches 5, 10, 15 and the end of epoch 2
     assert calls == [(True, 0, ["h"])] * 4
+
+
+def test_estimator_logger_is_mxnets(capsys):
+    _, est = _make()
+    est.logger.info("hello from a handler")
+    assert "hello from a handler" in capsys.readouterr().out

@@ -30,6 +30,8 @@ states (weft/optimizer/updater.py).
 """
 # pylint: disable=unused-argument,too-many-arguments,too-many-instance-attributes
 import copy
+import logging
+import sys
 import warnings
 
 from .... import metric as _metric
@@ -72,6 +74,9 @@ class Estimator:
             raise InvalidArgumentError("batch_processor must be a BatchProcessor, got %s"
                                        % type(batch_processor).__name__)
         self.batch_processor = batch_processor
+        # MXNet's estimator logger (INFO to stdout), for handlers that log through estimator.logger
+        self.logger = logging.Logger(name="Estimator", level=logging.INFO)
+        self.logger.addHandler(logging.StreamHandler(sys.stdout))
         self.net = net
         self.loss = loss
         self.val_net = val_net if val_net is not None else net
