@@ -336,3 +336,8 @@ def test_trainer_steps_and_round_trips_states(name, tmp_path):
     trainer.save_states(path)
     trainer.load_states(path)
     assert type(trainer.optimizer).__name__.lower() == name
+    with mx.autograd.record():
+        loss = (net(x) ** 2).sum()
+    loss.backward()
+    trainer.step(8)   # the restored optimizer keeps updating
+    assert np.all(np.isfinite(net.weight.data().asnumpy()))

@@ -237,12 +237,14 @@ class LBSGD(_MasterCopyMomentum):
         return min(max(lars, 0.01), 100.0)
 
     def _cumulate_gradient(self, grad, index):
-        cgrad = self.cumgrads.get(index)
+        # states restored by Updater.set_states carry no accumulated arrays: start over
+        cumgrads = self.__dict__.setdefault("cumgrads", {})
+        cgrad = cumgrads.get(index)
         if cgrad and cgrad["num_cums"] > 0:
             cgrad = {"cum_grad": cgrad["cum_grad"] + grad, "num_cums": cgrad["num_cums"] + 1}
         else:
             cgrad = {"cum_grad": grad.copy(), "num_cums": self.init_updates + 1}
-        self.cumgrads[index] = cgrad
+        cumgrads[index] = cgrad
         return cgrad
 
     def _update_one(self, index, weight, grad, state, use_mp):
