@@ -64,3 +64,12 @@ weft.metric.mx.custom <- function(name, feval) {
        },
        get = function(state) list(name = name, value = state[["sum"]] / max(state[["n"]], 1)))
 }
+
+# The share of samples whose label is among the top_k highest outputs.
+weft.metric.top_k_accuracy <- function(top_k = 5) {
+  .weft_metric_samples("top_k_accuracy", function(label, pred) {
+    if (is.null(dim(pred)) || nrow(pred) < 2) .weft_stop("top_k_accuracy needs one output per class")
+    k <- min(top_k, nrow(pred))
+    vapply(seq_along(label), function(i) as.numeric((label[i] + 1) %in% order(pred[, i], decreasing = TRUE)[seq_len(k)]), 0)
+  })
+}

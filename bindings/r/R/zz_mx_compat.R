@@ -60,6 +60,7 @@ mx.metric.mae <- weft.metric.mae
 mx.metric.rmsle <- weft.metric.rmsle
 mx.metric.logloss <- weft.metric.logloss
 mx.metric.custom <- weft.metric.mx.custom
+mx.metric.top_k_accuracy <- weft.metric.top_k_accuracy(5)
 
 mx.init.uniform <- weft.init.uniform
 mx.init.normal <- weft.init.normal

@@ -122,6 +122,14 @@ test_that("mx.metric.custom hands NDArrays to feval, as MXNet-R 1.x", {
                sqrt(mean((c(1, log(2)) - log1p(c(0, 1)))^2)))
 })
 
+test_that("top_k_accuracy counts labels among the k highest outputs", {
+  pred <- matrix(c(0.1, 0.2, 0.7,  0.5, 0.3, 0.2,  0.2, 0.5, 0.3), 3)  # one column per sample
+  m <- weft.metric.top_k_accuracy(2)
+  expect_equal(m$get(m$update(c(1, 2, 0), pred, m$init()))$value, 1 / 3)
+  expect_equal(mx.metric.top_k_accuracy$get(mx.metric.top_k_accuracy$update(c(1, 2, 0), pred,
+                                                                             mx.metric.top_k_accuracy$init()))$value, 1)
+})
+
 test_that("graph.viz writes the graph as DOT without DiagrammeR", {
   dot <- graph.viz(iris_net(), shape = c(4, 15), type = "dot")
   expect_s3_class(dot, "WeftGraphViz")
