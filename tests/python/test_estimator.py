@@ -234,8 +234,12 @@ def test_resume_from_checkpoint_trains_the_remaining_epochs(tmp_path):
     resume = CheckpointHandler(str(tmp_path), "r", resume_from_checkpoint=True)
     est2.fit(train, epochs=3, event_handlers=[resume, _quiet()])
     assert est2.current_epoch == 2   # epochs 1 and 2 were left
+    # numbered on as MXNet 1.9.1 numbers resumed checkpoints: epoch E + 1 + e, batch B + 1 + b
     assert sorted(f for f in os.listdir(str(tmp_path)) if f.endswith(".params")) == [
-        "r-epoch0batch8.params", "r-epoch1batch16.params", "r-epoch2batch24.params"]
+        "r-epoch0batch8.params", "r-epoch1batch17.params", "r-epoch2batch25.params"]
+    done = CheckpointHandler(str(tmp_path), "r", resume_from_checkpoint=True)
+    with pytest.raises(ValueError, match="maximum number of epoch"):
+        _make()[1].fit(train, epochs=3, event_handlers=[done, _quiet()])
 
 
 def test_validation_handler_periods_call_eval_fn_as_mxnet_does():

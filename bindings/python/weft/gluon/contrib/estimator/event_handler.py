@@ -326,8 +326,10 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
         ``net.load_parameters(prefix-best.params)`` reloads the best model into
         the same architecture (the names are save_parameters' structural
         ones, as in MXNet). With ``resume_from_checkpoint``
-        the newest ``prefix-epochEbatchB`` files are loaded at train_begin and
-        the fit trains only the remaining epochs / batches.
+        the newest ``prefix-epochEbatchB`` files are loaded at train_begin, the
+        fit trains only the remaining epochs / batches, and the new files are
+        numbered on from the loaded ones as MXNet numbers them (epoch E + 1 + e,
+        batch B + 1 + b).
 
     Parameters
     ----------
@@ -438,36 +440,47 @@ class CheckpointHandler(TrainBegin, BatchEnd, EpochEnd):
                     os.remove(path)
 
     def _resume_from_checkpoint(self, estimator):
+        """MXNet 1.9.1's resume: the newest prefix-epochEbatchB (largest E, then
+        B) is loaded and the fit's epochs / batches shrink by E + 1 / B + 1."""
         pattern = re.compile(r"^%s-epoch(\d+)batch(\d+)\.params$" % re.escape(self.model_prefix))
         found = []
         for fname in os.listdir(self.model_dir):
             match = pattern.match(fname)
             if match:
-                found.append((int(match.group(1)), int(match.group(2)), fname[:-len(".params")]))
+                found.append((int(match.group(1)), int(match.group(2))))
         if not found:
-            self.logger.info("CheckpointHandler: no checkpoint of prefix %s in %s; training from scratch",
-                             self.model_prefix, self.model_dir)
+            self.logger.info("CheckpointHandler: No checkpoint found, training from scratch for %s",
+                             "%d batches" % estimator.max_batch if estimator.max_batch
+                             else "%d epochs" % estimator.max_epoch)
             return
-        self.trained_epoch, self.trained_batch, prefix = max(found)
-        if self.epoch_period is None:  # a checkpoint numbered by batches: epoch 0 in its name
-            self.trained_epoch = -1
-        if estimator.max_epoch is not None:
-            if self.trained_epoch + 1 >= estimator.max_epoch:
-                raise InvalidArgumentError("CheckpointHandler: the checkpoint %s already has %d epochs of the %d "
-                                           "asked" % (prefix, self.trained_epoch + 1, estimator.max_epoch))
-            estimator.max_epoch -= self.trained_epoch + 1
-        if estimator.max_batch is not None:
-            if self.trained_batch >= estimator.max_batch:
-                raise InvalidArgumentError("CheckpointHandler: the checkpoint %s already has %d batches of the %d "
-                                           "asked" % (prefix, self.trained_batch, estimator.max_batch))
-            estimator.max_batch -= self.trained_batch
+        self.trained_epoch, self.trained_batch = max(found)
+        msg = "CheckpointHandler: Checkpoint resumed from epoch %d batch %d, continue to train for " % (
+            self.trained_epoch, self.trained_batch)
+        if estimator.max_epoch:
+            if self.trained_epoch >= estimator.max_epoch - 1:
+                raise InvalidArgumentError("Found checkpoint with maximum number of epoch %d reached, please specify "
+                                           "resume_from_checkpoint=False (default value) if you wan to train from "
+                                           "scratch." % estimator.max_epoch)
+            estimator.max_epoch = estimator.max_epoch - self.trained_epoch - 1
+            msg += "%d epochs " % estimator.max_epoch
+        if estimator.max_batch:
+            if self.trained_batch >= estimator.max_batch - 1:
+                raise InvalidArgumentError("Found checkpoint with maximum number of batch %d reached, please specify "
+                                           "resume_from_checkpoint=False (default value) if you wan to train from "
+                                           "scratch." % estimator.max_batch)
+            estimator.max_batch = estimator.max_batch - self.trained_batch - 1
+            msg += "%d batches " % estimator.max_batch
         for handler in getattr(estimator, "_handlers", []):
             if isinstance(handler, StoppingHandler):
                 handler.max_epoch, handler.max_batch = estimator.max_epoch, estimator.max_batch
-        estimator.net.load_parameters(os.path.join(self.model_dir, prefix + ".params"))
-        estimator.trainer.load_states(os.path.join(self.model_dir, prefix + ".states"))
-        self.trained_batch -= 1  # the name holds the batch count, the numbering continues after it
-        self.logger.info("CheckpointHandler: resuming from %s", prefix)
+        prefix = os.path.join(self.model_dir, "%s-epoch%dbatch%d" % (self.model_prefix, self.trained_epoch,
+                                                                       self.trained_batch))
+        for path in (prefix + ".params", prefix + ".states"):
+            if not os.path.exists(path):
+                raise InvalidArgumentError("Failed to load checkpoint, %s does not exist" % path)
+        estimator.net.load_parameters(prefix + ".params", ctx=estimator.context)
+        estimator.trainer.load_states(prefix + ".states")
+        self.logger.warning(msg)
 
 
 class EarlyStoppingHandler(TrainBegin, EpochEnd, TrainEnd):
