@@ -39,6 +39,11 @@ def _blocks():
 def _env(workspace):
     env = {k: v for k, v in os.environ.items() if k not in ("WEFT_HOME", "WEFT_LIB_DIR", "WEFT_INCLUDE_DIR")}
     env["R_LIBS"] = os.path.join(workspace, "rlib")
+    # The README's `go build` reuses the build cache scripts/test_go.sh filled
+    # (a cold cache compiles the standard library again: minutes in CI).
+    go_cache = os.path.join(_ROOT, "build", "go-cache")
+    if "GOCACHE" not in env and os.path.isdir(go_cache):
+        env["GOCACHE"] = go_cache
     return env
 
 
