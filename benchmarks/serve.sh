@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Serving benchmark (not a test): requests/s and p50/p99 latency of weft-serve
 # for the digits CNN (examples/digits_demo.py's model, random weights) at
-# concurrency 1, 4 and 16 on loopback, JSON and raw requests, one image per
-# request; then with dynamic batching; then the same model through the Python
-# predictor in this process's machine, in the same run.
+# concurrency 1, 4 and 16 on loopback, one image per request: v1 JSON and raw
+# requests, KServe v2 JSON and v2 binary-data requests; then with dynamic
+# batching; then the same model through the Python predictor in this process's
+# machine, in the same run. weft-serve gets no shape flag: shapes come from the
+# requests.
 #
 #   bash benchmarks/serve.sh [BUILD_DIR]        (default build/; DURATION=5 seconds per level)
 #
@@ -33,7 +35,7 @@ python3 benchmarks/serve_python.py export "$work/models"
 
 # start_server FLAGS...: runs weft-serve on a free port and sets $url.
 start_server() {
-  "$bin/weft-serve" -models "$work/models" -addr 127.0.0.1:0 -shape digits:data=1,1,8,8 -quiet "$@" \
+  "$bin/weft-serve" -models "$work/models" -addr 127.0.0.1:0 -quiet "$@" \
     2>"$work/serve.log" &
   server_pid=$!
   for _ in $(seq 100); do
@@ -57,11 +59,17 @@ start_server -pool "$pool"
   -concurrency "$levels" -duration "${duration}s"
 "$bin/weft-loadgen" -url "$url/v1/models/digits:predict" -shape 1,1,8,8 -format raw \
   -concurrency "$levels" -duration "${duration}s"
+"$bin/weft-loadgen" -url "$url/v2/models/digits/infer" -shape 1,1,8,8 -format v2 \
+  -concurrency "$levels" -duration "${duration}s"
+"$bin/weft-loadgen" -url "$url/v2/models/digits/infer" -shape 1,1,8,8 -format v2bin \
+  -concurrency "$levels" -duration "${duration}s"
 stop_server
 
 echo "== weft-serve -pool $pool -batch-max 16 -batch-delay 1ms (dynamic batching)"
 start_server -pool "$pool" -batch-max 16 -batch-delay 1ms
 "$bin/weft-loadgen" -url "$url/v1/models/digits:predict" -shape 1,1,8,8 -format raw \
+  -concurrency "$levels" -duration "${duration}s"
+"$bin/weft-loadgen" -url "$url/v2/models/digits/infer" -shape 1,1,8,8 -format v2bin \
   -concurrency "$levels" -duration "${duration}s"
 stop_server
 

@@ -1,7 +1,8 @@
 """Serves the digits CNN that examples/digits_demo.py trained and exported:
-starts the Go model server weft-serve on a free localhost port, waits for
-/healthz, sends the test digits over HTTP as JSON in a few batches, prints the
-accuracy, then stops the server with SIGTERM.
+starts the Go model server weft-serve on a free localhost port (no flags but
+the folder and address), waits for /v2/health/ready, sends the test digits
+over HTTP as KServe v2 JSON requests in a few batches, prints the accuracy,
+then stops the server with SIGTERM.
 
     python examples/digits_demo.py --out build/digits-demo
     python examples/serve_demo.py --models build/digits-demo
@@ -59,8 +60,9 @@ class Server:
     """weft-serve in a child process; its log lines are echoed with a prefix."""
 
     def __init__(self, binary, model_dir, model):
-        self.proc = subprocess.Popen([binary, "-models", model_dir, "-addr", "127.0.0.1:0", "-pool", "2",
-                                      "-shape", "%s:data=1,1,8,8" % model], stderr=subprocess.PIPE, text=True)
+        # No shape flags: each request brings its shape (batches of any size).
+        self.proc = subprocess.Popen([binary, "-models", model_dir, "-addr", "127.0.0.1:0", "-pool", "2"],
+                                     stderr=subprocess.PIPE, text=True)
         self.url = None
         self.lines = []
         self._have_url = threading.Event()
@@ -72,8 +74,8 @@ class Server:
             if "listening on http://" in line and self.url is None:
                 self.url = line.split("listening on ")[1].split()[0]
                 self._have_url.set()
-            if " /v1/models/" not in line:  # one line per request would drown the demo's output
-                print("  [weft-serve] " + line.rstrip().split(": ", 1)[-1], flush=True)
+            if '"msg":"request"' not in line:  # one JSON line per request would drown the demo's output
+                print("  [weft-serve] " + line.rstrip(), flush=True)
         self._have_url.set()
 
     def wait_healthy(self, timeout=60):
@@ -81,7 +83,7 @@ class Server:
         self._have_url.wait(timeout)
         while self.url and time.time() < deadline:
             try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=5) as resp:
+                with urllib.request.urlopen(self.url + "/v2/health/ready", timeout=5) as resp:
                     if resp.status == 200:
                         return True
             except (urllib.error.URLError, ConnectionError):
@@ -89,11 +91,14 @@ class Server:
         return False
 
     def predict(self, model, batch):
-        body = json.dumps({"inputs": {"data": batch.tolist()}}).encode()
-        req = urllib.request.Request("%s/v1/models/%s:predict" % (self.url, model), data=body,
+        """One KServe v2 inference request (JSON tensors)."""
+        body = json.dumps({"inputs": [{"name": "data", "shape": list(batch.shape), "datatype": "FP32",
+                                       "data": batch.ravel().tolist()}]}).encode()
+        req = urllib.request.Request("%s/v2/models/%s/infer" % (self.url, model), data=body,
                                      headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(req, timeout=60) as resp:
-            return np.array(json.loads(resp.read())["outputs"]["%s_dense1_fwd_output" % model], dtype=np.float32)
+            out = json.loads(resp.read())["outputs"][0]
+            return np.array(out["data"], dtype=np.float32).reshape(out["shape"])
 
     def stop(self, timeout=30):
         """Sends SIGTERM; returns the exit status (None if it had to be killed)."""
@@ -137,7 +142,7 @@ def serve_and_score(binary, args):
         if not server.wait_healthy():
             print("weft-serve did not become healthy:\n" + "".join(server.lines), file=sys.stderr)
             return 1
-        print("weft-serve is up at %s; sending %d test digits in batches of %d (JSON over HTTP)"
+        print("weft-serve is up at %s; sending %d test digits in batches of %d (v2 JSON over HTTP)"
               % (server.url, len(x_test), args.batch_size), flush=True)
         start = time.time()
         scores = [server.predict(args.model, x_test[i:i + args.batch_size])

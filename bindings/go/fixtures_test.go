@@ -6,21 +6,20 @@ import (
 	"path/filepath"
 	"testing"
 
+	"weft.dev/weft/internal/fixtures"
 	"weft.dev/weft/internal/npy"
 )
 
-// fixtureDir is ../shared/fixtures beside the repository root (files written by
-// MXNet 1.9.1); WEFT_FIXTURES overrides it.
-func fixtureDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("WEFT_FIXTURES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "fixtures")
+// fixtureDir finds ../shared/fixtures beside the repository root (files
+// written by MXNet 1.9.1) with no set-up; see internal/fixtures.
+func fixtureDir(t testing.TB) string { return fixtures.Dir(t) }
+
+// In CI the fixtures must be there: without them this fails, not skips.
+func TestFixturesAreFound(t *testing.T) {
+	dir := fixtureDir(t)
+	if _, err := os.Stat(filepath.Join(dir, "cnn-symbol.json")); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
-		t.Skipf("the MXNet 1.9.1 fixtures are not at %s (set WEFT_FIXTURES): %v", dir, err)
-	}
-	return dir
 }
 
 func readNPZ(t testing.TB, path string) map[string]*npy.Array {

@@ -33,8 +33,8 @@ func NewNDArrayOn(dev Device, dtype DType, shape ...int64) (*NDArray, error) {
 	}
 	var h *C.weft_ndarray
 	err := call("weft_ndarray_create", func() C.int {
-		return C.weft_ndarray_create(int64Ptr(shape), C.int(len(shape)), C.int(dtype), C.int(dev.Type),
-			C.int(dev.ID), &h)
+		return C.weft_ndarray_create(int64Ptr(shape), C.int(len(shape)), C.enum_weft_dtype(dtype),
+			C.enum_weft_dev_type(dev.Type), C.int(dev.ID), &h)
 	})
 	if err != nil {
 		return nil, err
@@ -86,7 +86,7 @@ func wrapNDArray(h *C.weft_ndarray) (*NDArray, error) {
 			return err
 		}
 		a.shape = copyInt64s(dims, int(ndim))
-		var dt C.int
+		var dt C.enum_weft_dtype
 		if err := check("weft_ndarray_dtype", C.weft_ndarray_dtype(h, &dt)); err != nil {
 			return err
 		}

@@ -38,7 +38,7 @@ func (p *Params) Close() {
 func LoadParams(path string) (*Params, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &Error{Status: StatusIO, Func: "LoadParams", Message: err.Error()}
+		return nil, ioError("LoadParams", err)
 	}
 	return LoadParamsBytes(b)
 }
@@ -92,7 +92,7 @@ func SaveParams(path string, arrays []*NDArray, names []string) error {
 		return err
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
-		return &Error{Status: StatusIO, Func: "SaveParams", Message: err.Error()}
+		return ioError("SaveParams", err)
 	}
 	return nil
 }

@@ -98,11 +98,11 @@ func NewPredictor(symbolJSON string, params []byte, inputs []Input, opts ...Opti
 func LoadPredictor(symbolPath, paramsPath string, inputs []Input, opts ...Option) (*Predictor, error) {
 	sym, err := os.ReadFile(symbolPath)
 	if err != nil {
-		return nil, &Error{Status: StatusIO, Func: "LoadPredictor", Message: err.Error()}
+		return nil, ioError("LoadPredictor", err)
 	}
 	params, err := os.ReadFile(paramsPath)
 	if err != nil {
-		return nil, &Error{Status: StatusIO, Func: "LoadPredictor", Message: err.Error()}
+		return nil, ioError("LoadPredictor", err)
 	}
 	return NewPredictor(string(sym), params, inputs, opts...)
 }

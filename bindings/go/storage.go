@@ -16,7 +16,7 @@ type StorageStats struct {
 func ReadStorageStats(dev Device) (StorageStats, error) {
 	var s C.weft_storage_stats
 	err := call("weft_storage_stats_get", func() C.int {
-		return C.weft_storage_stats_get(C.int(dev.Type), C.int(dev.ID), &s)
+		return C.weft_storage_stats_get(C.enum_weft_dev_type(dev.Type), C.int(dev.ID), &s)
 	})
 	return StorageStats{int64(s.bytes_in_use), int64(s.peak_bytes_in_use), int64(s.bytes_pooled),
 		int64(s.num_allocs), int64(s.num_pool_hits)}, err

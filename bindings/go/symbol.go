@@ -21,7 +21,7 @@ type Symbol struct {
 func LoadSymbol(path string) (*Symbol, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &Error{Status: StatusIO, Func: "LoadSymbol", Message: err.Error()}
+		return nil, ioError("LoadSymbol", err)
 	}
 	return SymbolFromJSON(string(b))
 }

@@ -6,7 +6,7 @@
      Ninja when installed else Makefiles with -j2; libweft.so is copied to
      weft/lib/;
   2. the API-mode cffi module weft._weft_ffi from capi/include/weft/c_api.h
-     (see weft/_build_ffi.py).
+     and the helpers in weft/_wpy_helpers.c (see weft/_build_ffi.py).
 build_py copies the header to weft/include/weft/c_api.h so an installed
 package needs no source tree. Project metadata is in pyproject.toml.
 """
@@ -87,13 +87,16 @@ class BuildExt(build_ext):
 
     def build_extension(self, ext):
         if ext.name == "weft._weft_ffi":
-            ffi = _build_ffi_module().make_ffi(HEADER)
+            builder = _build_ffi_module()
+            ffi = builder.make_ffi(HEADER)
             os.makedirs(self.build_temp, exist_ok=True)
             c_file = os.path.join(os.path.abspath(self.build_temp), "_weft_ffi.c")
             ffi.emit_c_code(c_file)
-            ext.sources = [c_file]
-            ext.include_dirs = [os.path.join(REPO, "capi", "include")]
-            ext.extra_compile_args = ["-O2"]
+            settings = builder.extension_settings(HEADER)  # weft/_wpy_helpers.c and its settings
+            ext.sources = [c_file] + settings["sources"]
+            ext.include_dirs = settings["include_dirs"]
+            ext.define_macros = settings["define_macros"]
+            ext.extra_compile_args = settings["extra_compile_args"]
         super().build_extension(ext)
 
 

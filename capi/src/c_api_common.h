@@ -6,11 +6,26 @@
 #include <string>
 #include <vector>
 
+#include "core/base/context.h"
+#include "core/base/dtype.h"
 #include "core/base/error.h"
 #include "core/graph/symbol.h"
 #include "core/ndarray/ndarray.h"
 #include "core/op/op_def.h"
 #include "weft/c_api.h"
+
+// The ABI passes these enums where it passed int before (same values, generated
+// from core/base/dtype.h and context.h by scripts/gen_c_api_enums.py), so they
+// must stay int-sized. Spot checks of the codes here; every entry is compared
+// by tests/python/test_c_api_enums.py.
+static_assert(sizeof(weft_dtype) == sizeof(int) && sizeof(weft_dev_type) == sizeof(int),
+              "the C ABI's enums must be int-sized");
+static_assert(WEFT_DTYPE_UNKNOWN == static_cast<int>(weft::DType::kUnknown) &&
+                  WEFT_DTYPE_FLOAT32 == static_cast<int>(weft::DType::kFloat32) &&
+                  WEFT_DTYPE_BFLOAT16 == static_cast<int>(weft::DType::kBFloat16) &&
+                  WEFT_DEV_TYPE_CPU == static_cast<int>(weft::DevType::kCPU) &&
+                  WEFT_DEV_TYPE_GPU == static_cast<int>(weft::DevType::kGPU),
+              "c_api.h's enums are stale: run scripts/gen_c_api_enums.py");
 
 struct weft_ndarray {
   weft::NDArray arr;

@@ -14,14 +14,14 @@ using namespace weft;  // NOLINT: C ABI implementation file
 
 extern "C" {
 
-int weft_executor_bind(const weft_symbol* sym, int dev_type, int dev_id, int num_args, weft_ndarray* const* args,
-                       weft_ndarray* const* arg_grads, const int* grad_reqs, int num_aux, weft_ndarray* const* aux,
+int weft_executor_bind(const weft_symbol* sym, weft_dev_type dev_type, int dev_id, int num_args,
+                       weft_ndarray* const* args, weft_ndarray* const* arg_grads, const int* grad_reqs, int num_aux, weft_ndarray* const* aux,
                        weft_executor** out) {
   return weft_executor_bind_update(sym, dev_type, dev_id, num_args, args, arg_grads, grad_reqs, num_aux, aux, nullptr,
                                    0, nullptr, nullptr, out);
 }
 
-int weft_executor_bind_update(const weft_symbol* sym, int dev_type, int dev_id, int num_args,
+int weft_executor_bind_update(const weft_symbol* sym, weft_dev_type dev_type, int dev_id, int num_args,
                               weft_ndarray* const* args, weft_ndarray* const* arg_grads, const int* grad_reqs,
                               int num_aux, weft_ndarray* const* aux, const char* update_op, int num_attrs,
                               const char* const* keys, const char* const* vals, weft_executor** out) {

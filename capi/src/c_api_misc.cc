@@ -43,7 +43,7 @@ int weft_random_seed(uint64_t seed) {
   WEFT_API_END();
 }
 
-int weft_storage_stats_get(int dev_type, int dev_id, weft_storage_stats* out) {
+int weft_storage_stats_get(weft_dev_type dev_type, int dev_id, weft_storage_stats* out) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(out);
   StorageStats s = Storage::Stats(Context::Make(dev_type, dev_id));
@@ -55,7 +55,7 @@ int weft_storage_stats_get(int dev_type, int dev_id, weft_storage_stats* out) {
   WEFT_API_END();
 }
 
-int weft_storage_release_all(int dev_type, int dev_id) {
+int weft_storage_release_all(weft_dev_type dev_type, int dev_id) {
   WEFT_API_BEGIN();
   Storage::ReleaseAll(Context::Make(dev_type, dev_id));
   WEFT_API_END();

@@ -42,12 +42,12 @@ NDArray SliceView(const NDArray& a, int64_t begin, int64_t end) {
 
 extern "C" {
 
-int weft_ndarray_create(const int64_t* shape, int ndim, int dtype, int dev_type, int dev_id,
+int weft_ndarray_create(const int64_t* shape, int ndim, weft_dtype dtype, weft_dev_type dev_type, int dev_id,
                         weft_ndarray** out) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(out);
   Shape s = ShapeFromC(shape, ndim);
-  DType t = DTypeFromFlag(dtype);
+  DType t = DTypeFromFlag(static_cast<int>(dtype));
   *out = capi::NewHandle(NDArray(s, Context::Make(dev_type, dev_id), t));
   WEFT_API_END();
 }
@@ -65,19 +65,19 @@ int weft_ndarray_shape(const weft_ndarray* arr, int* ndim, const int64_t** shape
   WEFT_API_END();
 }
 
-int weft_ndarray_dtype(const weft_ndarray* arr, int* dtype) {
+int weft_ndarray_dtype(const weft_ndarray* arr, weft_dtype* dtype) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(dtype);
-  *dtype = static_cast<int>(Arr(arr).dtype());
+  *dtype = static_cast<weft_dtype>(Arr(arr).dtype());
   WEFT_API_END();
 }
 
-int weft_ndarray_context(const weft_ndarray* arr, int* dev_type, int* dev_id) {
+int weft_ndarray_context(const weft_ndarray* arr, weft_dev_type* dev_type, int* dev_id) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(dev_type);
   WEFT_CHECK_ARG(dev_id);
   Context c = Arr(arr).ctx();
-  *dev_type = static_cast<int>(c.dev_type);
+  *dev_type = static_cast<weft_dev_type>(c.dev_type);
   *dev_id = c.dev_id;
   WEFT_API_END();
 }
@@ -133,7 +133,7 @@ int weft_ndarray_at(const weft_ndarray* arr, int64_t index, weft_ndarray** out) 
   WEFT_API_END();
 }
 
-int weft_ndarray_copy_to_context(const weft_ndarray* arr, int dev_type, int dev_id, weft_ndarray** out) {
+int weft_ndarray_copy_to_context(const weft_ndarray* arr, weft_dev_type dev_type, int dev_id, weft_ndarray** out) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(out);
   *out = capi::NewHandle(Arr(arr).CopyTo(Context::Make(dev_type, dev_id)));

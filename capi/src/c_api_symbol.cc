@@ -30,7 +30,7 @@ struct InferScratch {
   std::vector<int> ndims[3];
   std::vector<std::vector<int64_t>> dims[3];
   std::vector<const int64_t*> ptrs[3];
-  std::vector<int> types[3];
+  std::vector<weft_dtype> types[3];
 };
 InferScratch& IScratch() {
   thread_local InferScratch s;
@@ -284,16 +284,16 @@ int weft_symbol_infer_shape(const weft_symbol* sym, int num_given, const char* c
   WEFT_API_END();
 }
 
-int weft_symbol_infer_type(const weft_symbol* sym, int num_given, const char* const* names, const int* dtypes,
-                           int* complete, int* n_arg, const int** arg_types, int* n_out, const int** out_types,
-                           int* n_aux, const int** aux_types) {
+int weft_symbol_infer_type(const weft_symbol* sym, int num_given, const char* const* names,
+                           const weft_dtype* dtypes, int* complete, int* n_arg, const weft_dtype** arg_types,
+                           int* n_out, const weft_dtype** out_types, int* n_aux, const weft_dtype** aux_types) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(complete);
   const Symbol& s = Sym(sym);
   std::unordered_map<std::string, DType> given;
   for (int i = 0; i < num_given; ++i) {
     WEFT_CHECK(names && names[i] && dtypes, kInvalidArgument) << "infer_type: given type " << i << " is NULL";
-    given[names[i]] = DTypeFromFlag(dtypes[i]);
+    given[names[i]] = DTypeFromFlag(static_cast<int>(dtypes[i]));
   }
   IndexedGraph g(s.outputs);
   TypeInference r = InferTypes(g, given, /*default_float32=*/given.empty());
@@ -302,10 +302,10 @@ int weft_symbol_infer_type(const weft_symbol* sym, int num_given, const char* co
   *complete = r.num_unknown == 0;
   InferScratch& is = IScratch();
   int* ns[3] = {n_arg, n_out, n_aux};
-  const int** ts[3] = {arg_types, out_types, aux_types};
+  const weft_dtype** ts[3] = {arg_types, out_types, aux_types};
   for (int k = 0; k < 3; ++k) {
     is.types[k].clear();
-    for (uint32_t id : ids[k]) is.types[k].push_back(static_cast<int>(r.entry[id]));
+    for (uint32_t id : ids[k]) is.types[k].push_back(static_cast<weft_dtype>(r.entry[id]));
     if (ns[k]) *ns[k] = static_cast<int>(is.types[k].size());
     if (ts[k]) *ts[k] = is.types[k].data();
   }

@@ -20,11 +20,20 @@ static void test_basics(void) {
   float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {10, 20, 30, 40, 50, 60}, out[6];
   weft_ndarray* a = make_f32(shape, 2, x, 6);
   weft_ndarray* b = make_f32(shape, 2, y, 6);
-  int ndim = 0, dtype = -1, dev_type = 0, dev_id = -1;
+  int ndim = 0, dev_id = -1;
+  enum weft_dtype dtype = WEFT_DTYPE_UNKNOWN;
+  enum weft_dev_type dev_type = WEFT_DEV_TYPE_GPU;
   const int64_t* s = NULL;
   EXPECT(weft_ndarray_shape(a, &ndim, &s) == WEFT_OK && ndim == 2 && s[0] == 2 && s[1] == 3);
-  EXPECT(weft_ndarray_dtype(a, &dtype) == WEFT_OK && dtype == 0);
-  EXPECT(weft_ndarray_context(a, &dev_type, &dev_id) == WEFT_OK && dev_type == 1 && dev_id == 0);
+  EXPECT(weft_ndarray_dtype(a, &dtype) == WEFT_OK && dtype == WEFT_DTYPE_FLOAT32 && dtype == 0);
+  EXPECT(weft_ndarray_context(a, &dev_type, &dev_id) == WEFT_OK && dev_type == WEFT_DEV_TYPE_CPU && dev_id == 0);
+  /* The enums carry the same codes plain ints did (the ABI is unchanged). */
+  EXPECT(sizeof(enum weft_dtype) == sizeof(int) && sizeof(enum weft_dev_type) == sizeof(int));
+  weft_ndarray* h = NULL;
+  EXPECT(weft_ndarray_create(shape, 2, WEFT_DTYPE_BFLOAT16, WEFT_DEV_TYPE_CPU_PINNED, 0, &h) == WEFT_OK);
+  EXPECT(weft_ndarray_dtype(h, &dtype) == WEFT_OK && dtype == WEFT_DTYPE_BFLOAT16 && dtype == 12);
+  EXPECT(weft_ndarray_context(h, &dev_type, &dev_id) == WEFT_OK && dev_type == WEFT_DEV_TYPE_CPU_PINNED);
+  weft_ndarray_free(h);
 
   const weft_op* add = NULL;
   EXPECT(weft_op_find("elemwise_add", &add) == WEFT_OK);

@@ -367,9 +367,9 @@ static void test_inference(const weft_symbol* net) {
                WEFT_ERR_INVALID_ARGUMENT, "dta");
 
   /* Types: float64 data makes the parameters and the output float64. */
-  int dtypes[1] = {1};
+  enum weft_dtype dtypes[1] = {WEFT_DTYPE_FLOAT64};
   int n_a = 0, n_o = 0, n_x = -1;
-  const int *at = NULL, *ot = NULL, *xt = NULL;
+  const enum weft_dtype *at = NULL, *ot = NULL, *xt = NULL;
   EXPECT(weft_symbol_infer_type(net, 1, names, dtypes, &complete, &n_a, &at, &n_o, &ot, &n_x, &xt) == WEFT_OK);
   EXPECT(complete == 1 && n_a == 4 && n_o == 1 && n_x == 0);
   if (n_a == 4 && n_o == 1) {

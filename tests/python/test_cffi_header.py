@@ -54,9 +54,30 @@ def test_binding_cdef_parses_with_helpers():
     cdef = cd.read_cdef(HEADER)
     assert "WEFT_API" not in cdef
     ffi = cffi.FFI()
-    ffi.cdef(cdef + cd.HELPER_CDEF)
+    ffi.cdef(cdef + cd.helper_cdef())
     assert ffi.typeof("weft_ndarray*").kind == "pointer"
     assert int(ffi.sizeof("weft_storage_stats")) == 5 * 8
+
+
+def test_helpers_are_c_that_matches_its_header():
+    """_wpy_helpers.c compiles as C against c_api.h and its own header, so the
+    declarations cffi reads are the ones the definitions have."""
+    import shutil
+    import subprocess
+    import sysconfig
+
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    cc = shutil.which(cc) or shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler on this machine (CI builds the library, so it has one)")
+    src = os.path.join(ROOT, "bindings", "python", "weft", "_wpy_helpers.c")
+    r = subprocess.run([cc, "-std=c99", "-fsyntax-only", "-Wall", "-Werror", "-I", os.path.join(ROOT, "capi", "include"),
+                        '-DWPY_CDEF_HASH="0"', src], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    # The builder has to define the hash (it is how weft.base spots a stale module).
+    r = subprocess.run([cc, "-fsyntax-only", "-I", os.path.join(ROOT, "capi", "include"), src],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and "WPY_CDEF_HASH" in r.stderr
 
 
 def test_status_enum_matches_error_classes():

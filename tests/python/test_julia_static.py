@@ -7,7 +7,8 @@ test checks what can be checked without it:
   bindings/julia/src names a function declared in capi/include/weft/c_api.h,
   passes as many argument types and values as the C declaration has
   parameters, and each Julia type has the C type's shape (Cint for int,
-  Int64 for int64_t, Csize_t for size_t, Ptr/Ref depth matching the pointer
+  Int64 for int64_t, Csize_t for size_t, Cint for the ABI's int-sized enums
+  (enum weft_dtype, enum weft_dev_type), Ptr/Ref depth matching the pointer
   depth, Cvoid behind pointers to opaque handles, UInt8/Cstring for char);
 * every file included from Weft.jl and runtests.jl exists, and every source
   file is included;
@@ -54,6 +55,8 @@ def parse_header(path=HEADER):
 def c_shape(ctype):
     """(pointer depth, base) of a C type: 'const int64_t* const**' -> (3, 'int64_t')."""
     t = ctype.replace("const", " ").strip()
+    if re.match(r"enum\s+weft_\w+", t):  # the ABI's enums are int-sized: Cint in Julia
+        t = re.sub(r"enum\s+weft_\w+", "int", t)
     depth = t.count("*")
     base = t.replace("*", " ").split()
     base = base[-1] if base else ""

@@ -85,6 +85,11 @@ def test_batchnorm_auxiliary_states():
     bn2 = sym.BatchNorm(data, moving_mean=mm, name="bn2")
     assert bn2.attr_dict()["mm"]["__init__"] == "zeros"
     assert "mm" in bn2.list_auxiliary_states()
+    # A variable the user gives without one gets the operator's (set by the core on compose).
+    mv = sym.Variable("mv")
+    sym.BatchNorm(data, moving_var=mv, name="bn3")
+    assert mv.attr("__init__") == '["one", {}]'
+    assert sym.Variable("plain").attr("__init__") is None
 
 
 def test_automatic_names_count_per_hint():

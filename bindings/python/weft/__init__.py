@@ -29,6 +29,16 @@ from . import gluon
 from . import kvstore
 from . import kvstore as kv
 from . import predictor
+from . import visualization
+from . import visualization as viz
+from . import io, recordio, image
+from . import model, callback
+from . import module
+from . import module as mod
+from . import test_utils
+from . import runtime, engine, util
+from . import monitor
+from .monitor import Monitor
 
 __version__ = "0.1.0"
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged
@@ -37,11 +47,14 @@ _sys.modules.setdefault(__name__ + ".nd", ndarray)
 _sys.modules.setdefault(__name__ + ".sym", symbol)
 _sys.modules.setdefault(__name__ + ".init", initializer)
 _sys.modules.setdefault(__name__ + ".kv", kvstore)
+_sys.modules.setdefault(__name__ + ".viz", visualization)
+_sys.modules.setdefault(__name__ + ".mod", module)
 
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",
     "EngineError", "WeftIOError", "InternalError", "ArgumentTypeError", "Context", "cpu", "gpu",
     "cpu_pinned", "current_context", "num_gpus", "nd", "ndarray", "random", "NDArray", "waitall", "dtypes",
     "sym", "symbol", "Executor", "executor", "AttrScope", "attribute", "name",
-    "optimizer", "lr_scheduler", "initializer", "init", "metric", "autograd", "cached_op", "gluon",
+    "optimizer", "lr_scheduler", "initializer", "init", "metric", "autograd", "cached_op", "gluon", "viz",
+    "visualization",
 ]

@@ -1,4 +1,5 @@
-"""Builds the API-mode cffi module ``weft._weft_ffi`` (C helpers + direct calls).
+"""Builds the API-mode cffi module ``weft._weft_ffi``: direct calls into the C ABI
+plus the C helpers of ``_wpy_helpers.c`` (declared in ``_wpy_helpers.h``).
 
 Used by setup.py at install time. For the development tree run
 ``python bindings/python/weft/_build_ffi.py`` to build it next to this file;
@@ -23,21 +24,40 @@ def _load_cdef_module():
     return mod
 
 
+def _settings(cd, header_path):
+    """(cdef text, preamble, compiler settings) for weft._weft_ffi built from
+    the header at header_path and the helpers in _wpy_helpers.{h,c}."""
+    cdef = cd.read_cdef(header_path)  # c_api.h, then the c_predict_api.h beside it
+    include_dir = os.path.dirname(os.path.dirname(os.path.abspath(header_path)))
+    preamble = '#include "weft/c_api.h"\n'
+    if cd.predict_header_beside(header_path):
+        preamble += '#include "weft/c_predict_api.h"\n'
+    preamble += '#include "_wpy_helpers.h"\n'
+    settings = {
+        "sources": [cd.HELPER_SOURCE],  # its own translation unit
+        "include_dirs": [include_dir, os.path.dirname(cd.HELPER_HEADER)],
+        "define_macros": [("WPY_CDEF_HASH", '"%s"' % cd.cdef_hash(cdef))],
+        "extra_compile_args": ["-O2"],
+    }
+    return cdef, preamble, settings
+
+
+def extension_settings(header_path=None):
+    """The compiler settings of weft._weft_ffi (sources besides cffi's generated
+    file, include_dirs, define_macros, extra_compile_args), for setup.py."""
+    cd = _load_cdef_module()
+    return _settings(cd, header_path or cd.find_header())[2]
+
+
 def make_ffi(header_path=None):
     """The cffi builder for weft._weft_ffi from the header at header_path."""
     import cffi  # pylint: disable=import-outside-toplevel
 
     cd = _load_cdef_module()
-    header_path = header_path or cd.find_header()
-    cdef = cd.read_cdef(header_path)  # c_api.h, then the c_predict_api.h beside it
-    include_dir = os.path.dirname(os.path.dirname(os.path.abspath(header_path)))
+    cdef, preamble, settings = _settings(cd, header_path or cd.find_header())
     ffi = cffi.FFI()
-    ffi.cdef(cdef + cd.HELPER_CDEF)
-    includes = '#include "weft/c_api.h"\n'
-    if cd.predict_header_beside(header_path):
-        includes += '#include "weft/c_predict_api.h"\n'
-    source = includes + ('#define WPY_CDEF_HASH "%s"\n' % cd.cdef_hash(cdef)) + cd.HELPER_SRC
-    ffi.set_source("weft._weft_ffi", source, include_dirs=[include_dir], extra_compile_args=["-O2"])
+    ffi.cdef(cdef + cd.helper_cdef())
+    ffi.set_source("weft._weft_ffi", preamble, **settings)
     return ffi
 
 

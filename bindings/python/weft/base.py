@@ -7,7 +7,7 @@ The shared library is searched, in order, at
 
 Two cffi modes, same Python-visible functions:
   * API mode: ``weft._weft_ffi``, compiled at install time from the header plus
-    the small ``wpy_*`` helpers of ``weft._cdef``. It is linked against nothing:
+    the small ``wpy_*`` helpers of ``weft/_wpy_helpers.c``. It is linked against nothing:
     the library found above is loaded first with RTLD_GLOBAL and the module's
     symbols bind to it, so the search order holds in both modes. Used only when
     its recorded declaration hash matches the header found now.
@@ -24,7 +24,7 @@ from . import _cdef
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError",
     "NotFoundError", "EngineError", "WeftIOError", "InternalError", "ArgumentTypeError",
-    "check_call", "ffi", "lib", "LIB_PATH", "API_MODE",
+    "check_call", "ffi", "lib", "LIB_PATH", "API_MODE", "MXNetError",
 ]
 
 
@@ -71,6 +71,10 @@ class ArgumentTypeError(InvalidArgumentError, TypeError):
     It is both a ``TypeError`` (what Python raises for such calls) and a
     ``weft.InvalidArgumentError``."""
 
+
+# MXNet's name for the base error class: ``except mx.base.MXNetError`` written for
+# MXNet catches every weft error (each class below derives from WeftError).
+MXNetError = WeftError
 
 _STATUS_ERRORS = {
     1: InvalidArgumentError,
@@ -291,11 +295,11 @@ else:
         return shp[0] if lib.weft_ndarray_shape(h, nd, shp) == 0 else NULL
 
     def h_dtype(h):
-        t = _new("int*")
+        t = _new("enum weft_dtype*")
         return t[0] if lib.weft_ndarray_dtype(h, t) == 0 else -1
 
     def h_ctx(h):
-        dt = _new("int*")
+        dt = _new("enum weft_dev_type*")
         di = _new("int*")
         return dt[0] * 65536 + di[0] if lib.weft_ndarray_context(h, dt, di) == 0 else -1
 

@@ -5,10 +5,14 @@ from .ndarray.random import normal, randint, uniform
 __all__ = ["seed", "uniform", "normal", "randint"]
 
 
-def seed(seed_state, ctx="all"):  # pylint: disable=unused-argument
+def seed(seed_state, ctx="all"):
     """Reseeds the generators of every device (an engine write on each, so it is
-    ordered with the sampling ops pushed before and after). ``ctx`` is accepted
-    for MXNet compatibility; every device is reseeded."""
+    ordered with the sampling ops pushed before and after). ``ctx`` is MXNet's:
+    'all' or a Context; the C ABI reseeds every device, so a Context reseeds
+    them all too (sequences of the named device are what MXNet gives)."""
+    from .context import Context  # pylint: disable=import-outside-toplevel
+    if not (ctx == "all" or isinstance(ctx, Context)):
+        raise TypeError("seed: ctx must be 'all' or a weft.Context, got %r" % (ctx,))
     if not isinstance(seed_state, int) or isinstance(seed_state, bool):
         try:
             import numpy as np  # pylint: disable=import-outside-toplevel

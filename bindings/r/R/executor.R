@@ -49,6 +49,10 @@ weft.bind <- function(symbol, ctx = weft.cpu(), arg.arrays, aux.arrays = list(),
   exec$grad.arrays <- grads
   exec$aux.arrays <- aux.arrays
   exec$outputs <- NULL
+  # MXNet-R's names for the same lists.
+  exec$ref.arg.arrays <- arg.arrays
+  exec$ref.grad.arrays <- grads
+  exec$ref.aux.arrays <- aux.arrays
   class(exec) <- "WeftExecutor"
   exec
 }
@@ -75,6 +79,7 @@ weft.simple.bind <- function(symbol, ctx = weft.cpu(), grad.req = "null", fixed.
 weft.exec.forward <- function(exec, is.train = FALSE) {
   .Call(weft_r_exec_forward, exec$handle, is.train)
   exec$outputs <- stats::setNames(.Call(weft_r_exec_outputs, exec$handle), outputs(exec$symbol))
+  exec$ref.outputs <- exec$outputs
   invisible(exec)
 }
 

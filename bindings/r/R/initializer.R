@@ -18,13 +18,13 @@
 }
 
 weft.init.uniform <- function(scale = 0.07) {
-  structure(function(name, shape, ctx = weft.cpu()) {
+  structure(function(name, shape, ctx = weft.cpu(), allow.unknown = FALSE) {
     .weft_init_fixed(name, shape, ctx) %||% .weft_random("_random_uniform", shape, ctx, list(low = -scale, high = scale))
   }, class = "WeftInitializer")
 }
 
 weft.init.normal <- function(sd = 0.01) {
-  structure(function(name, shape, ctx = weft.cpu()) {
+  structure(function(name, shape, ctx = weft.cpu(), allow.unknown = FALSE) {
     .weft_init_fixed(name, shape, ctx) %||% .weft_random("_random_normal", shape, ctx, list(loc = 0, scale = sd))
   }, class = "WeftInitializer")
 }
@@ -34,7 +34,7 @@ weft.init.normal <- function(sd = 0.01) {
 weft.init.Xavier <- function(rnd_type = "uniform", factor_type = "avg", magnitude = 3) {
   if (!rnd_type %in% c("uniform", "gaussian")) .weft_stop("rnd_type must be 'uniform' or 'gaussian'")
   if (!factor_type %in% c("avg", "in", "out")) .weft_stop("factor_type must be 'avg', 'in' or 'out'")
-  structure(function(name, shape, ctx = weft.cpu()) {
+  structure(function(name, shape, ctx = weft.cpu(), allow.unknown = FALSE) {
     fixed <- .weft_init_fixed(name, shape, ctx)
     if (!is.null(fixed)) return(fixed)
     lib_shape <- rev(shape)
@@ -57,4 +57,19 @@ weft.init.create <- function(initializer, shape.list, ctx = weft.cpu()) {
   out <- lapply(names(shape.list), function(name) initializer(name, shape.list[[name]], ctx))
   names(out) <- names(shape.list)
   out
+}
+
+# MXNet-R's fixed patterns: *bias, *beta, *moving_mean -> 0; *gamma, *moving_var
+# -> 1; any other name is an error unless allow.unknown (then NULL).
+weft.init.internal.default <- function(name, shape, ctx = weft.cpu(), allow.unknown = FALSE) {
+  fixed <- .weft_init_fixed(name, shape, ctx %||% weft.cpu())
+  if (!is.null(fixed) || allow.unknown) return(fixed)
+  .weft_stop("no initialization pattern for '", name, "' (only *bias, *beta, *gamma, *moving_mean and *moving_var have one)")
+}
+
+# mx.init.create: values for every name of shape.array, skipping the inputs
+# (names ending in data or label) when skip.unknown.
+weft.init.mx.create <- function(initializer, shape.array, ctx = NULL, skip.unknown = TRUE) {
+  if (skip.unknown) shape.array <- shape.array[!grepl("(data|label)$", names(shape.array))]
+  weft.init.create(initializer, shape.array, ctx %||% weft.cpu())
 }

@@ -27,27 +27,67 @@
   metric$get(state)
 }
 
+# The training set as list(X samples last, y numeric, batch.size): from an
+# iterator as it is, from R data checked (labels, NA/NaN) and shuffled once with
+# R's generator when shuffle is TRUE (MXNet-R's array iterator does the same,
+# so data sorted by class -- iris as shipped -- still trains).
+.weft_training_set <- function(X, y, layout, batch.size, shuffle, what = "X") {
+  if (is.weft.dataiter(X)) {
+    contents <- .weft_iter_contents(X)
+    contents$y <- .weft_labels(contents$y, "the iterator's label")
+    return(contents)
+  }
+  if (is.null(y)) .weft_stop("training needs labels y (or an iterator as ", what, ")")
+  y <- .weft_labels(y, if (what == "X") "y" else paste0(what, "$label"))
+  X <- .weft_samples_last(X, layout, length(y))
+  .weft_check_finite(X, what)
+  n <- dim(X)[length(dim(X))]
+  if (length(y) != n) .weft_stop(what, " has ", n, " samples but ", length(y), " labels")
+  list(X = X, y = y, batch.size = min(as.integer(batch.size), n), shuffle = isTRUE(shuffle))
+}
+
+# A metric as the callbacks see it (env$metric): get() also accepts an already
+# computed list(name, value), so MXNet-R callbacks that call
+# env$metric$get(env$train.metric) and weft callbacks that read
+# env$train.metric$value both see the current values.
+.weft_callback_metric <- function(metric) {
+  if (is.null(metric)) return(NULL)
+  m <- metric
+  m$get <- function(state) if (is.list(state) && !is.null(state$value)) state else metric$get(state)
+  m
+}
+
 weft.model.FeedForward.create <- function(symbol, X, y = NULL, ctx = weft.cpu(), begin.round = 1, num.round = 10,
                                           optimizer = "sgd", initializer = weft.init.uniform(0.01),
                                           eval.data = NULL, eval.metric = NULL, epoch.end.callback = NULL,
                                           batch.end.callback = NULL, array.batch.size = 128, array.layout = "auto",
                                           arg.params = NULL, aux.params = NULL, input.names = "data",
-                                          verbose = TRUE, ...) {
+                                          fixed.param = NULL, shuffle = TRUE, verbose = TRUE, ...) {
   symbol <- .weft_sym_check(symbol)
-  ctx <- .weft_check_ctx(ctx)
-  if (is.null(y)) .weft_stop("weft.model.FeedForward.create needs labels y")
+  ctx <- .weft_check_ctx(ctx %||% weft.cpu())
   label.names <- .weft_label_names(symbol, input.names)
   if (length(label.names) != 1) {
     .weft_stop("the symbol must have exactly one label argument (name ending in 'label'), found: ",
-               paste(label.names, collapse = ", "))
+               if (length(label.names)) paste(label.names, collapse = ", ") else "none")
   }
-  X <- .weft_samples_last(X, array.layout, length(y))
-  batches <- .weft_batches(X, y, array.batch.size, ctx)
-  shapes <- list(c(batches$sample.dim, batches$batch.size), batches$batch.size)
+  train <- .weft_training_set(X, y, array.layout, array.batch.size, shuffle)
+  sample.dim <- dim(train$X)[-length(dim(train$X))]
+  .weft_check_params_fit(symbol, input.names, sample.dim, arg.params)
+  shapes <- list(c(sample.dim, train$batch.size), train$batch.size)
   names(shapes) <- c(input.names, label.names)
+  inferred <- infer.shape(symbol, shapes)
+  if (!is.null(inferred)) .weft_check_label_range(train$y, inferred$out.shapes[[1]], inferred$arg.shapes[[label.names]])
+  if (isTRUE(train$shuffle)) {
+    perm <- sample.int(length(train$y))
+    train$X <- .weft_take_samples(train$X, perm)
+    train$y <- train$y[perm]
+  }
+  batches <- .weft_batches(train$X, train$y, train$batch.size, ctx)
   inputs <- c(input.names, label.names)
-  exec <- do.call(weft.simple.bind, c(list(symbol, ctx, grad.req = "write", fixed.param = inputs), shapes))
+  exec <- do.call(weft.simple.bind, c(list(symbol, ctx, grad.req = "write", fixed.param = c(inputs, fixed.param)), shapes))
   param.names <- setdiff(names(exec$arg.arrays), inputs)
+  unknown <- setdiff(fixed.param, param.names)
+  if (length(unknown)) .weft_stop("fixed.param names no parameter of the symbol: ", paste(unknown, collapse = ", "))
 
   # Initial values: given arg.params/aux.params, else the initializer.
   init <- weft.init.create(initializer, lapply(exec$arg.arrays[param.names], dim), ctx)
@@ -60,33 +100,40 @@ weft.model.FeedForward.create <- function(symbol, X, y = NULL, ctx = weft.cpu(),
 
   if (is.character(optimizer)) optimizer <- weft.opt.create(optimizer, rescale.grad = 1 / batches$batch.size, ...)
   optimizer <- weft.opt.create(optimizer)
-  states <- lapply(seq_along(param.names), function(i) optimizer$create.state(i, exec$arg.arrays[[param.names[i]]]))
-  weights <- exec$arg.arrays[param.names]
-  grads <- exec$grad.arrays[param.names]
+  update.names <- setdiff(param.names, fixed.param)
+  states <- lapply(seq_along(update.names), function(i) optimizer$create.state(i, exec$arg.arrays[[update.names[i]]]))
+  weights <- exec$arg.arrays[update.names]
+  grads <- exec$grad.arrays[update.names]
 
   eval.batches <- NULL
   if (!is.null(eval.data)) {
-    if (!is.list(eval.data) || is.null(eval.data$data) || is.null(eval.data$label)) {
-      .weft_stop("eval.data must be list(data = X, label = y)")
+    if (!is.weft.dataiter(eval.data) && (!is.list(eval.data) || is.null(eval.data$data) || is.null(eval.data$label))) {
+      .weft_stop("eval.data must be list(data = X, label = y) or a data iterator")
     }
-    eval.X <- .weft_samples_last(eval.data$data, array.layout, length(eval.data$label))
-    eval.batches <- .weft_batches(eval.X, eval.data$label, array.batch.size, ctx)
+    ev <- if (is.weft.dataiter(eval.data)) .weft_training_set(eval.data, NULL, array.layout, array.batch.size, FALSE)
+          else .weft_training_set(eval.data$data, eval.data$label, array.layout, array.batch.size, FALSE, "eval.data")
+    eval.batches <- .weft_batches(ev$X, ev$y, batches$batch.size, ctx)
+    eval.labels <- ev$y
     if (!identical(eval.batches$sample.dim, batches$sample.dim)) .weft_stop("eval.data has a different sample shape than X")
   }
   data.arr <- exec$arg.arrays[[input.names]]
   label.arr <- exec$arg.arrays[[label.names]]
-  y <- as.numeric(y)
+  y <- train$y
   # Views of every batch, made once: a step then costs a handful of .Calls.
   data.views <- lapply(seq_len(batches$num.batches), function(b) .weft_batch_view(batches$data, batches, b))
   label.views <- lapply(seq_len(batches$num.batches), function(b) .weft_batch_view(batches$label, batches, b))
 
   env <- new.env(parent = emptyenv())
   env$num.batches <- batches$num.batches
-  env$model <- structure(list(symbol = symbol, arg.params = weights, aux.params = exec$aux.arrays),
+  env$metric <- .weft_callback_metric(eval.metric)
+  env$model <- structure(list(symbol = symbol, arg.params = exec$arg.arrays[param.names], aux.params = exec$aux.arrays),
                          class = "WeftFeedForwardModel")
   stopped <- FALSE
   for (iteration in seq(begin.round, length.out = num.round)) {
     state <- if (is.null(eval.metric)) NULL else eval.metric$init()
+    env$iteration <- iteration
+    env$train.metric <- NULL
+    env$eval.metric <- NULL
     for (b in seq_len(batches$num.batches)) {
       .Call(weft_r_nd_copy_to, data.views[[b]], data.arr)
       .Call(weft_r_nd_copy_to, label.views[[b]], label.arr)
@@ -100,18 +147,20 @@ weft.model.FeedForward.create <- function(symbol, X, y = NULL, ctx = weft.cpu(),
         pred <- if (is.null(dim(pred))) pred[seq_len(real)] else matrix(pred, ncol = batches$batch.size)[, seq_len(real), drop = FALSE]
         state <- eval.metric$update(y[(b - 1) * batches$batch.size + seq_len(real)], pred, state)
       }
-      if (!is.null(batch.end.callback) && identical(batch.end.callback(iteration, b, env, verbose), FALSE)) {
-        stopped <- TRUE
-        break
+      if (!is.null(batch.end.callback)) {
+        # The running value of this epoch so far, as a batch callback reports it.
+        env$train.metric <- if (is.null(eval.metric)) NULL else eval.metric$get(state)
+        if (identical(batch.end.callback(iteration, b, env, verbose), FALSE)) {
+          stopped <- TRUE
+          break
+        }
       }
     }
     .Call(weft_r_wait_all)
     env$train.metric <- if (is.null(eval.metric)) NULL else eval.metric$get(state)
-    env$eval.metric <- NULL
     if (!is.null(eval.batches) && !is.null(eval.metric)) {
-      eval.exec <- weft.bind(symbol, ctx, c(weights, exec$arg.arrays[inputs]), exec$aux.arrays, grad.req = "null")
-      env$eval.metric <- .weft_metric_eval(eval.metric, eval.exec, eval.batches, as.numeric(eval.data$label),
-                                          input.names)
+      eval.exec <- weft.bind(symbol, ctx, exec$arg.arrays, exec$aux.arrays, grad.req = "null")
+      env$eval.metric <- .weft_metric_eval(eval.metric, eval.exec, eval.batches, eval.labels, input.names)
     }
     if (verbose && !is.null(env$train.metric)) {
       message(sprintf("[%d] Train-%s=%g%s", iteration, env$train.metric$name, env$train.metric$value,
@@ -119,7 +168,8 @@ weft.model.FeedForward.create <- function(symbol, X, y = NULL, ctx = weft.cpu(),
                                                                        env$eval.metric$value)))
     }
     if (stopped) break
-    if (!is.null(epoch.end.callback) && identical(epoch.end.callback(iteration, batches$num.batches, env, verbose), FALSE)) {
+    # nbatch is 0 at the end of an epoch, as MXNet-R calls epoch.end.callback.
+    if (!is.null(epoch.end.callback) && identical(epoch.end.callback(iteration, 0, env, verbose), FALSE)) {
       break
     }
   }
@@ -131,8 +181,14 @@ weft.model.FeedForward.create <- function(symbol, X, y = NULL, ctx = weft.cpu(),
 # per sample for a classifier), computed in batches of array.batch.size.
 predict.WeftFeedForwardModel <- function(object, X, ctx = weft.cpu(), array.batch.size = 128,
                                          array.layout = "auto", input.names = "data", ...) {
-  ctx <- .weft_check_ctx(ctx)
-  X <- .weft_samples_last(X, array.layout)
+  ctx <- .weft_check_ctx(ctx %||% weft.cpu())
+  if (is.weft.dataiter(X)) {
+    X <- .weft_iter_contents(X)$X
+  } else {
+    X <- .weft_samples_last(X, .weft_predict_layout(object, X, array.layout, input.names))
+  }
+  .weft_check_finite(X)
+  .weft_check_params_fit(object$symbol, input.names, dim(X)[-length(dim(X))], object$arg.params)
   batches <- .weft_batches(X, NULL, array.batch.size, ctx)
   shapes <- list(c(batches$sample.dim, batches$batch.size))
   names(shapes) <- input.names
@@ -154,6 +210,19 @@ predict.WeftFeedForwardModel <- function(object, X, ctx = weft.cpu(), array.batc
   out.dim <- dim(exec$outputs[[1]])
   if (length(out.dim) > 2) dim(result) <- c(out.dim[-length(out.dim)], batches$n)
   result
+}
+
+# "auto" for a matrix, as MXNet-R: samples in rows unless only samples in
+# columns fit the model's parameters (a square matrix stays rowmajor).
+.weft_predict_layout <- function(model, X, layout, input.name) {
+  if (layout != "auto" || length(dim(X)) != 2 || inherits(X, "WeftNDArray")) return(layout)
+  fits <- function(features) {
+    shapes <- .weft_infer_for(model$symbol, input.name, features)
+    !is.null(shapes) && all(vapply(names(model$arg.params), function(p) {
+      is.null(shapes[[p]]) || identical(as.numeric(shapes[[p]]), as.numeric(dim(model$arg.params[[p]])))
+    }, TRUE))
+  }
+  if (!fits(ncol(X)) && fits(nrow(X))) "colmajor" else "rowmajor"
 }
 
 print.WeftFeedForwardModel <- function(x, ...) {

@@ -110,10 +110,10 @@ weft.nd.wait.all <- function() invisible(.Call(weft_r_wait_all))
 
 weft.set.seed <- function(seed) invisible(.Call(weft_r_random_seed, seed))
 
-weft.version <- function() {
-  v <- .Call(weft_r_version)
-  list(version = v[[1]], abi = v[[2]])
-}
+# The library's version, e.g. "0.1.0"; weft.abi.version() is its C ABI number.
+weft.version <- function() .Call(weft_r_version)[[1]]
+
+weft.abi.version <- function() as.integer(.Call(weft_r_version)[[2]])
 
 # Saves a (named) list of NDArrays in the MXNet 1.x .params format.
 weft.nd.save <- function(ndarray, filename) {

@@ -2,7 +2,8 @@
 # weft_op_list + weft_op_schema (the registry is the single source of truth, as
 # MXNet's R package did with its operator listing):
 #   weft.nd.<op>(<inputs>, <params>, out = NULL)      runs the op on NDArrays now;
-#   weft.symbol.<op>(<inputs>, <params>, name = NULL, attr = NULL) composes a Symbol.
+#   weft.symbol.<op>(<inputs>, <params>, name = NULL, attr = NULL) composes a Symbol;
+#   mx.nd.<op> and mx.symbol.<op> are the same functions under MXNet-R's names.
 # Aliases get the same functions. Variadic operators (add_n, Concat, stack ...)
 # take their inputs through `...` (or one list) and fill their count parameter.
 # Parameters default to NULL, which leaves the library's documented default.
@@ -51,6 +52,10 @@
       if (!exists(sym_name, envir = ns, inherits = FALSE)) {
         assign(sym_name, .weft_make_function(spec, list(name = NULL, attr = NULL), ".weft_symbol_call", ns),
                envir = ns)
+      }
+      # MXNet-R's names for the same functions (zz_mx_compat.R), unless written by hand there.
+      for (pair in list(c(paste0("mx.nd.", alias), nd_name), c(paste0("mx.symbol.", alias), sym_name))) {
+        if (!exists(pair[1], envir = ns, inherits = FALSE)) assign(pair[1], get(pair[2], envir = ns), envir = ns)
       }
     }
   }

@@ -15,8 +15,8 @@ SEXP weft_r_exec_bind(SEXP sym, SEXP dev_type, SEXP dev_id, SEXP args, SEXP grad
   for (int i = 0; i < n_aux; ++i) if (x[i] == NULL) weft_r_fail("%s", "an auxiliary state array is NULL");
   SEXP int_reqs = PROTECT(Rf_coerceVector(reqs, INTSXP));
   weft_executor* out = NULL;
-  weft_r_check(weft_executor_bind(weft_r_symbol(sym), Rf_asInteger(dev_type), Rf_asInteger(dev_id), n_args, a, g,
-                                  INTEGER(int_reqs), n_aux, x, &out));
+  weft_r_check(weft_executor_bind(weft_r_symbol(sym), (enum weft_dev_type)Rf_asInteger(dev_type), Rf_asInteger(dev_id),
+                                  n_args, a, g, INTEGER(int_reqs), n_aux, x, &out));
   SEXP keep = PROTECT(Rf_list3(args, grads, aux));
   SEXP res = weft_r_wrap_executor(out, keep);
   UNPROTECT(2);

@@ -9,7 +9,16 @@
 #include <string.h>
 #include "weft_r.h"
 
-enum { DT_F32 = 0, DT_F64 = 1, DT_F16 = 2, DT_U8 = 3, DT_I32 = 4, DT_I8 = 5, DT_I64 = 6, DT_BOOL = 7, DT_BF16 = 12 };
+/* Short names for the ABI's dtype codes (enum weft_dtype in c_api.h). */
+#define DT_F32 WEFT_DTYPE_FLOAT32
+#define DT_F64 WEFT_DTYPE_FLOAT64
+#define DT_F16 WEFT_DTYPE_FLOAT16
+#define DT_U8 WEFT_DTYPE_UINT8
+#define DT_I32 WEFT_DTYPE_INT32
+#define DT_I8 WEFT_DTYPE_INT8
+#define DT_I64 WEFT_DTYPE_INT64
+#define DT_BOOL WEFT_DTYPE_BOOL
+#define DT_BF16 WEFT_DTYPE_BFLOAT16
 
 static size_t item_size(int dtype) {
   switch (dtype) {
@@ -76,7 +85,8 @@ SEXP weft_r_nd_create(SEXP shape, SEXP dtype, SEXP dev_type, SEXP dev_id) {
   int ndim;
   int64_t* dims = shape_arg(shape, &ndim);
   weft_ndarray* h = NULL;
-  weft_r_check(weft_ndarray_create(dims, ndim, Rf_asInteger(dtype), Rf_asInteger(dev_type), Rf_asInteger(dev_id), &h));
+  weft_r_check(weft_ndarray_create(dims, ndim, (enum weft_dtype)Rf_asInteger(dtype),
+                                   (enum weft_dev_type)Rf_asInteger(dev_type), Rf_asInteger(dev_id), &h));
   return weft_r_wrap_ndarray(h);
 }
 
@@ -91,7 +101,7 @@ SEXP weft_r_nd_copy_from_r(SEXP arr, SEXP x) {
     snprintf(detail, sizeof detail, "%lld values for an array of %lld elements", (long long)XLENGTH(x), (long long)n);
     weft_r_fail("data length does not match the array: %s", detail);
   }
-  int dtype;
+  enum weft_dtype dtype;
   weft_r_check(weft_ndarray_dtype(h, &dtype));
   void* buf = host_buffer_from_r(x, dtype, n);
   weft_r_check(weft_ndarray_copy_from_host(h, buf, (size_t)n * item_size(dtype)));
@@ -101,7 +111,7 @@ SEXP weft_r_nd_copy_from_r(SEXP arr, SEXP x) {
 /* weft_r_nd_to_r(arr): the values as an R vector in memory order (no dim). */
 SEXP weft_r_nd_to_r(SEXP arr) {
   weft_ndarray* h = weft_r_ndarray(arr);
-  int dtype;
+  enum weft_dtype dtype;
   weft_r_check(weft_ndarray_dtype(h, &dtype));
   int64_t n = num_elements(h, NULL, NULL);
   if (dtype == DT_F16 || dtype == DT_BF16)
@@ -140,16 +150,17 @@ SEXP weft_r_nd_shape(SEXP arr) {
 }
 
 SEXP weft_r_nd_dtype(SEXP arr) {
-  int dtype;
+  enum weft_dtype dtype;
   weft_r_check(weft_ndarray_dtype(weft_r_ndarray(arr), &dtype));
   return Rf_ScalarInteger(dtype);
 }
 
 SEXP weft_r_nd_context(SEXP arr) {
-  int dev_type, dev_id;
+  enum weft_dev_type dev_type;
+  int dev_id;
   weft_r_check(weft_ndarray_context(weft_r_ndarray(arr), &dev_type, &dev_id));
   SEXP out = PROTECT(Rf_allocVector(INTSXP, 2));
-  INTEGER(out)[0] = dev_type;
+  INTEGER(out)[0] = (int)dev_type;
   INTEGER(out)[1] = dev_id;
   UNPROTECT(1);
   return out;
@@ -181,7 +192,8 @@ SEXP weft_r_nd_copy_to(SEXP src, SEXP dst) {
 
 SEXP weft_r_nd_copy_to_context(SEXP arr, SEXP dev_type, SEXP dev_id) {
   weft_ndarray* out = NULL;
-  weft_r_check(weft_ndarray_copy_to_context(weft_r_ndarray(arr), Rf_asInteger(dev_type), Rf_asInteger(dev_id), &out));
+  weft_r_check(weft_ndarray_copy_to_context(weft_r_ndarray(arr), (enum weft_dev_type)Rf_asInteger(dev_type),
+                                            Rf_asInteger(dev_id), &out));
   return weft_r_wrap_ndarray(out);
 }
 
@@ -242,7 +254,7 @@ SEXP weft_r_version(void) {
 /* Memory statistics of a device: c(bytes_in_use, peak_bytes_in_use, bytes_pooled, num_allocs, num_pool_hits). */
 SEXP weft_r_storage_stats(SEXP dev_type, SEXP dev_id) {
   weft_storage_stats st;
-  weft_r_check(weft_storage_stats_get(Rf_asInteger(dev_type), Rf_asInteger(dev_id), &st));
+  weft_r_check(weft_storage_stats_get((enum weft_dev_type)Rf_asInteger(dev_type), Rf_asInteger(dev_id), &st));
   SEXP out = PROTECT(Rf_allocVector(REALSXP, 5));
   REAL(out)[0] = (double)st.bytes_in_use;
   REAL(out)[1] = (double)st.peak_bytes_in_use;

@@ -1,5 +1,6 @@
 # Writes one Rd page per registry operator (man/weft-op-<op>.Rd) documenting the
-# generated weft.nd.<op> and weft.symbol.<op> functions (R/ops_generate.R) with
+# generated weft.nd.<op> and weft.symbol.<op> functions (and their MXNet-R names
+# mx.nd.<op>, mx.symbol.<op>) (R/ops_generate.R) with
 # the registry's own doc strings, so the documentation always matches the
 # library the package is built against. Run by src/Makevars after the shared
 # object is built:  Rscript tools/gen_op_docs.R <weft.so> <man dir>
@@ -8,6 +9,9 @@ if (length(args) != 2) stop("usage: Rscript gen_op_docs.R <weft shared object> <
 dll <- dyn.load(args[1])
 routines <- getDLLRegisteredRoutines(dll)$.Call
 op_names <- .Call(routines$weft_r_op_list)
+# Operators whose mx.nd.<name> / mx.symbol.<name> are written by hand in
+# R/zz_mx_compat.R (documented in man/mx-compat.Rd); none is a registry op today.
+hand_written_mx <- c("array", "zeros", "ones", "copyto", "save", "load", "Variable", "Group", "load.json", "infer.shape")
 man_dir <- args[2]
 
 rd_escape <- function(text) {
@@ -60,6 +64,8 @@ write_rd <- function(op) {
     sprintf("\\alias{weft.op.%s}", op),
     sprintf("\\alias{weft.nd.%s}", aliases),
     sprintf("\\alias{weft.symbol.%s}", aliases),
+    sprintf("\\alias{mx.nd.%s}", setdiff(aliases, hand_written_mx)),
+    sprintf("\\alias{mx.symbol.%s}", setdiff(aliases, hand_written_mx)),
     sprintf("\\title{Operator %s}", rd_escape(op)),
     "\\description{", rd_text(s$doc),
     if (length(aliases) > 1) paste0("\n\nAliases: ", rd_escape(paste(aliases[-1], collapse = ", ")), "."),

@@ -3,7 +3,11 @@
 // random input of the given shape per request.
 //
 //	weft-loadgen -url http://127.0.0.1:8080/v1/models/digits:predict -shape 1,1,8,8 \
-//	    [-input data] [-format json|raw] [-concurrency 1,4,16] [-duration 5s] [-warmup 1s] [-json]
+//	    [-input data] [-format json|raw|v2|v2bin] [-concurrency 1,4,16] [-duration 5s] [-warmup 1s] [-json]
+//
+// Formats: json and raw are weft-serve's v1 requests; v2 is the KServe / Open
+// Inference Protocol v2 JSON request (POST to .../v2/models/NAME/infer), v2bin
+// the same with the tensor and the reply as binary data.
 //
 // Each level runs -warmup unmeasured, then -duration measured. A request that
 // fails or answers non-200 counts as an error; the run exits 1 if any did.
@@ -41,14 +45,14 @@ func main() {
 	url := flag.String("url", "", "predict URL, e.g. http://127.0.0.1:8080/v1/models/digits:predict")
 	shapeText := flag.String("shape", "1,1,8,8", "input shape of each request")
 	input := flag.String("input", "data", "input name (JSON requests)")
-	format := flag.String("format", "json", "request body: json or raw (application/octet-stream)")
+	format := flag.String("format", "json", "request body: json or raw (v1), v2 or v2bin (v2 JSON, v2 binary data)")
 	levels := flag.String("concurrency", "1,4,16", "comma-separated numbers of concurrent clients")
 	duration := flag.Duration("duration", 5*time.Second, "measured time per level")
 	warmup := flag.Duration("warmup", time.Second, "unmeasured time before each level")
 	asJSON := flag.Bool("json", false, "print one JSON object per level instead of a table")
 	flag.Parse()
-	if *url == "" || (*format != "json" && *format != "raw") {
-		fmt.Fprintln(os.Stderr, "weft-loadgen: -url is required; -format is json or raw")
+	if *url == "" || (*format != "json" && *format != "raw" && *format != "v2" && *format != "v2bin") {
+		fmt.Fprintln(os.Stderr, "weft-loadgen: -url is required; -format is json, raw, v2 or v2bin")
 		os.Exit(2)
 	}
 	shape, err := parseInts(*shapeText)
@@ -186,6 +190,22 @@ func requestBody(format, input string, shape []int) ([]byte, string, map[string]
 		}
 		return b, "application/octet-stream", map[string]string{"X-Weft-Shape": strings.Join(dims, ","),
 			"X-Weft-Dtype": "float32"}
+	}
+	switch format {
+	case "v2":
+		b, _ := json.Marshal(map[string]any{"inputs": []any{map[string]any{"name": input, "shape": shape,
+			"datatype": "FP32", "data": values}}})
+		return b, "application/json", nil
+	case "v2bin":
+		header, _ := json.Marshal(map[string]any{"inputs": []any{map[string]any{"name": input, "shape": shape,
+			"datatype": "FP32", "parameters": map[string]any{"binary_data_size": 4 * n}}},
+			"parameters": map[string]any{"binary_data_output": true}})
+		b := append([]byte(nil), header...)
+		for _, v := range values {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
+		}
+		return b, "application/octet-stream", map[string]string{
+			"Inference-Header-Content-Length": strconv.Itoa(len(header))}
 	}
 	b, _ := json.Marshal(map[string]any{"inputs": map[string]any{input: nest(values, shape)}})
 	return b, "application/json", nil

@@ -8,19 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"weft.dev/weft/internal/fixtures"
 	"weft.dev/weft/internal/npy"
 )
 
-func fixtureDir(t *testing.T) string {
-	dir := os.Getenv("WEFT_FIXTURES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "..", "shared", "fixtures")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
-		t.Skipf("the MXNet 1.9.1 fixtures are not at %s (set WEFT_FIXTURES): %v", dir, err)
-	}
-	return dir
-}
+// fixtureDir finds the MXNet 1.9.1 fixtures with no set-up (internal/fixtures).
+func fixtureDir(t *testing.T) string { return fixtures.Dir(t) }
 
 // The CLI prints MXNet's recorded output for the fixture CNN, and says what is
 // wrong with bad arguments.

@@ -62,7 +62,7 @@ func (b *batcher) submit(ctx context.Context, inputs []tensor) ([]tensor, error)
 
 // collect forms batches: it takes the first waiting job, then whatever
 // arrives until the delay ends or the rows would exceed maxRows; a job that
-// does not fit starts the next batch.
+// does not fit (or has other trailing shapes) starts the next batch.
 func (b *batcher) collect() {
 	defer b.wg.Done()
 	var next *batchJob
@@ -77,6 +77,7 @@ func (b *batcher) collect() {
 			}
 		}
 		jobs, rows := []*batchJob{first}, first.inputs[0].rows()
+		key := trailingKey(first.inputs) // only requests of the same trailing shapes batch together
 		timer := time.NewTimer(b.maxDelay)
 	gather:
 		for rows < b.maxRows {
@@ -84,7 +85,7 @@ func (b *batcher) collect() {
 			case <-b.quit:
 				break gather
 			case job := <-b.queue:
-				if rows+job.inputs[0].rows() > b.maxRows {
+				if rows+job.inputs[0].rows() > b.maxRows || trailingKey(job.inputs) != key {
 					next = job
 					break gather
 				}

@@ -29,7 +29,7 @@ func decodeJSONInputs(m *model, body []byte) ([]tensor, error) {
 		return nil, fmt.Errorf("malformed JSON request: data after the object")
 	}
 	if req.Inputs == nil {
-		return nil, fmt.Errorf(`the request has no "inputs" object (want {"inputs": {"%s": [...]}})`, m.inputs[0].Name)
+		return nil, fmt.Errorf(`the request has no "inputs" object (want {"inputs": {"%s": [...]}})`, m.inputs[0].name)
 	}
 	for name := range req.Inputs {
 		if m.inputIndex(name) < 0 {
@@ -37,14 +37,15 @@ func decodeJSONInputs(m *model, body []byte) ([]tensor, error) {
 		}
 	}
 	out := make([]tensor, len(m.inputs))
+	dtypes := m.inputDTypes()
 	for i, in := range m.inputs {
-		raw, ok := req.Inputs[in.Name]
+		raw, ok := req.Inputs[in.name]
 		if !ok {
-			return nil, fmt.Errorf("input '%s' is missing", in.Name)
+			return nil, fmt.Errorf("input '%s' is missing (inputs: %s)", in.name, m.inputNames())
 		}
-		t, err := parseNested(raw, in.DType)
+		t, err := parseNested(raw, dtypes[i])
 		if err != nil {
-			return nil, fmt.Errorf("input '%s': %v", in.Name, err)
+			return nil, fmt.Errorf("input '%s': %v", in.name, err)
 		}
 		out[i] = t
 	}
@@ -124,6 +125,16 @@ func (p *nestedParser) value(depth int) error {
 	} else if depth != p.leafDepth {
 		return fmt.Errorf("ragged list: numbers at depths %d and %d", p.leafDepth, depth)
 	}
+	if p.dtype == weft.Bool { // the v2 protocol sends BOOL data as JSON booleans
+		for word, v := range map[string]float64{"true": 1, "false": 0} {
+			if bytes.HasPrefix(p.b[p.i:], []byte(word)) {
+				p.i += len(word)
+				p.data = append(p.data, byte(v))
+				p.count++
+				return nil
+			}
+		}
+	}
 	start := p.i
 	for p.i < len(p.b) && strings.IndexByte("+-0123456789.eE", p.b[p.i]) >= 0 {
 		p.i++
@@ -161,7 +172,7 @@ func (p *nestedParser) token() string {
 // encodeJSONOutputs writes {"model": name, "outputs": {"name": nested list}}.
 // Floats get the shortest text that reads back to the same value; NaN and
 // infinities (which JSON lacks) become null.
-func encodeJSONOutputs(m *model, outputs []tensor) []byte {
+func encodeJSONOutputs(m *model, names []string, outputs []tensor) []byte {
 	var buf bytes.Buffer
 	buf.WriteString(`{"model":`)
 	writeJSONString(&buf, m.name)
@@ -170,7 +181,7 @@ func encodeJSONOutputs(m *model, outputs []tensor) []byte {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		writeJSONString(&buf, m.outputs[i].Name)
+		writeJSONString(&buf, names[i])
 		buf.WriteByte(':')
 		at := 0
 		writeNested(&buf, t, 0, &at)

@@ -30,15 +30,13 @@ func decodeRawInput(m *model, h http.Header, body []byte) ([]tensor, error) {
 		return nil, fmt.Errorf("model %s has %d inputs (%s): raw requests serve single-input models; use JSON",
 			m.name, len(m.inputs), m.inputNames())
 	}
-	i := 0
-	name := m.inputs[0].Name
+	name := m.inputs[0].name
 	if given := h.Get(headerInput); given != "" && given != name {
 		return nil, fmt.Errorf("model %s has no input '%s' (its input is '%s')", m.name, given, name)
 	}
 	shapeText := h.Get(headerShape)
 	if shapeText == "" {
-		return nil, fmt.Errorf("raw request without %s header (e.g. %s: %s)", headerShape, headerShape,
-			intsText(m.inputs[i].Shape))
+		return nil, fmt.Errorf("raw request without %s header (e.g. %s: 1,3,224,224)", headerShape, headerShape)
 	}
 	shape, err := parseDims(shapeText)
 	if err != nil {
@@ -50,22 +48,25 @@ func decodeRawInput(m *model, h http.Header, body []byte) ([]tensor, error) {
 			return nil, fmt.Errorf("%s: %v", headerDType, err)
 		}
 	}
-	if dtype != m.inputs[i].DType {
-		return nil, fmt.Errorf("input '%s' is %s, the request says %s", name, m.inputs[i].DType, dtype)
+	if want := m.inputDTypes()[0]; dtype != want {
+		return nil, fmt.Errorf("input '%s' is %s, the request says %s", name, want, dtype)
 	}
-	want := int64(dtype.Size())
-	for _, d := range shape {
-		want *= d
+	n, err := byteCount(shape, dtype)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", headerShape, err)
 	}
-	if int64(len(body)) != want {
-		return nil, fmt.Errorf("body has %d bytes; shape %v of %s needs %d", len(body), shape, dtype, want)
+	if int64(len(body)) != n {
+		return nil, fmt.Errorf("body has %d bytes; shape %v of %s needs %d", len(body), shape, dtype, n)
 	}
 	t := []tensor{{shape: shape, dtype: dtype, data: body}}
+	if err := checkFinite(t[0]); err != nil {
+		return nil, fmt.Errorf("input '%s': %v", name, err)
+	}
 	return t, m.checkInputs(t)
 }
 
-// rawOutputIndex picks the output a raw reply carries.
-func rawOutputIndex(m *model, r *http.Request) (int, error) {
+// rawOutputIndex picks the output a raw reply carries among names.
+func rawOutputIndex(m *model, names []string, r *http.Request) (int, error) {
 	name := r.Header.Get(headerOutput)
 	if name == "" {
 		name = r.URL.Query().Get("output")
@@ -73,14 +74,10 @@ func rawOutputIndex(m *model, r *http.Request) (int, error) {
 	if name == "" {
 		return 0, nil
 	}
-	for i, o := range m.outputs {
-		if o.Name == name {
+	for i, o := range names {
+		if o == name {
 			return i, nil
 		}
-	}
-	names := make([]string, len(m.outputs))
-	for i, o := range m.outputs {
-		names[i] = o.Name
 	}
 	return 0, fmt.Errorf("model %s has no output '%s' (outputs: %s)", m.name, name, strings.Join(names, ", "))
 }

@@ -2,7 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"log"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,14 +47,14 @@ func TestServerShapeFromSymbolAttribute(t *testing.T) {
 func TestServeStopsGracefullyOnSIGTERM(t *testing.T) {
 	dir, fx := modelDir(t)
 	logBuf := &syncBuffer{}
-	cfg := config{modelDir: dir, poolSize: 1, batchMax: 64, batchDelay: 700 * time.Millisecond, maxBody: 1 << 20,
-		shapes: shapeFlags{}, logger: log.New(logBuf, "", 0)}
+	cfg := config{modelDir: dir, poolSize: 1, queueMax: 8, batchMax: 64, batchDelay: 700 * time.Millisecond, maxBody: 1 << 20,
+		shapes: shapeFlags{}, logger: slog.New(slog.NewJSONHandler(logBuf, nil))}
 	done := make(chan error, 1)
-	go func() { done <- serve(cfg, "127.0.0.1:0", 5*time.Second, 5*time.Second, cfg.logger) }()
+	go func() { done <- serve(cfg, "127.0.0.1:0", 5*time.Second, 5*time.Second) }()
 	var url string
 	for i := 0; i < 200 && url == ""; i++ {
 		if _, rest, ok := strings.Cut(logBuf.String(), "listening on "); ok {
-			url = strings.Fields(rest)[0]
+			url = strings.Fields(rest)[0] // the message goes on after a space
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

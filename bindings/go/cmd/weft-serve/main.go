@@ -1,12 +1,15 @@
-// Command weft-serve serves every model of a directory over HTTP.
+// Command weft-serve serves every model of a directory over HTTP: the KServe
+// / Open Inference Protocol v2 REST API (/v2/...), the v1 API (/v1/models/...)
+// and Prometheus metrics (/metrics).
 //
-//	weft-serve -models DIR [-addr 127.0.0.1:8080] [-pool 2] [-batch-max 0] [-batch-delay 2ms]
-//	           [-max-body 16777216] [-shape MODEL:INPUT=1,3,224,224 ...]
+//	weft-serve -models DIR [-addr 127.0.0.1:8080]
 //
-// A model is NAME-symbol.json with NAME-NNNN.params (the highest epoch NNNN
-// wins). Input shapes come from -shape, else NAME-shapes.json
-// ({"data": [1, 3, 224, 224]}), else the input's __shape__ attribute; axis 0
-// is the batch and takes any size per request. See README.md for the API.
+// A model is NAME-symbol.json with NAME-NNNN.params files, as MXNet's
+// export and save_checkpoint write them; each epoch NNNN is a version and the
+// newest answers by default. Nothing else is needed: input shapes come from
+// each request, and inputs read only as a loss's label (softmax_label) are
+// bound internally. The directory is polled: models that appear, change or
+// go are loaded, reloaded or dropped while the server runs. See README.md.
 package main
 
 import (
@@ -14,7 +17,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -24,66 +28,97 @@ import (
 )
 
 func main() {
-	cfg := config{shapes: shapeFlags{}}
-	addr := flag.String("addr", "127.0.0.1:8080", "listen address (port 0: any free port, printed at start)")
-	flag.StringVar(&cfg.modelDir, "models", "", "directory of NAME-symbol.json + NAME-NNNN.params models")
-	flag.IntVar(&cfg.poolSize, "pool", 2, "predictors per model (requests run in parallel up to this)")
-	flag.IntVar(&cfg.batchMax, "batch-max", 0, "dynamic batching: most rows per batch (0 or 1: off)")
-	flag.DurationVar(&cfg.batchDelay, "batch-delay", 2*time.Millisecond, "dynamic batching: longest wait for more requests")
-	flag.Int64Var(&cfg.maxBody, "max-body", 16<<20, "largest request body in bytes")
-	readTimeout := flag.Duration("read-timeout", 30*time.Second, "longest time to read a request")
-	writeTimeout := flag.Duration("write-timeout", 60*time.Second, "longest time to answer a request")
-	quiet := flag.Bool("quiet", false, "no per-request log lines")
-	flag.Var(cfg.shapes, "shape", "input shape MODEL:INPUT=D0,D1,... (repeatable)")
-	flag.Parse()
-	if cfg.modelDir == "" || cfg.poolSize < 1 || cfg.maxBody < 1 || cfg.batchDelay < 0 {
-		fmt.Fprintln(os.Stderr, "weft-serve: -models is required; -pool and -max-body must be positive")
-		flag.Usage()
+	opts, err := parseFlags(os.Args[1:], os.Stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "weft-serve:", err)
+		}
 		os.Exit(2)
 	}
-	logger := log.New(os.Stderr, "weft-serve: ", log.LstdFlags|log.Lmicroseconds)
-	if !*quiet {
-		cfg.logger = logger
-	}
-	if err := serve(cfg, *addr, *readTimeout, *writeTimeout, logger); err != nil {
-		logger.Print(err)
+	opts.cfg.logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	if err := serve(opts.cfg, opts.addr, opts.readTimeout, opts.writeTimeout); err != nil {
+		opts.cfg.logger.Error("weft-serve failed", "error", err.Error())
 		os.Exit(1)
 	}
 }
 
-// serve loads the models, listens, and on SIGTERM or SIGINT stops accepting,
-// lets running requests finish (up to 30 s) and frees the models.
-func serve(cfg config, addr string, readTimeout, writeTimeout time.Duration, logger *log.Logger) error {
+// options are the parsed command line.
+type options struct {
+	cfg                       config
+	addr                      string
+	readTimeout, writeTimeout time.Duration
+}
+
+// parseFlags reads the command line (usage and errors go to out).
+func parseFlags(args []string, out io.Writer) (options, error) {
+	o := options{cfg: config{shapes: shapeFlags{}}}
+	cfg := &o.cfg
+	fs := flag.NewFlagSet("weft-serve", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address (port 0: any free port, printed at start)")
+	fs.StringVar(&cfg.modelDir, "models", "", "directory of NAME-symbol.json + NAME-NNNN.params models")
+	fs.IntVar(&cfg.poolSize, "pool", 2, "predictions running at once per model version")
+	fs.IntVar(&cfg.queueMax, "queue", 64, "requests waiting beyond those per model version; more get 429")
+	fs.IntVar(&cfg.batchMax, "batch-max", 0, "dynamic batching: most rows per batch (0 or 1: off)")
+	fs.DurationVar(&cfg.batchDelay, "batch-delay", 2*time.Millisecond, "dynamic batching: longest wait for more requests")
+	fs.Int64Var(&cfg.maxBody, "max-body", 16<<20, "largest request body in bytes")
+	fs.IntVar(&cfg.maxShapes, "max-shapes", 16, "input shapes with cached predictors per model version (LRU)")
+	fs.IntVar(&cfg.maxVersions, "max-versions", 3, "newest epochs served per model")
+	fs.DurationVar(&cfg.timeout, "timeout", 30*time.Second, "default request deadline (X-Request-Timeout or v2 \"timeout\" override it)")
+	fs.DurationVar(&cfg.poll, "poll", 2*time.Second, "how often the model directory is rescanned (0: never)")
+	fs.DurationVar(&o.readTimeout, "read-timeout", 30*time.Second, "longest time to read a request")
+	fs.DurationVar(&o.writeTimeout, "write-timeout", 60*time.Second, "longest time to answer a request")
+	fs.BoolVar(&cfg.quiet, "quiet", false, "no per-request log lines")
+	fs.Var(cfg.shapes, "shape", "optional shape hint MODEL:INPUT=D0,D1,... (repeatable): checks the model fully at load")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments %v (flags only; see -h)", fs.Args())
+	}
+	if cfg.modelDir == "" || cfg.poolSize < 1 || cfg.maxBody < 1 || cfg.batchDelay < 0 || cfg.queueMax < 0 ||
+		cfg.maxShapes < 1 || cfg.maxVersions < 1 || cfg.timeout <= 0 || cfg.poll < 0 {
+		fs.Usage()
+		return o, fmt.Errorf("-models is required; -pool, -max-body, -max-shapes, -max-versions and -timeout " +
+			"must be positive, -queue and -poll not negative")
+	}
+	return o, nil
+}
+
+// serve loads the models, listens, polls the directory, and on SIGTERM or
+// SIGINT stops accepting, lets running requests finish (up to 30 s) and frees
+// the models.
+func serve(cfg config, addr string, readTimeout, writeTimeout time.Duration) error {
 	start := time.Now()
 	s, err := newServer(cfg)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	for _, name := range s.names {
-		m := s.models[name]
-		logger.Printf("model %s (epoch %d): inputs %s, %d predictors, dynamic batching %v", name, m.epoch,
-			m.inputNames(), m.pool.Size(), m.batcher != nil)
-	}
+	logger := s.log
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{Handler: s.handler(), ReadTimeout: readTimeout, ReadHeaderTimeout: readTimeout,
-		WriteTimeout: writeTimeout, IdleTimeout: 2 * time.Minute, ErrorLog: logger}
+		WriteTimeout: writeTimeout, IdleTimeout: 2 * time.Minute,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
+	if cfg.poll > 0 {
+		go s.reg.poll(ctx, cfg.poll)
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	// Scripts wait for this line (or poll /healthz) to learn the port.
-	logger.Printf("listening on http://%s (models: %d, ready in %s)", ln.Addr(), len(s.names),
-		time.Since(start).Round(time.Millisecond))
+	// Scripts wait for this line (or poll /v2/health/ready) to learn the port.
+	logger.Info(fmt.Sprintf("listening on http://%s (models: %d)", ln.Addr(), len(s.reg.names())),
+		"addr", ln.Addr().String(), "ready_ms", time.Since(start).Milliseconds())
 	select {
 	case err := <-served:
 		return err
 	case <-ctx.Done():
 	}
-	logger.Print("shutting down")
+	logger.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
@@ -92,6 +127,6 @@ func serve(cfg config, addr string, readTimeout, writeTimeout time.Duration, log
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	logger.Print("stopped")
+	logger.Info("stopped")
 	return nil
 }

@@ -2,157 +2,211 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"weft.dev/weft"
 )
 
-// maxShapesPerPredictor bounds the reshaped copies each pooled predictor keeps
-// (one per batch size seen recently); the least recently used goes first.
-const maxShapesPerPredictor = 8
-
-// model is one served model: a pool of predictors at the bound shapes, each
-// with copies reshaped to the batch sizes requests bring.
+// model is one served version (one epoch file) of a model. Predictors are
+// made for the input shapes requests bring: a root predictor (made at load
+// when a shape hint exists, else at the first request; never used for a
+// forward pass, so reshaping from it never waits on one) is reshaped per
+// shape, and the copies are kept in a bounded LRU cache (shapeCache). At most
+// poolSize predictions run at once; at most queueMax more wait.
 type model struct {
 	name     string
-	epoch    int
-	inputs   []weft.TensorInfo // bound shapes; axis 0 varies per request
-	outputs  []weft.TensorInfo
-	pool     *weft.Pool
-	shapes   map[*weft.Predictor]*batchShapes // fixed after load; each entry used by the predictor's holder only
-	batcher  *batcher                         // nil without dynamic batching
-	forwards atomic.Int64                     // forward passes run (dynamic batching makes fewer than requests)
-	// batchable: every output has the batch on axis 0, so requests can be
-	// concatenated and the results split again.
-	batchable bool
+	version  int
+	symJSON  string
+	params   []byte
+	inputs   []inputSpec  // what a request must supply, in argument order
+	hints    []weft.Input // bound shapes from -shape, NAME-shapes.json or __shape__ (nil when unknown)
+	poolSize int
+	queueMax int
+	maxBody  int64
+
+	rootMu  sync.Mutex
+	root    *weft.Predictor // nil until the first shape is known
+	outputs []weft.TensorInfo
+	dtypes  []weft.DType // of inputs: final once root exists; before, from __dtype__ (default float32)
+
+	cache *shapeCache
+	slots chan struct{} // one per running prediction
+
+	admitted atomic.Int64 // waiting + running
+	running  atomic.Int64
+	forwards atomic.Int64 // forward passes run (dynamic batching makes fewer than requests)
+
+	batcher   *batcher // nil without dynamic batching
+	batchMu   sync.Mutex
+	batchable map[string]bool // trailing-shape key -> outputs carry the batch on axis 0
+
+	refs    sync.WaitGroup // requests holding this version (hot reload frees it after them)
+	metrics *metrics
 }
 
-type batchShapes struct {
-	byBatch map[int64]*weft.Predictor
-	order   []int64 // least recently used first
+// inputSpec is a data input a request supplies.
+type inputSpec struct {
+	name string
 }
 
-func loadModel(mf modelFiles, flags shapeFlags, poolSize int) (*model, error) {
-	symJSON, err := os.ReadFile(mf.symbolPath)
+var (
+	errQueueFull     = errors.New("queue full")
+	errModelRetiring = errors.New("the model version is being replaced")
+)
+
+// badShapeError is a request's shape the graph cannot take (a 400).
+type badShapeError struct{ err error }
+
+func (e badShapeError) Error() string { return e.err.Error() }
+func (e badShapeError) Unwrap() error { return e.err }
+
+// newModel prepares a version: finds the inputs a client supplies (the data
+// inputs without loss labels) and, when a shape hint exists, builds the root
+// predictor so a broken file shows at load.
+func newModel(name string, version int, symJSON string, params []byte, hints map[string][]int64, cfg config,
+	mt *metrics) (*model, error) {
+	names, err := weft.RequestInputNames(symJSON, params)
 	if err != nil {
 		return nil, err
-	}
-	var params []byte
-	if mf.paramsPath != "" {
-		if params, err = os.ReadFile(mf.paramsPath); err != nil {
-			return nil, err
-		}
-	}
-	names, err := weft.DataInputNames(string(symJSON), params)
-	if err != nil {
-		return nil, fmt.Errorf("model %s: %w", mf.name, err)
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("model %s: every argument is a parameter; no data input", mf.name)
+		return nil, fmt.Errorf("every argument is a parameter or a label; no data input")
 	}
-	sym, err := weft.SymbolFromJSON(string(symJSON))
+	sym, err := weft.SymbolFromJSON(symJSON)
 	if err != nil {
 		return nil, err
 	}
-	inputs, err := inputShapes(mf, names, sym, flags)
+	attrs, err := sym.Attrs()
 	sym.Close()
 	if err != nil {
 		return nil, err
 	}
-	base, err := weft.NewPredictor(string(symJSON), params, inputs)
-	if err != nil {
-		return nil, fmt.Errorf("model %s: %w", mf.name, err)
+	m := &model{name: name, version: version, symJSON: symJSON, params: params, poolSize: cfg.poolSize,
+		queueMax: cfg.queueMax, maxBody: cfg.maxBody, slots: make(chan struct{}, cfg.poolSize),
+		cache: newShapeCache(cfg.maxShapes), batchable: map[string]bool{}, metrics: mt}
+	complete := true
+	for _, n := range names {
+		dtype := weft.Float32
+		if flag, ok := attrs[n+"$__dtype__"]; ok {
+			var f int
+			if _, err := fmt.Sscan(flag, &f); err == nil {
+				dtype = weft.DType(f)
+			}
+		}
+		m.inputs = append(m.inputs, inputSpec{name: n})
+		m.dtypes = append(m.dtypes, dtype)
+		shape := hints[n]
+		if shape == nil {
+			shape = shapeAttr(attrs[n+"$__shape__"])
+		}
+		if shape == nil {
+			complete = false
+		}
+		m.hints = append(m.hints, weft.Input{Name: n, Shape: shape})
 	}
-	m := &model{name: mf.name, epoch: mf.epoch, inputs: base.Inputs(), outputs: base.Outputs(),
-		shapes: map[*weft.Predictor]*batchShapes{}}
-	m.batchable = m.checkBatchable(base)
-	if m.pool, err = weft.NewPool(base, poolSize); err != nil {
-		return nil, fmt.Errorf("model %s: %w", mf.name, err)
+	for n := range hints {
+		if !contains(names, n) {
+			return nil, fmt.Errorf("a shape is given for '%s', which is not a data input (inputs: %v)", n, names)
+		}
 	}
-	for i := 0; i < poolSize; i++ {
-		pr, _ := m.pool.Get(context.Background())
-		m.shapes[pr] = &batchShapes{byBatch: map[int64]*weft.Predictor{}}
-		defer m.pool.Put(pr)
+	if cfg.batchMax > 1 {
+		m.batcher = newBatcher(m, cfg.batchMax, cfg.batchDelay)
+	}
+	if !complete {
+		m.hints = nil
+		return m, nil
+	}
+	if err := m.ensureRoot(m.hints); err != nil {
+		m.close()
+		return nil, err
 	}
 	return m, nil
 }
 
-// checkBatchable reshapes to batch 2 and checks every output's axis 0 follows.
-func (m *model) checkBatchable(base *weft.Predictor) bool {
-	two, err := base.Reshape(m.inputsAtBatch(2))
-	if err != nil {
-		return false
+// ensureRoot builds the root predictor at shapes when there is none yet.
+func (m *model) ensureRoot(shapes []weft.Input) error {
+	m.rootMu.Lock()
+	defer m.rootMu.Unlock()
+	if m.root != nil {
+		return nil
 	}
-	defer two.Close()
-	for i, o := range two.Outputs() {
-		if len(o.Shape) == 0 || o.Shape[0] != 2 || len(m.outputs[i].Shape) == 0 ||
-			m.outputs[i].Shape[0] != m.inputs[0].Shape[0] {
-			return false
+	root, err := weft.NewPredictor(m.symJSON, m.params, shapes)
+	if err != nil {
+		if weft.IsStatus(err, weft.StatusShape) || weft.IsStatus(err, weft.StatusInvalidArgument) {
+			return badShapeError{err}
+		}
+		return err
+	}
+	m.root = root
+	m.params = nil // the root holds the parameter arrays now; reshapes share them
+	m.outputs = root.Outputs()
+	for i, in := range root.Inputs() {
+		if idx := m.inputIndex(in.Name); idx >= 0 {
+			m.dtypes[idx] = root.Inputs()[i].DType
 		}
 	}
-	return true
+	return nil
 }
 
-func (m *model) inputsAtBatch(batch int64) []weft.Input {
-	out := make([]weft.Input, len(m.inputs))
-	for i, in := range m.inputs {
-		out[i] = weft.Input{Name: in.Name, Shape: append([]int64{batch}, in.Shape[1:]...)}
+// admit reserves a place in the model's queue; release it with leave.
+func (m *model) admit() error {
+	if m.admitted.Add(1) > int64(m.poolSize+m.queueMax) {
+		m.admitted.Add(-1)
+		return errQueueFull
 	}
-	return out
+	return nil
 }
 
-// predictorFor gives base, or a copy of it reshaped to batch rows. Only the
-// goroutine holding base (from the pool) calls it.
-func (m *model) predictorFor(base *weft.Predictor, batch int64) (*weft.Predictor, error) {
-	if batch == m.inputs[0].Shape[0] {
-		return base, nil
-	}
-	bs := m.shapes[base]
-	if pr, ok := bs.byBatch[batch]; ok {
-		bs.touch(batch)
-		return pr, nil
-	}
-	pr, err := base.Reshape(m.inputsAtBatch(batch))
-	if err != nil {
-		return nil, err
-	}
-	if len(bs.order) >= maxShapesPerPredictor {
-		oldest := bs.order[0]
-		bs.byBatch[oldest].Close()
-		delete(bs.byBatch, oldest)
-		bs.order = bs.order[1:]
-	}
-	bs.byBatch[batch] = pr
-	bs.order = append(bs.order, batch)
-	return pr, nil
-}
+func (m *model) leave() { m.admitted.Add(-1) }
 
-func (bs *batchShapes) touch(batch int64) {
-	for i, b := range bs.order {
-		if b == batch {
-			bs.order = append(append(bs.order[:i:i], bs.order[i+1:]...), batch)
-			return
-		}
-	}
-}
+// queueDepth is the number of admitted requests not yet running.
+func (m *model) queueDepth() int64 { return max(0, m.admitted.Load()-m.running.Load()) }
 
-// run predicts one (already validated) request: inputs in m.inputs order, all
-// with the same batch size. The outputs come in m.outputs order.
+// run predicts one validated request (inputs in m.inputs order) on a
+// predictor of its shapes. The outputs come in m.outputs order.
 func (m *model) run(ctx context.Context, inputs []tensor) ([]tensor, error) {
-	base, err := m.pool.Get(ctx)
-	if err != nil {
+	shapes := make([]weft.Input, len(inputs))
+	for i, t := range inputs {
+		shapes[i] = weft.Input{Name: m.inputs[i].name, Shape: t.shape}
+	}
+	select {
+	case m.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	m.running.Add(1)
+	defer func() { m.running.Add(-1); <-m.slots }()
+	if err := m.ensureRoot(shapes); err != nil {
 		return nil, err
 	}
-	defer m.pool.Put(base)
-	pr, err := m.predictorFor(base, inputs[0].rows())
-	if err != nil {
-		return nil, err
+	for i, dt := range m.inputDTypes() {
+		if inputs[i].dtype != dt {
+			return nil, badShapeError{fmt.Errorf("input '%s' is %s, the request gives %s", m.inputs[i].name, dt,
+				inputs[i].dtype)}
+		}
 	}
+	key := shapeKey(shapes)
+	pr, entry := m.cache.take(key)
+	if pr == nil {
+		m.rootMu.Lock()
+		var err error
+		pr, err = m.root.Reshape(shapes)
+		m.rootMu.Unlock()
+		if err != nil {
+			if weft.IsStatus(err, weft.StatusShape) || weft.IsStatus(err, weft.StatusInvalidArgument) {
+				return nil, badShapeError{err}
+			}
+			return nil, err
+		}
+		entry = m.cache.entry(key)
+	}
+	defer m.cache.give(entry, pr)
 	for i, in := range m.inputs {
-		if err := pr.SetInputBytes(in.Name, inputs[i].data); err != nil {
+		if err := pr.SetInputBytes(in.name, inputs[i].data); err != nil {
 			return nil, err
 		}
 	}
@@ -160,6 +214,7 @@ func (m *model) run(ctx context.Context, inputs []tensor) ([]tensor, error) {
 		return nil, err
 	}
 	m.forwards.Add(1)
+	m.metrics.observeBatch(m.name, inputs[0].rows())
 	infos := pr.Outputs()
 	out := make([]tensor, len(infos))
 	for i, o := range infos {
@@ -172,30 +227,113 @@ func (m *model) run(ctx context.Context, inputs []tensor) ([]tensor, error) {
 	return out, nil
 }
 
-// predict runs a request through the batcher when there is one.
+// predict runs a request (through the batcher when there is one) on its own
+// goroutine and waits for it or for ctx's end. On ctx's end the work still
+// finishes in the background (a forward pass cannot be interrupted) and keeps
+// its queue place until then, so the queue bounds the work, not the waiting.
 func (m *model) predict(ctx context.Context, inputs []tensor) ([]tensor, error) {
-	if m.batcher != nil {
-		return m.batcher.submit(ctx, inputs)
+	type result struct {
+		out []tensor
+		err error
 	}
-	return m.run(ctx, inputs)
+	done := make(chan result, 1)
+	m.refs.Add(1)
+	go func() {
+		defer m.refs.Done()
+		defer m.leave()
+		var r result
+		if m.batcher != nil && m.canBatch(inputs) {
+			r.out, r.err = m.batcher.submit(ctx, inputs)
+		} else {
+			r.out, r.err = m.run(ctx, inputs)
+		}
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		return r.out, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
+// canBatch: every input has the same batch size, and at these trailing shapes
+// every output carries the batch on axis 0 (checked once per trailing shape
+// by reshaping the root to batches 2 and 3).
+func (m *model) canBatch(inputs []tensor) bool {
+	for _, t := range inputs {
+		if len(t.shape) == 0 || t.shape[0] != inputs[0].shape[0] {
+			return false
+		}
+	}
+	key := trailingKey(inputs)
+	m.batchMu.Lock()
+	ok, known := m.batchable[key]
+	m.batchMu.Unlock()
+	if known {
+		return ok
+	}
+	ok = m.checkBatchable(inputs)
+	m.batchMu.Lock()
+	m.batchable[key] = ok
+	m.batchMu.Unlock()
+	return ok
+}
+
+func (m *model) checkBatchable(inputs []tensor) bool {
+	at := func(batch int64) []weft.Input {
+		out := make([]weft.Input, len(inputs))
+		for i, t := range inputs {
+			out[i] = weft.Input{Name: m.inputs[i].name, Shape: append([]int64{batch}, t.shape[1:]...)}
+		}
+		return out
+	}
+	if err := m.ensureRoot(at(inputs[0].rows())); err != nil {
+		return false
+	}
+	for _, batch := range []int64{2, 3} {
+		m.rootMu.Lock()
+		pr, err := m.root.Reshape(at(batch))
+		m.rootMu.Unlock()
+		if err != nil {
+			return false
+		}
+		outs := pr.Outputs()
+		pr.Close()
+		for _, o := range outs {
+			if len(o.Shape) == 0 || o.Shape[0] != batch {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// close frees the predictors; call it when no request holds the version.
 func (m *model) close() {
 	if m.batcher != nil {
 		m.batcher.stop()
 	}
-	// Called after the server has stopped: no request holds a predictor.
-	for _, bs := range m.shapes {
-		for _, pr := range bs.byBatch {
-			pr.Close()
-		}
+	m.cache.close()
+	m.rootMu.Lock()
+	if m.root != nil {
+		m.root.Close()
+		m.root = nil
 	}
-	m.pool.Close()
+	m.rootMu.Unlock()
+}
+
+// retire frees the version once the requests holding it have finished.
+func (m *model) retire() {
+	go func() {
+		m.refs.Wait()
+		m.close()
+	}()
 }
 
 func (m *model) inputIndex(name string) int {
 	for i, in := range m.inputs {
-		if in.Name == name {
+		if in.name == name {
 			return i
 		}
 	}
@@ -205,41 +343,53 @@ func (m *model) inputIndex(name string) int {
 func (m *model) inputNames() string {
 	names := make([]string, len(m.inputs))
 	for i, in := range m.inputs {
-		names[i] = in.Name
+		names[i] = in.name
 	}
 	return strings.Join(names, ", ")
 }
 
-// checkInputs validates a request's tensors (in m.inputs order) against the
-// model: same trailing dims as bound, a batch of at least one row, the same
-// batch for every input.
+// outputInfos gives the outputs at the root's shapes (nil before the first
+// request of a model without shape hints).
+func (m *model) outputInfos() []weft.TensorInfo {
+	m.rootMu.Lock()
+	defer m.rootMu.Unlock()
+	return m.outputs
+}
+
+func (m *model) inputDTypes() []weft.DType {
+	m.rootMu.Lock()
+	defer m.rootMu.Unlock()
+	return append([]weft.DType(nil), m.dtypes...)
+}
+
+// checkInputs validates a request's tensors (in m.inputs order): every dim
+// positive and the byte count matching the shape.
 func (m *model) checkInputs(ts []tensor) error {
 	for i, in := range m.inputs {
 		t := ts[i]
-		want := append([]int64{-1}, in.Shape[1:]...)
-		if len(t.shape) != len(in.Shape) || !equalDims(t.shape[1:], in.Shape[1:]) {
-			return fmt.Errorf("input '%s' has shape %v; model %s wants %v (-1: any batch size)", in.Name, t.shape,
-				m.name, want)
+		if len(t.shape) == 0 {
+			return fmt.Errorf("input '%s' is a scalar; want at least a batch axis", in.name)
 		}
-		if t.shape[0] < 1 {
-			return fmt.Errorf("input '%s' has an empty batch (shape %v)", in.Name, t.shape)
+		n, err := byteCount(t.shape, t.dtype)
+		if err != nil {
+			return fmt.Errorf("input '%s': %v", in.name, err)
 		}
-		if t.shape[0] != ts[0].shape[0] {
-			return fmt.Errorf("inputs '%s' and '%s' have different batch sizes (%d and %d)", m.inputs[0].Name,
-				in.Name, ts[0].shape[0], t.shape[0])
+		if n == 0 {
+			return fmt.Errorf("input '%s' is empty (shape %v)", in.name, t.shape)
+		}
+		if n != int64(len(t.data)) {
+			return fmt.Errorf("input '%s' has %d bytes; shape %v of %s needs %d", in.name, len(t.data), t.shape,
+				t.dtype, n)
 		}
 	}
 	return nil
 }
 
-func equalDims(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
 		}
 	}
-	return true
+	return false
 }

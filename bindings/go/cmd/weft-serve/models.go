@@ -9,24 +9,21 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"weft.dev/weft"
 )
 
 // modelFiles are the files of one model found in the model directory.
 type modelFiles struct {
 	name       string
 	symbolPath string
-	paramsPath string // the highest epoch's; "" when the model has none
-	epoch      int
-	shapesPath string // name-shapes.json when present
+	versions   map[int]string // epoch -> NAME-NNNN.params
+	shapesPath string         // NAME-shapes.json when present
 }
 
 var paramsFile = regexp.MustCompile(`^(.+)-(\d{4,})\.params$`)
 
-// findModels lists the models of dir: every name-symbol.json, with the
-// name-NNNN.params of the highest epoch NNNN.
-func findModels(dir string) ([]modelFiles, error) {
+// findModels lists the models of dir: every NAME-symbol.json, with its
+// NAME-NNNN.params files (each epoch NNNN a version).
+func findModels(dir string) (map[string]*modelFiles, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("model directory: %w", err)
@@ -34,7 +31,7 @@ func findModels(dir string) ([]modelFiles, error) {
 	byName := map[string]*modelFiles{}
 	for _, e := range entries {
 		if name, ok := strings.CutSuffix(e.Name(), "-symbol.json"); ok && name != "" && !e.IsDir() {
-			byName[name] = &modelFiles{name: name, symbolPath: filepath.Join(dir, e.Name()), epoch: -1}
+			byName[name] = &modelFiles{name: name, symbolPath: filepath.Join(dir, e.Name()), versions: map[int]string{}}
 		}
 	}
 	for _, e := range entries {
@@ -42,26 +39,39 @@ func findModels(dir string) ([]modelFiles, error) {
 		if m == nil || e.IsDir() || byName[m[1]] == nil {
 			continue
 		}
-		epoch, err := strconv.Atoi(m[2])
-		if err != nil {
-			continue
-		}
-		if mf := byName[m[1]]; epoch > mf.epoch {
-			mf.epoch, mf.paramsPath = epoch, filepath.Join(dir, e.Name())
+		if epoch, err := strconv.Atoi(m[2]); err == nil {
+			byName[m[1]].versions[epoch] = filepath.Join(dir, e.Name())
 		}
 	}
-	var out []modelFiles
 	for name, mf := range byName {
 		if p := filepath.Join(dir, name+"-shapes.json"); fileExists(p) {
 			mf.shapesPath = p
 		}
-		out = append(out, *mf)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no models in %s (want NAME-symbol.json with NAME-NNNN.params)", dir)
+	return byName, nil
+}
+
+// epochs gives the versions newest first.
+func (mf *modelFiles) epochs() []int {
+	out := make([]int, 0, len(mf.versions))
+	for v := range mf.versions {
+		out = append(out, v)
 	}
-	return out, nil
+	sort.Sort(sort.Reverse(sort.IntSlice(out)))
+	return out
+}
+
+// stamp identifies a file's content cheaply (size and modification time), so
+// the poller notices a file that appears, changes or goes.
+func stamp(path string) string {
+	if path == "" {
+		return "-"
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return "missing"
+	}
+	return fmt.Sprintf("%d@%d", st.Size(), st.ModTime().UnixNano())
 }
 
 func fileExists(p string) bool {
@@ -103,53 +113,30 @@ func parseDims(text string) ([]int64, error) {
 	return dims, nil
 }
 
-// inputShapes decides the bound shape of every data input: from the -shape
-// flags, else NAME-shapes.json ({"data": [1, 3, 8, 8]}), else the input
-// variable's __shape__ attribute (a leading 0, MXNet's unknown batch, becomes 1).
-// The leading dimension is the batch size and varies per request.
-func inputShapes(mf modelFiles, inputs []string, sym *weft.Symbol, flags shapeFlags) ([]weft.Input, error) {
-	fromFile := map[string][]int64{}
-	if mf.shapesPath != "" {
-		b, err := os.ReadFile(mf.shapesPath)
-		if err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal(b, &fromFile); err != nil {
-			return nil, fmt.Errorf("%s: want {\"INPUT\": [dims...]}: %v", mf.shapesPath, err)
-		}
+// shapeHints reads the optional shapes a model is first bound at: the -shape
+// flags, else NAME-shapes.json ({"data": [1, 3, 8, 8]}); the input's
+// __shape__ attribute is the last resort (in newModel). Requests bring their
+// own shapes; a hint only lets the model be checked fully at load.
+func shapeHints(mf *modelFiles, flags shapeFlags) (map[string][]int64, error) {
+	if f := flags[mf.name]; f != nil {
+		return f, nil
 	}
-	attrs, err := sym.Attrs()
+	out := map[string][]int64{}
+	if mf.shapesPath == "" {
+		return out, nil
+	}
+	b, err := os.ReadFile(mf.shapesPath)
 	if err != nil {
 		return nil, err
 	}
-	var out []weft.Input
-	for _, name := range inputs {
-		shape, where := flags[mf.name][name], "flag"
-		if shape == nil {
-			shape, where = fromFile[name], mf.shapesPath
-		}
-		if shape == nil {
-			shape, where = shapeAttr(attrs[name+"$__shape__"]), "the __shape__ attribute"
-		}
-		if shape == nil {
-			return nil, fmt.Errorf("model %s: no shape for input '%s': give -shape %s:%s=1,... or write %s-shapes.json",
-				mf.name, name, mf.name, name, mf.name)
-		}
-		if len(shape) == 0 {
-			return nil, fmt.Errorf("model %s: input '%s' (from %s) has no batch axis", mf.name, name, where)
-		}
-		for _, d := range shape {
-			if d <= 0 {
-				return nil, fmt.Errorf("model %s: input '%s' has shape %v (from %s): dims must be positive",
-					mf.name, name, shape, where)
-			}
-		}
-		out = append(out, weft.Input{Name: name, Shape: shape})
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("%s: want {\"INPUT\": [dims...]}: %v", mf.shapesPath, err)
 	}
-	for name := range flags[mf.name] {
-		if !contains(inputs, name) {
-			return nil, fmt.Errorf("model %s: -shape names '%s', which is not a data input (inputs: %v)",
-				mf.name, name, inputs)
+	for name, shape := range out {
+		for _, d := range shape {
+			if d <= 0 || len(shape) == 0 {
+				return nil, fmt.Errorf("%s: input '%s' has shape %v: dims must be positive", mf.shapesPath, name, shape)
+			}
 		}
 	}
 	return out, nil
@@ -177,13 +164,4 @@ func shapeAttr(text string) []int64 {
 		dims = append(dims, d)
 	}
 	return dims
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log"
+	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -17,22 +17,12 @@ import (
 	"testing"
 	"time"
 
+	"weft.dev/weft/internal/fixtures"
 	"weft.dev/weft/internal/npy"
 )
 
-// fixtureDir is ../shared/fixtures beside the repository root (MXNet 1.9.1's
-// files); WEFT_FIXTURES overrides it.
-func fixtureDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("WEFT_FIXTURES")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "..", "shared", "fixtures")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
-		t.Skipf("the MXNet 1.9.1 fixtures are not at %s (set WEFT_FIXTURES): %v", dir, err)
-	}
-	return dir
-}
+// fixtureDir finds MXNet 1.9.1's files with no set-up (internal/fixtures).
+func fixtureDir(t testing.TB) string { return fixtures.Dir(t) }
 
 type cnnIO struct {
 	input, output []float32 // (2, 3, 8, 8) and (2, 5)
@@ -84,10 +74,13 @@ func startServer(t testing.TB, cfg config) (*httptest.Server, *server, *syncBuff
 	if cfg.maxBody == 0 {
 		cfg.maxBody = 1 << 20
 	}
+	if cfg.queueMax == 0 {
+		cfg.queueMax = 64
+	}
 	if cfg.shapes == nil {
 		cfg.shapes = shapeFlags{}
 	}
-	cfg.logger = log.New(logBuf, "", 0)
+	cfg.logger = slog.New(slog.NewJSONHandler(logBuf, nil))
 	s, err := newServer(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -208,8 +201,9 @@ func TestServerListsAndDescribesModels(t *testing.T) {
 	}
 	in := info["inputs"].([]any)[0].(map[string]any)
 	out := info["outputs"].([]any)[0].(map[string]any)
-	if in["name"] != "data" || fmt.Sprint(in["shape"]) != "[1 3 8 8]" || in["dtype"] != "float32" ||
-		out["name"] != "cnn_dense1_fwd_output" || fmt.Sprint(out["shape"]) != "[1 5]" {
+	if in["name"] != "data" || fmt.Sprint(in["shape"]) != "[-1 3 8 8]" || in["dtype"] != "float32" ||
+		out["name"] != "cnn_dense1_fwd_output" || fmt.Sprint(out["shape"]) != "[-1 5]" ||
+		fmt.Sprint(info["versions"]) != "[3 1]" || info["ready"] != true {
 		t.Fatalf("model info %v", info)
 	}
 	if code, h := getJSON(t, ts.URL+"/healthz"); code != 200 || h["status"] != "ok" {
@@ -229,7 +223,7 @@ func TestServerJSONPredictMatchesMXNet(t *testing.T) {
 	// Batch 1 (the bound shape) and the second image alone.
 	_, reply = postJSON(t, url, map[string]any{"inputs": map[string]any{"data": images(fx, 1, 2)}})
 	assertClose(t, "second image", flatScores(t, reply), fx.output[5:], 1e-4)
-	if line := "POST /v1/models/cnn:predict 200"; !strings.Contains(logBuf.String(), line) {
+	if line := `"method":"POST","path":"/v1/models/cnn:predict","status":200`; !strings.Contains(logBuf.String(), line) {
 		t.Fatalf("request log lacks %q:\n%s", line, logBuf)
 	}
 }
@@ -264,10 +258,21 @@ func TestServerRawPredictMatchesMXNet(t *testing.T) {
 
 // With dynamic batching, concurrent single-image requests are answered from
 // fewer forward passes and every answer equals the unbatched one.
+// Both with a shape hint (root bound at load) and without (root made by the
+// first request).
 func TestServerDynamicBatchingGivesTheSameAnswers(t *testing.T) {
+	for _, hint := range []bool{true, false} {
+		t.Run(fmt.Sprintf("hint=%v", hint), func(t *testing.T) { dynamicBatching(t, hint) })
+	}
+}
+
+func dynamicBatching(t *testing.T, hint bool) {
 	dir, fx := modelDir(t)
+	if !hint {
+		os.Remove(filepath.Join(dir, "cnn-shapes.json"))
+	}
 	ts, s, _ := startServer(t, config{modelDir: dir, batchMax: 8, batchDelay: 50 * time.Millisecond})
-	if s.models["cnn"].batcher == nil {
+	if served(t, s, "cnn").batcher == nil {
 		t.Fatal("batching is off for a batchable model")
 	}
 	const requests = 24
@@ -314,7 +319,7 @@ func TestServerDynamicBatchingGivesTheSameAnswers(t *testing.T) {
 	for e := range errs {
 		t.Fatal(e)
 	}
-	if n := s.models["cnn"].forwards.Load(); n >= requests {
+	if n := served(t, s, "cnn").forwards.Load(); n >= requests {
 		t.Fatalf("%d requests took %d forward passes: nothing was batched", requests, n)
 	}
 }
@@ -392,22 +397,39 @@ func TestServerBadRequestsGet4xxAndTheServerKeepsAnswering(t *testing.T) {
 	}
 }
 
-func TestServerLoadErrorsNameTheFix(t *testing.T) {
+// served gives the default version of a model, failing the test when none
+// can answer.
+func served(t testing.TB, s *server, name string) *model {
+	t.Helper()
+	m, err := s.reg.acquire(name, "")
+	if err != nil {
+		t.Fatalf("model %s: %v", name, err)
+	}
+	m.refs.Done()
+	return m
+}
+
+// Shapes are optional hints now; what remains refused at start is named.
+func TestServerStartErrorsNameTheFix(t *testing.T) {
 	dir, _ := modelDir(t)
 	os.Remove(filepath.Join(dir, "cnn-shapes.json"))
-	_, err := newServer(config{modelDir: dir, poolSize: 1, shapes: shapeFlags{}})
-	if err == nil || !strings.Contains(err.Error(), "-shape cnn:data=") {
-		t.Fatalf("no shapes anywhere: %v", err)
+	s, err := newServer(config{modelDir: dir, poolSize: 1})
+	if err != nil {
+		t.Fatalf("no shapes anywhere must serve (shapes come from requests): %v", err)
 	}
+	if m := served(t, s, "cnn"); m.hints != nil || m.root != nil {
+		t.Fatalf("no hint, yet a root predictor was made at %v", m.hints)
+	}
+	s.close()
 	flags := shapeFlags{}
 	if err := flags.Set("cnn:data=2,3,8,8"); err != nil {
 		t.Fatal(err)
 	}
-	s, err := newServer(config{modelDir: dir, poolSize: 1, shapes: flags})
+	s, err = newServer(config{modelDir: dir, poolSize: 1, shapes: flags})
 	if err != nil {
 		t.Fatalf("shape from the flag: %v", err)
 	}
-	if got := s.models["cnn"].inputs[0].Shape; fmt.Sprint(got) != "[2 3 8 8]" {
+	if got := served(t, s, "cnn").root.Inputs()[0].Shape; fmt.Sprint(got) != "[2 3 8 8]" {
 		t.Fatalf("bound shape %v", got)
 	}
 	s.close()
@@ -416,10 +438,21 @@ func TestServerLoadErrorsNameTheFix(t *testing.T) {
 			t.Errorf("-shape %q accepted", bad)
 		}
 	}
-	if _, err := newServer(config{modelDir: t.TempDir(), poolSize: 1}); err == nil ||
-		!strings.Contains(err.Error(), "no models") {
-		t.Fatalf("empty directory: %v", err)
+	flags = shapeFlags{}
+	flags.Set("resnet:data=1,3,8,8")
+	if _, err := newServer(config{modelDir: dir, poolSize: 1, shapes: flags}); err == nil ||
+		!strings.Contains(err.Error(), "resnet") {
+		t.Fatalf("-shape for a model that is not there: %v", err)
 	}
+	if _, err := newServer(config{modelDir: filepath.Join(dir, "nope"), poolSize: 1}); err == nil ||
+		!strings.Contains(err.Error(), "model directory") {
+		t.Fatalf("missing directory: %v", err)
+	}
+	s, err = newServer(config{modelDir: t.TempDir(), poolSize: 1})
+	if err != nil {
+		t.Fatalf("an empty directory is watched, not refused: %v", err)
+	}
+	s.close()
 	if got := shapeAttr("(0, 3, 8, 8)"); fmt.Sprint(got) != "[1 3 8 8]" {
 		t.Fatalf("shapeAttr: %v", got)
 	}

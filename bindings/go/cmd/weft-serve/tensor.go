@@ -51,8 +51,14 @@ func splitRows(t tensor, rows []int64) []tensor {
 
 // putNumber stores v as element i of data in dtype.
 func putNumber(data []byte, i int, dtype weft.DType, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%v is not a finite number", v)
+	}
 	switch dtype {
 	case weft.Float32:
+		if math.Abs(v) > math.MaxFloat32 {
+			return fmt.Errorf("%v is out of range for float32 (largest %g)", v, math.MaxFloat32)
+		}
 		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(float32(v)))
 	case weft.Float64:
 		binary.LittleEndian.PutUint64(data[8*i:], math.Float64bits(v))
@@ -67,6 +73,10 @@ func putNumber(data []byte, i int, dtype weft.DType, v float64) error {
 			}
 			binary.LittleEndian.PutUint32(data[4*i:], uint32(int32(v)))
 		case weft.Int64:
+			// float64(MaxInt64) rounds up to 2^63, itself out of range.
+			if v < math.MinInt64 || v >= math.MaxInt64 {
+				return fmt.Errorf("%v is out of range for int64", v)
+			}
 			binary.LittleEndian.PutUint64(data[8*i:], uint64(int64(v)))
 		case weft.Int8:
 			if v < math.MinInt8 || v > math.MaxInt8 {
@@ -103,4 +113,56 @@ func number(data []byte, i int, dtype weft.DType) (v float64, bits int, ok bool)
 		return float64(data[i]), 0, true
 	}
 	return 0, 0, false
+}
+
+// byteCount is the size of a tensor of shape and dtype, or an error when a
+// dim is negative or the count overflows int64 (a hostile shape header).
+func byteCount(shape []int64, dtype weft.DType) (int64, error) {
+	n := int64(dtype.Size())
+	if n == 0 {
+		return 0, fmt.Errorf("unsupported dtype %s", dtype)
+	}
+	for _, d := range shape {
+		if d < 0 {
+			return 0, fmt.Errorf("shape %v has a negative dimension", shape)
+		}
+		if d != 0 && n > math.MaxInt64/d {
+			return 0, fmt.Errorf("shape %v of %s is too large (its byte count overflows)", shape, dtype)
+		}
+		n *= d
+	}
+	return n, nil
+}
+
+// checkFinite refuses NaN and infinities in floating-point data (raw and
+// binary requests; JSON cannot carry them and putNumber refuses out-of-range
+// numbers): a model fed them answers NaN, which is the client's error.
+func checkFinite(t tensor) error {
+	switch t.dtype {
+	case weft.Float32:
+		for i := 0; i+4 <= len(t.data); i += 4 {
+			if bits := binary.LittleEndian.Uint32(t.data[i:]); bits&0x7f800000 == 0x7f800000 {
+				return fmt.Errorf("element %d is %v (not finite)", i/4, math.Float32frombits(bits))
+			}
+		}
+	case weft.Float64:
+		for i := 0; i+8 <= len(t.data); i += 8 {
+			if v := math.Float64frombits(binary.LittleEndian.Uint64(t.data[i:])); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("element %d is %v (not finite)", i/8, v)
+			}
+		}
+	case weft.Float16:
+		for i := 0; i+2 <= len(t.data); i += 2 {
+			if binary.LittleEndian.Uint16(t.data[i:])&0x7c00 == 0x7c00 {
+				return fmt.Errorf("element %d is a float16 NaN or infinity (not finite)", i/2)
+			}
+		}
+	case weft.BFloat16:
+		for i := 0; i+2 <= len(t.data); i += 2 {
+			if binary.LittleEndian.Uint16(t.data[i:])&0x7f80 == 0x7f80 {
+				return fmt.Errorf("element %d is a bfloat16 NaN or infinity (not finite)", i/2)
+			}
+		}
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ the name). ``_contrib_<x>`` ops are also ``weft.nd.contrib.<x>``.
 from . import ndarray
 from .ndarray import *  # noqa: F401,F403
 from .ndarray import NDArray, load, load_frombuffer, save, _install_operators
+from .. import _fluent
 from ..dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
 from . import _internal, contrib, op, register
 from . import random
@@ -33,35 +34,10 @@ for _name, _fn in _FUNCS.items():
 
 _install_operators()
 
-# NDArray methods that call operators (MXNet's list; each only when registered).
-_METHOD_OPS = [
-    "abs", "sign", "round", "rint", "fix", "floor", "ceil", "trunc", "sin", "cos", "tan", "arcsin",
-    "arccos", "arctan", "degrees", "radians", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh",
-    "exp", "expm1", "log", "log10", "log2", "log1p", "sqrt", "rsqrt", "cbrt", "rcbrt", "square",
-    "reciprocal", "relu", "sigmoid", "softmax", "log_softmax", "softmin", "sum", "nansum", "prod",
-    "nanprod", "mean", "max", "min", "norm", "argmax", "argmin", "argmax_channel", "argsort", "sort",
-    "topk", "clip", "transpose", "swapaxes", "flip", "tile", "repeat", "pad", "split", "slice",
-    "slice_axis", "slice_like", "take", "pick", "one_hot", "broadcast_to", "broadcast_like",
-    "broadcast_axes", "diag", "dot", "batch_dot", "cast", "shape_array", "size_array", "where",
-    "depth_to_space", "space_to_depth",
-]
+# NDArray methods that call operators (one list for NDArray and Symbol: weft._fluent).
+_fluent.install_methods(NDArray, _FUNCS, "weft.nd")
 
-
-def _make_method(fn, mname):
-    def method(self, *args, **kwargs):
-        return fn(self, *args, **kwargs)
-    method.__name__ = mname
-    method.__qualname__ = "NDArray." + mname
-    method.__doc__ = "Same as weft.nd.%s(self, ...).\n\n%s" % (mname, fn.__doc__ or "")
-    return method
-
-
-for _m in _METHOD_OPS:
-    _fn = _FUNCS.get(_m)
-    if _fn is not None and _m not in NDArray.__dict__:
-        setattr(NDArray, _m, _make_method(_fn, _m))
-
-del _name, _fn, _m, _helpers
+del _name, _fn, _helpers
 
 
 def _op_list():

@@ -79,8 +79,8 @@ class Optimizer:
         self._index_update_count = self._all_index_update_counts[0]
         self.clip_gradient = clip_gradient
         self.multi_precision = multi_precision
-        # Updates are always one weight at a time here; the attribute is read by
-        # code written for MXNet's aggregated (multi-weight) update ops.
+        # > 0: the Updater hands update_multi_precision lists of up to aggregate_num
+        # weights of one dtype (MXNet's aggregated form); they are updated in turn.
         self.aggregate_num = aggregate_num
         if param_idx2name is None:
             param_idx2name = {}
@@ -142,6 +142,10 @@ class Optimizer:
     def update_multi_precision(self, index, weight, grad, state):
         """update, through the float32 master copy for float16 weights when
         multi_precision is set (the state of create_state_multi_precision)."""
+        if isinstance(index, (list, tuple)):  # an aggregated call (Updater with aggregate_num > 0)
+            for i, w, g, s in zip(index, weight, grad, state):
+                self.update_multi_precision(i, w, g, s)
+            return
         if self.multi_precision and weight.dtype == numpy.float16:
             weight_master_copy, original_state = state
             grad32 = grad.astype(numpy.float32)

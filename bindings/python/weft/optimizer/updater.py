@@ -58,7 +58,7 @@ class Updater:
         self.optimizer = optimizer
         self.states = {}
         self.states_synced = {}
-        self.aggregate_updates = False
+        self.aggregate_updates = (optimizer.aggregate_num or 0) > 0
 
     def __call__(self, index, grad, weight):
         if isinstance(index, (list, tuple)):
@@ -78,8 +78,22 @@ class Updater:
             elif not self.states_synced.get(idx, False):
                 self.states[idx] = self.sync_state_context(self.states[idx], weights[i].context)
                 self.states_synced[idx] = True
+        if self.aggregate_updates:
+            self._aggregated_update(indices, weights, grads)
+            return
         for idx, w, g in zip(indices, weights, grads):
             self.optimizer.update_multi_precision(idx, w, g, self.states[idx])
+
+    def _aggregated_update(self, indices, weights, grads):
+        """MXNet's aggregated form: per dtype, lists of up to aggregate_num weights."""
+        by_dtype = {}
+        for idx, w, g in zip(indices, weights, grads):
+            by_dtype.setdefault(w.dtype, []).append((idx, w, g))
+        step = self.optimizer.aggregate_num
+        for group in by_dtype.values():
+            for start in range(0, len(group), step):
+                idxs, ws, gs = (list(t) for t in zip(*group[start:start + step]))
+                self.optimizer.update_multi_precision(idxs, ws, gs, [self.states[i] for i in idxs])
 
     def sync_state_context(self, state, context):
         """state (a tree of tuples / lists of NDArrays) with every array on context."""

@@ -15,9 +15,10 @@ Creating a node (``create``), as MXNet does:
   * keyword arguments holding Symbols are inputs by name;
   * the name comes from ``weft.name``: ``name=`` or ``<function name lower-cased><n>``;
   * missing inputs become variables ``<name>_<input>`` (in the core);
-  * BatchNorm-like operators give their moving mean / var variables the
-    initialisers ``["zero", {}]`` / ``["one", {}]`` unless they have one (MXNet's
-    FSetInputVarAttrOnCompose).
+  * input variables get the attributes their operator sets on compose, e.g.
+    BatchNorm's moving mean / var the initialisers ``["zero", {}]`` /
+    ``["one", {}]`` unless they have one (MXNet's FSetInputVarAttrOnCompose:
+    the core's OpDef::set_input_var_attrs, applied in weft_symbol_compose).
 """
 # pylint: disable=protected-access,exec-used
 import inspect
@@ -30,33 +31,6 @@ from ..ndarray.register import _PY_TYPE, parse_default, schema_arg_names
 from .symbol import Symbol, _cstr_array, _handles, attr_text, creation_key
 
 _NULL = ffi.NULL
-
-# Operators that set attributes on their input variables when composed
-# (MXNet's FSetInputVarAttrOnCompose): input index -> __init__ text.
-_INPUT_VAR_INIT = {
-    "BatchNorm": {3: '["zero", {}]', 4: '["one", {}]'},
-    "BatchNorm_v1": {3: '["zero", {}]', 4: '["one", {}]'},
-    "_contrib_SyncBatchNorm": {3: '["zero", {}]', 4: '["one", {}]'},
-    "_contrib_BatchNormWithReLU": {3: '["zero", {}]', 4: '["one", {}]'},
-}
-
-
-def _is_variable(sym):
-    """True when sym (one output) is a variable node."""
-    return sym.get_children() is None and sym.list_inputs() == [sym.name]
-
-
-def _set_input_var_attrs(sym, rules):
-    children = sym[0].get_children() if len(sym) > 1 else sym.get_children()
-    if children is None:
-        return
-    n = len(children)
-    for idx, init in rules.items():
-        if idx >= n:
-            continue
-        var = children[idx]
-        if _is_variable(var) and var.attr("__init__") is None:
-            var._set_attr(__init__=init)
 
 
 def create(op, opname, hint, variadic, args, named, params, kwargs, name, attr):
@@ -92,11 +66,7 @@ def create(op, opname, hint, variadic, args, named, params, kwargs, name, attr):
                                        len(args), _handles(args), len(inputs), kw_names,
                                        _handles([s for _, s in inputs]), out))
     del keep_k, keep_v, keep_n
-    sym = Symbol(out[0])
-    rules = _INPUT_VAR_INIT.get(opname)
-    if rules:
-        _set_input_var_attrs(sym, rules)
-    return sym
+    return Symbol(out[0])
 
 
 def _converter(p):

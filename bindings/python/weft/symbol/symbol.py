@@ -387,9 +387,9 @@ class Symbol:
         c_names, keep = _cstr_array(names)
         complete = ffi.new("int*")
         n = [ffi.new("int*") for _ in range(3)]
-        ts = [ffi.new("const int**") for _ in range(3)]
+        ts = [ffi.new("const enum weft_dtype**") for _ in range(3)]
         check_call(lib.weft_symbol_infer_type(
-            self.handle, len(names), c_names, ffi.new("int[]", flags) if flags else _NULL, complete,
+            self.handle, len(names), c_names, ffi.new("enum weft_dtype[]", flags) if flags else _NULL, complete,
             n[0], ts[0], n[1], ts[1], n[2], ts[2]))
         del keep
         res = tuple([_np_type(ts[k][0][i]) for i in range(n[k][0])] for k in range(3))

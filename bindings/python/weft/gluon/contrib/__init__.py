@@ -1,14 +1,13 @@
 """weft.gluon.contrib: Gluon extras (MXNet 1.x's ``mxnet.gluon.contrib``).
 
-For now only ``estimator`` (Estimator and its event handlers).
+``estimator`` (Estimator and its event handlers), ``data`` (IntervalSampler,
+the WikiText language-model datasets), ``nn`` (Concurrent, Identity,
+PixelShuffle, SyncBatchNorm) and ``rnn`` (convolutional cells,
+VariationalDropoutCell, LSTMPCell).
 """
-import sys as _sys
-
 from . import estimator
+from . import data
+from . import nn
+from . import rnn
 
-# MXNet splits the estimator into estimator.estimator and estimator.event_handler;
-# here both are the one module, so either import path works.
-_sys.modules.setdefault(__name__ + ".estimator.estimator", estimator)
-_sys.modules.setdefault(__name__ + ".estimator.event_handler", estimator)
-
-__all__ = ["estimator"]
+__all__ = ["estimator", "data", "nn", "rnn"]

@@ -13,10 +13,12 @@ from .sampler import (BatchSampler, FilterSampler, IntervalSampler, RandomSample
 from .dataloader import (DataLoader, DataLoaderTimeoutError, DataLoaderWorkerError, default_batchify_fn,
                          default_mp_batchify_fn)
 from . import dataloader, dataset, sampler
+from .record_dataset import RecordFileDataset
+from . import vision
 
 __all__ = [
     "Dataset", "SimpleDataset", "ArrayDataset", "Sampler", "SequentialSampler", "RandomSampler",
     "BatchSampler", "FilterSampler", "IntervalSampler", "DataLoader", "DataLoaderTimeoutError",
     "DataLoaderWorkerError", "default_batchify_fn", "default_mp_batchify_fn", "batchify", "dataloader",
-    "dataset", "sampler",
+    "dataset", "sampler", "RecordFileDataset", "vision",
 ]

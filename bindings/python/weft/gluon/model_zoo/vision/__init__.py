@@ -1,5 +1,6 @@
 """Vision networks of MXNet 1.x's Gluon model zoo: ResNet V1/V2, VGG (with and
-without BatchNorm), AlexNet, MobileNet V1/V2 and SqueezeNet 1.0/1.1.
+without BatchNorm), AlexNet, DenseNet 121/161/169/201, Inception V3, MobileNet
+V1/V2 and SqueezeNet 1.0/1.1 -- every model MXNet 1.9.1's get_model knows.
 
     net = weft.gluon.model_zoo.vision.get_model('resnet18_v1', classes=10)
     net.initialize(weft.init.Xavier())
@@ -7,21 +8,26 @@ without BatchNorm), AlexNet, MobileNet V1/V2 and SqueezeNet 1.0/1.1.
 
 Inputs are NCHW images, at least 224x224 for the published configurations
 (ResNet, MobileNet and VGG also run on smaller ones; SqueezeNet's final
-13x13 pooling needs 224). ``pretrained=True`` raises: Weft downloads nothing
+13x13 and DenseNet's 7x7 poolings need 224, Inception V3's 8x8 pooling 299). ``pretrained=True`` raises: Weft downloads nothing
 (Note [No pretrained downloads] in model_zoo/__init__.py).
 """
 from .alexnet import *  # noqa: F401,F403
+from .densenet import *  # noqa: F401,F403
+from .inception import *  # noqa: F401,F403
 from .mobilenet import *  # noqa: F401,F403
 from .resnet import *  # noqa: F401,F403
 from .squeezenet import *  # noqa: F401,F403
 from .vgg import *  # noqa: F401,F403
 from .alexnet import __all__ as _alexnet_all
+from .densenet import __all__ as _densenet_all
+from .inception import __all__ as _inception_all
 from .mobilenet import __all__ as _mobilenet_all
 from .resnet import __all__ as _resnet_all
 from .squeezenet import __all__ as _squeezenet_all
 from .vgg import __all__ as _vgg_all
 
-__all__ = ["get_model"] + _alexnet_all + _mobilenet_all + _resnet_all + _squeezenet_all + _vgg_all
+__all__ = (["get_model"] + _alexnet_all + _densenet_all + _inception_all + _mobilenet_all + _resnet_all
+           + _squeezenet_all + _vgg_all)
 
 # MXNet's names for get_model (mobilenet1.0, squeezenet1.1, ...); the constructor
 # names (mobilenet1_0, squeezenet1_1, ...) are accepted as well.
@@ -33,6 +39,9 @@ _MODELS = {
     "vgg11": vgg11, "vgg13": vgg13, "vgg16": vgg16, "vgg19": vgg19,
     "vgg11_bn": vgg11_bn, "vgg13_bn": vgg13_bn, "vgg16_bn": vgg16_bn, "vgg19_bn": vgg19_bn,
     "alexnet": alexnet,
+    "densenet121": densenet121, "densenet161": densenet161, "densenet169": densenet169,
+    "densenet201": densenet201,
+    "inceptionv3": inception_v3,
     "squeezenet1.0": squeezenet1_0, "squeezenet1.1": squeezenet1_1,
     "mobilenet1.0": mobilenet1_0, "mobilenet0.75": mobilenet0_75, "mobilenet0.5": mobilenet0_5,
     "mobilenet0.25": mobilenet0_25,

@@ -1,0 +1,479 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"weft.dev/weft"
+)
+
+// The KServe / Open Inference Protocol v2 REST API:
+//
+//	GET  /v2                                     server metadata
+//	GET  /v2/health/live, /v2/health/ready       200 or 503
+//	GET  /v2/models/NAME[/versions/V]            model metadata
+//	GET  /v2/models/NAME[/versions/V]/ready      200 or 503
+//	POST /v2/models/NAME[/versions/V]/infer      inference (JSON tensors, or the binary-data extension)
+//	POST /v2/repository/index                    every model version with its state (repository extension)
+//	POST /v2/repository/models/NAME/load         rescan the folder now; 200 when NAME then serves
+//
+// A version is an epoch (NAME-0003.params is version "3"); without one the
+// newest version that loaded answers.
+
+const headerInferenceLength = "Inference-Header-Content-Length"
+
+var v2DTypes = map[string]weft.DType{
+	"BOOL": weft.Bool, "UINT8": weft.Uint8, "INT8": weft.Int8, "INT32": weft.Int32, "INT64": weft.Int64,
+	"FP16": weft.Float16, "FP32": weft.Float32, "FP64": weft.Float64, "BF16": weft.BFloat16,
+}
+
+func v2DTypeName(d weft.DType) string {
+	for name, dt := range v2DTypes {
+		if dt == d {
+			return name
+		}
+	}
+	return strings.ToUpper(d.String())
+}
+
+func (s *server) v2ServerMetadata(w http.ResponseWriter, r *http.Request) {
+	if allowMethod(w, r, http.MethodGet) {
+		writeJSON(w, http.StatusOK, map[string]any{"name": "weft-serve", "version": "1",
+			"extensions": []string{"binary_tensor_data", "model_repository", "metrics"}})
+	}
+}
+
+func (s *server) v2Route(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimPrefix(r.URL.Path, "/v2/")
+	switch path {
+	case "":
+		s.v2ServerMetadata(w, r)
+		return
+	case "health/live":
+		if allowMethod(w, r, http.MethodGet) {
+			writeJSON(w, http.StatusOK, map[string]bool{"live": true})
+		}
+		return
+	case "health/ready":
+		if allowMethod(w, r, http.MethodGet) {
+			status := http.StatusOK
+			if !s.reg.ready() {
+				status = http.StatusServiceUnavailable
+			}
+			writeJSON(w, status, map[string]bool{"ready": status == http.StatusOK})
+		}
+		return
+	}
+	if path == "repository/index" {
+		if allowMethod(w, r, http.MethodPost) {
+			s.v2RepositoryIndex(w)
+		}
+		return
+	}
+	if name, ok := strings.CutPrefix(path, "repository/models/"); ok && strings.HasSuffix(name, "/load") {
+		if allowMethod(w, r, http.MethodPost) {
+			s.v2RepositoryLoad(w, strings.TrimSuffix(name, "/load"))
+		}
+		return
+	}
+	rest, ok := strings.CutPrefix(path, "models/")
+	if !ok {
+		writeError(w, http.StatusNotFound, "no such endpoint %s (see the v2 protocol: /v2/models/NAME/infer)", r.URL.Path)
+		return
+	}
+	parts := strings.Split(rest, "/")
+	name, version, action := parts[0], "", ""
+	parts = parts[1:]
+	if len(parts) >= 2 && parts[0] == "versions" && parts[1] != "" {
+		version, parts = parts[1], parts[2:]
+	}
+	if len(parts) == 1 {
+		action, parts = parts[0], nil
+	}
+	if name == "" || len(parts) != 0 {
+		writeError(w, http.StatusNotFound, "no such endpoint %s (want /v2/models/NAME[/versions/V][/ready|/infer])",
+			r.URL.Path)
+		return
+	}
+	if s.reg.entry(name) == nil {
+		writeError(w, http.StatusNotFound, "unknown model '%s' (models: %s)", name, strings.Join(s.reg.names(), ", "))
+		return
+	}
+	switch action {
+	case "":
+		if allowMethod(w, r, http.MethodGet) {
+			s.v2ModelMetadata(w, name, version)
+		}
+	case "ready":
+		if allowMethod(w, r, http.MethodGet) {
+			s.v2ModelReady(w, name, version)
+		}
+	case "infer":
+		if allowMethod(w, r, http.MethodPost) {
+			s.v2Infer(w, r, name, version)
+		}
+	default:
+		writeError(w, http.StatusNotFound, "unknown model endpoint '%s' (want ready or infer)", action)
+	}
+}
+
+// v2RepositoryIndex answers the model repository extension's index: every
+// version of every model with its state (READY or UNAVAILABLE) and, for the
+// latter, the reason.
+func (s *server) v2RepositoryIndex(w http.ResponseWriter) {
+	type row struct {
+		Name    string `json:"name"`
+		Version string `json:"version,omitempty"`
+		State   string `json:"state"`
+		Reason  string `json:"reason,omitempty"`
+	}
+	rows := []row{}
+	for _, name := range s.reg.names() {
+		e := s.reg.entry(name)
+		if e == nil {
+			continue
+		}
+		if e.err != nil || len(e.versions) == 0 {
+			_, why := e.status()
+			rows = append(rows, row{Name: name, State: "UNAVAILABLE", Reason: why})
+			continue
+		}
+		for _, v := range e.sortedVersions() {
+			r := row{Name: name, Version: strconv.Itoa(v), State: "READY"}
+			if vs := e.versions[v]; vs.m == nil {
+				r.State, r.Reason = "UNAVAILABLE", vs.err.Error()
+			}
+			rows = append(rows, r)
+		}
+	}
+	writeJSON(w, http.StatusOK, rows)
+}
+
+// v2RepositoryLoad rescans the folder now (instead of at the next -poll) and
+// says whether the model then serves: 200, or 503 with its error, or 404.
+func (s *server) v2RepositoryLoad(w http.ResponseWriter, name string) {
+	if err := s.reg.scan(); err != nil {
+		writeError(w, http.StatusInternalServerError, "scanning the model directory: %v", err)
+		return
+	}
+	e := s.reg.entry(name)
+	if e == nil {
+		writeError(w, http.StatusNotFound, "no model '%s' in %s (models: %s)", name, s.cfg.modelDir,
+			strings.Join(s.reg.names(), ", "))
+		return
+	}
+	if ready, why := e.status(); !ready {
+		writeError(w, http.StatusServiceUnavailable, "model %s is unavailable: %s", name, why)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"name": name, "version": strconv.Itoa(e.latest()), "ready": true})
+}
+
+type v2TensorMeta struct {
+	Name     string  `json:"name"`
+	Datatype string  `json:"datatype"`
+	Shape    []int64 `json:"shape"`
+}
+
+func (s *server) v2ModelMetadata(w http.ResponseWriter, name, version string) {
+	m, err := s.reg.acquire(name, version)
+	if err != nil {
+		writeLookupError(w, err)
+		return
+	}
+	defer m.refs.Done()
+	e := s.reg.entry(name)
+	versions := []string{}
+	if e != nil {
+		for _, v := range e.sortedVersions() {
+			versions = append(versions, strconv.Itoa(v))
+		}
+	}
+	meta := map[string]any{"name": name, "versions": versions, "platform": "mxnet_symbol",
+		"inputs": v2Metas(m.tensorInfos(true), m.inputDTypes()), "outputs": v2Metas(m.tensorInfos(false), nil)}
+	writeJSON(w, http.StatusOK, meta)
+}
+
+func v2Metas(infos []weft.TensorInfo, dtypes []weft.DType) []v2TensorMeta {
+	out := make([]v2TensorMeta, len(infos))
+	for i, t := range infos {
+		dt := t.DType
+		if dtypes != nil {
+			dt = dtypes[i]
+		}
+		out[i] = v2TensorMeta{Name: t.Name, Datatype: v2DTypeName(dt), Shape: t.Shape}
+	}
+	return out
+}
+
+func (s *server) v2ModelReady(w http.ResponseWriter, name, version string) {
+	m, err := s.reg.acquire(name, version)
+	if err != nil {
+		var le *lookupError
+		if errors.As(err, &le) && le.status == http.StatusServiceUnavailable {
+			writeJSON(w, le.status, map[string]any{"name": name, "ready": false, "error": le.msg})
+			return
+		}
+		writeLookupError(w, err)
+		return
+	}
+	defer m.refs.Done()
+	writeJSON(w, http.StatusOK, map[string]any{"name": name, "version": strconv.Itoa(m.version), "ready": true})
+}
+
+// v2Request is the inference request JSON object.
+type v2Request struct {
+	ID         string             `json:"id"`
+	Parameters v2Parameters       `json:"parameters"`
+	Inputs     []v2Input          `json:"inputs"`
+	Outputs    []v2RequestedOuput `json:"outputs"`
+}
+
+type v2Parameters struct {
+	Timeout          int64  `json:"timeout"` // microseconds
+	BinaryDataOutput bool   `json:"binary_data_output"`
+	BinaryDataSize   *int64 `json:"binary_data_size"`
+	BinaryData       bool   `json:"binary_data"`
+}
+
+type v2Input struct {
+	Name       string          `json:"name"`
+	Shape      []int64         `json:"shape"`
+	Datatype   string          `json:"datatype"`
+	Parameters v2Parameters    `json:"parameters"`
+	Data       json.RawMessage `json:"data"`
+}
+
+type v2RequestedOuput struct {
+	Name       string       `json:"name"`
+	Parameters v2Parameters `json:"parameters"`
+}
+
+func (s *server) v2Infer(w http.ResponseWriter, r *http.Request, name, version string) {
+	info := requestInfoOf(r)
+	info.model, info.protocol = name, "v2"
+	m, err := s.reg.acquire(name, version)
+	if err != nil {
+		writeLookupError(w, err)
+		return
+	}
+	defer m.refs.Done()
+	info.version = strconv.Itoa(m.version)
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil ||
+			(mt != "application/json" && mt != "application/octet-stream") {
+			writeError(w, http.StatusUnsupportedMediaType, "Content-Type %q: want application/json (or "+
+				"application/octet-stream with %s)", ct, headerInferenceLength)
+			return
+		}
+	}
+	body, ok := s.readBody(w, r)
+	if !ok {
+		return
+	}
+	req, inputs, err := decodeV2Request(m, r.Header, body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	timeout, err := requestTimeout(r, req.Parameters.Timeout, s.cfg.timeout)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	outputs, status, err := s.infer(r.Context(), m, inputs, timeout)
+	if err != nil {
+		writeInferError(w, status, m, timeout, err)
+		return
+	}
+	reply, binary, err := encodeV2Reply(m, req, outputs)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	if binary >= 0 {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set(headerInferenceLength, strconv.Itoa(binary))
+	} else {
+		w.Header().Set("Content-Type", "application/json")
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(reply)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(reply)
+}
+
+// decodeV2Request reads the JSON (and, with Inference-Header-Content-Length,
+// the binary tensors after it) into tensors in m.inputs order.
+func decodeV2Request(m *model, h http.Header, body []byte) (*v2Request, []tensor, error) {
+	header, binary := body, []byte(nil)
+	if text := h.Get(headerInferenceLength); text != "" {
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil || n < 0 || n > int64(len(body)) {
+			return nil, nil, fmt.Errorf("%s: %q is not a length within the body's %d bytes", headerInferenceLength,
+				text, len(body))
+		}
+		header, binary = body[:n], body[n:]
+	}
+	var req v2Request
+	dec := json.NewDecoder(bytes.NewReader(header))
+	if err := dec.Decode(&req); err != nil {
+		return nil, nil, fmt.Errorf("malformed JSON inference request: %v", err)
+	}
+	if dec.More() {
+		return nil, nil, fmt.Errorf("malformed JSON inference request: data after the object")
+	}
+	out := make([]tensor, len(m.inputs))
+	given := make([]bool, len(m.inputs))
+	dtypes := m.inputDTypes()
+	for _, in := range req.Inputs {
+		i := m.inputIndex(in.Name)
+		if i < 0 {
+			return nil, nil, fmt.Errorf("model %s has no input '%s' (inputs: %s)", m.name, in.Name, m.inputNames())
+		}
+		if given[i] {
+			return nil, nil, fmt.Errorf("input '%s' is given twice", in.Name)
+		}
+		given[i] = true
+		dtype, ok := v2DTypes[in.Datatype]
+		if !ok {
+			return nil, nil, fmt.Errorf("input '%s': datatype %q is not one of BOOL, UINT8, INT8, INT32, INT64, "+
+				"FP16, BF16, FP32, FP64", in.Name, in.Datatype)
+		}
+		if dtype != dtypes[i] {
+			return nil, nil, fmt.Errorf("input '%s' is %s, the request says %s", in.Name, v2DTypeName(dtypes[i]),
+				in.Datatype)
+		}
+		if in.Shape == nil {
+			return nil, nil, fmt.Errorf("input '%s' has no \"shape\"", in.Name)
+		}
+		n, err := byteCount(in.Shape, dtype)
+		if err != nil {
+			return nil, nil, fmt.Errorf("input '%s': %v", in.Name, err)
+		}
+		t := tensor{shape: in.Shape, dtype: dtype}
+		if size := in.Parameters.BinaryDataSize; size != nil {
+			if *size != n {
+				return nil, nil, fmt.Errorf("input '%s': binary_data_size %d, but shape %v of %s has %d bytes",
+					in.Name, *size, in.Shape, in.Datatype, n)
+			}
+			if int64(len(binary)) < n {
+				return nil, nil, fmt.Errorf("input '%s': %d bytes of binary data left, it needs %d", in.Name,
+					len(binary), n)
+			}
+			t.data, binary = binary[:n], binary[n:]
+			if err := checkFinite(t); err != nil {
+				return nil, nil, fmt.Errorf("input '%s': %v", in.Name, err)
+			}
+		} else {
+			if len(in.Data) == 0 {
+				return nil, nil, fmt.Errorf("input '%s' has neither \"data\" nor a binary_data_size parameter", in.Name)
+			}
+			parsed, err := parseV2Data(in.Data, dtype)
+			if err != nil {
+				return nil, nil, fmt.Errorf("input '%s': %v", in.Name, err)
+			}
+			if int64(len(parsed.data)) != n {
+				return nil, nil, fmt.Errorf("input '%s': %d values for shape %v (%d values)", in.Name,
+					len(parsed.data)/dtype.Size(), in.Shape, n/int64(dtype.Size()))
+			}
+			t.data = parsed.data
+		}
+		out[i] = t
+	}
+	for i, in := range m.inputs {
+		if !given[i] {
+			return nil, nil, fmt.Errorf("input '%s' is missing (inputs: %s)", in.name, m.inputNames())
+		}
+	}
+	if len(binary) > 0 {
+		return nil, nil, fmt.Errorf("%d bytes of binary data after the last binary input", len(binary))
+	}
+	return &req, out, m.checkInputs(out)
+}
+
+// parseV2Data reads "data": a flat list, a nested one (row-major), or one
+// number.
+func parseV2Data(raw json.RawMessage, dtype weft.DType) (tensor, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) > 0 && trimmed[0] != '[' {
+		trimmed = append(append([]byte{'['}, trimmed...), ']')
+	}
+	return parseNested(trimmed, dtype)
+}
+
+// encodeV2Reply writes the inference response; binary is the JSON part's
+// length when some outputs go as binary data after it, else -1.
+func encodeV2Reply(m *model, req *v2Request, outputs []tensor) ([]byte, int, error) {
+	names := outputNames(m)
+	type pick struct {
+		i      int
+		binary bool
+	}
+	var picks []pick
+	if len(req.Outputs) == 0 {
+		for i := range names {
+			picks = append(picks, pick{i, req.Parameters.BinaryDataOutput})
+		}
+	}
+	for _, o := range req.Outputs {
+		i := -1
+		for k, n := range names {
+			if n == o.Name {
+				i = k
+			}
+		}
+		if i < 0 {
+			return nil, 0, fmt.Errorf("model %s has no output '%s' (outputs: %s)", m.name, o.Name,
+				strings.Join(names, ", "))
+		}
+		picks = append(picks, pick{i, o.Parameters.BinaryData || req.Parameters.BinaryDataOutput})
+	}
+	var buf bytes.Buffer
+	buf.WriteString(`{"model_name":`)
+	writeJSONString(&buf, m.name)
+	buf.WriteString(`,"model_version":`)
+	writeJSONString(&buf, strconv.Itoa(m.version))
+	if req.ID != "" {
+		buf.WriteString(`,"id":`)
+		writeJSONString(&buf, req.ID)
+	}
+	buf.WriteString(`,"outputs":[`)
+	var tail []byte
+	for k, p := range picks {
+		t := outputs[p.i]
+		if k > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString(`{"name":`)
+		writeJSONString(&buf, names[p.i])
+		fmt.Fprintf(&buf, `,"datatype":"%s","shape":[%s]`, v2DTypeName(t.dtype), intsText(t.shape))
+		if p.binary {
+			fmt.Fprintf(&buf, `,"parameters":{"binary_data_size":%d}}`, len(t.data))
+			tail = append(tail, t.data...)
+			continue
+		}
+		buf.WriteString(`,"data":`)
+		at := 0
+		n := int64(len(t.data) / max(1, t.dtype.Size()))
+		writeNested(&buf, tensor{shape: []int64{n}, dtype: t.dtype, data: t.data}, 0, &at)
+		buf.WriteByte('}')
+	}
+	buf.WriteString("]}")
+	anyBinary := false
+	for _, p := range picks {
+		anyBinary = anyBinary || p.binary
+	}
+	if !anyBinary {
+		buf.WriteByte('\n')
+		return buf.Bytes(), -1, nil
+	}
+	jsonLen := buf.Len()
+	buf.Write(tail)
+	return buf.Bytes(), jsonLen, nil
+}

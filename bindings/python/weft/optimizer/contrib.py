@@ -1,0 +1,49 @@
+"""weft.optimizer.contrib (MXNet 1.9.1's mx.optimizer.contrib): GroupAdaGrad."""
+from ..base import InvalidArgumentError
+from ..ndarray import broadcast_div, clip, mean, sqrt, square, zeros
+from .optimizer import Optimizer, _check_arrays, register
+
+__all__ = ["GroupAdaGrad"]
+
+
+@register
+class GroupAdaGrad(Optimizer):
+    """AdaGrad with one accumulator per row (Duchi et al., 2011; MXNet's
+    GroupAdaGrad for embeddings)::
+
+        g = clip(rescale_grad * grad, clip_gradient)
+        history += mean(g ** 2, axis=1, keepdims=True)
+        weight -= lr * g / sqrt(history + eps)
+
+    Weight decay is not supported (wd must be 0), as in MXNet.
+
+    Parameters
+    ----------
+    learning_rate : float
+        Default 0.01.
+    eps : float
+        Added under the square root (default 1e-6).
+    **kwargs
+        As Optimizer.
+    """
+
+    def __init__(self, learning_rate=0.01, eps=1e-6, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.float_stable_eps = eps
+
+    def create_state(self, index, weight):
+        if len(weight.shape) != 2:
+            raise InvalidArgumentError("GroupAdaGrad: weights must be 2-D, got shape %s" % (weight.shape,))
+        return zeros((weight.shape[0], 1), weight.context, dtype=weight.dtype)  # history
+
+    def update(self, index, weight, grad, state):
+        _check_arrays(weight, grad)
+        self._update_count(index)
+        lr = self._get_lr(index)
+        if self._get_wd(index) != 0:
+            raise InvalidArgumentError("GroupAdaGrad does not support weight decay (wd must be 0)")
+        g = grad * self.rescale_grad
+        if self.clip_gradient is not None:
+            clip(g, -self.clip_gradient, self.clip_gradient, out=g)
+        state += mean(square(g), axis=1, keepdims=True)
+        weight -= broadcast_div(g, sqrt(state + self.float_stable_eps)) * lr

@@ -1,0 +1,133 @@
+"""What this build of the library has (MXNet 1.x's ``mx.runtime``): ``Features()``,
+``feature_list()``, ``Feature``.
+
+Note [Where the features come from]
+    MXNet compiles a table of flags into the library. Weft's C ABI has no such
+    table, so the facts come from what the library does expose, without running
+    anything from it:
+      * CUDA: ``weft_gpu_device_count``'s backend is "cuda" (not the host emulation);
+      * INT64_TENSOR_SIZE: the ABI's shapes are int64_t (``weft_ndarray_create``);
+      * every other feature: the shared libraries the loaded ``libweft.so`` is linked
+        against (the DT_NEEDED entries of its ELF dynamic section, read here):
+        OpenBLAS / MKL / ATLAS (BLAS_*), LAPACK, oneDNN (MKLDNN, MXNet's name),
+        OpenMP, ZeroMQ (DIST_KVSTORE: the parameter-server transport), cuBLAS,
+        cuDNN, NCCL, NVRTC (CUDA_RTC), TensorRT, OpenCV, jemalloc, and the
+        sanitizer runtimes (ASAN, TSAN, UBSAN, LSAN; names MXNet does not have).
+    Features MXNet lists that none of these can tell (the CPU_* instruction sets,
+    F16C, SSE, DEBUG, PROFILER, SIGNAL_HANDLER, CXX14, TVM_OP, CAFFE, BLAS_APPLE)
+    are not listed: ``is_enabled`` raises for them instead of guessing.
+"""
+import collections
+import struct
+
+from . import base
+
+__all__ = ["Feature", "feature_list", "Features"]
+
+# feature name -> prefixes of the sonames that mean it is built in
+_LINKED_FEATURES = (
+    ("BLAS_OPEN", ("libopenblas",)),
+    ("BLAS_MKL", ("libmkl_rt", "libmkl_core")),
+    ("BLAS_ATLAS", ("libatlas", "libsatlas", "libtatlas")),
+    ("LAPACK", ("liblapack", "libmkl_rt")),
+    ("MKLDNN", ("libdnnl", "libmkldnn")),
+    ("OPENMP", ("libgomp", "libomp", "libiomp5")),
+    ("DIST_KVSTORE", ("libzmq",)),
+    ("CUBLAS", ("libcublas",)),
+    ("CUDNN", ("libcudnn",)),
+    ("NCCL", ("libnccl",)),
+    ("CUDA_RTC", ("libnvrtc",)),
+    ("TENSORRT", ("libnvinfer",)),
+    ("OPENCV", ("libopencv_core", "libopencv_world")),
+    ("JEMALLOC", ("libjemalloc",)),
+    ("ASAN", ("libasan",)),
+    ("TSAN", ("libtsan",)),
+    ("UBSAN", ("libubsan",)),
+    ("LSAN", ("liblsan",)),
+)
+
+
+def _elf_needed(path):
+    """The DT_NEEDED sonames of an ELF shared library (64- or 32-bit, either byte order)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF":
+        raise base.WeftIOError("runtime: %s is not an ELF shared library" % path)
+    is64 = data[4] == 2
+    end = "<" if data[5] == 1 else ">"
+    if is64:
+        shoff, = struct.unpack_from(end + "Q", data, 0x28)
+        shentsize, shnum = struct.unpack_from(end + "HH", data, 0x3A)
+        sec_fmt, dyn_fmt = end + "IIQQQQIIQQ", end + "qQ"
+    else:
+        shoff, = struct.unpack_from(end + "I", data, 0x20)
+        shentsize, shnum = struct.unpack_from(end + "HH", data, 0x2E)
+        sec_fmt, dyn_fmt = end + "IIIIIIIIII", end + "iI"
+    sections = [struct.unpack_from(sec_fmt, data, shoff + i * shentsize) for i in range(shnum)]
+    needed = []
+    for sec in sections:
+        sh_type, sh_offset, sh_size, sh_link = sec[1], sec[4], sec[5], sec[6]
+        if sh_type != 6:  # SHT_DYNAMIC
+            continue
+        strtab_offset = sections[sh_link][4]
+        entry_size = struct.calcsize(dyn_fmt)
+        for off in range(sh_offset, sh_offset + sh_size, entry_size):
+            tag, value = struct.unpack_from(dyn_fmt, data, off)
+            if tag == 0:  # DT_NULL
+                break
+            if tag == 1:  # DT_NEEDED
+                stop = data.index(b"\0", strtab_offset + value)
+                needed.append(data[strtab_offset + value:stop].decode("ascii", "replace"))
+    return needed
+
+
+class Feature:
+    """A feature of the build: ``name`` and ``enabled``."""
+
+    __slots__ = ("name", "enabled")
+
+    def __init__(self, name, enabled):
+        self.name = name
+        self.enabled = bool(enabled)
+
+    def __repr__(self):
+        return ("\u2714 %s" if self.enabled else "\u2716 %s") % self.name
+
+
+def feature_list():
+    """The features this build can report on, each enabled or not (Note [Where the features come from])."""
+    count, backend = base.ffi.new("int*"), base.ffi.new("const char**")
+    base.check_call(base.lib.weft_gpu_device_count(count, backend))
+    cuda = base.ffi.string(backend[0]).decode() == "cuda"
+    needed = _elf_needed(base.LIB_PATH)
+    features = [Feature("CUDA", cuda)]
+    for name, prefixes in _LINKED_FEATURES:
+        features.append(Feature(name, any(lib.startswith(prefixes) for lib in needed)))
+    features.append(Feature("INT64_TENSOR_SIZE", True))
+    return features
+
+
+class Features(collections.OrderedDict):
+    """{name: Feature} of the build, made once (``Features().is_enabled('CUDA')``)."""
+
+    instance = None
+
+    def __new__(cls):
+        if cls.instance is None:
+            cls.instance = super().__new__(cls)
+            collections.OrderedDict.__init__(cls.instance, [(f.name, f) for f in feature_list()])
+        return cls.instance
+
+    def __init__(self):  # pylint: disable=super-init-not-called
+        pass  # filled once in __new__
+
+    def __repr__(self):
+        return str(list(self.values()))
+
+    def is_enabled(self, feature_name):
+        """True when the build has the feature; RuntimeError for a name it cannot report on."""
+        feature_name = feature_name.upper()
+        if feature_name not in self:
+            raise RuntimeError("Feature '%s' is unknown, known features are: %s"
+                               % (feature_name, list(self.keys())))
+        return self[feature_name].enabled

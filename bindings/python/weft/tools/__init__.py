@@ -1,0 +1,1 @@
+"""weft.tools: command-line tools (``python -m weft.tools.im2rec``)."""
