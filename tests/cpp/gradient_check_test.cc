@@ -182,7 +182,7 @@ void AddUnary(std::vector<GradCase>* t) {
   for (const char* op : {"negative", "exp", "expm1", "square", "tanh", "sigmoid"}) t->push_back(C(op, {X(s)}));
   for (const char* op : {"abs", "relu"}) t->push_back(C(op, {X(s, Away())}));
   t->push_back(Zero(C("sign", {X(s, Away())})));
-  for (const char* op : {"log", "log1p", "sqrt", "rsqrt"}) t->push_back(C(op, {X(s, U(0.5, 2.0))}));
+  for (const char* op : {"log", "log1p", "sqrt", "rsqrt", "cbrt"}) t->push_back(C(op, {X(s, U(0.5, 2.0))}));
   for (const char* op : {"sin", "cos"}) t->push_back(C(op, {X(s, U(-2.0, 2.0))}));
   t->push_back(C("tan", {X(s, U(-1.0, 1.0))}));
   t->push_back(C("reciprocal", {X(s, Away(0.5, 2.0))}));

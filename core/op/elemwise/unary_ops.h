@@ -63,4 +63,8 @@
       ".. math::\n   tanh(x) = sinh(x) / cosh(x)") \
   ROW(kSigmoid, "sigmoid", X(1) / (X(1) + std::exp(-x)),\
     b.Mul(g, b.Mul(y, b.Scalar("_rminus_scalar", y, 1))),\
-    "Computes sigmoid of x element-wise.\n\n.. math::\n   y = 1 / (1 + exp(-x))")
+    "Computes sigmoid of x element-wise.\n\n.. math::\n   y = 1 / (1 + exp(-x))") \
+  ROW(kCbrt, "cbrt", std::cbrt(x),\
+    b.Div(g, b.Scalar("_mul_scalar", b("square", {y}), 3)),\
+    "Returns element-wise cube-root value of the input.\n\n"\
+      ".. math::\n   cbrt(x) = \\sqrt[3]{x}\n\nExample::\n\n   cbrt([1, 8, -125]) = [1, 2, -5]")

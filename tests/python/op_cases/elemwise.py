@@ -108,6 +108,7 @@ _UNARY = {
     "ceil": (np.ceil, (-3, 3), True),
     "round": (_round_away, (-3, 3), True),
     "reciprocal": (lambda x: 1.0 / x, (-3, 3), True),
+    "cbrt": (np.cbrt, (-9, 9), False),  # integer inputs: float32 cbrt truncates (ulps decide)
 }
 
 _INT_UNARY_DOMAIN = {"log": (1, 50), "log1p": (0, 50), "sqrt": (0, 50), "rsqrt": (1, 50),
