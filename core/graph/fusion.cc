@@ -99,6 +99,7 @@ class ProgramBuilder {
         Ref r = Emit("s:max", {a[0]}, ":" + Number(node.params.GetFloat("a_min")) + ":0");
         return Emit("s:min", {r}, ":" + Number(node.params.GetFloat("a_max")) + ":0");
       }
+      case FusedForm::kNone: break;  // FindForm never hands one over
     }
     WEFT_THROW(kInternal) << "fusion: unknown form";
   }

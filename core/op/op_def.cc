@@ -136,7 +136,8 @@ std::string OpDef::SchemaJSON() const {
   s += "], \"fusion\": \"" + std::string(FusionName(fusion)) + "\"";
   s += ", \"needs_rng\": " + std::string(needs_rng ? "true" : "false");
   s += ", \"gpu\": " + std::string(compute_gpu ? "true" : "false");
-  s += ", \"has_gradient\": " + std::string(gradient ? "true" : "false") + "}";
+  s += ", \"has_gradient\": " + std::string(gradient ? "true" : "false");
+  s += ", \"methods\": " + JoinQuoted(methods) + "}";
   return s;
 }
 

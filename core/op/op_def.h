@@ -97,6 +97,10 @@ class OpDef {
   std::vector<std::pair<int, int>> inplace;  // (input, output) that may share memory
   FusionClass fusion = FusionClass::kOpaque;
   FusedForm fused_form;
+  // The names (its own or aliases) under which the op is also a method of
+  // NDArray and Symbol (MXNet's fluent methods: x.sum(axis=1)); the bindings
+  // read them from the schema ("methods").
+  std::vector<std::string> methods;
   bool needs_rng = false;
   std::function<bool(const Params&)> needs_rng_fn;  // overrides needs_rng (LeakyReLU: rrelu only)
   FGradient gradient;  // empty: not differentiable (yet)
@@ -120,6 +124,10 @@ class OpDef {
   OpDef& set_compute_gpu(FCompute f) { compute_gpu = std::move(f); return *this; }
   OpDef& add_inplace(int in, int out) { inplace.emplace_back(in, out); return *this; }
   OpDef& set_fusion(FusionClass c) { fusion = c; return *this; }
+  OpDef& add_method(std::string n) {
+    methods.push_back(std::move(n));
+    return *this;
+  }
   OpDef& set_fused_form(FusedForm::Kind k, std::string fn = "", bool scalar_left = false) {
     fused_form = FusedForm{k, std::move(fn), scalar_left};
     return *this;

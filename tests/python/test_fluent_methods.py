@@ -1,5 +1,6 @@
-"""Fluent methods (x.sum(axis=1) == weft.nd.sum(x, axis=1)): NDArray and Symbol
-get theirs from one list (weft._fluent), so both sides offer the same operators."""
+"""Fluent methods (x.sum(axis=1) == weft.nd.sum(x, axis=1)): the operators declare
+them (OpDef::add_method, "methods" in the schema) and weft._fluent installs the
+same list on NDArray and Symbol, so both sides offer the same operators."""
 import numpy as np
 
 import weft
@@ -40,3 +41,15 @@ def test_methods_that_were_on_one_side_only_work_on_both():
     np.testing.assert_array_equal(exe.forward()[0].asnumpy(), [[1.5, 0.0], [3.0, 0.5]])
     exe = a.flatten().bind(weft.cpu(), {"a": weft.nd.ones((2, 1, 3))})
     assert exe.forward()[0].shape == (2, 3)
+
+
+def test_methods_are_declared_by_the_operators():
+    import json
+    # Each op's schema says under which of its names it is a method.
+    assert json.loads(weft.base.op_schema("Cast"))["methods"] == ["cast"]
+    assert json.loads(weft.base.op_schema("SliceChannel"))["methods"] == ["split"]
+    assert json.loads(weft.base.op_schema("elemwise_add"))["methods"] == []
+    methods = _fluent.registry_methods()
+    assert "negative" not in methods  # MXNet's NDArray has -x, not x.negative()
+    assert "cbrt" in methods and callable(weft.nd.NDArray.cbrt) and callable(weft.sym.Symbol.cbrt)
+    np.testing.assert_allclose(weft.nd.array([8.0, -27.0]).cbrt().asnumpy(), [2.0, -3.0], rtol=1e-6)

@@ -20,12 +20,11 @@
 #include "core/gpu/device_api.h"
 #include "core/op/op_def.h"
 
+#include "core/op/common/hd.h"
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
-#define WEFT_HD __host__ __device__
 #else
 #include "core/op/op_util.h"
-#define WEFT_HD
 #endif
 
 namespace weft {

@@ -15,11 +15,7 @@
 
 #include "core/op/dense/dot_geom.h"
 #include "core/op/op_def.h"
-#include "core/op/shape/reshape_transpose_gpu.h"
-#include "core/op/shape/concat_slice_gpu.h"
 
-#include "core/op/reduce/broadcast_reduce_gpu.h"
-#include "core/op/index/indexing_gpu.h"
 #include "core/op/op_util.h"
 
 namespace weft {

@@ -115,5 +115,19 @@ void DoublesToGPU(const OpContext& ctx, const double* src, OpReq req, const Tens
   WEFT_GPU_ALL_SWITCH(out.dtype, "convert", T, { FromDoubleT<T>(ctx, src, req, out.ptr<T>(), out.Size()); });
 }
 
+// out (req)= in broadcast to out's shape (in left-padded with 1s).
+void BroadcastCopyGPU(const OpContext& ctx, const TensorView& in, OpReq req, const TensorView& out) {
+  if (req == OpReq::kNull || out.Size() == 0) return;
+  const int nd = out.ndim(), pad = nd - in.ndim();
+  WEFT_CHECK(pad >= 0, kInternal) << "broadcast: " << in.shape.ToString() << " has more dims than "
+                                  << out.shape.ToString();
+  std::vector<int64_t> padded(static_cast<size_t>(nd), 1);
+  for (int i = 0; i < in.ndim(); ++i) padded[static_cast<size_t>(i + pad)] = in.shape[i];
+  std::vector<int64_t> stride = RowMajor(padded);
+  for (int i = 0; i < nd; ++i)
+    if (padded[static_cast<size_t>(i)] == 1) stride[static_cast<size_t>(i)] = 0;
+  StridedCopyGPU(ctx, out.dtype, out.shape.dims(), in.data, 0, stride, out.data, 0, RowMajor(out.shape.dims()), req);
+}
+
 }  // namespace cuda
 }  // namespace weft

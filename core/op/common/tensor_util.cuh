@@ -37,6 +37,9 @@ void StridedCopyGPU(const OpContext& ctx, DType dtype, const std::vector<int64_t
 
 // Row-major strides of shape, in elements.
 std::vector<int64_t> RowMajor(const std::vector<int64_t>& shape);
+// out (req)= in broadcast to out's shape (in left-padded with 1s): broadcast_to
+// and the reductions' backward.
+void BroadcastCopyGPU(const OpContext& ctx, const TensorView& in, OpReq req, const TensorView& out);
 
 // dst[i] = idx[i] as int64 by the CPU's ReadIndices rule (floats truncated,
 // NaN 0, clamped to int64); idx of any GPU dtype.

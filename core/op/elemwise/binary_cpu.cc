@@ -13,103 +13,13 @@ namespace weft {
 namespace elemwise_cpu {
 namespace {
 
-template <typename C>
-using Unsigned = typename std::make_unsigned<C>::type;
-
-// Integer add/sub/mul wrap (computed unsigned) instead of overflowing.
-struct OpAdd {
-  static constexpr int kCost = 1;
+// The functor of binary kind K: its rule (Note [One elementwise rule]).
+template <BinaryKind K>
+struct OpBinary {
+  static constexpr int kCost = elemwise_rules::BinaryCost(K);
   template <typename C>
-  static C Map(C a, C b) {
-    if constexpr (kIsInt<C>) return static_cast<C>(static_cast<Unsigned<C>>(a) + static_cast<Unsigned<C>>(b));
-    else return a + b;
-  }
+  static C Map(C a, C b) { return elemwise_rules::Binary<K>(a, b); }
 };
-struct OpSub {
-  static constexpr int kCost = 1;
-  template <typename C>
-  static C Map(C a, C b) {
-    if constexpr (kIsInt<C>) return static_cast<C>(static_cast<Unsigned<C>>(a) - static_cast<Unsigned<C>>(b));
-    else return a - b;
-  }
-};
-struct OpMul {
-  static constexpr int kCost = 1;
-  template <typename C>
-  static C Map(C a, C b) {
-    if constexpr (kIsInt<C>) return static_cast<C>(static_cast<Unsigned<C>>(a) * static_cast<Unsigned<C>>(b));
-    else return a * b;
-  }
-};
-// Note [Defined integer edge cases]: x / 0 -> 0, INT_MIN / -1 -> INT_MIN.
-struct OpDiv {
-  static constexpr int kCost = 2;
-  template <typename C>
-  static C Map(C a, C b) {
-    if constexpr (kIsInt<C>) {
-      if (b == C(0)) return C(0);
-      if constexpr (std::is_signed<C>::value) {
-        if (b == C(-1)) return WrapNeg(a);
-      }
-      return static_cast<C>(a / b);
-    } else {
-      return a / b;
-    }
-  }
-};
-struct OpPow {  // integers: pow in double, then the float -> integer rule
-  static constexpr int kCost = 8;
-  template <typename C>
-  static C Map(C a, C b) {
-    if constexpr (kIsInt<C>) return FloatToInt<C>(std::pow(static_cast<double>(a), static_cast<double>(b)));
-    else return std::pow(a, b);
-  }
-};
-struct OpMax {  // NaN propagates (NumPy's maximum)
-  static constexpr int kCost = 1;
-  template <typename C>
-  static C Map(C a, C b) { return (a > b || a != a) ? a : b; }
-};
-struct OpMin {
-  static constexpr int kCost = 1;
-  template <typename C>
-  static C Map(C a, C b) { return (a < b || a != a) ? a : b; }
-};
-// MXNet's mshadow_op::mod: x mod 0 -> 0; otherwise the sign of the divisor.
-struct OpMod {
-  static constexpr int kCost = 4;
-  template <typename C>
-  static C Map(C a, C b) {
-    if (b == C(0)) return C(0);
-    if constexpr (kIsInt<C>) {
-      if constexpr (std::is_signed<C>::value) {
-        if (b == C(-1)) return C(0);
-        C r = static_cast<C>(a % b);
-        if (r != C(0) && ((r < C(0)) != (b < C(0)))) r = static_cast<C>(r + b);
-        return r;
-      } else {
-        return static_cast<C>(a % b);
-      }
-    } else {
-      C r = std::fmod(a, b);
-      if (r != C(0) && ((r < C(0)) != (b < C(0)))) r += b;
-      return r;
-    }
-  }
-};
-#define WEFT_BINARY_CMP(Name, op)                                          \
-  struct Name {                                                            \
-    static constexpr int kCost = 1;                                        \
-    template <typename C>                                                  \
-    static C Map(C a, C b) { return static_cast<C>(a op b ? 1 : 0); }      \
-  };
-WEFT_BINARY_CMP(OpEq, ==)
-WEFT_BINARY_CMP(OpNe, !=)
-WEFT_BINARY_CMP(OpGt, >)
-WEFT_BINARY_CMP(OpGe, >=)
-WEFT_BINARY_CMP(OpLt, <)
-WEFT_BINARY_CMP(OpLe, <=)
-#undef WEFT_BINARY_CMP
 
 // o[i] = op(a[i * sa], b[i * sb]), sa and sb in {0, 1}. Not inlined so that
 // WriteOrAdd's two call sites share one copy of the loops.
@@ -166,20 +76,11 @@ void BinaryDispatch(BinaryKind kind, const BroadcastPlan& plan, const TensorView
   if (req == OpReq::kNull) return;
   const bool add = req == OpReq::kAddTo;
   switch (kind) {
-    case BinaryKind::kAdd: return BinaryLaunch<OpAdd>(plan, lhs, rhs, add, out);
-    case BinaryKind::kSub: return BinaryLaunch<OpSub>(plan, lhs, rhs, add, out);
-    case BinaryKind::kMul: return BinaryLaunch<OpMul>(plan, lhs, rhs, add, out);
-    case BinaryKind::kDiv: return BinaryLaunch<OpDiv>(plan, lhs, rhs, add, out);
-    case BinaryKind::kPow: return BinaryLaunch<OpPow>(plan, lhs, rhs, add, out);
-    case BinaryKind::kMax: return BinaryLaunch<OpMax>(plan, lhs, rhs, add, out);
-    case BinaryKind::kMin: return BinaryLaunch<OpMin>(plan, lhs, rhs, add, out);
-    case BinaryKind::kMod: return BinaryLaunch<OpMod>(plan, lhs, rhs, add, out);
-    case BinaryKind::kEq: return BinaryLaunch<OpEq>(plan, lhs, rhs, add, out);
-    case BinaryKind::kNe: return BinaryLaunch<OpNe>(plan, lhs, rhs, add, out);
-    case BinaryKind::kGt: return BinaryLaunch<OpGt>(plan, lhs, rhs, add, out);
-    case BinaryKind::kGe: return BinaryLaunch<OpGe>(plan, lhs, rhs, add, out);
-    case BinaryKind::kLt: return BinaryLaunch<OpLt>(plan, lhs, rhs, add, out);
-    case BinaryKind::kLe: return BinaryLaunch<OpLe>(plan, lhs, rhs, add, out);
+#define WEFT_BINARY_CASE(e, name, cost) \
+  case BinaryKind::e:                   \
+    return BinaryLaunch<OpBinary<BinaryKind::e>>(plan, lhs, rhs, add, out);
+    WEFT_BINARY_KINDS(WEFT_BINARY_CASE)
+#undef WEFT_BINARY_CASE
   }
   WEFT_THROW(kInternal) << "unknown binary kernel " << static_cast<int>(kind);
 }
@@ -217,20 +118,11 @@ void BinaryBlockOf(DType dtype, const void* a, int64_t sa, const void* b, int64_
 void BinaryBlock(BinaryKind kind, DType dtype, const void* lhs, int64_t lstride, const void* rhs, int64_t rstride,
                  void* out, int64_t n) {
   switch (kind) {
-    case BinaryKind::kAdd: return BinaryBlockOf<OpAdd>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kSub: return BinaryBlockOf<OpSub>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kMul: return BinaryBlockOf<OpMul>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kDiv: return BinaryBlockOf<OpDiv>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kPow: return BinaryBlockOf<OpPow>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kMax: return BinaryBlockOf<OpMax>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kMin: return BinaryBlockOf<OpMin>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kMod: return BinaryBlockOf<OpMod>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kEq: return BinaryBlockOf<OpEq>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kNe: return BinaryBlockOf<OpNe>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kGt: return BinaryBlockOf<OpGt>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kGe: return BinaryBlockOf<OpGe>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kLt: return BinaryBlockOf<OpLt>(dtype, lhs, lstride, rhs, rstride, out, n);
-    case BinaryKind::kLe: return BinaryBlockOf<OpLe>(dtype, lhs, lstride, rhs, rstride, out, n);
+#define WEFT_BINARY_CASE(e, name, cost) \
+  case BinaryKind::e:                   \
+    return BinaryBlockOf<OpBinary<BinaryKind::e>>(dtype, lhs, lstride, rhs, rstride, out, n);
+    WEFT_BINARY_KINDS(WEFT_BINARY_CASE)
+#undef WEFT_BINARY_CASE
   }
   WEFT_THROW(kInternal) << "unknown binary kernel " << static_cast<int>(kind);
 }

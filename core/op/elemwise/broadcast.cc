@@ -16,7 +16,7 @@
 #include "core/op/elemwise/elemwise_cpu.h"
 #include "core/op/op_def.h"
 #include "core/op/elemwise/elemwise_gpu.h"
-#include "core/op/reduce/broadcast_reduce_gpu.h"
+#include "core/op/elemwise/broadcast_gpu.h"
 #include "core/op/op_util.h"
 
 namespace weft {
@@ -158,7 +158,7 @@ bool BroadcastToInfer(const Params& p, std::vector<Shape>* in, std::vector<Shape
   return true;
 }
 
-WEFT_REGISTER_OP("broadcast_to").set_compute_gpu(WEFT_GPU(cuda::BroadcastToGpu))
+WEFT_REGISTER_OP("broadcast_to").set_compute_gpu(WEFT_GPU(cuda::BroadcastToGpu)).add_method("broadcast_to")
     .describe("Broadcasts the input array to a new shape.\n\n"
               "Broadcasting is only allowed on axes with size 1; the new shape must have the same "
               "number of dimensions as the input.\n\nExample::\n\n"
@@ -201,7 +201,7 @@ bool BroadcastAxisInfer(const Params& p, std::vector<Shape>* in, std::vector<Sha
   return true;
 }
 
-WEFT_REGISTER_OP("broadcast_axis").set_compute_gpu(WEFT_GPU(cuda::BroadcastAxisGpu))
+WEFT_REGISTER_OP("broadcast_axis").set_compute_gpu(WEFT_GPU(cuda::BroadcastAxisGpu)).add_method("broadcast_axes")
     .add_alias("broadcast_axes")
     .describe("Broadcasts the input array over particular axes.\n\n"
               "Broadcasting is only allowed on axes with size 1.\n\nExample::\n\n"
@@ -263,7 +263,7 @@ bool BroadcastLikeInfer(const Params& p, std::vector<Shape>* in, std::vector<Sha
   return true;
 }
 
-WEFT_REGISTER_OP("broadcast_like").set_compute_gpu(WEFT_GPU(cuda::BroadcastLikeGpu))
+WEFT_REGISTER_OP("broadcast_like").set_compute_gpu(WEFT_GPU(cuda::BroadcastLikeGpu)).add_method("broadcast_like")
     .describe("Broadcasts lhs to have the same shape as rhs.\n\n"
               "Broadcasting is allowed on axes with size 1 only.\n\nExample::\n\n"
               "   broadcast_like([[1,2,3]], [[5,6,7],[7,8,9]]) = [[ 1.,  2.,  3.],\n"

@@ -13,92 +13,12 @@ namespace weft {
 namespace elemwise_cpu {
 namespace {
 
-// The unary math ops (Note [Unary math rows] in unary_ops.h): float math for
-// integer dtypes (Note [Elementwise arithmetic types]), X the type computed in.
-#define WEFT_UNARY_MATH_FUNCTOR(e, name, value, gradient, doc) \
-  struct Op_##e {                                              \
-    static constexpr int kCost = 8;                            \
-    template <typename C>                                      \
-    static C Map(C c) {                                        \
-      using X = std::conditional_t<kIsInt<C>, float, C>;       \
-      const X x = static_cast<X>(c);                           \
-      if constexpr (kIsInt<C>) return FloatToInt<C>(value);    \
-      else return value;                                       \
-    }                                                          \
-  };
-WEFT_UNARY_MATH_OPS(WEFT_UNARY_MATH_FUNCTOR)
-#undef WEFT_UNARY_MATH_FUNCTOR
-
-struct OpAbs {
-  static constexpr int kCost = 1;
+// The functor of unary kind K: its rule (Note [One elementwise rule]).
+template <UnaryKind K>
+struct OpUnary {
+  static constexpr int kCost = elemwise_rules::UnaryCost(K);
   template <typename C>
-  static C Map(C x) {
-    if constexpr (!kIsInt<C>) return std::fabs(x);
-    else if constexpr (std::is_signed<C>::value) return x < 0 ? WrapNeg(x) : x;
-    else return x;
-  }
-};
-struct OpNegative {
-  static constexpr int kCost = 1;
-  template <typename C>
-  static C Map(C x) {
-    if constexpr (kIsInt<C>) return WrapNeg(x);
-    else return -x;
-  }
-};
-struct OpSquare {
-  static constexpr int kCost = 1;
-  template <typename C>
-  static C Map(C x) {
-    if constexpr (kIsInt<C>) {
-      using U = typename std::make_unsigned<C>::type;
-      return static_cast<C>(static_cast<U>(x) * static_cast<U>(x));
-    } else {
-      return x * x;
-    }
-  }
-};
-struct OpRelu {  // NaN stays NaN, as MXNet's relu
-  static constexpr int kCost = 1;
-  template <typename C>
-  static C Map(C x) { return (x > C(0) || x != x) ? x : C(0); }
-};
-struct OpSign {
-  static constexpr int kCost = 1;
-  template <typename C>
-  static C Map(C x) { return static_cast<C>((C(0) < x) - (x < C(0))); }
-};
-struct OpFloor {
-  static constexpr int kCost = 1;
-  template <typename C>
-  static C Map(C x) {
-    if constexpr (kIsInt<C>) return x;
-    else return std::floor(x);
-  }
-};
-struct OpCeil {
-  static constexpr int kCost = 1;
-  template <typename C>
-  static C Map(C x) {
-    if constexpr (kIsInt<C>) return x;
-    else return std::ceil(x);
-  }
-};
-struct OpRound {  // half away from zero, like MXNet's round (not NumPy's rint)
-  static constexpr int kCost = 1;
-  template <typename C>
-  static C Map(C x) {
-    if constexpr (kIsInt<C>) return x;
-    else return std::round(x);
-  }
-};
-struct OpReciprocal {  // integer 1/0 gives 0 (Note [Defined integer edge cases])
-  static constexpr int kCost = 1;
-  template <typename C>
-  static C Map(C x) {
-    if constexpr (kIsInt<C>) return x == C(0) ? C(0) : static_cast<C>(C(1) / x);
-    else return C(1) / x;
-  }
+  static C Map(C x) { return elemwise_rules::Unary<K>(x); }
 };
 
 template <typename T, typename Op>
@@ -134,20 +54,14 @@ void UnaryLaunch(const TensorView& in, OpReq req, const TensorView& out) {
 void UnaryKernel(UnaryKind kind, const TensorView& in, OpReq req, const TensorView& out) {
   if (req == OpReq::kNull) return;
   switch (kind) {
-    case UnaryKind::kAbs: return UnaryLaunch<OpAbs>(in, req, out);
-    case UnaryKind::kNegative: return UnaryLaunch<OpNegative>(in, req, out);
-    case UnaryKind::kSquare: return UnaryLaunch<OpSquare>(in, req, out);
-    case UnaryKind::kRelu: return UnaryLaunch<OpRelu>(in, req, out);
-    case UnaryKind::kSign: return UnaryLaunch<OpSign>(in, req, out);
-    case UnaryKind::kFloor: return UnaryLaunch<OpFloor>(in, req, out);
-    case UnaryKind::kCeil: return UnaryLaunch<OpCeil>(in, req, out);
-    case UnaryKind::kRound: return UnaryLaunch<OpRound>(in, req, out);
-    case UnaryKind::kReciprocal: return UnaryLaunch<OpReciprocal>(in, req, out);
-#define WEFT_UNARY_MATH_CASE(e, name, value, gradient, doc) \
-  case UnaryKind::e:                                        \
-    return UnaryLaunch<Op_##e>(in, req, out);
-      WEFT_UNARY_MATH_OPS(WEFT_UNARY_MATH_CASE)
+#define WEFT_UNARY_CASE(e, ...) \
+  case UnaryKind::e:            \
+    return UnaryLaunch<OpUnary<UnaryKind::e>>(in, req, out);
+#define WEFT_UNARY_MATH_CASE(e, name, fluent, value, gradient, doc) WEFT_UNARY_CASE(e)
+    WEFT_UNARY_EXACT_KINDS(WEFT_UNARY_CASE)
+    WEFT_UNARY_MATH_OPS(WEFT_UNARY_MATH_CASE)
 #undef WEFT_UNARY_MATH_CASE
+#undef WEFT_UNARY_CASE
   }
   WEFT_THROW(kInternal) << "unknown unary kernel " << static_cast<int>(kind);
 }
@@ -162,20 +76,14 @@ void UnaryBlockOf(DType dtype, const void* in, void* out, int64_t n) {
 
 void UnaryBlock(UnaryKind kind, DType dtype, const void* in, void* out, int64_t n) {
   switch (kind) {
-    case UnaryKind::kAbs: return UnaryBlockOf<OpAbs>(dtype, in, out, n);
-    case UnaryKind::kNegative: return UnaryBlockOf<OpNegative>(dtype, in, out, n);
-    case UnaryKind::kSquare: return UnaryBlockOf<OpSquare>(dtype, in, out, n);
-    case UnaryKind::kRelu: return UnaryBlockOf<OpRelu>(dtype, in, out, n);
-    case UnaryKind::kSign: return UnaryBlockOf<OpSign>(dtype, in, out, n);
-    case UnaryKind::kFloor: return UnaryBlockOf<OpFloor>(dtype, in, out, n);
-    case UnaryKind::kCeil: return UnaryBlockOf<OpCeil>(dtype, in, out, n);
-    case UnaryKind::kRound: return UnaryBlockOf<OpRound>(dtype, in, out, n);
-    case UnaryKind::kReciprocal: return UnaryBlockOf<OpReciprocal>(dtype, in, out, n);
-#define WEFT_UNARY_MATH_CASE(e, name, value, gradient, doc) \
-  case UnaryKind::e:                                        \
-    return UnaryBlockOf<Op_##e>(dtype, in, out, n);
-      WEFT_UNARY_MATH_OPS(WEFT_UNARY_MATH_CASE)
+#define WEFT_UNARY_CASE(e, ...) \
+  case UnaryKind::e:            \
+    return UnaryBlockOf<OpUnary<UnaryKind::e>>(dtype, in, out, n);
+#define WEFT_UNARY_MATH_CASE(e, name, fluent, value, gradient, doc) WEFT_UNARY_CASE(e)
+    WEFT_UNARY_EXACT_KINDS(WEFT_UNARY_CASE)
+    WEFT_UNARY_MATH_OPS(WEFT_UNARY_MATH_CASE)
 #undef WEFT_UNARY_MATH_CASE
+#undef WEFT_UNARY_CASE
   }
   WEFT_THROW(kInternal) << "unknown unary kernel " << static_cast<int>(kind);
 }

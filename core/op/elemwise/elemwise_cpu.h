@@ -54,7 +54,7 @@ namespace elemwise_cpu {
   X(kGt, "gt", 1) X(kGe, "ge", 1) X(kLt, "lt", 1) X(kLe, "le", 1)
 
 #define WEFT_KIND_ENUMERATOR(e, name, cost) e,
-#define WEFT_MATH_ENUMERATOR(e, name, value, gradient, doc) e,
+#define WEFT_MATH_ENUMERATOR(e, name, fluent, value, gradient, doc) e,
 enum class UnaryKind : int {
   WEFT_UNARY_EXACT_KINDS(WEFT_KIND_ENUMERATOR) WEFT_UNARY_MATH_OPS(WEFT_MATH_ENUMERATOR)
 };

@@ -19,9 +19,6 @@ WEFT_GPU_KERNEL_DECL(CastGpu);
 WEFT_GPU_KERNEL_DECL(ClipGpu);
 WEFT_GPU_KERNEL_DECL(WhereGpu);
 WEFT_GPU_KERNEL_DECL(AddNGpu);
-WEFT_GPU_KERNEL_DECL(SmoothL1Gpu);
-WEFT_GPU_KERNEL_DECL(BackwardSmoothL1Gpu);
-WEFT_GPU_KERNEL_DECL(BackwardMakeLossGpu);
 
 }  // namespace cuda
 }  // namespace weft

@@ -14,7 +14,7 @@ struct KindRow {
 };
 
 #define WEFT_KIND_ROW(e, name, cost) {name, cost},
-#define WEFT_MATH_ROW(e, name, value, gradient, doc) {name, 8},
+#define WEFT_MATH_ROW(e, name, fluent, value, gradient, doc) {name, 8},
 const KindRow kUnaryRows[] = {WEFT_UNARY_EXACT_KINDS(WEFT_KIND_ROW) WEFT_UNARY_MATH_OPS(WEFT_MATH_ROW)};
 #undef WEFT_MATH_ROW
 const KindRow kBinaryRows[] = {WEFT_BINARY_KINDS(WEFT_KIND_ROW)};

@@ -1,11 +1,10 @@
 // The numeric rules of the elementwise GPU kernels (included by the .cu files
 // of core/op/<family>/*.cu): the arithmetic type of each dtype, the conversions back
 // to storage, and the math of each UnaryKind / BinaryKind / Activation kind,
-// as WEFT_HD functions switched on a runtime kind. They restate
-// core/op/elemwise/elemwise_math.h and the CPU kernels' functors one for one (Note
-// [Elementwise arithmetic types] and Note [Defined integer edge cases] in
-// core/op/elemwise/elemwise_cpu.h), so GPU and CPU results agree; only the
-// last bits of transcendental float functions may differ (CUDA's libm).
+// as WEFT_HD functions switched on a runtime kind. The kinds' values are the
+// CPU's own rules (Note [One elementwise rule] in elemwise_rules.h), so GPU
+// and CPU results agree; only the last bits of transcendental float functions
+// may differ (CUDA's libm).
 //
 // Note [Elementwise GPU instantiations]
 // One kernel per storage dtype with the op kind as a runtime switch inside
@@ -17,6 +16,7 @@
 #include <type_traits>
 
 #include "core/op/elemwise/elemwise_cpu.h"
+#include "core/op/elemwise/elemwise_rules.h"
 #include "core/op/common/gpu_kernel.h"
 
 namespace weft {
@@ -31,19 +31,11 @@ template <typename T> struct AccOf { using type = T; };
 template <> struct AccOf<bool> { using type = uint8_t; };
 template <typename T> using Acc = typename AccOf<T>::type;
 
-template <typename C>
-constexpr bool kIsInt = std::is_integral<C>::value;
-
-// Float -> integer: NaN -> 0, truncate, clamp to int64, wrap to T's width.
-template <typename T, typename F>
-WEFT_HD inline T FloatToInt(F v) {
-  if (!(v == v)) return T(0);
-  int64_t i;
-  if (v >= F(9.2233720368547758e18)) i = INT64_MAX;
-  else if (v <= F(-9.2233720368547758e18)) i = INT64_MIN;
-  else i = static_cast<int64_t>(v);
-  return static_cast<T>(i);
-}
+// Shared with the CPU kernels (Note [One elementwise rule] in elemwise_rules.h).
+using elemwise_rules::FloatToInt;
+using elemwise_rules::IntPow;
+using elemwise_rules::kIsInt;
+using elemwise_rules::WrapNeg;
 
 // An arithmetic value (or a double parameter) in storage type T.
 template <typename T, typename C>
@@ -55,12 +47,6 @@ WEFT_HD inline T ToStorage(C v) {
   } else {
     return static_cast<T>(v);
   }
-}
-
-template <typename C>
-WEFT_HD inline C WrapNeg(C a) {
-  using U = typename std::make_unsigned<C>::type;
-  return static_cast<C>(static_cast<U>(U(0) - static_cast<U>(a)));
 }
 
 // a + b in storage type T as the CPU's Store(add=true): integers wrap, bool
@@ -85,148 +71,35 @@ WEFT_HD inline void Put(T* out, int64_t i, OpReq req, T r) {
 
 // ---- unary ----
 
-template <typename C>
-WEFT_HD inline C UnaryMath(int kind, C c) {
-  // Transcendental functions of integers compute in float (Note [Elementwise
-  // arithmetic types]); X is the type they compute in.
-  using X = typename std::conditional<kIsInt<C>, float, C>::type;
-  const X x = static_cast<X>(c);
-  X r;
-  switch (static_cast<UnaryKind>(kind)) {
-    // The rows of Note [Unary math rows] (unary_ops.h), as on the CPU.
-#define WEFT_UNARY_MATH_CASE(e, name, value, gradient, doc) \
-  case UnaryKind::e:                                        \
-    r = value;                                              \
-    break;
-    WEFT_UNARY_MATH_OPS(WEFT_UNARY_MATH_CASE)
-#undef WEFT_UNARY_MATH_CASE
-    default: r = x; break;  // UnaryOp handles every other kind
-  }
-  if constexpr (kIsInt<C>) return FloatToInt<C>(r);
-  else return r;
-}
-
+// f(x) of the runtime kind: the kind's rule (elemwise_rules.h).
 template <typename C>
 WEFT_HD inline C UnaryOp(int kind, C x) {
   switch (static_cast<UnaryKind>(kind)) {
-    case UnaryKind::kAbs:
-      if constexpr (!kIsInt<C>) return std::fabs(x);
-      else if constexpr (std::is_signed<C>::value) return x < 0 ? WrapNeg(x) : x;
-      else return x;
-    case UnaryKind::kNegative:
-      if constexpr (kIsInt<C>) return WrapNeg(x);
-      else return -x;
-    case UnaryKind::kSquare:
-      if constexpr (kIsInt<C>) {
-        using U = typename std::make_unsigned<C>::type;
-        return static_cast<C>(static_cast<U>(static_cast<U>(x) * static_cast<U>(x)));
-      } else {
-        return x * x;
-      }
-    case UnaryKind::kRelu: return (x > C(0) || x != x) ? x : C(0);  // NaN stays NaN
-    case UnaryKind::kSign:
-      if constexpr (std::is_unsigned<C>::value) return static_cast<C>(x > C(0) ? 1 : 0);
-      else return static_cast<C>((C(0) < x) - (x < C(0)));
-    case UnaryKind::kFloor:
-      if constexpr (kIsInt<C>) return x;
-      else return std::floor(x);
-    case UnaryKind::kCeil:
-      if constexpr (kIsInt<C>) return x;
-      else return std::ceil(x);
-    case UnaryKind::kRound:  // half away from zero, like MXNet's round
-      if constexpr (kIsInt<C>) return x;
-      else return std::round(x);
-    case UnaryKind::kReciprocal:  // integer 1/0 gives 0
-      if constexpr (kIsInt<C>) return x == C(0) ? C(0) : static_cast<C>(C(1) / x);
-      else return C(1) / x;
-    default: return UnaryMath(kind, x);
+#define WEFT_UNARY_CASE(e, ...) \
+  case UnaryKind::e:            \
+    return elemwise_rules::Unary<UnaryKind::e>(x);
+#define WEFT_UNARY_MATH_CASE(e, name, fluent, value, gradient, doc) WEFT_UNARY_CASE(e)
+    WEFT_UNARY_EXACT_KINDS(WEFT_UNARY_CASE)
+    WEFT_UNARY_MATH_OPS(WEFT_UNARY_MATH_CASE)
+#undef WEFT_UNARY_MATH_CASE
+#undef WEFT_UNARY_CASE
   }
+  return x;
 }
 
 // ---- binary ----
 
-// Integer a ** b as the CPU computes it: FloatToInt(std::pow(double(a),
-// double(b))). glibc's pow returns a representable result exactly, but CUDA's
-// double pow is only documented within 2 ulp, so on a device an exact power
-// such as 3 ** 4 could come back as 80.99999999999999 and truncate to 80 (the
-// emulated build runs glibc and cannot show it). So powers with b >= 0 whose
-// value stays below 2^53 in magnitude -- the ones pow must return exactly --
-// are multiplied out exactly; the rest (fractions, huge values) keep pow.
-template <typename C>
-WEFT_HD inline C IntPow(C a, C b) {
-  const double x = static_cast<double>(a);
-  bool exact_path = true;
-  if constexpr (std::is_signed<C>::value) exact_path = b >= C(0);
-  if (exact_path) {
-    constexpr double kExact = 9007199254740992.0;  // 2^53
-    if (b == C(0)) return C(1);  // pow(x, 0) == 1
-    if (x == 0.0 || x == 1.0) return static_cast<C>(a);
-    // double(b) is even from 2^53 on, whatever b's parity.
-    if (x == -1.0) return b % C(2) == C(0) || static_cast<double>(b) >= kExact ? C(1) : static_cast<C>(a);
-    // |x| >= 2 from here, so at most 53 multiplications before the bound.
-    double r = x;
-    C k = static_cast<C>(b - C(1));  // multiplications left
-    while (k > C(0) && r < kExact && r > -kExact) {
-      r *= x;  // exact while the true product is below 2^53
-      k = static_cast<C>(k - C(1));
-    }
-    if (k == C(0) && (b == C(1) || (r < kExact && r > -kExact))) return FloatToInt<C>(r);
-  }
-  return FloatToInt<C>(std::pow(x, static_cast<double>(b)));
-}
-
+// op(a, b) of the runtime kind: the kind's rule (elemwise_rules.h).
 template <typename C>
 WEFT_HD inline C BinaryOp(int kind, C a, C b) {
-  using U = typename std::make_unsigned<typename std::conditional<kIsInt<C>, C, int>::type>::type;
   switch (static_cast<BinaryKind>(kind)) {
-    case BinaryKind::kAdd:
-      if constexpr (kIsInt<C>) return static_cast<C>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
-      else return a + b;
-    case BinaryKind::kSub:
-      if constexpr (kIsInt<C>) return static_cast<C>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
-      else return a - b;
-    case BinaryKind::kMul:
-      if constexpr (kIsInt<C>) return static_cast<C>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
-      else return a * b;
-    case BinaryKind::kDiv:  // integers: x / 0 -> 0, INT_MIN / -1 -> INT_MIN
-      if constexpr (kIsInt<C>) {
-        if (b == C(0)) return C(0);
-        if constexpr (std::is_signed<C>::value) {
-          if (b == C(-1)) return WrapNeg(a);
-        }
-        return static_cast<C>(a / b);
-      } else {
-        return a / b;
-      }
-    case BinaryKind::kPow:  // integers: pow in double, then the float -> integer rule (IntPow)
-      if constexpr (kIsInt<C>) return IntPow(a, b);
-      else return std::pow(a, b);
-    case BinaryKind::kMax: return (a > b || a != a) ? a : b;  // NaN propagates
-    case BinaryKind::kMin: return (a < b || a != a) ? a : b;
-    case BinaryKind::kMod: {  // x mod 0 -> 0; the sign of the divisor
-      if (b == C(0)) return C(0);
-      if constexpr (kIsInt<C>) {
-        if constexpr (std::is_signed<C>::value) {
-          if (b == C(-1)) return C(0);
-          C r = static_cast<C>(a % b);
-          if (r != C(0) && ((r < C(0)) != (b < C(0)))) r = static_cast<C>(r + b);
-          return r;
-        } else {
-          return static_cast<C>(a % b);
-        }
-      } else {
-        C r = std::fmod(a, b);
-        if (r != C(0) && ((r < C(0)) != (b < C(0)))) r += b;
-        return r;
-      }
-    }
-    case BinaryKind::kEq: return static_cast<C>(a == b ? 1 : 0);
-    case BinaryKind::kNe: return static_cast<C>(a != b ? 1 : 0);
-    case BinaryKind::kGt: return static_cast<C>(a > b ? 1 : 0);
-    case BinaryKind::kGe: return static_cast<C>(a >= b ? 1 : 0);
-    case BinaryKind::kLt: return static_cast<C>(a < b ? 1 : 0);
-    default: return static_cast<C>(a <= b ? 1 : 0);  // kLe
+#define WEFT_BINARY_CASE(e, name, cost) \
+  case BinaryKind::e:                   \
+    return elemwise_rules::Binary<BinaryKind::e>(a, b);
+    WEFT_BINARY_KINDS(WEFT_BINARY_CASE)
+#undef WEFT_BINARY_CASE
   }
+  return a;
 }
 
 // ---- Activation (nnx_cpu::ActKind; floating types, computed in A) ----

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "core/base/dtype.h"
+#include "core/op/elemwise/elemwise_rules.h"
 #include "core/op/op_def.h"
 
 // Note [Vectorising at -O2]
@@ -33,20 +34,10 @@ template <> struct AccOf<bf16_t> { using type = float; };
 template <> struct AccOf<bool> { using type = uint8_t; };
 template <typename T> using Acc = typename AccOf<T>::type;
 
-template <typename C>
-constexpr bool kIsInt = std::is_integral<C>::value;
-
-// Float -> integer without undefined behaviour: NaN -> 0, truncate, clamp to
-// int64, wrap to T's width.
-template <typename T, typename F>
-inline T FloatToInt(F v) {
-  if (!(v == v)) return T(0);
-  int64_t i;
-  if (v >= F(9.2233720368547758e18)) i = std::numeric_limits<int64_t>::max();
-  else if (v <= F(-9.2233720368547758e18)) i = std::numeric_limits<int64_t>::min();
-  else i = static_cast<int64_t>(v);
-  return static_cast<T>(i);
-}
+// Shared with the GPU kernels (Note [One elementwise rule]).
+using elemwise_rules::FloatToInt;
+using elemwise_rules::kIsInt;
+using elemwise_rules::WrapNeg;
 
 // Converts an arithmetic value (or a double parameter) to storage type T.
 template <typename T, typename C>
@@ -60,13 +51,6 @@ inline T ToStorage(C v) {
   } else {
     return static_cast<T>(v);
   }
-}
-
-// Integer negation that wraps instead of overflowing (INT_MIN stays INT_MIN).
-template <typename C>
-inline C WrapNeg(C a) {
-  using U = typename std::make_unsigned<C>::type;
-  return static_cast<C>(static_cast<U>(U(0) - static_cast<U>(a)));
 }
 
 // Stores r (storage type) into *dst under req (kWriteTo / kWriteInplace / kAddTo).

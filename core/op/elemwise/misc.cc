@@ -53,7 +53,7 @@ bool WhereInferType(const Params&, std::vector<DType>* in, std::vector<DType>* o
   return (*in)[0] != DType::kUnknown;
 }
 
-WEFT_REGISTER_OP("where").set_compute_gpu(WEFT_GPU(cuda::WhereGpu))
+WEFT_REGISTER_OP("where").set_compute_gpu(WEFT_GPU(cuda::WhereGpu)).add_method("where")
     .describe("Return the elements, either from x or y, depending on the condition.\n\n"
               "Given three ndarrays, condition, x, and y, return an ndarray with the elements from x "
               "or y, depending on the elements from condition are true or false. x and y must have "
@@ -85,7 +85,7 @@ WEFT_REGISTER_OP("where").set_compute_gpu(WEFT_GPU(cuda::WhereGpu))
 
 // ---- clip ----
 
-WEFT_REGISTER_OP("clip").set_compute_gpu(WEFT_GPU(cuda::ClipGpu))
+WEFT_REGISTER_OP("clip").set_compute_gpu(WEFT_GPU(cuda::ClipGpu)).add_method("clip")
     .set_fused_form(FusedForm::kClip)
     .describe("Clips (limits) the values in an array.\n\n"
               "Given an interval, values outside the interval are clipped to the interval edges. "
@@ -116,7 +116,7 @@ WEFT_REGISTER_OP("clip").set_compute_gpu(WEFT_GPU(cuda::ClipGpu))
 
 // ---- Cast ----
 
-WEFT_REGISTER_OP("Cast").set_compute_gpu(WEFT_GPU(cuda::CastGpu))
+WEFT_REGISTER_OP("Cast").set_compute_gpu(WEFT_GPU(cuda::CastGpu)).add_method("cast")
     .add_alias("cast")
     .describe("Casts all elements of the input to a new type.\n\n"
               ".. note:: ``Cast`` is deprecated. Use ``cast`` instead.\n\nExample::\n\n"

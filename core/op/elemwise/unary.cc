@@ -20,17 +20,19 @@ struct UnaryOpEntry {
   const char* name;
   UnaryKind kind;
   const char* doc;
+  bool fluent = true;  // also an NDArray/Symbol method (not negative: MXNet has -x)
 };
 
 const UnaryOpEntry kUnaryOps[] = {
-#define WEFT_UNARY_MATH_ENTRY(e, name, value, gradient, doc) {name, UnaryKind::e, doc},
+#define WEFT_UNARY_MATH_ENTRY(e, name, fluent, value, gradient, doc) {name, UnaryKind::e, doc, fluent},
     WEFT_UNARY_MATH_OPS(WEFT_UNARY_MATH_ENTRY)
 #undef WEFT_UNARY_MATH_ENTRY
     {"abs", UnaryKind::kAbs,
      "Returns element-wise absolute value of the input.\n\nExample::\n\n   abs([-2, 0, 3]) = [2, 0, 3]"},
     {"negative", UnaryKind::kNegative,
      "Numerical negative of the argument, element-wise.\n\n"
-     "Unsigned integers wrap (negative(uint8 1) = 255)."},
+     "Unsigned integers wrap (negative(uint8 1) = 255).",
+     false},
     {"square", UnaryKind::kSquare,
      "Returns element-wise squared value of the input.\n\n"
      ".. math::\n   square(x) = x^2\n\nExample::\n\n   square([2, 3, 4]) = [4, 9, 16]"},
@@ -73,7 +75,7 @@ FGradient UnaryGradient(UnaryKind kind) {
       case UnaryKind::kSquare: return {b.Mul(g, b.Scalar("_mul_scalar", x, 2))};
       case UnaryKind::kRelu: return {b.Mul(g, b.Scalar("_greater_scalar", y, 0))};
       case UnaryKind::kReciprocal: return {b.Neg(b.Mul(g, b("square", {y})))};
-#define WEFT_UNARY_MATH_GRAD(e, name, value, gradient, doc) \
+#define WEFT_UNARY_MATH_GRAD(e, name, fluent, value, gradient, doc) \
   case UnaryKind::e:                                        \
     return {gradient};
       WEFT_UNARY_MATH_OPS(WEFT_UNARY_MATH_GRAD)
@@ -90,6 +92,7 @@ bool RegisterUnaryOps() {
     const UnaryKind kind = e.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::UnaryGpu(kind, e.name)))
         .set_fused_form(FusedForm::kUnary, elemwise_cpu::KindName(kind));
+    if (e.fluent) op.add_method(e.name);
     op.describe(e.doc)
         .add_input("data")
         .set_infer_shape([&op](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {

@@ -34,7 +34,7 @@ int TakeAxis(const Params& p, const Shape& a) {
   return tensor::NormalizeAxis(p.GetInt("axis"), a.ndim(), "take", "a");
 }
 
-WEFT_REGISTER_OP("take").set_compute_gpu(WEFT_GPU(cuda::TakeGpu))
+WEFT_REGISTER_OP("take").set_compute_gpu(WEFT_GPU(cuda::TakeGpu)).add_method("take")
     .describe("Takes elements of `a` along an axis at the given indices (like numpy.take).\n\n"
               "The output shape is a.shape[:axis] + indices.shape + a.shape[axis+1:]. Indices may "
               "have any dtype (floats are truncated). mode: 'clip' clamps out-of-range indices, "
@@ -86,7 +86,7 @@ int PickAxis(const Params& p, const Shape& d, Shape* out) {
   return axis;
 }
 
-WEFT_REGISTER_OP("pick").set_compute_gpu(WEFT_GPU(cuda::PickGpu))
+WEFT_REGISTER_OP("pick").set_compute_gpu(WEFT_GPU(cuda::PickGpu)).add_method("pick")
     .describe("Picks one element per position along an axis: out[i, k] = data[i, index[i, k], k].\n\n"
               "index has the shape of the output: data's shape without `axis` (or with it as 1 when "
               "keepdims=True). mode 'clip' clamps out-of-range indices, 'wrap' wraps them around.")
@@ -124,7 +124,7 @@ WEFT_REGISTER_OP("pick").set_compute_gpu(WEFT_GPU(cuda::PickGpu))
 
 // ---- one_hot ----
 
-WEFT_REGISTER_OP("one_hot").set_compute_gpu(WEFT_GPU(cuda::OneHotGpu))
+WEFT_REGISTER_OP("one_hot").set_compute_gpu(WEFT_GPU(cuda::OneHotGpu)).add_method("one_hot")
     .describe("Returns a one-hot array: shape indices.shape + (depth,), with on_value at each index "
               "and off_value elsewhere. Indices outside [0, depth) give an all-off row.")
     .add_input("indices")

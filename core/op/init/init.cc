@@ -158,8 +158,8 @@ OpDef& LikeOp(const char* name, const char* what, double value) {
   return op;
 }
 
-[[maybe_unused]] OpDef& reg_zeros_like = LikeOp("zeros_like", "zeros", 0.0).set_compute_gpu(WEFT_GPU(cuda::ZerosLikeGpu));
-[[maybe_unused]] OpDef& reg_ones_like = LikeOp("ones_like", "ones", 1.0).set_compute_gpu(WEFT_GPU(cuda::OnesLikeGpu));
+[[maybe_unused]] OpDef& reg_zeros_like = LikeOp("zeros_like", "zeros", 0.0).set_compute_gpu(WEFT_GPU(cuda::ZerosLikeGpu)).add_method("zeros_like");
+[[maybe_unused]] OpDef& reg_ones_like = LikeOp("ones_like", "ones", 1.0).set_compute_gpu(WEFT_GPU(cuda::OnesLikeGpu)).add_method("ones_like");
 
 }  // namespace
 }  // namespace weft

@@ -29,9 +29,6 @@ void SmoothL1Backward(const TensorView& gy, const TensorView& x, double sigma, O
 void MakeLossBackward(const TensorView& x, double grad_scale, double valid_thresh, int normalization, OpReq req,
                       const TensorView& gx);
 
-// out = sum of ins (one shape and dtype, any numeric dtype but bool). out may
-// share memory with any input.
-void AddN(const std::vector<TensorView>& ins, OpReq req, const TensorView& out);
 
 }  // namespace nnx_cpu
 }  // namespace weft

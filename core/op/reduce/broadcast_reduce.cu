@@ -1,7 +1,5 @@
-// GPU kernels of the broadcast copies (core/op/elemwise/broadcast.cc: broadcast_to,
-// broadcast_axis, broadcast_like), of the reductions (core/op/reduce/reduce.cc: sum,
-// mean, prod, max, min, nansum, nanprod, norm, argmax, argmin) and of their
-// gradient helpers (core/op/reduce/reduce_backward.cc: _broadcast_backward,
+// GPU kernels of the reductions (core/op/reduce/reduce.cc: sum, mean, prod, max,
+// min, nansum, nanprod, norm, argmax, argmin) and of their gradient helpers (core/op/reduce/reduce_backward.cc: _broadcast_backward,
 // _backward_sum, _backward_mean).
 //
 // A reduction runs one index per output element, looping over the reduced
@@ -22,27 +20,6 @@
 namespace weft {
 namespace cuda {
 namespace {
-
-// ---- broadcast copies ----
-
-// out (req)= in broadcast to out's shape (in left-padded with 1s).
-void BroadcastCopy(const OpContext& ctx, const TensorView& in, OpReq req, const TensorView& out) {
-  if (req == OpReq::kNull || out.Size() == 0) return;
-  const int nd = out.ndim(), pad = nd - in.ndim();
-  WEFT_CHECK(pad >= 0, kInternal) << "broadcast: " << in.shape.ToString() << " has more dims than "
-                                  << out.shape.ToString();
-  std::vector<int64_t> padded(static_cast<size_t>(nd), 1);
-  for (int i = 0; i < in.ndim(); ++i) padded[static_cast<size_t>(i + pad)] = in.shape[i];
-  std::vector<int64_t> stride = RowMajor(padded);
-  for (int i = 0; i < nd; ++i)
-    if (padded[static_cast<size_t>(i)] == 1) stride[static_cast<size_t>(i)] = 0;
-  StridedCopyGPU(ctx, out.dtype, out.shape.dims(), in.data, 0, stride, out.data, 0, RowMajor(out.shape.dims()), req);
-}
-
-void BroadcastCompute(const OpContext& ctx, const Params&, const std::vector<TensorView>& in,
-                      const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  BroadcastCopy(ctx, in[0], req[0], out[0]);
-}
 
 // ---- reductions ----
 
@@ -324,7 +301,7 @@ void ReduceBackward(const OpContext& ctx, const Params& p, const std::vector<Ten
   const TensorView src{in[0].data, in[0].dtype, kept};
   const double scale = kMean && n > 0 ? 1.0 / static_cast<double>(n) : 1.0;
   if (scale == 1.0) {
-    BroadcastCopy(ctx, src, req[0], out[0]);
+    BroadcastCopyGPU(ctx, src, req[0], out[0]);
     return;
   }
   std::vector<int64_t> stride = RowMajor(kept.dims());
@@ -340,9 +317,6 @@ void ReduceBackward(const OpContext& ctx, const Params& p, const std::vector<Ten
 
 }  // namespace
 
-WEFT_GPU_KERNEL_EXPORT(BroadcastToGpu, BroadcastCompute)  // broadcast_to
-WEFT_GPU_KERNEL_EXPORT(BroadcastAxisGpu, BroadcastCompute)  // broadcast_axis
-WEFT_GPU_KERNEL_EXPORT(BroadcastLikeGpu, BroadcastCompute)  // broadcast_like
 WEFT_GPU_KERNEL_EXPORT(BroadcastBackwardGpu, BroadcastBackward)  // _broadcast_backward
 WEFT_GPU_KERNEL_EXPORT(BackwardSumGpu, ReduceBackward<false>)  // _backward_sum
 WEFT_GPU_KERNEL_EXPORT(BackwardMeanGpu, ReduceBackward<true>)  // _backward_mean

@@ -6,9 +6,6 @@
 namespace weft {
 namespace cuda {
 
-WEFT_GPU_KERNEL_DECL(BroadcastToGpu);  // broadcast_to
-WEFT_GPU_KERNEL_DECL(BroadcastAxisGpu);  // broadcast_axis
-WEFT_GPU_KERNEL_DECL(BroadcastLikeGpu);  // broadcast_like
 WEFT_GPU_KERNEL_DECL(BroadcastBackwardGpu);  // _broadcast_backward
 WEFT_GPU_KERNEL_DECL(BackwardSumGpu);  // _backward_sum
 WEFT_GPU_KERNEL_DECL(BackwardMeanGpu);  // _backward_mean

@@ -122,13 +122,13 @@ FGradient ReduceGradient(ReduceKind kind) {
   };
 }
 
-[[maybe_unused]] OpDef& reg_sum = ReduceAxesOp("sum", ReduceKind::kSum, "sum").set_compute_gpu(WEFT_GPU(cuda::SumGpu)).add_alias("sum_axis");
-[[maybe_unused]] OpDef& reg_mean = ReduceAxesOp("mean", ReduceKind::kMean, "mean").set_compute_gpu(WEFT_GPU(cuda::MeanGpu));
-[[maybe_unused]] OpDef& reg_prod = ReduceAxesOp("prod", ReduceKind::kProd, "product").set_compute_gpu(WEFT_GPU(cuda::ProdGpu));
-[[maybe_unused]] OpDef& reg_max = ReduceAxesOp("max", ReduceKind::kMax, "maximum (NaN propagates)").set_compute_gpu(WEFT_GPU(cuda::MaxGpu)).add_alias("max_axis");
-[[maybe_unused]] OpDef& reg_min = ReduceAxesOp("min", ReduceKind::kMin, "minimum (NaN propagates)").set_compute_gpu(WEFT_GPU(cuda::MinGpu)).add_alias("min_axis");
-[[maybe_unused]] OpDef& reg_nansum = ReduceAxesOp("nansum", ReduceKind::kNanSum, "sum, treating NaN as zero,").set_compute_gpu(WEFT_GPU(cuda::NansumGpu));
-[[maybe_unused]] OpDef& reg_nanprod = ReduceAxesOp("nanprod", ReduceKind::kNanProd, "product, treating NaN as one,").set_compute_gpu(WEFT_GPU(cuda::NanprodGpu));
+[[maybe_unused]] OpDef& reg_sum = ReduceAxesOp("sum", ReduceKind::kSum, "sum").set_compute_gpu(WEFT_GPU(cuda::SumGpu)).add_method("sum").add_alias("sum_axis");
+[[maybe_unused]] OpDef& reg_mean = ReduceAxesOp("mean", ReduceKind::kMean, "mean").set_compute_gpu(WEFT_GPU(cuda::MeanGpu)).add_method("mean");
+[[maybe_unused]] OpDef& reg_prod = ReduceAxesOp("prod", ReduceKind::kProd, "product").set_compute_gpu(WEFT_GPU(cuda::ProdGpu)).add_method("prod");
+[[maybe_unused]] OpDef& reg_max = ReduceAxesOp("max", ReduceKind::kMax, "maximum (NaN propagates)").set_compute_gpu(WEFT_GPU(cuda::MaxGpu)).add_method("max").add_alias("max_axis");
+[[maybe_unused]] OpDef& reg_min = ReduceAxesOp("min", ReduceKind::kMin, "minimum (NaN propagates)").set_compute_gpu(WEFT_GPU(cuda::MinGpu)).add_method("min").add_alias("min_axis");
+[[maybe_unused]] OpDef& reg_nansum = ReduceAxesOp("nansum", ReduceKind::kNanSum, "sum, treating NaN as zero,").set_compute_gpu(WEFT_GPU(cuda::NansumGpu)).add_method("nansum");
+[[maybe_unused]] OpDef& reg_nanprod = ReduceAxesOp("nanprod", ReduceKind::kNanProd, "product, treating NaN as one,").set_compute_gpu(WEFT_GPU(cuda::NanprodGpu)).add_method("nanprod");
 
 // ---- norm ----
 
@@ -138,7 +138,7 @@ ReduceKind NormKind(const Params& p) {
   return ord == 1 ? ReduceKind::kNorm1 : ReduceKind::kNorm2;
 }
 
-WEFT_REGISTER_OP("norm").set_compute_gpu(WEFT_GPU(cuda::NormGpu))
+WEFT_REGISTER_OP("norm").set_compute_gpu(WEFT_GPU(cuda::NormGpu)).add_method("norm")
     .describe("Computes the L1 (ord=1) or L2 (ord=2) norm of the elements over the given axes.\n\n"
               "The norm treats the selected axes as one flat vector (with two axes and ord=2 this is "
               "the Frobenius norm). axis=None reduces every axis to shape (1,).")
@@ -225,8 +225,8 @@ OpDef& ArgReduceOp(const char* name, bool is_max) {
   return op;
 }
 
-[[maybe_unused]] OpDef& reg_argmax = ArgReduceOp("argmax", true).set_compute_gpu(WEFT_GPU(cuda::ArgmaxGpu));
-[[maybe_unused]] OpDef& reg_argmin = ArgReduceOp("argmin", false).set_compute_gpu(WEFT_GPU(cuda::ArgminGpu));
+[[maybe_unused]] OpDef& reg_argmax = ArgReduceOp("argmax", true).set_compute_gpu(WEFT_GPU(cuda::ArgmaxGpu)).add_method("argmax");
+[[maybe_unused]] OpDef& reg_argmin = ArgReduceOp("argmin", false).set_compute_gpu(WEFT_GPU(cuda::ArgminGpu)).add_method("argmin");
 
 }  // namespace
 }  // namespace weft

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/op/seq/rnn_cell.h"
 #include "core/op/seq/rnn_cpu.h"
 #include "core/op/common/nn_gpu.cuh"
 #include "core/op/random_state.h"
@@ -22,11 +23,6 @@ using rnn_cpu::RNNMode;
 
 using rnn_cpu::IsLSTM;
 using rnn_cpu::NumVisible;
-
-template <typename T>
-WEFT_HD inline T Sigmoid(T v) {
-  return T(1) / (T(1) + std::exp(-v));
-}
 
 // dst[i] (req)= src[i].
 template <typename T>
@@ -87,25 +83,7 @@ void StepForward(const OpContext& ctx, RNNMode mode, int64_t N, int64_t H, int64
     const int64_t j = idx % H, n = idx / H;
     T* row = st_t + n * SW;
     const T* hr = hp + n * GH;
-    T hv;
-    if (mode == RNNMode::kLSTM) {
-      const T i = Sigmoid(row[j] + hr[j]), f = Sigmoid(row[H + j] + hr[H + j]);
-      const T gg = std::tanh(row[2 * H + j] + hr[2 * H + j]), o = Sigmoid(row[3 * H + j] + hr[3 * H + j]);
-      const T c = f * cbuf[idx] + i * gg;
-      row[j] = i, row[H + j] = f, row[2 * H + j] = gg, row[3 * H + j] = o, row[4 * H + j] = c;
-      cbuf[idx] = c;
-      hv = o * std::tanh(c);
-    } else if (mode == RNNMode::kGRU) {
-      const T r = Sigmoid(row[j] + hr[j]), z = Sigmoid(row[H + j] + hr[H + j]);
-      const T hn = hr[2 * H + j] + bh[2 * H + j];
-      const T nn = std::tanh(row[2 * H + j] + r * hn);
-      row[j] = r, row[H + j] = z, row[2 * H + j] = nn, row[3 * H + j] = hn;
-      hv = (T(1) - z) * nn + z * hbuf[idx];
-    } else {
-      const T a = row[j] + hr[j];
-      hv = mode == RNNMode::kTanh ? std::tanh(a) : (a < T(0) ? T(0) : a);
-      row[j] = hv;
-    }
+    const T hv = rnn_cpu::CellForward(mode, H, j, row, hr, bh, cbuf + idx, hbuf[idx]);
     hbuf[idx] = hv;
     Y_t[n * DH + j] = hv;
   });
@@ -192,30 +170,10 @@ void StepBackward(const OpContext& ctx, RNNMode mode, int64_t N, int64_t H, int6
     T* gx = gx_t + n * GH;
     T* g = gh + n * GH;
     const T dhv = dY_t[n * DH + j] + dh[idx];
-    if (mode == RNNMode::kLSTM) {
-      const T i = row[j], f = row[H + j], gg = row[2 * H + j], o = row[3 * H + j], c = row[4 * H + j];
-      const T cp = cprev[n * ldc + j];
-      const T tc = std::tanh(c);
-      const T dct = dc[idx] + dhv * o * (T(1) - tc * tc);
-      gx[j] = dct * gg * i * (T(1) - i);
-      gx[H + j] = dct * cp * f * (T(1) - f);
-      gx[2 * H + j] = dct * i * (T(1) - gg * gg);
-      gx[3 * H + j] = dhv * tc * o * (T(1) - o);
-      dc[idx] = dct * f;
-      for (int q = 0; q < 4; ++q) g[q * H + j] = gx[q * H + j];
-    } else if (mode == RNNMode::kGRU) {
-      const T r = row[j], z = row[H + j], nn = row[2 * H + j], hn = row[3 * H + j];
-      const T hp = hprev[n * ldh + j];
-      const T dnp = dhv * (T(1) - z) * (T(1) - nn * nn);
-      gx[j] = g[j] = dnp * hn * r * (T(1) - r);
-      gx[H + j] = g[H + j] = dhv * (hp - nn) * z * (T(1) - z);
-      gx[2 * H + j] = dnp;
-      g[2 * H + j] = dnp * r;
-      direct[idx] = dhv * z;
-    } else {
-      const T a = row[j];
-      gx[j] = g[j] = mode == RNNMode::kTanh ? dhv * (T(1) - a * a) : (a > T(0) ? dhv : T(0));
-    }
+    const T cp = mode == RNNMode::kLSTM ? cprev[n * ldc + j] : T(0);
+    const T hp = mode == RNNMode::kGRU ? hprev[n * ldh + j] : T(0);
+    rnn_cpu::CellBackward(mode, H, j, row, dhv, cp, hp, gx, g, mode == RNNMode::kLSTM ? dc + idx : nullptr,
+                          mode == RNNMode::kGRU ? direct + idx : nullptr);
   });
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/base/error.h"
 #include "core/op/dense/gemm_cpu.h"
+#include "core/op/seq/rnn_cell.h"
 #include "core/op/seq/rnn_cpu.h"
 
 namespace weft {
@@ -86,30 +87,10 @@ void BackwardT(const RNNGeom& g, const T* dy, const T* dhy, const T* dcy, const 
           T* gh = dGh.data() + n * GH;
           for (int64_t j = 0; j < H; ++j) {
             const T dhv = dY[(t * N + n) * DH + d * H + j] + dh[n * H + j];
-            if (lstm) {
-              const T i = row[j], f = row[H + j], gg = row[2 * H + j], o = row[3 * H + j], c = row[4 * H + j];
-              const T cp = k > 0 ? st[(tp * N + n) * SW + 4 * H + j] : cx[sd + n * H + j];
-              const T tc = std::tanh(c);
-              const T dct = dc[n * H + j] + dhv * o * (T(1) - tc * tc);
-              gx[j] = dct * gg * i * (T(1) - i);
-              gx[H + j] = dct * cp * f * (T(1) - f);
-              gx[2 * H + j] = dct * i * (T(1) - gg * gg);
-              gx[3 * H + j] = dhv * tc * o * (T(1) - o);
-              dc[n * H + j] = dct * f;
-              for (int64_t q = 0; q < 4; ++q) gh[q * H + j] = gx[q * H + j];
-            } else if (gru) {
-              const T r = row[j], z = row[H + j], nn = row[2 * H + j], hn = row[3 * H + j];
-              const T hp = hprev[n * H + j];
-              const T dnp = dhv * (T(1) - z) * (T(1) - nn * nn);
-              gx[j] = gh[j] = dnp * hn * r * (T(1) - r);
-              gx[H + j] = gh[H + j] = dhv * (hp - nn) * z * (T(1) - z);
-              gx[2 * H + j] = dnp;
-              gh[2 * H + j] = dnp * r;
-              direct[n * H + j] = dhv * z;
-            } else {
-              const T a = row[j];
-              gx[j] = gh[j] = g.mode == RNNMode::kTanh ? dhv * (T(1) - a * a) : (a > T(0) ? dhv : T(0));
-            }
+            const T cp = lstm ? (k > 0 ? st[(tp * N + n) * SW + 4 * H + j] : cx[sd + n * H + j]) : T(0);
+            const T hp = gru ? hprev[n * H + j] : T(0);
+            CellBackward(g.mode, H, j, row, dhv, cp, hp, gx, gh, lstm ? dc.data() + n * H + j : nullptr,
+                         gru ? direct.data() + n * H + j : nullptr);
           }
         }
         Gemm(false, false, N, H, GH, dGh.data(), GH, U, H, T(0), dh.data(), H);

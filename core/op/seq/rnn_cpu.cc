@@ -3,6 +3,8 @@
 // weights, then the gates are applied elementwise (MXNet/cuDNN gate order).
 #include "core/op/seq/rnn_cpu.h"
 
+#include "core/op/seq/rnn_cell.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -45,9 +47,6 @@ int64_t ReserveLayerOffset(const RNNGeom& g, int64_t layer) {
 namespace {
 
 using nn_cpu::Gemm;
-
-template <typename T>
-T Sigmoid(T v) { return T(1) / (T(1) + std::exp(-v)); }
 
 template <typename T>
 void Store(OpReq req, const T* src, const TensorView* dst) {
@@ -105,25 +104,7 @@ void ForwardT(const OpContext& ctx, const RNNGeom& g, const T* x, const T* w, co
           const T* hr = hp.data() + n * GH;
           T* h = hbuf.data() + n * H;
           for (int64_t j = 0; j < H; ++j) {
-            T hv;
-            if (lstm) {
-              const T i = Sigmoid(row[j] + hr[j]), f = Sigmoid(row[H + j] + hr[H + j]);
-              const T gg = std::tanh(row[2 * H + j] + hr[2 * H + j]), o = Sigmoid(row[3 * H + j] + hr[3 * H + j]);
-              const T c = f * cbuf[n * H + j] + i * gg;
-              row[j] = i, row[H + j] = f, row[2 * H + j] = gg, row[3 * H + j] = o, row[4 * H + j] = c;
-              cbuf[n * H + j] = c;
-              hv = o * std::tanh(c);
-            } else if (gru) {
-              const T r = Sigmoid(row[j] + hr[j]), z = Sigmoid(row[H + j] + hr[H + j]);
-              const T hn = hr[2 * H + j] + bh[2 * H + j];
-              const T nn = std::tanh(row[2 * H + j] + r * hn);
-              row[j] = r, row[H + j] = z, row[2 * H + j] = nn, row[3 * H + j] = hn;
-              hv = (T(1) - z) * nn + z * h[j];
-            } else {
-              const T a = row[j] + hr[j];
-              hv = g.mode == RNNMode::kTanh ? std::tanh(a) : std::max(a, T(0));
-              row[j] = hv;
-            }
+            const T hv = CellForward(g.mode, H, j, row, hr, bh, cbuf.data() + n * H + j, h[j]);
             h[j] = hv;
             Y[(t * N + n) * DH + d * H + j] = hv;
           }

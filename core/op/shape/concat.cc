@@ -133,7 +133,7 @@ SplitPlan PlanSplit(const Params& p, const Shape& d) {
 OpDef& RegisterSplit() {
   // MXNet registers SliceChannel with the alias split; composed nodes write the
   // canonical name into JSON, so it must be SliceChannel here too.
-  OpDef& op = OpRegistry::Get()->Add("SliceChannel").set_compute_gpu(WEFT_GPU(cuda::SliceChannelGpu));
+  OpDef& op = OpRegistry::Get()->Add("SliceChannel").set_compute_gpu(WEFT_GPU(cuda::SliceChannelGpu)).add_method("split");
   op.describe("Splits an array along an axis into num_outputs equal parts.\n\n"
               "With squeeze_axis=True (which requires the axis size to equal num_outputs) the split "
               "axis is removed from each output. Outputs are named output0, output1, ...")

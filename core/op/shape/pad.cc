@@ -83,7 +83,7 @@ Shape Unpadded(const Params& p, const Shape& out) {
 }
 
 [[maybe_unused]] const bool kPadRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("Pad").set_compute_gpu(WEFT_GPU(cuda::PadGpu));
+  OpDef& fwd = OpRegistry::Get()->Add("Pad").set_compute_gpu(WEFT_GPU(cuda::PadGpu)).add_method("pad");
   fwd.add_alias("pad");
   fwd.describe("Pads an input array with a constant or edge values of the array.\n\n"
                "Three modes: constant (pads with constant_value), edge (repeats the edge values) and reflect "

@@ -156,7 +156,7 @@ WEFT_REGISTER_OP("Reshape").set_compute_gpu(WEFT_GPU(cuda::ReshapeGpu))
     .set_fusion(FusionClass::kInjective)
     .set_gradient(ReshapeGradient);
 
-WEFT_REGISTER_OP("Flatten").set_compute_gpu(WEFT_GPU(cuda::FlattenGpu))
+WEFT_REGISTER_OP("Flatten").set_compute_gpu(WEFT_GPU(cuda::FlattenGpu)).add_method("flatten")
     .describe("Flattens the input to 2-D: (d0, d1, ..., dk) becomes (d0, d1 * ... * dk).\n\n"
               "A 1-D input (n,) becomes (n, 1).")
     .add_alias("flatten")
@@ -173,7 +173,7 @@ WEFT_REGISTER_OP("Flatten").set_compute_gpu(WEFT_GPU(cuda::FlattenGpu))
     .set_fusion(FusionClass::kInjective)
     .set_gradient(ReshapeGradient);
 
-WEFT_REGISTER_OP("expand_dims").set_compute_gpu(WEFT_GPU(cuda::ExpandDimsGpu))
+WEFT_REGISTER_OP("expand_dims").set_compute_gpu(WEFT_GPU(cuda::ExpandDimsGpu)).add_method("expand_dims")
     .describe("Inserts a new axis of size 1 at position `axis` (which may be ndim, or negative "
               "counting from ndim + 1).")
     .add_input("data")
@@ -192,7 +192,7 @@ WEFT_REGISTER_OP("expand_dims").set_compute_gpu(WEFT_GPU(cuda::ExpandDimsGpu))
     .set_fusion(FusionClass::kInjective)
     .set_gradient(ReshapeGradient);
 
-WEFT_REGISTER_OP("squeeze").set_compute_gpu(WEFT_GPU(cuda::SqueezeGpu))
+WEFT_REGISTER_OP("squeeze").set_compute_gpu(WEFT_GPU(cuda::SqueezeGpu)).add_method("squeeze")
     .describe("Removes axes of size 1: the given ones, or all of them when axis is None.\n\n"
               "If every axis is removed the result has shape (1,) (MXNet's legacy mode).")
     .add_input("data")

@@ -111,7 +111,7 @@ OpDef& AddSliceParams(OpDef& op) {
 }
 
 [[maybe_unused]] OpDef& reg_slice = AddSliceParams(
-    OpRegistry::Get()->Add("slice").set_compute_gpu(WEFT_GPU(cuda::SliceGpu))
+    OpRegistry::Get()->Add("slice").set_compute_gpu(WEFT_GPU(cuda::SliceGpu)).add_method("slice")
     .add_alias("crop")
     .describe("Slices a region of the array like Python's a[b0:e0:s0, b1:e1:s1, ...].\n\n"
               "begin, end and step may be shorter than ndim (the other axes are kept whole) and may "
@@ -162,7 +162,7 @@ void PlanSliceAxis(const Params& p, const Shape& d, int* axis, int64_t* b, int64
 
 namespace {
 
-WEFT_REGISTER_OP("slice_axis").set_compute_gpu(WEFT_GPU(cuda::SliceAxisGpu))
+WEFT_REGISTER_OP("slice_axis").set_compute_gpu(WEFT_GPU(cuda::SliceAxisGpu)).add_method("slice_axis")
     .describe("Slices the array along one axis: data[..., begin:end, ...].\n\n"
               "Negative begin/end count from the end; end=None means the axis size.")
     .add_input("data")

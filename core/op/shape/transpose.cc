@@ -39,7 +39,7 @@ std::vector<int> Permutation(const Params& p, const Shape& d) {
   return perm;
 }
 
-WEFT_REGISTER_OP("transpose").set_compute_gpu(WEFT_GPU(cuda::TransposeGpu))
+WEFT_REGISTER_OP("transpose").set_compute_gpu(WEFT_GPU(cuda::TransposeGpu)).add_method("transpose")
     .describe("Permutes the dimensions of an array.\n\n"
               "Output axis i is input axis axes[i]; with axes=() the axes are reversed (a matrix is "
               "transposed).")

@@ -115,7 +115,7 @@ std::vector<NodeEntry> SoftmaxSecondOrder(const NodePtr& n, const NodeEntry& g, 
 }
 
 void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_backward, const char* doc) {
-  OpDef& fwd = OpRegistry::Get()->Add(name).set_compute_gpu(std::move(gpu));
+  OpDef& fwd = OpRegistry::Get()->Add(name).set_compute_gpu(std::move(gpu)).add_method(name);
   fwd.describe(doc).add_input("data").add_input("length");
   AddSoftmaxParams(fwd);
   fwd.set_infer_shape(SoftmaxShape)

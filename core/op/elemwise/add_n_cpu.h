@@ -1,0 +1,16 @@
+// CPU kernel of add_n.
+#pragma once
+#include <vector>
+
+#include "core/op/op_def.h"
+#include "core/op/tensor_view.h"
+
+namespace weft {
+namespace elemwise_cpu {
+
+// out = sum of ins (one shape and dtype, any numeric dtype but bool). out may
+// share memory with any input.
+void AddN(const std::vector<TensorView>& ins, OpReq req, const TensorView& out);
+
+}  // namespace elemwise_cpu
+}  // namespace weft
