@@ -113,6 +113,31 @@ class DataIter:
         """How many samples at the end of the current batch are padding."""
 
 
+class BatchIter(DataIter):
+    """A DataIter whose ``iter_next`` builds ``self.current_batch``; ``next``
+    and the get* accessors read it (the iterators in this package that
+    assemble whole batches themselves)."""
+
+    current_batch = None
+
+    def next(self):
+        if self.iter_next():
+            return self.current_batch
+        raise StopIteration
+
+    def getdata(self):
+        return self.current_batch.data
+
+    def getlabel(self):
+        return self.current_batch.label
+
+    def getindex(self):
+        return self.current_batch.index
+
+    def getpad(self):
+        return self.current_batch.pad
+
+
 class ResizeIter(DataIter):
     """``data_iter`` made ``size`` batches long per epoch: it is reset and
     continued when it ends early, stopped when it has more."""
@@ -197,7 +222,7 @@ class _Prefetcher:
             e.set()
 
 
-class PrefetchingIter(DataIter):
+class PrefetchingIter(BatchIter):
     """Loads the next batch of each of ``iters`` in a background thread while
     the current one is used; batches of several iterators are joined (data and
     label lists concatenated). ``rename_data`` / ``rename_label``: one dict per
@@ -284,19 +309,3 @@ class PrefetchingIter(DataIter):
             e.set()
         return True
 
-    def next(self):
-        if self.iter_next():
-            return self.current_batch
-        raise StopIteration
-
-    def getdata(self):
-        return self.current_batch.data
-
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad

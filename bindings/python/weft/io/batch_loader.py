@@ -14,12 +14,12 @@ zeros) with ``pad`` the number of missing samples. A single-column label
 import numpy as np
 
 from .. import ndarray as nd
-from .base import DataBatch, DataDesc, DataIter
+from .base import BatchIter, DataBatch, DataDesc
 
 __all__ = ["BatchLoaderIter"]
 
 
-class BatchLoaderIter(DataIter):
+class BatchLoaderIter(BatchIter):
     """Batches of ``data`` and ``label`` (numpy, first axis the samples) with
     MXNet's BatchLoader semantics (Note [round_batch])."""
 
@@ -87,19 +87,3 @@ class BatchLoaderIter(DataIter):
         self._done = True
         return True
 
-    def next(self):
-        if self.iter_next():
-            return self.current_batch
-        raise StopIteration
-
-    def getdata(self):
-        return self.current_batch.data
-
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad

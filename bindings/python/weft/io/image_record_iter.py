@@ -31,7 +31,7 @@ import numpy as np
 from .. import ndarray as nd
 from .. import recordio
 from ..base import WeftIOError
-from .base import DataBatch, DataDesc, DataIter, ignore_unknown
+from .base import BatchIter, DataBatch, DataDesc, ignore_unknown
 
 __all__ = ["ImageRecordIter", "ImageRecordUInt8Iter"]
 
@@ -181,7 +181,7 @@ class _Augmenter:
         return np.clip(np.rint(out), 0, 255).astype(np.uint8)
 
 
-class ImageRecordIter(DataIter):
+class ImageRecordIter(BatchIter):
     """Batches (batch, C, H, W) of the images of ``path_imgrec`` (float32,
     (pixel - mean_c) / std_c * scale, RGB), labels (batch,) or
     (batch, label_width). Parameters as MXNet's ImageRecordIter: data_shape,
@@ -369,22 +369,6 @@ class ImageRecordIter(DataIter):
                                        provide_data=self.provide_data, provide_label=self.provide_label)
         return True
 
-    def next(self):
-        if self.iter_next():
-            return self.current_batch
-        raise StopIteration
-
-    def getdata(self):
-        return self.current_batch.data
-
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
-
-    def getpad(self):
-        return self.current_batch.pad
 
     def __del__(self):
         try:

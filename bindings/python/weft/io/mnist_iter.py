@@ -5,13 +5,13 @@ import numpy as np
 
 from .. import ndarray as nd
 from ..base import WeftIOError
-from .base import DataBatch, DataDesc, DataIter, ignore_unknown
+from .base import BatchIter, DataBatch, DataDesc, ignore_unknown
 from .idx_format import read_idx
 
 __all__ = ["MNISTIter"]
 
 
-class MNISTIter(DataIter):
+class MNISTIter(BatchIter):
     """Batches of the MNIST idx files ``image`` and ``label`` (plain or gzip).
 
     As MXNet's: pixels are scaled by 1/256; data is (batch, 1, rows, cols), or
@@ -74,20 +74,6 @@ class MNISTIter(DataIter):
                                        index=np.arange(s.start, s.stop, dtype=np.uint64))
         self._loc += self.batch_size
         return True
-
-    def next(self):
-        if self.iter_next():
-            return self.current_batch
-        raise StopIteration
-
-    def getdata(self):
-        return self.current_batch.data
-
-    def getlabel(self):
-        return self.current_batch.label
-
-    def getindex(self):
-        return self.current_batch.index
 
     def getpad(self):
         return 0
