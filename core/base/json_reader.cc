@@ -198,6 +198,9 @@ class Parser {
         case 't': out.push_back('\t'); break;
         case 'u': {
           uint32_t cp = ParseHex4();
+          // A NUL cannot cross the C ABI: names would come back cut short and
+          // a re-saved file would not load again (issue 22).
+          if (cp == 0) Fail(esc, "\\u0000 (NUL) in a string: names and attribute values cannot hold it");
           if (cp >= 0xDC00 && cp <= 0xDFFF) Fail(esc, "unpaired low surrogate in \\u escape");
           if (cp >= 0xD800 && cp <= 0xDBFF) {
             if (pos_ + 1 >= s_.size() || s_[pos_] != '\\' || s_[pos_ + 1] != 'u')

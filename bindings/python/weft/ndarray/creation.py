@@ -2,6 +2,7 @@
 ``zeros``, ``ones``, ``full``, ``arange``, ``eye``, ``zeros_like``, ``ones_like``,
 and the host-side conversion of numpy data to a weft dtype."""
 # pylint: disable=protected-access,invalid-name
+import operator
 import warnings
 
 import numpy as np
@@ -22,10 +23,12 @@ def _ctx(ctx):
 
 
 def _shape_tuple(shape):
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
+    """The shape as a tuple of ints; a float dimension is refused as NumPy
+    refuses it (int() would truncate (2.5, 3) to (2, 3) silently)."""
     try:
-        return tuple(int(d) for d in shape)
+        if isinstance(shape, (int, np.integer)):
+            return (operator.index(shape),)
+        return tuple(operator.index(d) for d in shape)
     except TypeError:
         raise ArgumentTypeError("shape must be an int or a tuple of ints, got %r" % (shape,)) from None
 
