@@ -24,7 +24,7 @@ from . import _cdef
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError",
     "NotFoundError", "EngineError", "WeftIOError", "InternalError", "ArgumentTypeError",
-    "check_call", "ffi", "lib", "LIB_PATH", "API_MODE", "MXNetError",
+    "check_call", "ffi", "lib", "LIB_PATH", "API_MODE", "MXNetError", "NotImplementedForSymbol",
 ]
 
 
@@ -70,6 +70,23 @@ class ArgumentTypeError(InvalidArgumentError, TypeError):
     wrong Python type (a non-NDArray input) or an unknown keyword argument.
     It is both a ``TypeError`` (what Python raises for such calls) and a
     ``weft.InvalidArgumentError``."""
+
+
+class NotImplementedForSymbol(WeftError, NotImplementedError):
+    """A method that only NDArray has, called on a Symbol (``sym.asscalar()``);
+    MXNet's ``mxnet.base.NotImplementedForSymbol``, with its message:
+    'Function asscalar is not implemented for Symbol and only available in NDArray.'"""
+
+    def __init__(self, function, alias=None, *args):
+        self.function = getattr(function, "__name__", str(function))
+        self.alias = alias
+        self.arg_types = [str(type(a)) for a in args]
+        msg = "Function %s" % self.function
+        if alias:
+            msg += ' (namely operator "%s")' % alias
+        if self.arg_types:
+            msg += " with arguments (%s)" % ", ".join(self.arg_types)
+        super().__init__(msg + " is not implemented for Symbol and only available in NDArray.")
 
 
 # MXNet's name for the base error class: ``except mx.base.MXNetError`` written for

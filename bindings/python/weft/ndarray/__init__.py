@@ -4,16 +4,23 @@ Names, in order of precedence: the Python helpers of ndarray.py (array, zeros,
 add, ... like MXNet's), then every generated operator function -- canonical
 names and aliases, '_'-prefixed ones included (MXNet keeps those in
 ``mx.nd._internal``; they are there too, and in weft.nd unless a helper has
-the name). ``_contrib_<x>`` ops are also ``weft.nd.contrib.<x>``.
+the name).
+
+Namespaces come from the registered names (weft._namespaces): ``_contrib_<x>``
+is ``weft.nd.contrib.<x>``, ``_linalg_<x>`` ``weft.nd.linalg.<x>``, ``_image_<x>``
+``weft.nd.image.<x>``, ``_random_<x>_like`` ``weft.nd.random.<x>_like``. As in
+MXNet, ``contrib`` and ``random`` also hold ``current_context``, and
+``contrib.uniform`` is ``weft.nd.random.uniform``.
 """
 # pylint: disable=wildcard-import,unused-wildcard-import,invalid-name
 
 from . import ndarray
 from .ndarray import *  # noqa: F401,F403
 from .ndarray import NDArray, load, load_frombuffer, save, _install_operators
-from .. import _fluent
+from .. import _fluent, _namespaces
+from ..context import current_context as _current_context
 from ..dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
-from . import _internal, contrib, op, register
+from . import _internal, contrib, image, linalg, op, register
 from . import random
 from . import indexing  # noqa: F401
 
@@ -27,17 +34,24 @@ for _name, _fn in _FUNCS.items():
     setattr(_internal, _name, _fn)
     if not _name.startswith("_"):
         setattr(op, _name, _fn)
-    if _name.startswith("_contrib_"):
-        setattr(contrib, _name[len("_contrib_"):], _fn)
     if _name not in _helpers:
         globals()[_name] = _fn
+
+# The names MXNet's contrib and random modules import (mx.nd.contrib.current_context,
+# mx.nd.contrib.uniform, mx.nd.random.current_context), unless the module has its own.
+for _mod, _name, _value in ((contrib, "current_context", _current_context), (contrib, "uniform", random.uniform),
+                            (random, "current_context", _current_context)):
+    if not hasattr(_mod, _name):
+        setattr(_mod, _name, _value)
+_namespaces.fill({"_contrib_": contrib, "_linalg_": linalg, "_image_": image, "_random_": random}, _FUNCS,
+                 lambda fn, short: _namespaces.renamed(fn, short))
 
 _install_operators()
 
 # NDArray methods that call operators (one list for NDArray and Symbol: weft._fluent).
 _fluent.install_methods(NDArray, _FUNCS, "weft.nd")
 
-del _name, _fn, _helpers
+del _name, _fn, _helpers, _mod, _value
 
 
 def _op_list():

@@ -15,6 +15,7 @@ attr_text (attribute text), op_call (calling operators by name), arithmetic
 (MXNet's reshape codes, moveaxis, concatenate), serialization (save, load).
 """
 # pylint: disable=protected-access,invalid-name,wrong-import-position,cyclic-import
+import numbers
 import warnings
 
 import numpy as np
@@ -327,11 +328,14 @@ class NDArray:
         target = infer_reshape(self.shape, tuple(int(d) for d in shape), reverse)
         return self._view(target)
 
-    def reshape_like(self, other):
-        return self._view(other.shape)
-
-    def flatten(self):
-        """(d0, d1*d2*...) like MXNet's Flatten (a view)."""
+    # flatten / expand_dims / squeeze: MXNet 1.x's NDArray methods. By default they
+    # run the operator and return a new array; inplace=True returns a view sharing
+    # this array's memory (a write through it changes this array).
+    def flatten(self, inplace=False):
+        """(d0, d1*d2*...) like MXNet's Flatten: a new array, or with
+        ``inplace=True`` a view sharing this array's memory."""
+        if not inplace:
+            return _call("Flatten", [self])
         shape = self.shape
         if not shape:
             return self._view((1, 1))
@@ -340,28 +344,79 @@ class NDArray:
             rest *= d
         return self._view((shape[0], rest))
 
-    def expand_dims(self, axis):
-        """A view with a new axis of length 1 at ``axis``."""
+    def expand_dims(self, axis, inplace=False):
+        """A new axis of length 1 at ``axis`` (in [-ndim-1, ndim]): a new array, or
+        with ``inplace=True`` a view sharing this array's memory."""
+        if not inplace:
+            return _call("expand_dims", [self], axis=axis)
         shape = list(self.shape)
         n = len(shape)
         if not -n - 1 <= axis <= n:
-            raise InvalidArgumentError("expand_dims: axis %d out of range for %d-d array" % (axis, n))
+            raise InvalidArgumentError("expand_dims: axis %d is out of range for a %d-d array" % (axis, n))
         if axis < 0:
             axis += n + 1
         shape.insert(axis, 1)
         return self._view(shape)
 
-    def squeeze(self, axis=None):
-        """A view without axes of length 1 (or only ``axis``)."""
-        shape = self.shape
+    def squeeze(self, axis=None, inplace=False):
+        """Removes the axes of length 1 (all, or those in ``axis``), keeping at least
+        one axis as MXNet 1.x does: a new array, or with ``inplace=True`` a view
+        sharing this array's memory."""
+        if not inplace:
+            return _call("squeeze", [self]) if axis is None else _call("squeeze", [self], axis=axis)
+        shape = list(self.shape)
+        n = len(shape)
         if axis is None:
-            axes = [i for i, d in enumerate(shape) if d == 1]
+            keep = [d for d in shape if d != 1]
         else:
-            axes = [a + len(shape) if a < 0 else a for a in (axis if isinstance(axis, (tuple, list)) else (axis,))]
+            axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
+            if len(set(axes)) != len(axes):
+                raise InvalidArgumentError("squeeze: axis %s contains a duplicate" % (tuple(axes),))
+            resolved = []
             for a in axes:
-                if not 0 <= a < len(shape) or shape[a] != 1:
-                    raise InvalidArgumentError("squeeze: axis %s is not of length 1 in shape %s" % (a, shape))
-        return self._view([d for i, d in enumerate(shape) if i not in axes])
+                if not -n <= a < n:
+                    raise InvalidArgumentError("squeeze: axis %d is out of range for a %d-d array" % (a, n))
+                r = a + n if a < 0 else a
+                if shape[r] != 1:
+                    raise InvalidArgumentError("squeeze: axis %d must have size 1, got %d" % (a, shape[r]))
+                resolved.append(r)
+            keep = [d for i, d in enumerate(shape) if i not in resolved]
+        return self._view(keep or [1])
+
+    def slice_assign(self, rhs, begin, end, step):
+        """Writes ``rhs`` into the region ``self[begin:end:step]`` (tuples per axis, None
+        entries allowed) in place and returns self (the ``_slice_assign`` operator
+        with out=self). rhs must have the region's shape."""
+        return _call("_slice_assign", [self, rhs], out=self, begin=begin, end=end, step=step)
+
+    def slice_assign_scalar(self, value, begin, end, step):
+        """Sets the region ``self[begin:end:step]`` to the number ``value`` (converted to
+        this array's dtype) in place and returns self (``_slice_assign_scalar``)."""
+        if isinstance(value, bool) or not isinstance(value, (numbers.Number, np.generic)):
+            raise ArgumentTypeError("slice_assign_scalar: value must be a number, got %s" % type(value).__name__)
+        return _call("_slice_assign_scalar", [self], out=self, scalar=value, begin=begin, end=end, step=step)
+
+    def as_nd_ndarray(self):
+        """This array itself: it is already a classic (non-numpy) NDArray."""
+        return self
+
+    def as_np_ndarray(self):
+        """MXNet converts to an ``mxnet.numpy.ndarray`` here; Weft has no numpy mode
+        (no ``weft.np``), so this raises NotImplementedError."""
+        raise NotImplementedError("NDArray.as_np_ndarray: weft has no numpy mode (no weft.np / "
+                                  "mxnet.numpy.ndarray); use the classic NDArray or asnumpy()")
+
+    def to_dlpack_for_read(self):
+        """A DLPack capsule viewing this array once its pending writes are done
+        (``weft.nd.to_dlpack_for_read(self)``)."""
+        from ..dlpack import to_dlpack_for_read  # pylint: disable=import-outside-toplevel
+        return to_dlpack_for_read(self)
+
+    def to_dlpack_for_write(self):
+        """A DLPack capsule viewing this array once its pending reads and writes are
+        done (``weft.nd.to_dlpack_for_write(self)``)."""
+        from ..dlpack import to_dlpack_for_write  # pylint: disable=import-outside-toplevel
+        return to_dlpack_for_write(self)
 
     def zeros_like(self, **kwargs):
         return zeros_like(self, **kwargs)

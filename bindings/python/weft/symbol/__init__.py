@@ -4,8 +4,13 @@ Names, in order of precedence: the helpers of symbol.py (Variable, var, Group,
 load, load_json, zeros, ones, full, arange, pow, power, maximum, minimum), then
 every generated operator function -- canonical names and aliases,
 '_'-prefixed ones included (also in ``weft.sym._internal``, as in MXNet).
-``_contrib_<x>`` ops are also ``weft.sym.contrib.<x>``; samplers are in
-``weft.sym.random``.
+
+Namespaces come from the registered names (weft._namespaces): ``_contrib_<x>``
+is ``weft.sym.contrib.<x>``, ``_linalg_<x>`` ``weft.sym.linalg.<x>``,
+``_image_<x>`` ``weft.sym.image.<x>``, ``_random_<x>_like``
+``weft.sym.random.<x>_like``; the samplers are in ``weft.sym.random``. As in
+MXNet, ``contrib`` also holds ``check_call`` and ``uniform``
+(``weft.sym.random.uniform``).
 
     >>> data = weft.sym.Variable('data')
     >>> fc = weft.sym.FullyConnected(data, num_hidden=10, name='fc1')
@@ -17,10 +22,11 @@ every generated operator function -- canonical names and aliases,
 from . import symbol
 from .symbol import *  # noqa: F401,F403
 from .symbol import Group, Symbol, Variable, load, load_json, var
-from . import _internal, contrib, op, register
+from . import _internal, contrib, image, linalg, op, register
 from . import random
 from .. import ndarray as _nd
-from .. import _fluent
+from .. import _fluent, _namespaces
+from ..base import check_call as _check_call
 
 _FUNCS = register.generate_all(_nd.SCHEMAS)
 
@@ -29,12 +35,17 @@ for _name, _fn in _FUNCS.items():
     setattr(_internal, _name, _fn)
     if not _name.startswith("_"):
         setattr(op, _name, _fn)
-    if _name.startswith("_contrib_"):
-        setattr(contrib, _name[len("_contrib_"):], _fn)
     if _name not in _helpers:
         globals()[_name] = _fn
+
+# The names MXNet's symbol contrib module imports, unless the module has its own.
+for _name, _value in (("check_call", _check_call), ("uniform", random.uniform)):
+    if not hasattr(contrib, _name):
+        setattr(contrib, _name, _value)
+_namespaces.fill({"_contrib_": contrib, "_linalg_": linalg, "_image_": image, "_random_": random}, _FUNCS,
+                 lambda fn, short: _namespaces.renamed(fn, short, _HINT=short.lower()))
 
 # Symbol methods that call operators (one list for NDArray and Symbol: weft._fluent).
 _fluent.install_methods(Symbol, _FUNCS, "weft.sym")
 
-del _name, _fn, _helpers
+del _name, _fn, _helpers, _value

@@ -13,6 +13,7 @@ defaults filled in); the hidden keys ``ctx_group``, ``lr_mult``, ``wd_mult``,
 ``attr_dict()`` show both spellings, as MXNet's C API does.
 """
 # pylint: disable=protected-access,too-many-lines,invalid-name
+import logging
 import numbers
 import warnings
 
@@ -20,9 +21,9 @@ import numpy as np
 
 from .. import attribute as _attribute
 from .. import dtypes as _dt
-from ..base import (ArgumentTypeError, InvalidArgumentError, NotFoundError, WeftError, WeftIOError, check_call,
-                    ffi, lib)
-from ..context import current_context
+from ..base import (ArgumentTypeError, InvalidArgumentError, NotFoundError, NotImplementedForSymbol, WeftError,
+                    WeftIOError, check_call, ffi, lib)
+from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray
 from . import _internal
 
@@ -560,9 +561,88 @@ class Symbol:
         """Same as weft.sym.cast(self, ...)."""
         return _internal.Cast(self, *args, **kwargs)
 
-    # Symbols are graphs: reading values is an executor's business.
-    def asnumpy(self):
-        raise TypeError("a Symbol holds no values: bind it (simple_bind / eval) and read the executor's outputs")
+    # -- the NDArray-only methods MXNet's Symbol has, raising as MXNet's do ----------------------------------
+    # A Symbol is a graph and holds no values: bind it (simple_bind / eval) and read
+    # the executor's outputs.
+    def asnumpy(self, *args, **kwargs):
+        """Raises NotImplementedForSymbol (NDArray only), as in MXNet."""
+        raise NotImplementedForSymbol(self.asnumpy, None)
+
+    def asscalar(self, *args, **kwargs):
+        """Raises NotImplementedForSymbol (NDArray only), as in MXNet."""
+        raise NotImplementedForSymbol(self.asscalar, None)
+
+    def as_in_context(self, *args, **kwargs):
+        """Raises NotImplementedForSymbol (NDArray only), as in MXNet; a symbol's
+        device is chosen when it is bound."""
+        raise NotImplementedForSymbol(self.as_in_context, None)
+
+    def detach(self, *args, **kwargs):
+        """Raises NotImplementedForSymbol (NDArray only), as in MXNet; see BlockGrad."""
+        raise NotImplementedForSymbol(self.detach, None)
+
+    def backward(self, *args, **kwargs):
+        """Raises NotImplementedForSymbol (NDArray only), as in MXNet; bind the symbol
+        and call the executor's backward."""
+        raise NotImplementedForSymbol(self.backward, None)
+
+    def wait_to_read(self, *args, **kwargs):
+        """Raises NotImplementedForSymbol (NDArray only), as in MXNet."""
+        raise NotImplementedForSymbol(self.wait_to_read, None)
+
+    def as_nd_ndarray(self):
+        """This symbol itself: it is already a classic (non-numpy) Symbol."""
+        return self
+
+    def as_np_ndarray(self):
+        """MXNet converts to an ``mxnet.symbol.numpy._Symbol`` here; Weft has no numpy
+        mode (no ``weft.np``), so this raises NotImplementedError."""
+        raise NotImplementedError("Symbol.as_np_ndarray: weft has no numpy mode (no weft.sym.np / "
+                                  "mxnet.symbol.numpy._Symbol); use the classic Symbol")
+
+    def gradient(self, wrt):
+        """MXNet 1.9.1 documents this as not implemented (its MXSymbolGrad raises
+        MXNetError); so does Weft. For gradients bind the symbol with args_grad and
+        call the executor's backward, or record NDArray code with weft.autograd."""
+        if isinstance(wrt, str) or not all(isinstance(w, str) for w in wrt):
+            raise ArgumentTypeError("Symbol.gradient: wrt must be a list of argument names (str)")
+        raise WeftError("Symbol.gradient is not implemented (as in MXNet 1.9.1): bind the symbol with "
+                        "args_grad and call Executor.backward, or use weft.autograd")
+
+    def get_backend_symbol(self, backend):
+        """The graph partitioned for a subgraph backend (MXNet's MXGenBackendSubgraph).
+        This build of Weft registers no subgraph backend, so every name is unknown
+        and, as in MXNet for an unknown one, NotFoundError is raised."""
+        if not isinstance(backend, str):
+            raise ArgumentTypeError("get_backend_symbol: backend must be a str, got %s" % type(backend).__name__)
+        raise NotFoundError("get_backend_symbol: SubgraphProperty '%s' is not found in SubgraphBackendRegistry "
+                            "(this build of weft registers no subgraph backends)" % backend)
+
+    def optimize_for(self, backend, args=None, aux=None, ctx=None, shape_dict=None, type_dict=None,
+                     stype_dict=None, skip_infer=False, **kwargs):  # pylint: disable=unused-argument
+        """Partitions the graph for a backend (MXNet's MXOptimizeForBackend) and returns
+        the new symbol. The arguments are checked as MXNet checks them (backend a str,
+        args / aux dicts of name -> NDArray, ctx a Context). This build of Weft
+        registers no subgraph backend or graph pass, so, as MXNet does for a backend
+        it cannot find, an error is logged ("Error optimizing for backend 'x' cannot
+        be found") and an unpartitioned copy of the graph is returned; args and aux
+        are left as they are."""
+        if not isinstance(backend, str):
+            raise ArgumentTypeError("optimize_for: backend must be a str, got %s" % type(backend).__name__)
+        for what, given, names in (("args", args, self.list_arguments), ("aux", aux, self.list_auxiliary_states)):
+            if given is None:
+                continue
+            if not isinstance(given, dict):
+                raise ArgumentTypeError("optimize_for: %s must be a dict of str to NDArray, got %s"
+                                        % (what, type(given).__name__))
+            for name in names():
+                if name in given and not isinstance(given[name], NDArray):
+                    raise ArgumentTypeError("optimize_for: %s['%s'] must be an NDArray, got %s"
+                                            % (what, name, type(given[name]).__name__))
+        if ctx is not None and not isinstance(ctx, Context):
+            raise ArgumentTypeError("optimize_for: ctx must be a weft.Context, got %s" % type(ctx).__name__)
+        logging.getLogger("weft").error("Error optimizing for backend '%s' cannot be found", backend)
+        return self.__copy__()
 
 
 def _np_type(flag):
