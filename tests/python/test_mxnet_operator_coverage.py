@@ -65,23 +65,22 @@ PENDING = frozenset("%s %s" % (ns, name) for ns, names in {
         amp_multicast arccos arccosh arcsin arcsinh arctan arctanh argmax_channel argsort batch_take
         broadcast_hypot broadcast_logical_and broadcast_logical_or broadcast_logical_xor cast_storage
         choose_element_0index col2im cosh ctc_loss cumsum degrees depth_to_space diag erf erfinv
-        fill_element_0index fix flip from_numpy ftml_update gamma gammaln get_indexing_dispatch_code
-        get_oshape_of_gather_nd_op hard_sigmoid histogram im2col imdecode indexing_key_expand_implicit_axes
-        khatri_rao lamb_update_phase1 lamb_update_phase2 linalg_det linalg_extractdiag linalg_extracttrian
-        linalg_gelqf linalg_gemm linalg_gemm2 linalg_inverse linalg_makediag linalg_maketrian linalg_potrf
-        linalg_potri linalg_slogdet linalg_sumlogdiag linalg_syrk linalg_trmm linalg_trsm linspace log10 log2
-        logical_and logical_not logical_or logical_xor moments mp_lamb_update_phase1 mp_lamb_update_phase2
-        mp_nag_mom_update mp_sgd_mom_update mp_sgd_update multi_all_finite multi_lars multi_mp_sgd_mom_update
-        multi_mp_sgd_update multi_sgd_mom_update multi_sgd_update multi_sum_sq onehot_encode
-        preloaded_multi_mp_sgd_mom_update preloaded_multi_mp_sgd_update preloaded_multi_sgd_mom_update
-        preloaded_multi_sgd_update radians random_exponential random_gamma random_generalized_negative_binomial
-        random_negative_binomial random_pdf_dirichlet random_pdf_exponential random_pdf_gamma
-        random_pdf_generalized_negative_binomial random_pdf_negative_binomial random_pdf_normal
-        random_pdf_poisson random_pdf_uniform random_poisson ravel_multi_index rcbrt repeat reset_arrays
-        reshape_like reverse rint rmspropalex_update sample_exponential sample_gamma
-        sample_generalized_negative_binomial sample_multinomial sample_negative_binomial sample_normal
-        sample_poisson sample_uniform scatter_nd shape_array shuffle sinh size_array slice_like softmin softsign
-        sort space_to_depth split_v2 swapaxes tile topk trunc unravel_index
+        fill_element_0index fix flip ftml_update gamma gammaln hard_sigmoid histogram im2col imdecode khatri_rao
+        lamb_update_phase1 lamb_update_phase2 linalg_det linalg_extractdiag linalg_extracttrian linalg_gelqf
+        linalg_gemm linalg_gemm2 linalg_inverse linalg_makediag linalg_maketrian linalg_potrf linalg_potri
+        linalg_slogdet linalg_sumlogdiag linalg_syrk linalg_trmm linalg_trsm linspace log10 log2 logical_and
+        logical_not logical_or logical_xor moments mp_lamb_update_phase1 mp_lamb_update_phase2 mp_nag_mom_update
+        mp_sgd_mom_update mp_sgd_update multi_all_finite multi_lars multi_mp_sgd_mom_update multi_mp_sgd_update
+        multi_sgd_mom_update multi_sgd_update multi_sum_sq onehot_encode preloaded_multi_mp_sgd_mom_update
+        preloaded_multi_mp_sgd_update preloaded_multi_sgd_mom_update preloaded_multi_sgd_update radians
+        random_exponential random_gamma random_generalized_negative_binomial random_negative_binomial
+        random_pdf_dirichlet random_pdf_exponential random_pdf_gamma random_pdf_generalized_negative_binomial
+        random_pdf_negative_binomial random_pdf_normal random_pdf_poisson random_pdf_uniform random_poisson
+        ravel_multi_index rcbrt repeat reset_arrays reshape_like reverse rint rmspropalex_update
+        sample_exponential sample_gamma sample_generalized_negative_binomial sample_multinomial
+        sample_negative_binomial sample_normal sample_poisson sample_uniform scatter_nd shape_array shuffle sinh
+        size_array slice_like softmin softsign sort space_to_depth split_v2 swapaxes tile topk trunc
+        unravel_index
     """,
     "mx.nd.contrib": """
         AdaptiveAvgPooling2D BatchNormWithReLU BilinearResize2D CTCLoss DeformableConvolution

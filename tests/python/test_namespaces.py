@@ -125,3 +125,13 @@ def test_names_mxnet_namespace_modules_import():
     weft.sym.contrib.check_call(0)
     with pytest.raises(weft.base.InvalidArgumentError):
         weft.sym.contrib.check_call(1)
+
+
+@pytest.mark.parametrize("front", ["nd", "sym"])
+def test_wiring_leaves_every_generated_function_in_place(front):
+    # The import-time loops use module globals: none may shadow or delete an operator
+    # function (an operator is called _mod, for one).
+    mod = getattr(weft, front)
+    for name, fn in mod._FUNCS.items():
+        assert getattr(mod._internal, name) is fn
+        assert hasattr(mod, name), "weft.%s.%s" % (front, name)

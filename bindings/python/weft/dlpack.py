@@ -194,3 +194,29 @@ def from_dlpack(x):
         _capsule_set_name(capsule, _DLTENSOR)  # still the producer's: its destructor frees it
         raise error_for(rc)
     return _wrap(out[0])
+
+
+def from_numpy(ndarray, zero_copy=True, array_cls=None):
+    """An NDArray backed by the memory of the numpy array ``ndarray`` (MXNet's
+    ``mx.nd.from_numpy``). With ``zero_copy`` (the default) nothing is copied: the
+    array must be C-contiguous and is made read-only (``flags.writeable = False``),
+    as MXNet does, because the NDArray now owns its contents -- do not write it, and
+    do not rely on reading it while the NDArray is written. ``zero_copy=False``
+    copies (``weft.nd.array(ndarray, dtype=ndarray.dtype)``). ``array_cls`` is
+    MXNet's hook for its numpy-mode class; only the classic NDArray exists here."""
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    from .ndarray.ndarray import NDArray, array  # pylint: disable=import-outside-toplevel
+
+    if array_cls not in (None, NDArray):
+        raise ArgumentTypeError("from_numpy: array_cls must be weft.nd.NDArray (weft has no numpy mode)")
+    if not isinstance(ndarray, np.ndarray):
+        raise ArgumentTypeError("from_numpy: expected a numpy.ndarray, got %s" % type(ndarray).__name__)
+    if not zero_copy:
+        return array(ndarray, dtype=ndarray.dtype)
+    if not ndarray.flags["C_CONTIGUOUS"]:
+        raise InvalidArgumentError("from_numpy: only C-contiguous arrays are supported for zero-copy "
+                                   "(use numpy.ascontiguousarray, or zero_copy=False)")
+    capsule = ndarray.__dlpack__()  # before the array turns read-only: NumPy refuses to export those
+    out = from_dlpack(capsule)
+    ndarray.flags.writeable = False
+    return out

@@ -19,10 +19,11 @@ from .ndarray import *  # noqa: F401,F403
 from .ndarray import NDArray, load, load_frombuffer, save, _install_operators
 from .. import _fluent, _namespaces
 from ..context import current_context as _current_context
-from ..dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
+from ..dlpack import from_dlpack, from_numpy, to_dlpack_for_read, to_dlpack_for_write
 from . import _internal, contrib, image, linalg, op, register
 from . import random
 from . import indexing  # noqa: F401
+from .indexing import get_indexing_dispatch_code, get_oshape_of_gather_nd_op, indexing_key_expand_implicit_axes
 
 _FUNCS, SCHEMAS = register.generate_all()
 
@@ -39,10 +40,11 @@ for _name, _fn in _FUNCS.items():
 
 # The names MXNet's contrib and random modules import (mx.nd.contrib.current_context,
 # mx.nd.contrib.uniform, mx.nd.random.current_context), unless the module has its own.
-for _mod, _name, _value in ((contrib, "current_context", _current_context), (contrib, "uniform", random.uniform),
-                            (random, "current_context", _current_context)):
-    if not hasattr(_mod, _name):
-        setattr(_mod, _name, _value)
+for _ns_mod, _ns_name, _ns_value in ((contrib, "current_context", _current_context),
+                                    (contrib, "uniform", random.uniform),
+                                    (random, "current_context", _current_context)):
+    if not hasattr(_ns_mod, _ns_name):
+        setattr(_ns_mod, _ns_name, _ns_value)
 _namespaces.fill({"_contrib_": contrib, "_linalg_": linalg, "_image_": image, "_random_": random}, _FUNCS,
                  lambda fn, short: _namespaces.renamed(fn, short))
 
@@ -51,7 +53,7 @@ _install_operators()
 # NDArray methods that call operators (one list for NDArray and Symbol: weft._fluent).
 _fluent.install_methods(NDArray, _FUNCS, "weft.nd")
 
-del _name, _fn, _helpers, _mod, _value
+del _name, _fn, _helpers, _ns_mod, _ns_name, _ns_value
 
 
 def _op_list():

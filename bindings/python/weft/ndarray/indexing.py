@@ -25,7 +25,7 @@ import numbers
 import numpy as np
 
 from .. import dtypes as _dt
-from ..base import ArgumentTypeError, check_call, lib
+from ..base import ArgumentTypeError, InvalidArgumentError, check_call, lib
 from .ndarray import NDArray, _broadcast_to_nd, _call, _host_as, array, empty
 
 _INT_TYPES = (int, np.integer)
@@ -408,3 +408,70 @@ def _advanced_set(a, key, kind, value):
     else:
         rhs = _value_nd(a, "nd", value, vshape)._view(rshape)
     _call("_scatter_set_nd", [a, rhs, _index_nd(indices, a.context)], out=a, shape=shape)
+
+
+# ---- MXNet's indexing helpers (public names of mxnet.ndarray) ---------------------------------------------
+# The dispatch codes of MXNet's NDArray indexing.
+_NDARRAY_UNSUPPORTED_INDEXING = -1
+_NDARRAY_BASIC_INDEXING = 0
+_NDARRAY_ADVANCED_INDEXING = 1
+_NDARRAY_EMPTY_TUPLE_INDEXING = 2
+
+
+def get_indexing_dispatch_code(key):
+    """MXNet's dispatch code for an indexing key (a tuple, as from
+    ``indexing_key_expand_implicit_axes``): 1 (advanced) when an entry is an
+    array, list, tuple or range, 2 for an empty tuple entry, else 0 (basic: ints,
+    slices and None); any other entry raises ValueError."""
+    if not isinstance(key, tuple):
+        raise ArgumentTypeError("get_indexing_dispatch_code: key must be a tuple, got %s" % type(key).__name__)
+    for idx in key:
+        if isinstance(idx, (NDArray, np.ndarray, list, tuple, range)):
+            if isinstance(idx, tuple) and not idx:
+                return _NDARRAY_EMPTY_TUPLE_INDEXING
+            return _NDARRAY_ADVANCED_INDEXING
+        if not (isinstance(idx, (slice, _INT_TYPES)) or idx is None):
+            raise ValueError("NDArray does not support slicing with key %s of type %s." % (idx, type(idx)))
+    return _NDARRAY_BASIC_INDEXING
+
+
+def get_oshape_of_gather_nd_op(dshape, ishape):
+    """The output shape of ``gather_nd`` for data shape ``dshape`` and index shape
+    ``ishape``: ``ishape[1:] + dshape[ishape[0]:]`` (MXNet's helper)."""
+    if not dshape or not ishape:
+        raise InvalidArgumentError("get_oshape_of_gather_nd_op: data and index shapes must be non-empty, got %s "
+                                   "and %s" % (tuple(dshape), tuple(ishape)))
+    oshape = list(ishape[1:])
+    if ishape[0] < len(dshape):
+        oshape.extend(dshape[ishape[0]:])
+    return tuple(oshape)
+
+
+def indexing_key_expand_implicit_axes(key, shape):
+    """The key with its implicit axes made explicit (MXNet's helper): the Ellipsis,
+    or the missing trailing axes, become ``slice(None)`` entries so the key covers
+    every axis of ``shape`` (None entries add axes); a 0-d integer NDArray becomes
+    an int. ``(np.s_[:2, None, 0, ...], (3, 4, 5))`` -> ``(slice(None, 2), None, 0,
+    slice(None))``."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    ell_idx = None
+    num_none = 0
+    nonell_key = []
+    for i, idx in enumerate(key):
+        if idx is Ellipsis:
+            if ell_idx is not None:
+                raise IndexError("Cannot use more than one ellipsis (`...`) for indexing")
+            ell_idx = i
+            continue
+        if idx is None:
+            num_none += 1
+        if isinstance(idx, NDArray) and idx.ndim == 0:
+            nonell_key.append(int(idx.asscalar()))
+        else:
+            nonell_key.append(idx)
+    nonell_key = tuple(nonell_key)
+    if ell_idx is None:
+        ell_idx = len(nonell_key)
+    ell_ndim = len(shape) + num_none - len(nonell_key)
+    return nonell_key[:ell_idx] + (slice(None),) * ell_ndim + nonell_key[ell_idx:]

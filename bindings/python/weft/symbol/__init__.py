@@ -39,13 +39,13 @@ for _name, _fn in _FUNCS.items():
         globals()[_name] = _fn
 
 # The names MXNet's symbol contrib module imports, unless the module has its own.
-for _name, _value in (("check_call", _check_call), ("uniform", random.uniform)):
-    if not hasattr(contrib, _name):
-        setattr(contrib, _name, _value)
+for _ns_name, _ns_value in (("check_call", _check_call), ("uniform", random.uniform)):
+    if not hasattr(contrib, _ns_name):
+        setattr(contrib, _ns_name, _ns_value)
 _namespaces.fill({"_contrib_": contrib, "_linalg_": linalg, "_image_": image, "_random_": random}, _FUNCS,
                  lambda fn, short: _namespaces.renamed(fn, short, _HINT=short.lower()))
 
 # Symbol methods that call operators (one list for NDArray and Symbol: weft._fluent).
 _fluent.install_methods(Symbol, _FUNCS, "weft.sym")
 
-del _name, _fn, _helpers, _value
+del _name, _fn, _helpers, _ns_name, _ns_value
