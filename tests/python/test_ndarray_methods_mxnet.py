@@ -264,3 +264,21 @@ def test_indexing_helpers_mxnet_examples():
     assert oshape((3, 4), (2, 6, 2)) == (6, 2)
     idx = weft.nd.array([[0, 1], [2, 3]], dtype="int32")
     assert weft.nd.gather_nd(weft.nd.zeros((3, 4, 5)), idx).shape == oshape((3, 4, 5), idx.shape)
+
+
+def test_broadcast_to_and_like_methods_mxnet_examples():
+    x = weft.nd.arange(0, 3).reshape((1, 3, 1))
+    y = x.broadcast_to((2, 3, 3))
+    np.testing.assert_array_equal(y.asnumpy(), np.broadcast_to(np.arange(3.0).reshape(1, 3, 1), (2, 3, 3)))
+    np.testing.assert_array_equal(x.broadcast_like(weft.nd.ones((2, 3, 3))).asnumpy(), y.asnumpy())
+    # Missing leading axes count as length 1 (the NDArray method, not the operator).
+    v = weft.nd.array([1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(v.broadcast_to((2, 3)).asnumpy(), [[1, 2, 3], [1, 2, 3]])
+    np.testing.assert_array_equal(v.broadcast_like(weft.nd.zeros((2, 2, 3))).asnumpy(), np.ones((2, 2, 1)) * [1, 2, 3])
+    # Never a view, even for the same shape.
+    same = v.broadcast_to((3,))
+    assert not same.shares_memory(v)
+    with pytest.raises(ValueError, match=r"remapped shapes \[original->remapped\]: \(3,\) and requested shape \(2, 2\)"):
+        v.broadcast_to((2, 2))
+    with pytest.raises(ValueError, match="requested shape"):
+        weft.nd.ones((2, 3)).broadcast_to((3,))

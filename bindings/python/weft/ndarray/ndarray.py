@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes as _dt
-from ..base import ArgumentTypeError, InvalidArgumentError, WeftError, check_call, ffi, lib
+from ..base import ArgumentTypeError, InvalidArgumentError, ShapeError, WeftError, check_call, ffi, lib
 from ..base import h_ctx, h_dims, h_dtype, h_ndim
 from ..context import Context, _from_flags
 
@@ -417,6 +417,23 @@ class NDArray:
         done (``weft.nd.to_dlpack_for_write(self)``)."""
         from ..dlpack import to_dlpack_for_write  # pylint: disable=import-outside-toplevel
         return to_dlpack_for_write(self)
+
+    def broadcast_to(self, shape):
+        """A new array (never a view, even for the same shape) with this array
+        broadcast to ``shape``, as MXNet's NDArray.broadcast_to: axes of length 1
+        are repeated, and missing leading axes count as length 1."""
+        cur = self.shape
+        shape = tuple(int(d) for d in shape)
+        padded = (1,) * (len(shape) - len(cur)) + cur
+        if len(shape) < len(cur) or any(a != b and a != 1 for a, b in zip(padded, shape)):
+            raise ShapeError("operands could not be broadcast together with remapped shapes "
+                             "[original->remapped]: %s and requested shape %s" % (cur, shape))
+        src = self if padded == cur else self._view(padded)
+        return _call("broadcast_to", [src], shape=shape)
+
+    def broadcast_like(self, other):
+        """``self.broadcast_to(other.shape)`` (MXNet's NDArray.broadcast_like)."""
+        return self.broadcast_to(other.shape)
 
     def zeros_like(self, **kwargs):
         return zeros_like(self, **kwargs)
