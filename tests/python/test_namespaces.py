@@ -48,6 +48,7 @@ def test_fill_makes_working_nd_functions_under_the_short_name():
     assert added == {"_contrib_": ["mysum"], "_linalg_": ["mydot"], "_image_": [], "_random_": ["thing_like"]}
     c, la, rnd = mods["_contrib_"], mods["_linalg_"], mods["_random_"]
     assert c.mysum.__name__ == "mysum" and c.mysum._weft_op == "sum"
+    assert c.mysum.__module__ == "fakecontrib" and c.mysum.__qualname__ == "mysum"
     assert c.__all__ == ["mysum"] and not hasattr(rnd, "thing")
     x = weft.nd.array([[1.0, 2.0], [3.0, 4.0]])
     np.testing.assert_allclose(c.mysum(x, axis=1).asnumpy(), [3.0, 7.0])
@@ -95,7 +96,7 @@ def test_every_registered_prefixed_operator_is_in_its_namespace(front):
         assert got is not None, "weft.%s.%s has no %s (operator %s)" % (front, prefix.strip("_"), short, name)
         if getattr(got, "_weft_op", None) is not None:  # not a Python helper of the module
             assert got._weft_op == fn._weft_op and got._weft_op in registered
-            assert got.__name__ == short
+            assert got.__name__ == short and got.__module__ == modules[prefix].__name__
 
 
 def test_namespace_modules_are_modules_of_both_fronts():

@@ -57,7 +57,9 @@ def fill(modules, funcs, make):
         prefix, short = hit
         if short in own[prefix] or short in added[prefix]:
             continue
-        setattr(modules[prefix], short, make(funcs[name], short))
+        fn = make(funcs[name], short)
+        fn.__module__ = modules[prefix].__name__  # weft.ndarray.linalg.gemm, as MXNet sets it
+        setattr(modules[prefix], short, fn)
         added[prefix].append(short)
     for prefix, mod in modules.items():
         names = list(getattr(mod, "__all__", []))
