@@ -244,3 +244,7 @@ def test_present_names_resolve():
         elif not callable(getattr(target, name)):
             bad.append("%s.%s is not callable" % (ns, name))
     assert not bad, "\n".join(bad)
+
+
+if __name__ == "__main__":  # the table, for a quick look: python3 tests/python/test_mxnet_operator_coverage.py
+    print(report(coverage()))

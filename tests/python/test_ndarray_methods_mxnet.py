@@ -201,8 +201,12 @@ def test_optimize_for_unknown_backend_logs_and_returns_the_graph(caplog):
     np.testing.assert_allclose(out.eval(weft.cpu(), **args)[0].asnumpy(), np.full((2, 3), 4.0))
     with pytest.raises(TypeError, match="backend must be a str"):
         net.optimize_for(None)
-    with pytest.raises(TypeError, match="args must be a dict"):
+    # A list in list_arguments() order is accepted too (None for an array not given).
+    assert net.optimize_for("x", [args["data"], None, args["fc_bias"]]).tojson() == net.tojson()
+    with pytest.raises(ValueError, match="args has 1 arrays, the symbol has 3"):
         net.optimize_for("x", [weft.nd.ones((2, 4))])
+    with pytest.raises(TypeError, match="args must be a dict"):
+        net.optimize_for("x", weft.nd.ones((2, 4)))
     with pytest.raises(TypeError, match=r"args\['data'\] must be an NDArray"):
         net.optimize_for("x", {"data": np.ones((2, 4))})
     with pytest.raises(TypeError, match="ctx must be a weft.Context"):

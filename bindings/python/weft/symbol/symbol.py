@@ -622,7 +622,8 @@ class Symbol:
                      stype_dict=None, skip_infer=False, **kwargs):  # pylint: disable=unused-argument
         """Partitions the graph for a backend (MXNet's MXOptimizeForBackend) and returns
         the new symbol. The arguments are checked as MXNet checks them (backend a str,
-        args / aux dicts of name -> NDArray, ctx a Context). This build of Weft
+        args / aux dicts of name -> NDArray or lists in list_arguments() /
+        list_auxiliary_states() order, ctx a Context). This build of Weft
         registers no subgraph backend or graph pass, so, as MXNet does for a backend
         it cannot find, an error is logged ("Error optimizing for backend 'x' cannot
         be found") and an unpartitioned copy of the graph is returned; args and aux
@@ -632,9 +633,15 @@ class Symbol:
         for what, given, names in (("args", args, self.list_arguments), ("aux", aux, self.list_auxiliary_states)):
             if given is None:
                 continue
+            if isinstance(given, (list, tuple)):
+                listed = names()
+                if len(given) != len(listed):
+                    raise InvalidArgumentError("optimize_for: %s has %d arrays, the symbol has %d (%s)"
+                                               % (what, len(given), len(listed), ", ".join(listed)))
+                given = {n: a for n, a in zip(listed, given) if a is not None}
             if not isinstance(given, dict):
-                raise ArgumentTypeError("optimize_for: %s must be a dict of str to NDArray, got %s"
-                                        % (what, type(given).__name__))
+                raise ArgumentTypeError("optimize_for: %s must be a dict of str to NDArray (or a list in "
+                                        "list_arguments() order), got %s" % (what, type(given).__name__))
             for name in names():
                 if name in given and not isinstance(given[name], NDArray):
                     raise ArgumentTypeError("optimize_for: %s['%s'] must be an NDArray, got %s"
