@@ -5,6 +5,7 @@ as_nd_ndarray / as_np_ndarray, to_dlpack_for_read / write; and the Symbol
 methods that only NDArray implements (NotImplementedForSymbol), gradient,
 get_backend_symbol, optimize_for and the shape methods."""
 import logging
+import pickle
 
 import numpy as np
 import pytest
@@ -160,6 +161,8 @@ def test_ndarray_only_methods_raise_not_implemented_for_symbol(method):
     assert str(info.value) == ("Function %s is not implemented for Symbol and only available in NDArray."
                                % method)
     assert isinstance(info.value, weft.base.MXNetError) and isinstance(info.value, NotImplementedError)
+    again = pickle.loads(pickle.dumps(info.value))
+    assert type(again) is NotImplementedForSymbol and str(again) == str(info.value)
     # A device as argument (NDArray's signature) gets the same answer.
     if method == "as_in_context":
         with pytest.raises(NotImplementedForSymbol):

@@ -88,6 +88,9 @@ class NotImplementedForSymbol(WeftError, NotImplementedError):
             msg += " with arguments (%s)" % ", ".join(self.arg_types)
         super().__init__(msg + " is not implemented for Symbol and only available in NDArray.")
 
+    def __reduce__(self):  # pickles (multiprocessing) as the same message
+        return (type(self), (self.function, self.alias))
+
 
 # MXNet's name for the base error class: ``except mx.base.MXNetError`` written for
 # MXNet catches every weft error (each class below derives from WeftError).
