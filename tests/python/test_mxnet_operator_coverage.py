@@ -71,7 +71,7 @@ PENDING = frozenset("%s %s" % (ns, name) for ns, names in {
         linalg_slogdet linalg_sumlogdiag linalg_syrk linalg_trmm linalg_trsm linspace log10 log2 logical_and
         logical_not logical_or logical_xor moments mp_lamb_update_phase1 mp_lamb_update_phase2 mp_nag_mom_update
         mp_sgd_mom_update mp_sgd_update multi_all_finite multi_lars multi_mp_sgd_mom_update multi_mp_sgd_update
-        multi_sgd_mom_update multi_sgd_update multi_sum_sq onehot_encode preloaded_multi_mp_sgd_mom_update
+        multi_sgd_mom_update multi_sgd_update multi_sum_sq preloaded_multi_mp_sgd_mom_update
         preloaded_multi_mp_sgd_update preloaded_multi_sgd_mom_update preloaded_multi_sgd_update radians
         random_exponential random_gamma random_generalized_negative_binomial random_negative_binomial
         random_pdf_dirichlet random_pdf_exponential random_pdf_gamma random_pdf_generalized_negative_binomial

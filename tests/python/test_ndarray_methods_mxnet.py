@@ -289,3 +289,18 @@ def test_broadcast_to_and_like_methods_mxnet_examples():
         v.broadcast_to((2, 2))
     with pytest.raises(ValueError, match="requested shape"):
         weft.nd.ones((2, 3)).broadcast_to((3,))
+
+
+def test_onehot_encode_legacy_function():
+    out = weft.nd.zeros((3, 4))
+    got = weft.nd.onehot_encode(weft.nd.array([0, 2, 3]), out)
+    assert got is out
+    np.testing.assert_array_equal(out.asnumpy(), np.eye(4)[[0, 2, 3]])
+    iout = weft.nd.full((2, 3), 7, dtype="int32")
+    weft.nd.onehot_encode(weft.nd.array([1, 0]), iout)
+    assert iout.dtype == np.int32
+    np.testing.assert_array_equal(iout.asnumpy(), [[0, 1, 0], [1, 0, 0]])
+    with pytest.raises(weft.base.ShapeError, match="onehot_encode: expected 1-d indices"):
+        weft.nd.onehot_encode(weft.nd.array([0, 1, 2]), weft.nd.zeros((2, 4)))
+    with pytest.raises(TypeError, match="must be NDArrays"):
+        weft.nd.onehot_encode([0, 1], out)

@@ -23,6 +23,7 @@ from ..dlpack import from_dlpack, from_numpy, to_dlpack_for_read, to_dlpack_for_
 from . import _internal, contrib, image, linalg, op, register
 from . import random
 from . import indexing  # noqa: F401
+from .legacy import onehot_encode
 from .indexing import get_indexing_dispatch_code, get_oshape_of_gather_nd_op, indexing_key_expand_implicit_axes
 
 _FUNCS, SCHEMAS = register.generate_all()
