@@ -147,6 +147,7 @@ def test_to_dlpack_methods_mxnet_examples():
     w = x.to_dlpack_for_write()
     u = weft.nd.from_dlpack(w)
     u += 1
+    u.wait_to_read()  # u is a second array over x's memory: its write is ordered on its own var
     np.testing.assert_array_equal(x.asnumpy(), np.full((2, 3), 2.0))
     # The same as the module functions.
     np.testing.assert_array_equal(weft.nd.from_dlpack(weft.nd.to_dlpack_for_read(x)).asnumpy(), x.asnumpy())
@@ -235,7 +236,8 @@ def test_from_numpy_zero_copy_and_copy():
     x = weft.nd.from_numpy(a)
     np.testing.assert_array_equal(x.asnumpy(), a)
     assert not a.flags.writeable  # MXNet makes the numpy array read-only
-    x[:] = 5  # the NDArray owns the memory now
+    x[:] = 5  # the NDArray owns the memory now; its writes are asynchronous, so wait before reading a
+    x.wait_to_read()
     np.testing.assert_array_equal(a, np.full((2, 3), 5.0))
     b = np.ones((2, 2), dtype=np.int32)
     y = weft.nd.from_numpy(b, zero_copy=False)

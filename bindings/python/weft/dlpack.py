@@ -201,7 +201,8 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
     ``mx.nd.from_numpy``). With ``zero_copy`` (the default) nothing is copied: the
     array must be C-contiguous and is made read-only (``flags.writeable = False``),
     as MXNet does, because the NDArray now owns its contents -- do not write it, and
-    do not rely on reading it while the NDArray is written. ``zero_copy=False``
+    do not rely on reading it while the NDArray is written (writes are asynchronous:
+    ``wait_to_read()`` the NDArray first). ``zero_copy=False``
     copies (``weft.nd.array(ndarray, dtype=ndarray.dtype)``). ``array_cls`` is
     MXNet's hook for its numpy-mode class; only the classic NDArray exists here."""
     import numpy as np  # pylint: disable=import-outside-toplevel
