@@ -161,7 +161,7 @@ std::vector<NodeEntry> BatchNormGrad(GradBuilder& b, const NodeEntry& og) {
       .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
         GradBuilder b(n);
         const NodeEntry masked =
-            b("_backward_Activation", {og[0], OutputOf(n, 0), n->inputs[0]}, {{"act_type", "relu"}});
+            b("_backward_Activation", {og[0], OutputOf(n, 0)}, {{"act_type", "relu"}});
         return BatchNormGrad(b, masked);
       });
   return true;
