@@ -197,7 +197,9 @@ void BackwardCPU(const OpContext&, const Params&, const std::vector<TensorView>&
       });
   fwd.list_input_names = InputNames;
   fwd.num_visible_outputs = 1;
-  fwd.list_output_names = [](const Params&) { return std::vector<std::string>{"out", "grad"}; };
+  // MXNet 1.9.1 registers its names under a misspelt key ("FListOutputNAmes"), so
+  // nnvm names the outputs by default: <name>_output0 (the loss), <name>_output1.
+  fwd.list_output_names = [](const Params&) { return std::vector<std::string>{"output0", "output1"}; };
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_ctc_loss").set_compute_gpu(WEFT_GPU(cuda::BackwardCTCLossGpu));
   bwd.describe("Gradient of CTCLoss from (out_grad, grad, label[, data_lengths][, label_lengths]): data's "
