@@ -15,7 +15,10 @@
 //
 // Both have BatchNorm's inputs, aux states (moving_mean, moving_var, written
 // when training) and outputs (output, mean, inverse std; all visible with
-// output_mean_var). Errors from BatchNorm's inference are re-raised naming the op.
+// output_mean_var); BatchNormWithReLU has MXNet's fourth hidden output,
+// workspace (data's shape, the parameter dtype), holding the relu mask. Errors
+// from BatchNorm's inference are re-raised naming the op.
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
@@ -70,24 +73,37 @@ void AddCommonParams(OpDef& op) {
 }
 
 // What both variants share with BatchNorm's declaration; `bn_params` turns a
-// call's parameters into BatchNorm's.
-void DeclareLikeBatchNorm(OpDef& op, std::function<Params(const Params&)> bn_params) {
+// call's parameters into BatchNorm's. `workspace` adds BatchNormWithReLU's
+// fourth hidden output (data's shape, the parameter dtype).
+void DeclareLikeBatchNorm(OpDef& op, std::function<Params(const Params&)> bn_params, bool workspace) {
   op.add_input("data").add_input("gamma").add_input("beta").add_input("moving_mean").add_input("moving_var");
   const std::string name = op.name;
-  op.set_num_outputs(3)
+  op.set_num_outputs(workspace ? 4 : 3)
       .set_mutate_inputs({3, 4})
       .set_infer_shape([name, bn_params](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
-        return Named(name, [&] { return BatchNorm().infer_shape(bn_params(p), in, out); });
+        std::vector<Shape> bn_out(out->begin(), out->begin() + 3);
+        const bool known = Named(name, [&] { return BatchNorm().infer_shape(bn_params(p), in, &bn_out); });
+        std::copy(bn_out.begin(), bn_out.end(), out->begin());
+        if (out->size() > 3) AssignShape(out, 3, (*in)[0], name + ": output 'workspace'");
+        return known;
       })
       .set_infer_type([name, bn_params](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
-        return Named(name, [&] { return BatchNorm().infer_type(bn_params(p), in, out); });
+        std::vector<DType> bn_out(out->begin(), out->begin() + 3);
+        const bool known = Named(name, [&] { return BatchNorm().infer_type(bn_params(p), in, &bn_out); });
+        std::copy(bn_out.begin(), bn_out.end(), out->begin());
+        if (out->size() > 3) AssignType(out, 3, (*out)[1], name + ": output 'workspace'");
+        return known;
       });
   op.set_input_var_attrs = [](int input, std::map<std::string, std::string>* attrs) {
     if (input == 3 && !attrs->count("__init__")) (*attrs)["__init__"] = "[\"zero\", {}]";
     if (input == 4 && !attrs->count("__init__")) (*attrs)["__init__"] = "[\"one\", {}]";
   };
   op.num_visible_outputs_fn = [](const Params& p) { return p.GetBool("output_mean_var") ? 3 : 1; };
-  op.list_output_names = [](const Params&) { return std::vector<std::string>{"output", "mean", "var"}; };
+  op.list_output_names = [workspace](const Params&) {
+    std::vector<std::string> n = {"output", "mean", "var"};
+    if (workspace) n.push_back("workspace");
+    return n;
+  };
 }
 
 // _backward_BatchNorm on og and the saved statistics; the aux states get none.
@@ -116,7 +132,7 @@ std::vector<NodeEntry> BatchNormGrad(GradBuilder& b, const NodeEntry& og) {
     WEFT_CHECK(p.GetInt("ndev") >= 1, kInvalidArgument)
         << "_contrib_SyncBatchNorm: parameter 'ndev' must be >= 1, got " << p.GetInt("ndev");
     return nnm::SyncToBatchNormParams(p);
-  });
+  }, false);
   op.set_compute_cpu([](const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
       BatchNorm().compute_cpu(ctx, nnm::SyncToBatchNormParams(p), in, req, out);
@@ -144,17 +160,24 @@ std::vector<NodeEntry> BatchNormGrad(GradBuilder& b, const NodeEntry& og) {
                           "The maximum scalar value in the form of float32 obtained through calibration "
                           "(quantization only; ignored).");
   // The parameters are BatchNorm's by name, so BatchNorm's code reads them as they are.
-  DeclareLikeBatchNorm(op, [](const Params& p) { return p; });
+  DeclareLikeBatchNorm(op, [](const Params& p) { return p; }, true);
   op.set_compute_cpu([](const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
       WEFT_CHECK(req[0] != OpReq::kAddTo, kInvalidArgument)
           << "_contrib_BatchNormWithReLU: output 0 cannot be accumulated (req add), as in MXNet";
-      BatchNorm().compute_cpu(ctx, p, in, req, out);
+      const std::vector<TensorView> bn_out(out.begin(), out.begin() + 3);
+      BatchNorm().compute_cpu(ctx, p, in, std::vector<OpReq>(req.begin(), req.begin() + 3), bn_out);
       if (req[0] == OpReq::kNull) return;
       WEFT_NNX_FLOAT_SWITCH(out[0].dtype, "_contrib_BatchNormWithReLU", T, {
+        using W = nnx_cpu::Acc<T>;  // the workspace's dtype, the parameters': float32 for 16-bit data
         T* y = out[0].ptr<T>();
+        W* w = req[3] == OpReq::kNull ? nullptr : out[3].ptr<W>();
         ParallelFor(out[0].Size(), 1, [&](int64_t b, int64_t e) {
-          for (int64_t i = b; i < e; ++i) y[i] = static_cast<nnx_cpu::Acc<T>>(y[i]) > 0 ? y[i] : static_cast<T>(0.0f);
+          for (int64_t i = b; i < e; ++i) {
+            const bool pos = static_cast<W>(y[i]) > 0;
+            if (!pos) y[i] = static_cast<T>(0.0f);
+            if (w != nullptr) w[i] = pos ? W(1) : W(0);  // the relu mask
+          }
         });
       })
     })
