@@ -1,19 +1,20 @@
 // SequenceReverse (MXNet 1.x): reverses the first `sequence_length[b]` steps of
 // each sequence of a (max_len, batch, ...) array; steps past a sequence's
 // length stay where they are. sequence_length (batch,), any dtype, is an input
-// only when use_sequence_length is True. Only axis 0 is supported, as in MXNet.
+// only when use_sequence_length is True. Only axis 0 is supported, as in MXNet;
+// data may have any dtype.
 //
 // The reversal is its own inverse, so the gradient of data is SequenceReverse
 // of the head gradient with the same lengths; sequence_length gets zeros.
 // The CPU kernel is here, the GPU kernel in sequence_reverse.cu; both run the
 // index rule of sequence_reverse_rules.h.
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/common/nnx_cpu.h"
-#include "core/op/common/nnx_util.h"
 #include "core/op/common/req_hd.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
@@ -38,11 +39,13 @@ void ReverseCPU(const Params& p, const std::vector<TensorView>& in, OpReq req, c
   std::vector<double> len;
   if (UsesLength(p)) len = nnx_cpu::ToDoubles(in[1]);
   const double* lp = UsesLength(p) ? len.data() : nullptr;
-  WEFT_NNX_FLOAT_SWITCH(y.dtype, "SequenceReverse", T, {
+  WEFT_DTYPE_SWITCH(y.dtype, T, {
+    // Integers and bool move as they are; the 16-bit floats add in float.
+    using A = std::conditional_t<std::is_integral<T>::value, T, nnx_cpu::Acc<T>>;
     const T* xp = in[0].ptr<T>();
     T* yp = y.ptr<T>();
     nnm::ForEachIndex(y.Size(), 1, [&](int64_t e) {
-      nnm::Put(yp, e, req, static_cast<nnx_cpu::Acc<T>>(xp[nnm::ReverseSource(e, l, lp)]));
+      nnm::Put(yp, e, req, static_cast<A>(xp[nnm::ReverseSource(e, l, lp)]));
     });
   })
 }
@@ -78,8 +81,7 @@ void ReverseCPU(const Params& p, const std::vector<TensorView>& in, OpReq req, c
       })
       .set_infer_type([](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
         DType t = (*in)[0] != DType::kUnknown ? (*in)[0] : (*out)[0];
-        if (t == DType::kUnknown) return false;
-        nnx::CheckFloating(t, "SequenceReverse", "input 'data'");
+        if (t == DType::kUnknown) return false;  // any dtype, as MXNet's
         AssignType(in, 0, t, "SequenceReverse: input 'data'");
         AssignType(out, 0, t, "SequenceReverse: output");
         if (UsesLength(p) && (*in)[1] == DType::kUnknown) (*in)[1] = t;

@@ -30,7 +30,7 @@ void SequenceReverse(const OpContext& ctx, const Params& p, const std::vector<Te
     ValuesToDoubleGPU(ctx, len, d);
     lengths = d;
   }
-  WEFT_GPU_REAL_SWITCH(out[0].dtype, "SequenceReverse", T, {
+  WEFT_GPU_ALL_SWITCH(out[0].dtype, "SequenceReverse", T, {
     ReverseT<T>(ctx, out[0].Size(), l, lengths, in[0].ptr<T>(), req[0], out[0].ptr<T>());
   });
 }

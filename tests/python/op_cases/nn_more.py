@@ -353,6 +353,8 @@ CASES = {
         C(ins(rand((4, 2), F64), np.array([2, 4], np.int32)), rev_ref, name="2d_int_lengths_f64",
           use_sequence_length=True),
         C(ins(rand((3, 2, 2), F16), np.array([1, 3], F32)), rev_ref, name="float16", use_sequence_length=True),
+        C(ins(np.arange(12, dtype=np.int32).reshape(4, 3), np.array([4, 2, 0], np.int64)), rev_ref, name="int32",
+          use_sequence_length=True),
     ],
     "L2Normalization": [
         C(ins(rand((3, 4))), l2_ref(), name="instance_2d"),
