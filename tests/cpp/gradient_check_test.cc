@@ -463,6 +463,56 @@ void AddSecondOrder(std::vector<GradCase>* t) {
   t->push_back(C("_backward_log_softmax", {X({2, 3, 4}), X({2, 3, 4}, U(-2.0, -0.1))}, {{"axis", "-1"}}));
 }
 
+// ---- issue 17, helper nn: the MXNet 1.x layers in norm/, seq/, loss/, conv/, dense/, index/ ----
+
+// SVMOutput's objective: the one-vs-all hinge loss whose gradient MXNet's backward returns.
+Loss SvmLoss(double margin, double reg, bool linear) {
+  return [=](const std::vector<Values>& outs, const std::vector<Values>& ins, const std::vector<Values>&) {
+    const Values& o = outs[0];
+    const Values& label = ins[1];
+    const size_t classes = o.size() / label.size();
+    double l = 0;
+    for (size_t r = 0; r < label.size(); ++r)
+      for (size_t x = 0; x < classes; ++x) {
+        const double v = o[r * classes + x];
+        const double h = x == static_cast<size_t>(label[r]) ? std::max(0.0, margin - v) : std::max(0.0, margin + v);
+        l += linear ? h : h * h;
+      }
+    return reg * l;
+  };
+}
+
+void AddNnMore(std::vector<GradCase>* t) {
+  t->push_back(C("SequenceReverse", {X({4, 3, 2}), I({3}, Fixed({2, 4, 1}))}, {{"use_sequence_length", "True"}}));
+  t->push_back(C("SequenceReverse", {X({3, 2})}, {}, "no_lengths"));
+  t->push_back(C("L2Normalization", {X({3, 4})}));
+  t->push_back(C("L2Normalization", {X({2, 3, 2})}, {{"mode", "channel"}}, "channel"));
+  t->push_back(C("L2Normalization", {X({2, 2, 3})}, {{"mode", "spatial"}}, "spatial"));
+  t->push_back(C("GroupNorm", {X({2, 4, 3}), X({2}, U(0.5, 1.5)), X({2})}, {{"num_groups", "2"}}));
+  t->push_back(C("GroupNorm", {X({2, 3, 2, 2}), X({1}, U(0.5, 1.5)), X({1})}, {{"eps", "1e-3"}}, "one_group"));
+  t->push_back(WithLoss(C("SVMOutput", {X({3, 4}), I({3}, Fixed({0, 3, 1}))}), SvmLoss(1.0, 1.0, false)));
+  t->push_back(WithLoss(C("SVMOutput", {X({3, 4}), I({3}, Fixed({2, 2, 0}))},
+                          {{"use_linear", "True"}, {"margin", "0.5"}, {"regularization_coefficient", "2"}}, "l1"),
+                        SvmLoss(0.5, 2.0, true)));
+  // The penalty is not the derivative of an objective (MXNet adds it to the gradient);
+  // with penalty 0 the rule is checked here, the penalty in tests/python/test_nn_more_ops.py.
+  t->push_back(C("IdentityAttachKLSparseReg", {X({3, 4}, U(0.1, 0.9)), I({4}, U(0.2, 0.8))}, {{"penalty", "0"}}));
+  t->push_back(C("im2col", {X({1, 2, 4, 4})}, {{"kernel", "(3, 3)"}, {"stride", "(2, 1)"}, {"pad", "(1, 1)"}}));
+  t->push_back(C("col2im", {X({1, 8, 4})}, {{"output_size", "(3, 3)"}, {"kernel", "(2, 2)"}}));
+  t->push_back(C("_contrib_interleaved_matmul_selfatt_qk", {X({3, 2, 12})}, {{"heads", "2"}}));
+  t->push_back(C("_contrib_interleaved_matmul_selfatt_valatt", {X({3, 2, 12}), X({4, 3, 3})}, {{"heads", "2"}}));
+  t->push_back(C("_contrib_interleaved_matmul_encdec_qk", {X({3, 2, 4}), X({4, 2, 8})}, {{"heads", "2"}}));
+  t->push_back(C("_contrib_interleaved_matmul_encdec_valatt", {X({4, 2, 8}), X({4, 3, 4})}, {{"heads", "2"}}));
+  t->push_back(C("CTCLoss", {X({5, 2, 4}), I({2, 2}, Fixed({1, 2, 3, 0}))}));
+  t->push_back(C("CTCLoss", {X({4, 2, 4}), I({2, 3}, Fixed({0, 0, 1, 2, -1, -1})), I({2}, Fixed({4, 3}))},
+                 {{"blank_label", "last"}, {"use_data_lengths", "True"}}, "last_data_lengths"));
+  const auto bn = [] { return std::vector<In>{X({3, 2, 2}), X({2}, U(0.5, 1.5)), X({2}), I({2}, U()), I({2}, U(0.5, 1.5))}; };
+  t->push_back(C("_contrib_SyncBatchNorm", bn(), {{"fix_gamma", "False"}, {"key", "k"}}));
+  t->push_back(C("_contrib_BatchNormWithReLU", bn(), {{"fix_gamma", "False"}}));
+  t->push_back(C("_contrib_SparseEmbedding", {I({2, 3}, Fixed({0, 4, 2, 2, 1, 0})), X({5, 4})},
+                 {{"input_dim", "5"}, {"output_dim", "4"}, {"dtype", "float64"}}));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -472,6 +522,7 @@ const std::vector<GradCase>& Table() {
     AddTensor(&t);
     AddNN(&t);
     AddSecondOrder(&t);
+    AddNnMore(&t);
     return t;
   }();
   return table;

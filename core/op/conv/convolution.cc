@@ -95,6 +95,7 @@ OpDef& Declare(const char* name) {
 
 OpDef& RegisterForward() {
   OpDef& op = Declare("Convolution").set_compute_gpu(WEFT_GPU(cuda::ConvolutionGpu));
+  op.add_alias("Convolution_v1");  // MXNet's legacy layer: its parameters are a subset (issue 17)
   op.describe("Computes an N-D convolution (N = 1, 2, 3) over (batch, channel, spatial...) input.\n\n"
               "data (batch, C, *in), weight (num_filter, C/num_group, *kernel) and bias (num_filter,) give "
               "out (batch, num_filter, *out) with out = floor((in + 2*pad - dilate*(kernel-1) - 1) / stride) + 1. "

@@ -142,6 +142,7 @@ bool HasWorkspace(const Params& p) {
 
 OpDef& RegisterForward() {
   OpDef& op = Declare("Pooling").set_compute_gpu(WEFT_GPU(cuda::PoolingGpu));
+  op.add_alias("Pooling_v1");  // MXNet's legacy layer: its parameters are a subset (issue 17)
   op.describe("Performs pooling on the input (batch, channel, spatial...) over 1, 2 or 3 spatial axes.\n\n"
               "max takes the window maximum (padding ignored), avg the window mean, sum the window sum, "
               "lp (sum x^p)^(1/p). Only channel-first layouts; float32 and float64. Max pooling with a "

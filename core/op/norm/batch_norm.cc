@@ -106,6 +106,7 @@ bool InferTypes(const Params& p, std::vector<DType>* in, std::vector<DType>* out
 
 [[maybe_unused]] const bool kBatchNormRegistered = [] {
   OpDef& fwd = OpRegistry::Get()->Add("BatchNorm").set_compute_gpu(WEFT_GPU(cuda::BatchNormGpu));
+  fwd.add_alias("BatchNorm_v1");  // MXNet's legacy layer: its parameters are a subset (issue 17)
   fwd.describe("Batch normalization.\n\n"
                "Normalizes a data batch by mean and variance, and applies a scale ``gamma`` as well as offset "
                "``beta``.\n\n"

@@ -1,5 +1,5 @@
 """GroupNorm (Wu & He, 2018) as MXNet 1.9.1's ``gluon.nn.GroupNorm`` computes it,
-composed from existing operators (this build has no GroupNorm kernel).
+with the ``GroupNorm`` operator (core/op/norm/group_norm.cc).
 
 MXNet 1.x normalizes each sample's channel groups over their channels and
 spatial positions with the population variance, then scales and shifts each
@@ -9,11 +9,6 @@ spatial positions with the population variance, then scales and shifts each
     x5 = x.reshape(N, G, C // G, *spatial)
     y = (x5 - mean(x5)) / sqrt(var(x5) + eps)        (mean, var per (n, g))
     out = (y * gamma[g] + beta[g]).reshape(x.shape)
-
-The per-group affine needs gamma lined up with axis 1 of an array whose rank
-is unknown while tracing symbols; reversing the axes (``transpose()``) puts
-that axis second from the right, where a (G, 1) gamma broadcasts whatever the
-rank, so one graph serves any input rank.
 """
 from ...base import InvalidArgumentError
 from ..block import HybridBlock
@@ -57,15 +52,7 @@ class GroupNorm(HybridBlock):
         return super().forward(x, *args)
 
     def hybrid_forward(self, F, data, gamma, beta):  # pylint: disable=arguments-differ
-        grouped = F.reshape(data, shape=(0, -4, self._num_groups, -1, -2))   # (N, G, C/G, ...)
-        mean = F.mean(grouped, axis=(0, 1), exclude=True, keepdims=True)
-        centered = F.broadcast_sub(grouped, mean)
-        var = F.mean(F.square(centered), axis=(0, 1), exclude=True, keepdims=True)
-        normed = F.broadcast_div(centered, F.sqrt(var + self._epsilon))
-        reversed_axes = F.transpose(normed)                                   # (..., C/G, G, N)
-        reversed_axes = F.broadcast_add(F.broadcast_mul(reversed_axes, F.reshape(gamma, shape=(-1, 1))),
-                                        F.reshape(beta, shape=(-1, 1)))
-        return F.reshape(F.transpose(reversed_axes), shape=(0, -3, -2))
+        return F.GroupNorm(data, gamma, beta, num_groups=self._num_groups, eps=self._epsilon)
 
     def __repr__(self):
         return "{name}({content})".format(name=self.__class__.__name__,
