@@ -157,3 +157,24 @@ def test_pdf_dirichlet_single_vector():
     y = weft.nd.random_pdf_dirichlet(weft.nd.array(x, dtype=F64), weft.nd.array(a, dtype=F64)).asnumpy()
     assert y.shape == (1,)
     np.testing.assert_allclose(y, [stats.dirichlet.pdf(x, a)], rtol=1e-10)
+
+
+def test_rand_zipfian():
+    """mx.nd.contrib.rand_zipfian (a Python function in MXNet too): the draws follow
+    P(c) = log((c + 2) / (c + 1)) / log(range_max + 1); the expected counts are
+    num_sampled times those probabilities."""
+    weft.random.seed(5)
+    true = weft.nd.array([0, 3, 9])
+    n, rmax = 40000, 10
+    s, ect, ecs = weft.nd.contrib.rand_zipfian(true, n, rmax)
+    s = s.asnumpy()
+    assert s.dtype == np.int64 and s.shape == (n,) and s.min() >= 0 and s.max() < rmax
+    p = np.log((np.arange(rmax) + 2.0) / (np.arange(rmax) + 1.0)) / np.log(rmax + 1)
+    assert abs(p.sum() - 1) < 1e-12  # exp(U) - 1 lies in [0, range_max): the modulo only guards rounding
+    freq = np.bincount(s, minlength=rmax) / n
+    assert np.all(np.abs(freq - p) < 5 * np.sqrt(p * (1 - p) / n)), (freq, p)
+    np.testing.assert_allclose(ect.asnumpy(), n * np.log(np.array([2.0, 5.0, 11.0]) / [1.0, 4.0, 10.0])
+                               / np.log(rmax + 1), rtol=1e-12)
+    np.testing.assert_allclose(ecs.asnumpy(), n * np.log((s + 2.0) / (s + 1.0)) / np.log(rmax + 1), rtol=1e-12)
+    sym = weft.sym.contrib.rand_zipfian(weft.sym.Variable("t"), 4, 5)
+    assert len(sym) == 3
