@@ -99,6 +99,7 @@ def test_multinomial_and_shuffle_bindings():
     assert s.shape == (2, 100) and s.dtype == np.int32
     assert set(np.unique(s[0])) <= {0, 1} and np.all(s[1] == 2)
     np.testing.assert_allclose(logp.asnumpy()[0], np.log(0.5), rtol=1e-6)
+    assert weft.nd.random.multinomial(weft.nd.array([0.3, 0.7])).shape == (1,)  # as MXNet
     x = weft.nd.array(np.arange(10, dtype=F32))
     y = weft.nd.random.shuffle(x).asnumpy()
     assert sorted(y.tolist()) == list(range(10))

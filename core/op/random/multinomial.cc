@@ -31,7 +31,7 @@ void CheckFloatInput(const std::string& op, const char* what, DType t) {
       << op << ": input '" << what << "' must be a floating-point type, got " << DTypeName(t);
 }
 
-// data (..., k) -> (..., shape).
+// data (..., k) -> (..., shape); (1,) for a single distribution without `shape`.
 Shape SampleShape(const Params& p, const Shape& data) {
   WEFT_CHECK(data.ndim() >= 1, kShape) << kOp << ": input 'data' must have at least one dimension (the k outcome "
                                        << "probabilities), got shape " << data.ToString();
@@ -42,6 +42,7 @@ Shape SampleShape(const Params& p, const Shape& data) {
                                          << " has a negative dimension";
   std::vector<int64_t> dims(data.dims().begin(), data.dims().end() - 1);
   dims.insert(dims.end(), t.begin(), t.end());
+  if (dims.empty()) dims.push_back(1);  // one distribution, one draw: shape (1,), as MXNet
   return Shape(dims);
 }
 
