@@ -52,8 +52,9 @@ def test_default_shape_is_one_sample():
 ])
 def test_array_parameters_run_the_sample_ops(name, params, sampler):
     arrays = [weft.nd.array(np.array(p, F64), dtype=F64) for p in params]
-    x = getattr(weft.nd.random, name)(*arrays, shape=(20000,)).asnumpy()
+    x = getattr(weft.nd.random, name)(*arrays, shape=(20000,), dtype="float64").asnumpy()
     assert x.shape == (2, 20000) and x.dtype == F64
+    assert getattr(weft.nd.random, name)(*arrays).dtype == F32  # dtype None: float32, as MXNet
     for i in range(2):
         if name == "exponential":  # the binding passes the rate 1/scale
             check_sample_stats("exponential", x[i], 1.0 / params[0][i])

@@ -5,7 +5,8 @@
 //                     generalized_negative_binomial; alias random_<d>);
 //   _random_<d>_like  parameters are attributes, output shape and dtype of `data`
 //                     (all seven, uniform and normal included);
-//   _sample_<d>       parameters are arrays of one shape S, output S + `shape`,
+//   _sample_<d>       parameters are arrays of one shape S (any one dtype),
+//                     output S + `shape` in `dtype` (float32 when None),
 //                     element i drawn with the parameters at i / prod(shape)
 //                     (all seven; alias sample_<d>).
 // All draw from the device generator (set_needs_rng), so weft.random.seed(n)
@@ -206,20 +207,19 @@ void RegisterArray(Dist d) {
         AssignShape(out, 0, Shape(dims), n + ": output (parameter shape + 'shape')");
         return true;
       })
+      // As MXNet: the parameters share one dtype (any); the output is `dtype`,
+      // float32 when None (not the parameters' dtype), a floating type.
       .set_infer_type([np](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
         const std::string& n = p.op()->name;
         const std::vector<std::string> names = p.op()->InputNames(p);
         DType t = DType::kUnknown;
-        for (int k = 0; k < np; ++k) {
-          CheckFloating(n, "input '" + names[k] + "'", (*in)[k]);
-          if ((*in)[k] != DType::kUnknown && t == DType::kUnknown) t = (*in)[k];
-        }
+        for (int k = 0; k < np && t == DType::kUnknown; ++k) t = (*in)[k];
         if (t != DType::kUnknown)
           for (int k = 0; k < np; ++k) AssignType(in, k, t, n + ": input '" + names[k] + "' (parameters share one dtype)");
-        DType o = p.IsNone("dtype") ? t : p.GetDType("dtype");
+        const DType o = p.IsNone("dtype") ? DType::kFloat32 : p.GetDType("dtype");
         CheckFloating(n, "parameter 'dtype'", o);
-        if (o != DType::kUnknown) AssignType(out, 0, o, n + ": output");
-        return t != DType::kUnknown && (*out)[0] != DType::kUnknown;
+        AssignType(out, 0, o, n + ": output");
+        return t != DType::kUnknown;
       })
       .set_compute_cpu([d](const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                            const std::vector<OpReq>& req, const std::vector<TensorView>& out) {

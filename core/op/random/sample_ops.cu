@@ -16,6 +16,17 @@ namespace weft {
 namespace cuda {
 namespace {
 
+// The parameter dtypes of _sample_<d> on GPU: the floating ones and the usual
+// integers (MXNet takes any; the CPU kernel does).
+#define WEFT_SAMPLE_PARAM_SWITCH(dt, op, T, ...)                           \
+  switch (dt) {                                                            \
+    case ::weft::DType::kFloat32: { using T = float; __VA_ARGS__ break; }   \
+    case ::weft::DType::kFloat64: { using T = double; __VA_ARGS__ break; }  \
+    case ::weft::DType::kInt32: { using T = int32_t; __VA_ARGS__ break; }   \
+    case ::weft::DType::kInt64: { using T = int64_t; __VA_ARGS__ break; }   \
+    default: ::weft::cuda::UnsupportedDType(op, dt);                       \
+  }
+
 // The GPU source of Note [One sampler rule]: the uniforms of element i are
 // the words of Philox(seed, i, 0), Philox(seed, i, 1), ...
 struct PhiloxSource {
@@ -65,7 +76,7 @@ void Sample(sampler::Dist d, sampler::Form form, const OpContext& ctx, const Par
   }
   const bool two = sampler::Info(d).nparams > 1;
   const int64_t per = sampler::SamplesPerParam(p);
-  WEFT_GPU_REAL_SWITCH(in[0].dtype, op, TI, {
+  WEFT_SAMPLE_PARAM_SWITCH(in[0].dtype, op, TI, {
     const TI* pa = in[0].ptr<TI>();
     const TI* pb = two ? in[1].ptr<TI>() : nullptr;
     WEFT_GPU_REAL_SWITCH(out[0].dtype, op, TO, {

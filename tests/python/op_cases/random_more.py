@@ -267,8 +267,10 @@ def sample_cases(name):
         base,
         Case(inputs=sample_inputs(sets, F64), attrs={"shape": (100, 200), "dtype": "float32"},
              check=sample_check(name, sets, n, "float32"), name="f64 in, float32 out, 2-d shape"),
-        Case(inputs=sample_inputs(sets, F64), attrs={"shape": (n,)}, check=sample_check(name, sets, n, "float64"),
-             name="f64"),
+        Case(inputs=sample_inputs(sets, F64), attrs={"shape": (n,), "dtype": "float64"},
+             check=sample_check(name, sets, n, "float64"), name="f64"),
+        Case(inputs=sample_inputs(sets, F64), attrs={"shape": (n,)}, check=sample_check(name, sets, n, "float32"),
+             name="f64 in, dtype None: float32 out, as MXNet"),
     ]
 
 
@@ -277,6 +279,10 @@ _SECOND = {"uniform": "high", "normal": "sigma", "gamma": "beta", "negative_bino
 
 for _n in SAMPLE_PARAMS:
     CASES["_sample_" + _n] = sample_cases(_n)
+    _sets = SAMPLE_PARAMS[_n][0]
+    if all(float(v).is_integer() for s in _sets for v in s):  # integer parameters are accepted, as MXNet
+        CASES["_sample_" + _n].append(Case(inputs=sample_inputs(_sets, np.int32), attrs={"shape": (20000,)},
+                                           check=sample_check(_n, _sets, 20000, "float32"), name="int32 params"))
 
 
 
