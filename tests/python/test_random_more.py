@@ -139,6 +139,8 @@ def test_failed_call_keeps_the_generator_usable():
     with pytest.raises(weft.base.InvalidArgumentError, match="_random_negative_binomial.*'p'"):
         weft.nd.random.negative_binomial(2, 1.5)
     assert np.isfinite(weft.nd.random.gamma(2.0, 2.0, shape=(10,)).asnumpy()).all()
+    # p = 0 is in MXNet's range: no success ever, an infinite count
+    assert np.isinf(weft.nd.random.negative_binomial(2, 0.0, shape=(3,)).asnumpy()).all()
 
 
 def test_shuffle_permutations_are_uniform():

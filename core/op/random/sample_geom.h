@@ -61,8 +61,8 @@ inline std::string Violation(Dist d, double a, double b, const char* const names
       if (!(a >= 0)) os << "'" << names[0] << "' must be >= 0, got " << a;
       break;
     case Dist::kNegBinomial:
-      if (!(a > 0)) os << "'" << names[0] << "' must be > 0, got " << a;
-      else if (!(b > 0 && b <= 1)) os << "'" << names[1] << "' must be in (0, 1], got " << b;
+      if (!(a >= 0)) os << "'" << names[0] << "' must be >= 0, got " << a;
+      else if (!(b >= 0 && b <= 1)) os << "'" << names[1] << "' must be in [0, 1], got " << b;
       break;
     case Dist::kGenNegBinomial:
       if (!(a >= 0)) os << "'" << names[0] << "' must be >= 0, got " << a;

@@ -93,7 +93,7 @@ WEFT_HD inline bool Valid(Dist d, double a, double b) {
     case Dist::kExponential: return a > 0;
     case Dist::kGamma: return a >= 0 && b > 0;
     case Dist::kPoisson: return a >= 0;
-    case Dist::kNegBinomial: return a > 0 && b > 0 && b <= 1;
+    case Dist::kNegBinomial: return a >= 0 && b >= 0 && b <= 1;  // p = 0: an infinite mean
     case Dist::kGenNegBinomial: return a >= 0 && b >= 0;
   }
   return false;

@@ -127,7 +127,7 @@ SCALAR_BAD = {
     "_random_exponential": [({"lam": -1.0}, "'lam'"), ({"lam": 0.0}, "'lam'")],
     "_random_gamma": [({"alpha": -1.0}, "'alpha'"), ({"beta": 0.0}, "'beta'")],
     "_random_poisson": [({"lam": -0.5}, "'lam'")],
-    "_random_negative_binomial": [({"p": 1.5}, "'p'"), ({"p": -0.1}, "'p'"), ({"k": 0}, "'k'")],
+    "_random_negative_binomial": [({"p": 1.5}, "'p'"), ({"p": -0.1}, "'p'"), ({"k": -1}, "'k'")],
     "_random_generalized_negative_binomial": [({"mu": -1.0}, "'mu'"), ({"alpha": -0.5}, "'alpha'")],
 }
 

@@ -127,7 +127,7 @@ def gamma(alpha=1, beta=1, shape=_Null, dtype=_Null, ctx=None, out=None, **kwarg
 
 def negative_binomial(k=1, p=1, shape=_Null, dtype=_Null, ctx=None, out=None, **kwargs):
     """Samples from negative binomial distributions: k (limit of unsuccessful
-    experiments, > 0) and p (failure probability in each experiment, in (0, 1])."""
+    experiments, >= 0) and p (failure probability in each experiment, in [0, 1])."""
     return _random_helper("_random_negative_binomial", "_sample_negative_binomial", {"k": k, "p": p}, shape, dtype,
                           ctx, out, kwargs)
 
