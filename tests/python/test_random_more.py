@@ -182,3 +182,23 @@ def test_rand_zipfian():
     np.testing.assert_allclose(ecs.asnumpy(), n * np.log((s + 2.0) / (s + 1.0)) / np.log(rmax + 1), rtol=1e-12)
     sym = weft.sym.contrib.rand_zipfian(weft.sym.Variable("t"), 4, 5)
     assert len(sym) == 3
+
+
+def test_symbolic_executor_samples_and_differentiates_pdf():
+    """_sample_normal draws inside a bound executor; _random_pdf_normal's gradient through the graph passes."""
+    mu, sigma, x = weft.sym.Variable("mu"), weft.sym.Variable("sigma"), weft.sym.Variable("x")
+    ex = weft.sym.random.normal(mu, sigma, shape=(2000,)).bind(
+        weft.cpu(), {"mu": weft.nd.array([0.0, 10.0]), "sigma": weft.nd.array([1.0, 0.1])})
+    y = ex.forward()[0].asnumpy()
+    assert y.shape == (2, 2000) and abs(y[0].mean()) < 0.15 and abs(y[1].mean() - 10) < 0.015
+    p = weft.sym.random_pdf_normal(x, mu, sigma, is_log=True)
+    ex = p.simple_bind(weft.cpu(), x=(2, 3), mu=(2,), sigma=(2,))
+    ex.arg_dict["x"][:] = weft.nd.ones((2, 3))
+    ex.arg_dict["mu"][:] = weft.nd.array([0.0, 1.0])
+    ex.arg_dict["sigma"][:] = weft.nd.array([1.0, 2.0])
+    out = ex.forward(is_train=True)[0].asnumpy()
+    np.testing.assert_allclose(out, stats.norm.logpdf(np.ones((2, 3)), [[0.0], [1.0]], [[1.0], [2.0]]), rtol=1e-6)
+    ex.backward(weft.nd.ones((2, 3)))
+    np.testing.assert_allclose(ex.grad_dict["mu"].asnumpy(), [3.0, 0.0], atol=1e-6)  # sum (x - mu) / sigma^2
+    np.testing.assert_allclose(ex.grad_dict["sigma"].asnumpy(), [0.0, -1.5], atol=1e-6)  # ((x-mu)^2 - s^2) / s^3
+    np.testing.assert_allclose(ex.grad_dict["x"].asnumpy(), [[-1.0] * 3, [0.0] * 3], atol=1e-6)  # (mu - x) / s^2
