@@ -1,8 +1,14 @@
 """Random numbers: ``weft.random.seed`` and the samplers of weft.nd.random."""
 from .base import check_call, lib
-from .ndarray.random import normal, randint, uniform
+from .ndarray.random import (exponential, exponential_like, gamma, gamma_like, generalized_negative_binomial,
+                             generalized_negative_binomial_like, multinomial, negative_binomial,
+                             negative_binomial_like, normal, normal_like, poisson, poisson_like, randint, randn,
+                             shuffle, uniform, uniform_like)
 
-__all__ = ["seed", "uniform", "normal", "randint"]
+__all__ = ["seed", "uniform", "normal", "randn", "poisson", "exponential", "gamma", "multinomial",
+           "negative_binomial", "generalized_negative_binomial", "shuffle", "randint", "uniform_like", "normal_like",
+           "exponential_like", "gamma_like", "poisson_like", "negative_binomial_like",
+           "generalized_negative_binomial_like"]
 
 
 def seed(seed_state, ctx="all"):

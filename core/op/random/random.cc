@@ -12,6 +12,7 @@
 #include "core/op/random/random_cpu.h"
 #include "core/op/op_def.h"
 #include "core/op/random/random_dropout_gpu.h"
+#include "core/op/random/sample_geom.h"
 #include "core/op/op_util.h"
 #include "core/op/random_state.h"
 
@@ -62,8 +63,9 @@ OpDef& RandomOp(const char* name, const std::string& doc, bool want_float, void 
         return ShapeFromParam(p, in, out);
       })
       .set_infer_type([want_float](const Params& p, std::vector<DType>*, std::vector<DType>* out) {
-        AssignType(out, 0, OutDType(p, want_float ? DType::kFloat32 : DType::kInt32, want_float),
-                   p.op()->name + ": output (dtype)");
+        const DType t = OutDType(p, want_float ? DType::kFloat32 : DType::kInt32, want_float);
+        sampler::CheckGpuDType(p, t);  // at the call: a failing GPU kernel would poison the generator's var
+        AssignType(out, 0, t, p.op()->name + ": output (dtype)");
         return true;
       })
       .set_compute_cpu(std::move(compute))
