@@ -152,6 +152,12 @@ bool TriangShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* ou
   const bool right = p.GetBool("rightside");
   const Shape& a = (*in)[0];
   const Shape& b = (*in)[1];
+  if (!a.known() && b.known() && b.ndim() >= 2) {  // A is square and fits B: it follows from B
+    Shape sa = b;
+    const int nd = b.ndim();
+    sa[nd - 2] = sa[nd - 1] = right ? b[nd - 1] : b[nd - 2];
+    AssignShape(in, 0, sa, op + ": input 'A'");
+  }
   if (a.known() && b.known()) {
     linalg::CheckSquare(op, "A", a);
     linalg::CheckMatrices(op, "B", b);

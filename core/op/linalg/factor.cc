@@ -131,7 +131,8 @@ std::vector<NodeEntry> PotriGrad(const NodePtr& n, const std::vector<NodeEntry>&
   const NodeEntry inv = b.out(0);
   const NodeEntry gs = b("elemwise_add", {g, TransposeSquare(b, g)});
   const NodeEntry w = Gemm2(b, Gemm2(b, inv, gs, false, false, 1.0), inv, false, false, 1.0);
-  const NodeEntry d = lower ? Gemm2(b, w, b.in(0), false, false, -1.0) : Gemm2(b, b.in(0), w, false, false, -1.0);
+  const NodeEntry t = linalg::Triangle(b, b.in(0), lower);  // potri reads only this triangle of its input
+  const NodeEntry d = lower ? Gemm2(b, w, t, false, false, -1.0) : Gemm2(b, t, w, false, false, -1.0);
   return {linalg::Triangle(b, d, lower)};
 }
 

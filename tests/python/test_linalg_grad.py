@@ -1,0 +1,162 @@
+"""Gradients of the linalg family (core/op/linalg) by finite differences: for
+each op, weft.autograd's input gradients against central differences of the
+NumPy reference (tests/python/op_cases/linalg.py) along random directions, in
+float64. potrf reads a symmetric matrix, so its directions are symmetric.
+Also: gelqf/syevd have no gradient here (stated), and bad inputs are rejected
+at the call naming the op and the argument."""
+import numpy as np
+import pytest
+
+import weft
+from weft import autograd, nd
+from op_cases import linalg as L
+
+F64 = np.float64
+
+
+def _directional_check(op, xs, attrs, ref, sym=False, seed=0, eps=1e-6, tol=1e-6):
+    rng = np.random.default_rng(seed)
+    arrays = [nd.array(x, dtype="float64") for x in xs]
+    for a in arrays:
+        a.attach_grad()
+    with autograd.record():
+        out = getattr(nd, op)(*arrays, **attrs)
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    heads = [rng.standard_normal(o.shape) for o in outs]
+    autograd.backward(outs, [nd.array(h, dtype="float64") for h in heads])
+
+    def f(vals):
+        r = ref(*vals, **attrs)
+        rs = list(r) if isinstance(r, (list, tuple)) else [r]
+        return sum(float(np.sum(np.asarray(v, F64) * h)) for v, h in zip(rs, heads))
+
+    for i, x in enumerate(xs):
+        g = arrays[i].grad.asnumpy()
+        assert g.shape == x.shape
+        for _ in range(3):
+            e = rng.standard_normal(x.shape)
+            if sym:
+                e = e + np.swapaxes(e, -1, -2)
+            plus = [v if j != i else v + eps * e for j, v in enumerate(xs)]
+            minus = [v if j != i else v - eps * e for j, v in enumerate(xs)]
+            num = (f(plus) - f(minus)) / (2 * eps)
+            got = float(np.sum(g * e))
+            assert abs(num - got) <= tol * max(1.0, abs(num)), \
+                "%s %s: d/d input %d along a direction: autograd %r, finite differences %r" % (op, attrs, i, got, num)
+
+
+def _make(maker, seed=1):
+    return maker(np.random.default_rng(seed)).astype(F64)
+
+
+def _gemm_ref(mac):
+    return L.gemm_ref(mac)
+
+
+GRAD_CASES = [
+    ("_linalg_gemm2", [L.rand((3, 4), F64), L.rand((4, 5), F64)], dict(alpha=1.5), _gemm_ref(False), False),
+    ("_linalg_gemm2", [L.rand((2, 4, 3), F64), L.rand((2, 5, 4), F64)], dict(transpose_a=True, transpose_b=True),
+     _gemm_ref(False), False),
+    ("_linalg_gemm2", [L.rand((2, 3, 2, 4), F64), L.rand((2, 4, 2, 5), F64)], dict(axis=1), _gemm_ref(False), False),
+    ("_linalg_gemm", [L.rand((3, 4), F64), L.rand((5, 3), F64), L.rand((4, 5), F64)],
+     dict(transpose_a=True, transpose_b=True, alpha=0.5, beta=2.0), _gemm_ref(True), False),
+    ("_linalg_trmm", [L.rand((3, 3), F64), L.rand((3, 4), F64)], dict(alpha=2.0), L.trmm_ref, False),
+    ("_linalg_trmm", [L.rand((2, 3, 3), F64), L.rand((2, 4, 3), F64)],
+     dict(rightside=True, lower=False, transpose=True), L.trmm_ref, False),
+    ("_linalg_trmm", [L.rand((3, 3), F64), L.rand((4, 3), F64)], dict(rightside=True), L.trmm_ref, False),
+    ("_linalg_trmm", [L.rand((3, 3), F64), L.rand((3, 2), F64)], dict(transpose=True, lower=False), L.trmm_ref,
+     False),
+    ("_linalg_trsm", [L.lower_factor((3, 3)), L.rand((3, 4), F64)], dict(alpha=0.5), L.trsm_ref, False),
+    ("_linalg_trsm", [L.lower_factor((2, 3, 3)), L.rand((2, 4, 3), F64)],
+     dict(rightside=True, lower=False, transpose=True), L.trsm_ref, False),
+    ("_linalg_trsm", [L.lower_factor((3, 3)), L.rand((2, 3), F64)], dict(rightside=True), L.trsm_ref, False),
+    ("_linalg_trsm", [L.lower_factor((3, 3)), L.rand((3, 2), F64)], dict(transpose=True, lower=False), L.trsm_ref,
+     False),
+    ("_linalg_syrk", [L.rand((3, 4), F64)], dict(alpha=1.5), L.syrk_ref, False),
+    ("_linalg_syrk", [L.rand((2, 3, 4), F64)], dict(transpose=True), L.syrk_ref, False),
+    ("_linalg_potrf", [L.spd((4, 4))], {}, L.potrf_ref, True),
+    ("_linalg_potrf", [L.spd((2, 3, 3))], dict(lower=False), L.potrf_ref, True),
+    ("_linalg_potri", [L.lower_factor((3, 3))], {}, L.potri_ref, False),
+    ("_linalg_potri", [L.lower_factor((2, 3, 3))], dict(lower=False), L.potri_ref, False),
+    ("_linalg_inverse", [L.well_conditioned((2, 3, 3))], {}, lambda a: np.linalg.inv(a), False),
+    ("_linalg_det", [L.well_conditioned((3, 3))], {}, lambda a: L.per_matrix(np.linalg.det(a), a), False),
+    ("_linalg_det", [L.well_conditioned((2, 2, 3, 3))], {}, lambda a: np.linalg.det(a), False),
+    ("_linalg_slogdet", [L.rand((2, 3, 3), F64)], {}, L.slogdet_ref, False),
+    ("_linalg_sumlogdiag", [L.spd((3, 3))], {}, lambda a: L.per_matrix(np.log(np.diagonal(a, axis1=-2, axis2=-1)).sum(-1), a),
+     False),
+    ("_linalg_sumlogdiag", [L.spd((2, 3, 3))], {}, lambda a: np.log(np.diagonal(a, axis1=-2, axis2=-1)).sum(-1), False),
+    ("_linalg_extractdiag", [L.rand((2, 4, 4), F64)], dict(offset=-1), L.extractdiag_ref, False),
+    ("_linalg_makediag", [L.rand((2, 3), F64)], dict(offset=2), L.makediag_ref, False),
+    ("_linalg_extracttrian", [L.rand((2, 4, 4), F64)], dict(lower=False), L.extracttrian_ref, False),
+    ("_linalg_extracttrian", [L.rand((4, 4), F64)], dict(offset=-1), L.extracttrian_ref, False),
+    ("_linalg_maketrian", [L.rand((2, 6), F64)], dict(offset=1), L.maketrian_ref, False),
+    ("_linalg_maketrian", [L.rand((10,), F64)], dict(lower=False), L.maketrian_ref, False),
+]
+
+
+@pytest.mark.parametrize("k", range(len(GRAD_CASES)), ids=["%s-%d" % (c[0], i) for i, c in enumerate(GRAD_CASES)])
+def test_gradient_by_finite_differences(k):
+    op, makers, attrs, ref, sym = GRAD_CASES[k]
+    xs = [_make(m, seed=k * 7 + j) for j, m in enumerate(makers)]
+    _directional_check(op, xs, attrs, ref, sym=sym, seed=k)
+
+
+def test_aliases_and_second_name():
+    a = nd.array(np.eye(3) * 2, dtype="float64")
+    assert np.allclose(nd.linalg_potrf(a).asnumpy(), nd._linalg_potrf(a).asnumpy())
+    assert np.allclose(nd.linalg_inverse(a).asnumpy(), np.eye(3) / 2)
+
+
+def test_symbolic_shapes():
+    A, B = weft.sym.var("A"), weft.sym.var("B")
+    s = weft.sym._linalg_gemm2(A, B, transpose_b=True)
+    _, out, _ = s.infer_shape(A=(2, 3, 4), B=(2, 5, 4))
+    assert out == [(2, 3, 5)]
+    t = weft.sym._linalg_trsm(A, B, rightside=True)
+    arg, out, _ = t.infer_shape(B=(2, 4, 3))  # backward inference fills A from the output
+    assert out == [(2, 4, 3)] and arg[0] == (2, 3, 3)
+
+
+BAD = [
+    ("_linalg_potrf", [np.zeros((3, 4))], {}, "square", weft.base.WeftError),
+    ("_linalg_inverse", [np.zeros((3,))], {}, "at least 2 dimensions", weft.base.WeftError),
+    ("_linalg_gemm2", [np.zeros((2, 3, 4)), np.zeros((3, 4, 5))], {}, "'B'", weft.base.WeftError),
+    ("_linalg_gemm2", [np.zeros((3, 4)), np.zeros((3, 5))], {}, "incompatible", weft.base.WeftError),
+    ("_linalg_trsm", [np.zeros((2, 3, 3)), np.zeros((3, 3, 2))], {}, "batch", weft.base.WeftError),
+    ("_linalg_gelqf", [np.zeros((4, 3))], {}, "at most as many rows", weft.base.WeftError),
+    ("_linalg_maketrian", [np.zeros((4,))], {}, "triangular number", weft.base.WeftError),
+    ("_linalg_extractdiag", [np.zeros((3, 3))], dict(offset=3), "offset", weft.base.WeftError),
+    ("_linalg_gemm", [np.zeros((2, 3)), np.zeros((3, 2)), np.zeros((2, 2))], dict(axis=-1), "axis",
+     weft.base.WeftError),
+]
+
+
+@pytest.mark.parametrize("k", range(len(BAD)), ids=[b[0] + "-" + b[3] for b in BAD])
+def test_bad_input_named(k):
+    op, xs, attrs, words, err = BAD[k]
+    with pytest.raises(err) as e:
+        getattr(nd, op)(*[nd.array(x, dtype="float64") for x in xs], **attrs).asnumpy()
+    msg = str(e.value)
+    assert op in msg and words in msg, msg
+
+
+def test_integer_dtype_rejected():
+    with pytest.raises(weft.base.WeftError) as e:
+        nd._linalg_det(nd.array(np.eye(2), dtype="int32")).asnumpy()
+    assert "_linalg_det" in str(e.value) and "'A'" in str(e.value) and "float32 or float64" in str(e.value)
+
+
+def test_not_positive_definite_is_an_error():
+    with pytest.raises(weft.base.WeftError) as e:
+        nd._linalg_potrf(nd.array(-np.eye(2), dtype="float64")).asnumpy()
+    assert "_linalg_potrf" in str(e.value) and "positive definite" in str(e.value)
+
+
+def test_no_gradient_for_gelqf_and_syevd():
+    # MXNet 1.9.1 has backward rules for both; they are not written here yet (stated in the report).
+    a = nd.array(np.eye(2) * 2, dtype="float64")
+    a.attach_grad()
+    with autograd.record():
+        q, l = nd._linalg_gelqf(a)
+    with pytest.raises(weft.base.WeftError):
+        autograd.backward([l])
