@@ -2,7 +2,7 @@
 each op, weft.autograd's input gradients against central differences of the
 NumPy reference (tests/python/op_cases/linalg.py) along random directions, in
 float64. potrf reads a symmetric matrix, so its directions are symmetric.
-Also: gelqf/syevd have no gradient here (stated), and bad inputs are rejected
+Also: bad inputs are rejected
 at the call naming the op and the argument."""
 import numpy as np
 import pytest
@@ -78,6 +78,10 @@ GRAD_CASES = [
     ("_linalg_potrf", [L.spd((2, 3, 3))], dict(lower=False), L.potrf_ref, True),
     ("_linalg_potri", [L.lower_factor((3, 3))], {}, L.potri_ref, False),
     ("_linalg_potri", [L.lower_factor((2, 3, 3))], dict(lower=False), L.potri_ref, False),
+    ("_linalg_gelqf", [L.rand((3, 5), F64)], {}, L.gelqf_ref, False),
+    ("_linalg_gelqf", [L.rand((2, 3, 3), F64)], {}, L.gelqf_ref, False),
+    ("_linalg_syevd", [L.spd((4, 4))], {}, L.syevd_ref, True),
+    ("_linalg_syevd", [L.spd((2, 3, 3))], {}, L.syevd_ref, True),
     ("_linalg_inverse", [L.well_conditioned((2, 3, 3))], {}, lambda a: np.linalg.inv(a), False),
     ("_linalg_det", [L.well_conditioned((3, 3))], {}, lambda a: L.per_matrix(np.linalg.det(a), a), False),
     ("_linalg_det", [L.well_conditioned((2, 2, 3, 3))], {}, lambda a: np.linalg.det(a), False),
@@ -152,11 +156,3 @@ def test_not_positive_definite_is_an_error():
     assert "_linalg_potrf" in str(e.value) and "positive definite" in str(e.value)
 
 
-def test_no_gradient_for_gelqf_and_syevd():
-    # MXNet 1.9.1 has backward rules for both; they are not written here yet (stated in the report).
-    a = nd.array(np.eye(2) * 2, dtype="float64")
-    a.attach_grad()
-    with autograd.record():
-        q, l = nd._linalg_gelqf(a)
-    with pytest.raises(weft.base.WeftError):
-        autograd.backward([l])

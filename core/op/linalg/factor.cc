@@ -341,6 +341,37 @@ void SyevdCompute(const OpContext&, const Params&, const std::vector<TensorView>
   })
 }
 
+// (Q, L) = gelqf(A), A = L Q: dA = L^-T (dQ + copyLTU(M) Q), M = L^T dL - dQ Q^T, where copyLTU(M)
+// is the symmetric matrix with M's lower triangle (MXNet's rule, arXiv:1710.08717).
+std::vector<NodeEntry> GelqfGrad(const NodePtr& n, const std::vector<NodeEntry>& og) {
+  GradBuilder b(n);
+  const NodeEntry Q = b.out(0), L = b.out(1);
+  const NodeEntry& dQ = og[0];
+  const NodeEntry M = b.Sub(Gemm2(b, L, og[1], true, false, 1.0), Gemm2(b, dQ, Q, false, true, 1.0));
+  const NodeEntry low = linalg::Triangle(b, M, true);
+  const NodeEntry sym = b.Sub(b("elemwise_add", {low, TransposeSquare(b, low)}),
+                              b("_linalg_makediag", {b("_linalg_extractdiag", {M})}));
+  const NodeEntry rhs = b("elemwise_add", {dQ, Gemm2(b, sym, Q, false, false, 1.0)});
+  return {b("_linalg_trsm", {L, rhs}, TrsmAttrs(true, false, true))};
+}
+
+// (U, l) = syevd(A), A = U^T diag(l) U: dA = sym(U^T (diag(dl) + F o (U dU^T)) U), F_ij = 1 / (l_j - l_i)
+// off the diagonal, 0 on it; sym(X) = (X + X^T) / 2 (A is read as symmetric). Distinct eigenvalues only.
+std::vector<NodeEntry> SyevdGrad(const NodePtr& n, const std::vector<NodeEntry>& og) {
+  GradBuilder b(n);
+  const auto as3 = [&](const NodeEntry& x) { return b("Reshape", {x}, {{"shape", "(-1, 0, 0)"}, {"reverse", "True"}}); };
+  const auto as2 = [&](const NodeEntry& x) { return b("Reshape", {x}, {{"shape", "(-1, 0)"}, {"reverse", "True"}}); };
+  const NodeEntry U = as3(b.out(0)), dU = as3(og[0]);
+  const NodeEntry l = as2(b.out(1));
+  const NodeEntry diff = b("broadcast_sub", {b("expand_dims", {l}, {{"axis", "1"}}), b("expand_dims", {l}, {{"axis", "2"}})});
+  const NodeEntry eye = b("_linalg_makediag", {b("ones_like", {l})});
+  const NodeEntry F = b.Sub(b("reciprocal", {b("elemwise_add", {diff, eye})}), eye);  // 0 on the diagonal
+  const NodeEntry X = b("elemwise_add", {b.Mul(F, Gemm2(b, U, dU, false, true, 1.0)), b("_linalg_makediag", {as2(og[1])})});
+  const NodeEntry Y = Gemm2(b, U, Gemm2(b, X, U, false, false, 1.0), true, false, 1.0);
+  const NodeEntry S = b.Scalar("_mul_scalar", b("elemwise_add", {Y, b("transpose", {Y}, {{"axes", "(0, 2, 1)"}})}), 0.5);
+  return {b("_backward_reshape", {S, b.in(0)})};
+}
+
 [[maybe_unused]] OpDef& reg_gelqf = OpRegistry::Get()->Add("_linalg_gelqf").add_alias("linalg_gelqf")
     .describe("LQ factorization of a general matrix: A (x, y) with x <= y and full rank x gives Q (x, y), "
               "row-orthonormal (Q * Q^T = I), and L (x, x), lower triangular, with A = L * Q. Inputs of rank "
@@ -363,7 +394,8 @@ void SyevdCompute(const OpContext&, const Params&, const std::vector<TensorView>
     })
     .set_infer_type(linalg::FloatTypeInfer)
     .set_compute_cpu(GelqfCompute)
-    .set_compute_gpu(WEFT_GPU(cuda::LinalgGelqfGpu));
+    .set_compute_gpu(WEFT_GPU(cuda::LinalgGelqfGpu))
+    .set_gradient(GelqfGrad);
 
 [[maybe_unused]] OpDef& reg_syevd = OpRegistry::Get()->Add("_linalg_syevd").add_alias("linalg_syevd")
     .describe("Eigendecomposition of a symmetric matrix: A = U^T * diag(L) * U, U orthonormal with the "
@@ -382,7 +414,8 @@ void SyevdCompute(const OpContext&, const Params&, const std::vector<TensorView>
     })
     .set_infer_type(linalg::FloatTypeInfer)
     .set_compute_cpu(SyevdCompute)
-    .set_compute_gpu(WEFT_GPU(cuda::LinalgSyevdGpu));
+    .set_compute_gpu(WEFT_GPU(cuda::LinalgSyevdGpu))
+    .set_gradient(SyevdGrad);
 
 }  // namespace
 }  // namespace weft
