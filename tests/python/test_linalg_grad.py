@@ -121,6 +121,13 @@ def test_symbolic_shapes():
     assert out == [(2, 4, 3)] and arg[0] == (2, 3, 3)
 
 
+def test_output_names():
+    A = weft.sym.var("A")
+    assert weft.sym._linalg_gelqf(A, name="lq").list_outputs() == ["lq_Q", "lq_L"]
+    assert weft.sym._linalg_syevd(A, name="e").list_outputs() == ["e_U", "e_L"]
+    assert weft.sym._linalg_slogdet(A, name="d").list_outputs() == ["d_sign", "d_logdet"]
+
+
 BAD = [
     ("_linalg_potrf", [np.zeros((3, 4))], {}, "square", weft.base.WeftError),
     ("_linalg_inverse", [np.zeros((3,))], {}, "at least 2 dimensions", weft.base.WeftError),

@@ -417,5 +417,14 @@ std::vector<NodeEntry> SyevdGrad(const NodePtr& n, const std::vector<NodeEntry>&
     .set_compute_gpu(WEFT_GPU(cuda::LinalgSyevdGpu))
     .set_gradient(SyevdGrad);
 
+// MXNet's output names (a Symbol's list_outputs: gelqf_Q, gelqf_L, ...).
+OpDef& WithOutputNames(OpDef& op, std::vector<std::string> names) {
+  op.list_output_names = [names](const Params&) { return names; };
+  return op;
+}
+[[maybe_unused]] OpDef& names_gelqf = WithOutputNames(reg_gelqf, {"Q", "L"});
+[[maybe_unused]] OpDef& names_syevd = WithOutputNames(reg_syevd, {"U", "L"});
+[[maybe_unused]] OpDef& names_slogdet = WithOutputNames(reg_slogdet, {"sign", "logdet"});
+
 }  // namespace
 }  // namespace weft
