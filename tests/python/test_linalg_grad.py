@@ -139,6 +139,8 @@ BAD = [
     ("_linalg_extractdiag", [np.zeros((3, 3))], dict(offset=3), "offset", weft.base.WeftError),
     ("_linalg_gemm", [np.zeros((2, 3)), np.zeros((3, 2)), np.zeros((2, 2))], dict(axis=-1), "axis",
      weft.base.WeftError),
+    ("khatri_rao", [np.zeros((2, 3)), np.zeros((3, 2))], dict(num_args=2), "columns", weft.base.WeftError),
+    ("khatri_rao", [np.zeros((2, 3, 1))], dict(num_args=1), "matrix", weft.base.WeftError),
 ]
 
 

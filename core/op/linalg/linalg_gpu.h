@@ -24,6 +24,7 @@ WEFT_GPU_KERNEL_DECL(LinalgExtractDiagGpu);
 WEFT_GPU_KERNEL_DECL(LinalgMakeDiagGpu);
 WEFT_GPU_KERNEL_DECL(LinalgExtractTrianGpu);
 WEFT_GPU_KERNEL_DECL(LinalgMakeTrianGpu);
+WEFT_GPU_KERNEL_DECL(KhatriRaoGpu);  // khatri_rao.cu
 
 }  // namespace cuda
 }  // namespace weft

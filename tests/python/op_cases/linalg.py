@@ -252,3 +252,18 @@ CASES = {
         case(ins(rand((3,))), maketrian_ref, name="offset -2", offset=-2),
     ],
 }
+
+
+def khatri_rao_ref(*xs, num_args=None):
+    out = xs[0].astype(F64)
+    for x in xs[1:]:
+        out = (out[:, None, :] * x.astype(F64)[None, :, :]).reshape(-1, x.shape[1])
+    return out.astype(xs[0].dtype)
+
+
+CASES["khatri_rao"] = [
+    case(ins(np.array([[1, -1], [2, -3]], F32), np.array([[1, 4], [2, 5], [3, 6]], F32)), khatri_rao_ref,
+         name="MXNet's example", num_args=2),
+    case(ins(rand((2, 3), F64), rand((3, 3), F64), rand((4, 3), F64)), khatri_rao_ref, name="three", num_args=3),
+    case(ins(rand((5, 2))), khatri_rao_ref, name="one", num_args=1),
+]
