@@ -1,4 +1,4 @@
-"""Gradients of the linalg family (core/op/linalg) by finite differences: for
+"""Gradients of the linalg family (core/op/linalg) and of _contrib_fft/_contrib_ifft (core/op/signal) by finite differences: for
 each op, weft.autograd's input gradients against central differences of the
 NumPy reference (tests/python/op_cases/linalg.py) along random directions, in
 float64. potrf reads a symmetric matrix, so its directions are symmetric.
@@ -10,6 +10,7 @@ import pytest
 import weft
 from weft import autograd, nd
 from op_cases import linalg as L
+from op_cases import signal as S
 
 F64 = np.float64
 
@@ -95,6 +96,8 @@ GRAD_CASES = [
     ("_linalg_extracttrian", [L.rand((4, 4), F64)], dict(offset=-1), L.extracttrian_ref, False),
     ("_linalg_maketrian", [L.rand((2, 6), F64)], dict(offset=1), L.maketrian_ref, False),
     ("_linalg_maketrian", [L.rand((10,), F64)], dict(lower=False), L.maketrian_ref, False),
+    ("_contrib_fft", [L.rand((3, 5), F64)], {}, S.fft_ref, False),
+    ("_contrib_ifft", [L.rand((2, 1, 2, 8), F64)], {}, S.ifft_ref, False),
 ]
 
 
@@ -140,6 +143,8 @@ BAD = [
     ("_linalg_gemm", [np.zeros((2, 3)), np.zeros((3, 2)), np.zeros((2, 2))], dict(axis=-1), "axis",
      weft.base.WeftError),
     ("khatri_rao", [np.zeros((2, 3)), np.zeros((3, 2))], dict(num_args=2), "columns", weft.base.WeftError),
+    ("_contrib_fft", [np.zeros((2, 3, 4))], {}, "(N, d) or (N1, N2, N3, d)", weft.base.WeftError),
+    ("_contrib_ifft", [np.zeros((2, 5))], {}, "even number", weft.base.WeftError),
     ("khatri_rao", [np.zeros((2, 3, 1))], dict(num_args=1), "matrix", weft.base.WeftError),
 ]
 
