@@ -101,6 +101,21 @@ GRAD_CASES = [
 ]
 
 
+def test_count_sketch_gradient():
+    rng = np.random.default_rng(5)
+    data = rng.uniform(-1, 1, size=(3, 6))
+    h = rng.integers(0, 4, size=(1, 6)).astype(F64)
+    s = rng.choice([-1.0, 1.0], size=(1, 6))
+    x = nd.array(data, dtype="float64")
+    x.attach_grad()
+    with autograd.record():
+        y = nd._contrib_count_sketch(x, nd.array(h, dtype="float64"), nd.array(s, dtype="float64"), out_dim=4)
+    g = rng.standard_normal((3, 4))
+    y.backward(nd.array(g, dtype="float64"))
+    want = s * g[:, h[0].astype(int)]  # the sketch is linear in data
+    np.testing.assert_allclose(x.grad.asnumpy(), want, rtol=1e-12)
+
+
 @pytest.mark.parametrize("k", range(len(GRAD_CASES)), ids=["%s-%d" % (c[0], i) for i, c in enumerate(GRAD_CASES)])
 def test_gradient_by_finite_differences(k):
     op, makers, attrs, ref, sym = GRAD_CASES[k]
@@ -145,6 +160,10 @@ BAD = [
     ("khatri_rao", [np.zeros((2, 3)), np.zeros((3, 2))], dict(num_args=2), "columns", weft.base.WeftError),
     ("_contrib_fft", [np.zeros((2, 3, 4))], {}, "(N, d) or (N1, N2, N3, d)", weft.base.WeftError),
     ("_contrib_ifft", [np.zeros((2, 5))], {}, "even number", weft.base.WeftError),
+    ("_contrib_count_sketch", [np.zeros((2, 3)), np.zeros((1, 4)), np.zeros((1, 4))], dict(out_dim=2), "'h'",
+     weft.base.WeftError),
+    ("_contrib_count_sketch", [np.zeros((2, 3)), np.full((1, 3), 5.0), np.ones((1, 3))], dict(out_dim=2),
+     "[0, 2)", weft.base.WeftError),
     ("khatri_rao", [np.zeros((2, 3, 1))], dict(num_args=1), "matrix", weft.base.WeftError),
 ]
 

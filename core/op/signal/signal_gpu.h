@@ -1,5 +1,5 @@
-// The GPU kernels of the signal family (fft.cu), attached by the declarations
-// in fft.cc (Note [GPU kernels] in core/op/op_def.h).
+// The GPU kernels of the signal family (fft.cu, count_sketch.cu), attached by
+// the declarations in fft.cc and count_sketch.cc (Note [GPU kernels] in core/op/op_def.h).
 #pragma once
 #include "core/op/op_def.h"
 
@@ -8,6 +8,7 @@ namespace cuda {
 
 WEFT_GPU_KERNEL_DECL(ContribFftGpu);   // _contrib_fft
 WEFT_GPU_KERNEL_DECL(ContribIfftGpu);  // _contrib_ifft
+WEFT_GPU_KERNEL_DECL(ContribCountSketchGpu);  // count_sketch.cu
 
 }  // namespace cuda
 }  // namespace weft

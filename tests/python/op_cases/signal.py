@@ -1,4 +1,4 @@
-"""Cases of the signal family (core/op/signal): _contrib_fft and _contrib_ifft
+"""Cases of the signal family (core/op/signal): _contrib_count_sketch, and _contrib_fft and _contrib_ifft
 against numpy.fft in MXNet's interleaved (re, im) layout; ifft is not
 normalised (MXNet). Their gradients are checked by finite differences in
 tests/python/test_linalg_grad.py."""
@@ -33,3 +33,27 @@ CASES = {
         case(ins(rand((2, 2, 1, 6))), ifft_ref, 1e-4, 1e-5, name="4-D float32"),
     ],
 }
+
+
+def count_sketch_ref(data, h, s, out_dim, processing_batch_size=32):
+    x = data.astype(F64).reshape(-1, data.shape[-1])
+    out = np.zeros((x.shape[0], out_dim))
+    for i in range(x.shape[1]):
+        out[:, int(h[0, i])] += s[0, i] * x[:, i]
+    return out.reshape(data.shape[:-1] + (out_dim,)).astype(data.dtype)
+
+
+def sketch_inputs(shape, out_dim, dtype):
+    def make(rng):
+        d = shape[-1]
+        return [rng.uniform(-1, 1, size=shape).astype(dtype),
+                rng.integers(0, out_dim, size=(1, d)).astype(dtype),
+                rng.choice([-1.0, 1.0], size=(1, d)).astype(dtype)]
+    return make
+
+
+CASES["_contrib_count_sketch"] = [
+    case(sketch_inputs((4, 7), 3, F32), count_sketch_ref, 1e-5, 1e-6, out_dim=3),
+    case(sketch_inputs((2, 1, 3, 6), 4, F64), count_sketch_ref, 1e-12, 1e-12, name="4-D float64", out_dim=4,
+         processing_batch_size=2),
+]
