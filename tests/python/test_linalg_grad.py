@@ -146,6 +146,20 @@ def test_output_names():
     assert weft.sym._linalg_slogdet(A, name="d").list_outputs() == ["d_sign", "d_logdet"]
 
 
+def test_hawkesll_gradient_through_autograd():
+    xs = S.hawkes_inputs(3, 2, 4, F64)(np.random.default_rng(11))
+    arrays = [nd.array(x, dtype=x.dtype) for x in xs]
+    for a in arrays[:3]:
+        a.attach_grad()
+    with autograd.record():
+        ll, _ = nd._contrib_hawkesll(*arrays)
+    g = np.array([0.5, -1.0, 2.0])
+    ll.backward(nd.array(g, dtype="float64"))
+    want = S.hawkes_backward_ref(g, None, *xs)
+    for a, w in zip(arrays[:3], want[:3]):
+        np.testing.assert_allclose(a.grad.asnumpy(), w, rtol=1e-5, atol=1e-7)
+
+
 BAD = [
     ("_linalg_potrf", [np.zeros((3, 4))], {}, "square", weft.base.WeftError),
     ("_linalg_inverse", [np.zeros((3,))], {}, "at least 2 dimensions", weft.base.WeftError),
@@ -164,6 +178,11 @@ BAD = [
      weft.base.WeftError),
     ("_contrib_count_sketch", [np.zeros((2, 3)), np.full((1, 3), 5.0), np.ones((1, 3))], dict(out_dim=2),
      "[0, 2)", weft.base.WeftError),
+    ("_contrib_hawkesll", [np.ones((2, 2)), np.ones(2), np.ones(2), np.ones((2, 2)), np.ones((2, 3)),
+                           np.zeros((2, 3), np.int32), np.ones(2), np.ones(3)], {}, "'max_time'", weft.base.WeftError),
+    ("_contrib_hawkesll", [np.ones((2, 2)), np.ones(2), np.ones(2), np.ones((2, 2)), np.ones((2, 3)),
+                           np.full((2, 3), 7, np.int32), np.ones(2), np.ones(2) * 5], {}, "[0, 2)",
+     weft.base.WeftError),
     ("khatri_rao", [np.zeros((2, 3, 1))], dict(num_args=1), "matrix", weft.base.WeftError),
 ]
 
@@ -172,7 +191,9 @@ BAD = [
 def test_bad_input_named(k):
     op, xs, attrs, words, err = BAD[k]
     with pytest.raises(err) as e:
-        getattr(nd, op)(*[nd.array(x, dtype="float64") for x in xs], **attrs).asnumpy()
+        out = getattr(nd, op)(*[nd.array(x, dtype="float64" if x.dtype != np.int32 else "int32") for x in xs], **attrs)
+        for o in (out if isinstance(out, (list, tuple)) else [out]):
+            o.asnumpy()
     msg = str(e.value)
     assert op in msg and words in msg, msg
 

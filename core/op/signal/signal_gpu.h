@@ -9,6 +9,8 @@ namespace cuda {
 WEFT_GPU_KERNEL_DECL(ContribFftGpu);   // _contrib_fft
 WEFT_GPU_KERNEL_DECL(ContribIfftGpu);  // _contrib_ifft
 WEFT_GPU_KERNEL_DECL(ContribCountSketchGpu);  // count_sketch.cu
+WEFT_GPU_KERNEL_DECL(ContribHawkesllGpu);  // hawkes.cu
+WEFT_GPU_KERNEL_DECL(ContribBackwardHawkesllGpu);  // hawkes.cu
 
 }  // namespace cuda
 }  // namespace weft
