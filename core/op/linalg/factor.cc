@@ -397,7 +397,7 @@ std::vector<NodeEntry> SyevdGrad(const NodePtr& n, const std::vector<NodeEntry>&
     .set_compute_gpu(WEFT_GPU(cuda::LinalgGelqfGpu))
     .set_gradient(GelqfGrad);
 
-[[maybe_unused]] OpDef& reg_syevd = OpRegistry::Get()->Add("_linalg_syevd").add_alias("linalg_syevd")
+[[maybe_unused]] OpDef& reg_syevd = OpRegistry::Get()->Add("_linalg_syevd")  // MXNet 1.9.1 gives syevd no linalg_ alias
     .describe("Eigendecomposition of a symmetric matrix: A = U^T * diag(L) * U, U orthonormal with the "
               "eigenvectors as rows, L the eigenvalues in ascending order. Only A's lower triangle is read. "
               "Each row of U has the sign that makes its entry of largest magnitude positive. Inputs of rank "
