@@ -135,8 +135,13 @@ def test_symbolic_shapes():
     _, out, _ = s.infer_shape(A=(2, 3, 4), B=(2, 5, 4))
     assert out == [(2, 3, 5)]
     t = weft.sym._linalg_trsm(A, B, rightside=True)
-    arg, out, _ = t.infer_shape(B=(2, 4, 3))  # backward inference fills A from the output
+    arg, out, _ = t.infer_shape(B=(2, 4, 3))  # A follows from B
     assert out == [(2, 4, 3)] and arg[0] == (2, 3, 3)
+    # potrf's A from the output shape (its gradient rule's inference uses this direction too)
+    p = weft.sym._linalg_potrf(A)
+    q = weft.sym._linalg_gemm2(p, B)
+    arg, out, _ = q.infer_shape(A=(2, 3, 3), B=(2, 3, 5))
+    assert out == [(2, 3, 5)]
 
 
 def test_output_names():

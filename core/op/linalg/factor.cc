@@ -379,6 +379,7 @@ std::vector<NodeEntry> SyevdGrad(const NodePtr& n, const std::vector<NodeEntry>&
     .add_input("A")
     .set_num_outputs(2)
     .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+      if (!(*in)[0].known() && (*out)[0].known()) AssignShape(in, 0, (*out)[0], p.op()->name + ": input 'A' (as Q)");
       const Shape& a = (*in)[0];
       if (!a.known()) return false;
       linalg::CheckMatrices(p.op()->name, "A", a);
@@ -405,6 +406,7 @@ std::vector<NodeEntry> SyevdGrad(const NodePtr& n, const std::vector<NodeEntry>&
     .add_input("A")
     .set_num_outputs(2)
     .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+      if (!(*in)[0].known() && (*out)[0].known()) AssignShape(in, 0, (*out)[0], p.op()->name + ": input 'A' (as U)");
       const Shape& a = (*in)[0];
       if (!a.known()) return false;
       linalg::CheckSquare(p.op()->name, "A", a);
