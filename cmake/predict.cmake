@@ -47,6 +47,9 @@ list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/[a-z]+/[a-z_]*_dnnl\\.cc$"
 list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/common/dnnl_common\\.cc$")
 list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/executor/cached_op\\.cc$")
 list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/optim/")
+# The linalg family calls LAPACK/BLAS (core/op/linalg/lapack_cpu.cc), which the
+# predictor does not link; inference graphs do not use it.
+list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/linalg/")
 # GPU: only the device layer's host emulation (the engine and storage call
 # it; it reports no device). No GPU kernels, no GEMM.
 list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/gpu/(blas_[a-z]*|device_api_cuda)\\.cc$")

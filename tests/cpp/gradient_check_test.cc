@@ -22,6 +22,7 @@
 #include "core/base/error.h"
 #include "core/executor/graph_executor.h"
 #include "core/graph/symbol.h"
+#include "core/ndarray/imperative.h"
 #include "core/op/op_def.h"
 
 namespace weft {
@@ -89,6 +90,7 @@ struct In {
   Shape shape;
   Gen gen;
   bool diff = true;  // checked against finite differences (indices, labels: no)
+  DType dtype = DType::kUnknown;  // kUnknown: the case's dtype (an int32 input: hawkesll's marks)
 };
 
 In X(Shape s, Gen g = U()) { return In{std::move(s), std::move(g), true}; }
@@ -511,6 +513,96 @@ void AddNnMore(std::vector<GradCase>* t) {
   t->push_back(C("_contrib_BatchNormWithReLU", bn(), {{"fix_gamma", "False"}}));
   t->push_back(C("_contrib_SparseEmbedding", {I({2, 3}, Fixed({0, 4, 2, 2, 1, 0})), X({5, 4})},
                  {{"input_dim", "5"}, {"output_dim", "4"}, {"dtype", "float64"}}));
+// ---- linalg (core/op/linalg) and signal (core/op/signal) ----
+
+Values Read(const NDArray& a);
+void Write(const NDArray& a, const Values& v);
+
+// A batch of n x n matrices built from uniform entries: symmetric positive
+// definite (M M^T + n I), or with the diagonal moved away from zero by `shift`.
+Gen Matrices(int64_t n, bool spd, double shift) {
+  return [n, spd, shift](std::mt19937_64& g, int64_t size) {
+    Values v = U()(g, size);
+    for (int64_t b = 0; b < size / (n * n); ++b) {
+      double* m = v.data() + b * n * n;
+      if (spd) {
+        Values s(static_cast<size_t>(n * n), 0.0);
+        for (int64_t r = 0; r < n; ++r)
+          for (int64_t c = 0; c < n; ++c)
+            for (int64_t k = 0; k < n; ++k) s[static_cast<size_t>(r * n + c)] += m[r * n + k] * m[c * n + k];
+        std::copy(s.begin(), s.end(), m);
+      }
+      for (int64_t r = 0; r < n; ++r) m[r * n + r] += m[r * n + r] >= 0 ? shift : -shift;
+    }
+    return v;
+  };
+}
+
+// potrf and syevd read one triangle of a symmetric input and give the
+// symmetric gradient (MXNet's): the gradient of <op((A + A^T) / 2), head>.
+Loss Symmetrized(const std::string& op, int64_t n) {
+  return [op, n](const std::vector<Values>&, const std::vector<Values>& ins, const std::vector<Values>& heads) {
+    Values a = ins[0];
+    for (size_t b = 0; b < a.size() / static_cast<size_t>(n * n); ++b)
+      for (int64_t r = 0; r < n; ++r)
+        for (int64_t c = 0; c < n; ++c)
+          a[b * n * n + r * n + c] = 0.5 * (ins[0][b * n * n + r * n + c] + ins[0][b * n * n + c * n + r]);
+    NDArray x(Shape{static_cast<int64_t>(a.size()) / (n * n), n, n}, Context::CPU(0), DType::kFloat64);
+    Write(x, a);
+    std::vector<NDArray> outs;
+    Invoke(OpRegistry::Get()->FindOrThrow(op), {}, {x}, &outs);
+    double f = 0;
+    for (size_t k = 0; k < outs.size(); ++k) {
+      const Values o = Read(outs[k]);
+      for (size_t i = 0; i < o.size(); ++i) f += o[i] * heads[k][i];
+    }
+    return f;
+  };
+}
+
+void AddLinalg(std::vector<GradCase>* t) {
+  t->push_back(C("_linalg_gemm2", {X({3, 4}), X({4, 2})}, {{"alpha", "1.5"}}));
+  t->push_back(C("_linalg_gemm2", {X({2, 4, 3}), X({2, 2, 4})}, {{"transpose_a", "True"}, {"transpose_b", "True"}},
+                 "transposed"));
+  t->push_back(C("_linalg_gemm2", {X({2, 3, 2, 2}), X({2, 2, 2, 3})}, {{"axis", "1"}}, "axis=1"));
+  t->push_back(C("_linalg_gemm", {X({2, 3}), X({3, 4}), X({2, 4})}, {{"alpha", "0.5"}, {"beta", "2"}}));
+  t->push_back(C("_linalg_trmm", {X({3, 3}), X({3, 2})}, {{"alpha", "2"}}));
+  t->push_back(C("_linalg_trmm", {X({2, 3, 3}), X({2, 2, 3})},
+                 {{"rightside", "True"}, {"lower", "False"}, {"transpose", "True"}}, "right upper transposed"));
+  t->push_back(C("_linalg_trsm", {X({3, 3}, Matrices(3, false, 1.5)), X({3, 2})}, {{"alpha", "0.5"}}));
+  t->push_back(C("_linalg_trsm", {X({2, 3, 3}, Matrices(3, false, 1.5)), X({2, 2, 3})},
+                 {{"rightside", "True"}, {"lower", "False"}, {"transpose", "True"}}, "right upper transposed"));
+  t->push_back(C("_linalg_syrk", {X({3, 2})}, {{"alpha", "1.5"}}));
+  t->push_back(C("_linalg_syrk", {X({2, 2, 3})}, {{"transpose", "True"}}, "transposed"));
+  t->push_back(WithLoss(C("_linalg_potrf", {X({3, 3}, Matrices(3, true, 3.0))}), Symmetrized("_linalg_potrf", 3)));
+  t->push_back(C("_linalg_potri", {X({3, 3}, Matrices(3, false, 1.5))}));
+  t->push_back(C("_linalg_potri", {X({2, 3, 3}, Matrices(3, false, 1.5))}, {{"lower", "False"}}, "upper"));
+  t->push_back(C("_linalg_inverse", {X({2, 3, 3}, Matrices(3, false, 3.0))}));
+  t->push_back(C("_linalg_det", {X({2, 3, 3}, Matrices(3, false, 3.0))}));
+  t->push_back(C("_linalg_slogdet", {X({3, 3}, Matrices(3, false, 3.0))}));
+  t->push_back(C("_linalg_sumlogdiag", {X({2, 3, 3}, Matrices(3, true, 3.0))}));
+  t->push_back(C("_linalg_extractdiag", {X({2, 3, 3})}, {{"offset", "-1"}}));
+  t->push_back(C("_linalg_makediag", {X({2, 3})}, {{"offset", "1"}}));
+  t->push_back(C("_linalg_extracttrian", {X({2, 3, 3})}, {{"lower", "False"}}));
+  t->push_back(C("_linalg_maketrian", {X({2, 3})}, {{"offset", "-1"}}));
+  t->push_back(C("_linalg_gelqf", {X({2, 3})}));
+  t->push_back(C("_linalg_gelqf", {X({2, 2, 2}, Matrices(2, false, 2.0))}, {}, "square batch"));
+  t->push_back(WithLoss(C("_linalg_syevd", {X({3, 3}, Matrices(3, true, 0.0))}), Symmetrized("_linalg_syevd", 3)));
+  t->push_back(C("_contrib_fft", {X({2, 4})}));
+  t->push_back(C("_contrib_ifft", {X({2, 6})}));
+  t->push_back(C("_contrib_count_sketch", {X({2, 5}), I({1, 5}, Fixed({0, 2, 1, 2, 0})), I({1, 5}, Fixed({1, -1, 1, 1, -1}))},
+                 {{"out_dim", "3"}}));
+  // hawkesll: the gradient of loglike in lda, alpha and beta (MXNet's rule: out_state's head is not used).
+  In marks = I({2, 3}, Fixed({0, 1, 0, 1, 1, 0}));
+  marks.dtype = DType::kInt32;
+  t->push_back(WithLoss(
+      C("_contrib_hawkesll", {X({2, 2}, U(0.3, 1.0)), X({2}, U(0.1, 0.5)), X({2}, U(0.5, 2.0)), I({2, 2}, U(0.0, 1.0)),
+                              I({2, 3}, U(0.1, 1.0)), marks, I({2}, Fixed({3, 2})), I({2}, Fixed({4.0, 3.5}))}),
+      [](const std::vector<Values>& outs, const std::vector<Values>&, const std::vector<Values>& heads) {
+        double f = 0;
+        for (size_t i = 0; i < outs[0].size(); ++i) f += outs[0][i] * heads[0][i];
+        return f;
+      }));
 }
 
 const std::vector<GradCase>& Table() {
@@ -523,6 +615,7 @@ const std::vector<GradCase>& Table() {
     AddNN(&t);
     AddSecondOrder(&t);
     AddNnMore(&t);
+    AddLinalg(&t);
     return t;
   }();
   return table;
@@ -546,6 +639,9 @@ Values Read(const NDArray& a) {
 void Write(const NDArray& a, const Values& v) {
   if (a.dtype() == DType::kFloat64) {
     a.SyncCopyFromHost(v.data(), v.size() * 8);
+  } else if (a.dtype() == DType::kInt32) {
+    std::vector<int32_t> iv(v.begin(), v.end());
+    a.SyncCopyFromHost(iv.data(), iv.size() * 4);
   } else {
     std::vector<float> f(v.begin(), v.end());
     a.SyncCopyFromHost(f.data(), f.size() * 4);
@@ -575,7 +671,8 @@ Bound Bind(const GradCase& c, const std::vector<Values>& values, GradReq req) {
   Symbol sym = Symbol::Compose(op, c.op, c.attrs, args, {});
   const DType input_dtype = c.dtype;
   for (size_t i = 0; i < c.inputs.size(); ++i) {
-    b.inputs.emplace_back(c.inputs[i].shape, Context::CPU(0), input_dtype);
+    b.inputs.emplace_back(c.inputs[i].shape, Context::CPU(0),
+                          c.inputs[i].dtype == DType::kUnknown ? input_dtype : c.inputs[i].dtype);
     Write(b.inputs[i], values[i]);
     b.grads.emplace_back();
     if (c.inputs[i].diff) {

@@ -1,0 +1,37 @@
+// GPU kernel of khatri_rao (declaration and CPU kernel: khatri_rao.cc): one
+// thread per output element over khatri_rao_geom.h's rule.
+#include <vector>
+
+#include "core/op/common/gpu_kernel.h"
+#include "core/op/linalg/khatri_rao_geom.h"
+#include "core/op/linalg/linalg_gpu.h"
+
+namespace weft {
+namespace cuda {
+namespace {
+
+template <typename T>
+void KhatriRaoT(const OpContext& ctx, const std::vector<TensorView>& in, OpReq req, const TensorView& out) {
+  linalg::KhatriRaoArgs<T> k;
+  k.n = static_cast<int>(in.size());
+  k.cols = out.shape[1];
+  for (int m = 0; m < k.n; ++m) {
+    k.a[m] = in[static_cast<size_t>(m)].ptr<T>();
+    k.rows[m] = in[static_cast<size_t>(m)].shape[0];
+  }
+  T* o = out.ptr<T>();
+  Launch(ctx, out.Size(), [=] WEFT_HD(int64_t i) { Assign(o, i, req, linalg::KhatriRaoValue(k, i)); });
+}
+
+void KhatriRao(const OpContext& ctx, const Params&, const std::vector<TensorView>& in,
+               const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  if (req[0] == OpReq::kNull) return;
+  WEFT_GPU_REAL_SWITCH(out[0].dtype, "khatri_rao", T, KhatriRaoT<T>(ctx, in, req[0], out[0]);)
+}
+
+}  // namespace
+
+WEFT_GPU_KERNEL_EXPORT(KhatriRaoGpu, KhatriRao)
+
+}  // namespace cuda
+}  // namespace weft
