@@ -603,6 +603,59 @@ void AddLinalg(std::vector<GradCase>* t) {
         for (size_t i = 0; i < outs[0].size(); ++i) f += outs[0][i] * heads[0][i];
         return f;
       }));
+// The surrogate loss k <input 0, head 0> of the ops whose gradient is, by
+// design, not the derivative of their output: the straight-through
+// estimators (k = 1) and _contrib_gradientmultiplier (k = its scalar).
+Loss ScaledInput(double k) {
+  return [k](const std::vector<Values>&, const std::vector<Values>& ins, const std::vector<Values>& heads) {
+    double l = 0;
+    for (size_t i = 0; i < ins[0].size(); ++i) l += ins[0][i] * heads[0][i];
+    return k * l;
+  };
+}
+
+// Issue 17's elementwise ops (tests/python/op_cases/elemwise_more.py has their forward cases).
+void AddElemwiseMore(std::vector<GradCase>* t) {
+  const Shape s{3, 4};
+  for (const char* op : {"arcsin", "arccos", "arctanh"}) t->push_back(C(op, {X(s, U(-0.8, 0.8))}));
+  for (const char* op : {"arctan", "sinh", "cosh", "arcsinh", "erf", "degrees", "radians"})
+    t->push_back(C(op, {X(s, U(-2.0, 2.0))}));
+  t->push_back(C("arccosh", {X(s, U(1.2, 3.0))}));
+  t->push_back(C("erfinv", {X(s, U(-0.9, 0.9))}));
+  for (const char* op : {"gamma", "gammaln", "rcbrt", "log2", "log10"}) t->push_back(C(op, {X(s, U(0.5, 4.0))}));
+  t->push_back(C("gamma", {X(s, U(-0.9, -0.1))}, {}, "negative"));
+  t->push_back(C("softsign", {X(s, Away())}));
+  for (const char* op : {"rint", "fix", "trunc"}) t->push_back(Zero(C(op, {X(s, Steps())})));
+  for (const char* op : {"logical_not", "_contrib_isnan", "_contrib_isinf", "_contrib_isfinite"})
+    t->push_back(Zero(C(op, {X(s)})));
+  for (const char* op : {"_logical_and", "_logical_or", "_logical_xor"}) t->push_back(Zero(C(op, {X(s), X(s)})));
+  for (const char* op : {"broadcast_logical_and", "broadcast_logical_or", "broadcast_logical_xor"})
+    t->push_back(Zero(C(op, {X({3, 1, 4}), X({2, 1})})));
+  for (const char* op : {"_logical_and_scalar", "_logical_or_scalar", "_logical_xor_scalar"})
+    t->push_back(Zero(C(op, {X(s)}, {{"scalar", "1"}})));
+  t->push_back(C("_hypot", {X(s, Away()), X(s, Away())}));
+  t->push_back(C("broadcast_hypot", {X({3, 1, 4}, Away()), X({2, 1}, Away())}));
+  t->push_back(C("_hypot_scalar", {X(s)}, {{"scalar", "0.7"}}));
+  // hard_sigmoid: inputs away from the kinks at (0 - beta) / alpha and (1 - beta) / alpha
+  t->push_back(C("hard_sigmoid", {X(s, Fixed({-3.1, -2.0, -1.0, 0.1, 0.5, 2.2, 2.9, 3.5, -4.0, 1.3, -0.7, 4.4}))}));
+  t->push_back(C("hard_sigmoid", {X(s, U(-1.0, 1.0))}, {{"alpha", "0.3"}, {"beta", "0.4"}}, "alpha_beta"));
+  t->push_back(C("_contrib_quadratic", {X(s)}, {{"a", "1.5"}, {"b", "-0.5"}, {"c", "2"}}));
+  t->push_back(C("_contrib_div_sqrt_dim", {X({2, 9})}));
+  t->push_back(WithLoss(C("_contrib_round_ste", {X(s, Steps())}), ScaledInput(1.0)));
+  t->push_back(WithLoss(C("_contrib_sign_ste", {X(s, Away())}), ScaledInput(1.0)));
+  t->push_back(WithLoss(C("_contrib_gradientmultiplier", {X(s)}, {{"scalar", "-2.5"}}), ScaledInput(-2.5)));
+  t->push_back(C("_contrib_backward_gradientmultiplier", {X(s)}, {{"scalar", "0.5"}}));
+  t->push_back(C("softmin", {X({2, 3, 4})}, {{"axis", "1"}, {"temperature", "2"}}));
+  t->push_back(C("_backward_softmin", {X({2, 3, 4}), X({2, 3, 4}, U(0.1, 0.9))}, {{"axis", "1"}, {"temperature", "2"}}));
+  t->push_back(C("_np_cumsum", {X({2, 3, 4})}, {{"axis", "1"}}));
+  t->push_back(C("_np_cumsum", {X({2, 3})}, {}, "flattened"));
+  t->push_back(C("_backward_np_cumsum", {X({6}), I({2, 3}, U())}, {}, "flattened"));
+  t->push_back(C("_backward_np_cumsum", {X({2, 3, 4}), I({2, 3, 4}, U())}, {{"axis", "-1"}}));
+  t->push_back(C("moments", {X({2, 3, 4})}, {{"axes", "(0, 2)"}}));
+  t->push_back(C("moments", {X({3, 4})}, {{"axes", "(1,)"}, {"keepdims", "True"}}, "keepdims"));
+  t->push_back(C("amp_cast", {X(s)}, {{"dtype", "float64"}}));
+  t->push_back(C("amp_multicast", {X(s), X({2})}, {{"num_outputs", "2"}}));
+  t->push_back(Zero(C("_contrib_arange_like", {X(s)})));
 }
 
 const std::vector<GradCase>& Table() {
@@ -616,6 +669,7 @@ const std::vector<GradCase>& Table() {
     AddSecondOrder(&t);
     AddNnMore(&t);
     AddLinalg(&t);
+    AddElemwiseMore(&t);
     return t;
   }();
   return table;

@@ -66,6 +66,19 @@ const std::vector<BinaryOpEntry>& BinaryOps() {
       {"_lesser_equal", BinaryKind::kLe, {"_Lesser_Equal"},
        "Returns the result of element-wise **lesser than or equal to** (<=) comparison: 1 where "
        "true, 0 elsewhere, in the inputs' dtype."},
+      // issue 17: logical ops and hypot
+      {"_logical_and", BinaryKind::kLogicalAnd, {"_Logical_And"},
+       "Returns the result of element-wise **logical and** comparison operation: 1 where both "
+       "inputs are nonzero, 0 elsewhere, in the inputs' dtype."},
+      {"_logical_or", BinaryKind::kLogicalOr, {"_Logical_Or"},
+       "Returns the result of element-wise **logical or** comparison operation: 1 where either "
+       "input is nonzero, 0 elsewhere, in the inputs' dtype."},
+      {"_logical_xor", BinaryKind::kLogicalXor, {"_Logical_Xor"},
+       "Returns the result of element-wise **logical xor** comparison operation: 1 where exactly "
+       "one input is nonzero, 0 elsewhere, in the inputs' dtype."},
+      {"_hypot", BinaryKind::kHypot, {},
+       "Given the \"legs\" of a right triangle, returns its hypotenuse ``sqrt(lhs^2 + rhs^2)``, "
+       "element-wise."},
   };
   return ops;
 }
@@ -97,6 +110,7 @@ FGradient BinaryGradient(BinaryKind kind) {
     case BinaryKind::kMax: what = "maximum"; break;
     case BinaryKind::kMin: what = "minimum"; break;
     case BinaryKind::kMod: what = "mod"; break;
+    case BinaryKind::kHypot: what = "hypot"; break;
     default: return ZeroGradients;
   }
   return [what](const NodePtr& n, const std::vector<NodeEntry>& og) {

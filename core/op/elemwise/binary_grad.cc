@@ -50,6 +50,9 @@ std::vector<NodeEntry> BinaryArithmeticGradient(const NodePtr& n, const NodeEntr
   } else if (what == "mod") {  // l mod r = l - r floor(l / r)
     dl = g;
     dr = b.Neg(b.Mul(g, b("floor", {b(op("div"), {l, r})})));
+  } else if (what == "hypot") {  // d hypot(l, r) = (l dl + r dr) / y
+    dl = b(op("div"), {b(op("mul"), {g, l}), y});
+    dr = b(op("div"), {b(op("mul"), {g, r}), y});
   } else {
     WEFT_THROW(kInternal) << "gradient: no arithmetic rule '" << what << "' (" << n->op->name << ")";
   }

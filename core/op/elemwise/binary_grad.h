@@ -9,7 +9,7 @@
 namespace weft {
 
 // Gradients (lhs, rhs) of the arithmetic binary op `what` ("add", "sub",
-// "mul", "div", "power", "maximum", "minimum", "mod") with output gradient g,
+// "mul", "div", "power", "maximum", "minimum", "mod", "hypot") with output gradient g,
 // MXNet's rules (maximum sends ties to lhs, mod's rhs gets -floor(lhs / rhs)).
 // broadcast: the broadcast_* form; products are broadcast and each gradient is
 // summed back to its input's shape.

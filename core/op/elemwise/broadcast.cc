@@ -50,6 +50,12 @@ const BroadcastOpEntry kBroadcastOps[] = {
     {"broadcast_lesser", nullptr, BinaryKind::kLt, "Returns the result of element-wise **lesser than** (<) comparison"},
     {"broadcast_lesser_equal", nullptr, BinaryKind::kLe,
      "Returns the result of element-wise **lesser than or equal to** (<=) comparison"},
+    // issue 17: logical ops and hypot
+    {"broadcast_logical_and", nullptr, BinaryKind::kLogicalAnd, "Returns the result of element-wise **logical and**"},
+    {"broadcast_logical_or", nullptr, BinaryKind::kLogicalOr, "Returns the result of element-wise **logical or**"},
+    {"broadcast_logical_xor", nullptr, BinaryKind::kLogicalXor, "Returns the result of element-wise **logical xor**"},
+    {"broadcast_hypot", nullptr, BinaryKind::kHypot,
+     "Returns the hypotenuse of a right angled triangle, given its \"legs\""},
 };
 
 // MXNet's BinaryBroadcastShape (a 0 dim broadcasts with 1, like NumPy).
@@ -84,6 +90,7 @@ FGradient BroadcastGradient(BinaryKind kind) {
     case BinaryKind::kMax: what = "maximum"; break;
     case BinaryKind::kMin: what = "minimum"; break;
     case BinaryKind::kMod: what = "mod"; break;
+    case BinaryKind::kHypot: what = "hypot"; break;
     default: return ZeroGradients;
   }
   return [what](const NodePtr& n, const std::vector<NodeEntry>& og) {

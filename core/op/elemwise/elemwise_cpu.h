@@ -45,13 +45,17 @@ namespace elemwise_cpu {
 #define WEFT_UNARY_EXACT_KINDS(X)                                                                    \
   X(kAbs, "abs", 1) X(kNegative, "negative", 1) X(kSquare, "square", 1) X(kRelu, "relu", 1)          \
   X(kSign, "sign", 1) X(kFloor, "floor", 1) X(kCeil, "ceil", 1) X(kRound, "round", 1)                \
-  X(kReciprocal, "reciprocal", 1)
+  X(kReciprocal, "reciprocal", 1)                                                                   \
+  X(kRint, "rint", 1) X(kFix, "fix", 1) X(kTrunc, "trunc", 1) X(kLogicalNot, "logical_not", 1)       \
+  X(kIsNan, "_contrib_isnan", 1) X(kIsInf, "_contrib_isinf", 1) X(kIsFinite, "_contrib_isfinite", 1)
 // The unary math ops (Note [Unary math rows] in unary_ops.h) follow the exact
 // kinds, with cost 8.
 #define WEFT_BINARY_KINDS(X)                                                                         \
   X(kAdd, "add", 1) X(kSub, "sub", 1) X(kMul, "mul", 1) X(kDiv, "div", 2) X(kPow, "pow", 8)          \
   X(kMax, "max", 1) X(kMin, "min", 1) X(kMod, "mod", 4) X(kEq, "eq", 1) X(kNe, "ne", 1)              \
-  X(kGt, "gt", 1) X(kGe, "ge", 1) X(kLt, "lt", 1) X(kLe, "le", 1)
+  X(kGt, "gt", 1) X(kGe, "ge", 1) X(kLt, "lt", 1) X(kLe, "le", 1)                                  \
+  X(kLogicalAnd, "logical_and", 1) X(kLogicalOr, "logical_or", 1) X(kLogicalXor, "logical_xor", 1)   \
+  X(kHypot, "hypot", 8) X(kGammaGrad, "gamma_grad", 16) X(kGammalnGrad, "gammaln_grad", 16)
 
 #define WEFT_KIND_ENUMERATOR(e, name, cost) e,
 #define WEFT_MATH_ENUMERATOR(e, name, fluent, value, gradient, doc) e,

@@ -18,6 +18,7 @@
 
 #include "core/op/common/hd.h"
 #include "core/op/elemwise/elemwise_cpu.h"
+#include "core/op/elemwise/special_math.h"
 
 namespace weft {
 namespace elemwise_rules {
@@ -132,9 +133,28 @@ WEFT_HD inline C Binary(C a, C b) {
     return static_cast<C>(a >= b ? 1 : 0);
   } else if constexpr (K == BinaryKind::kLt) {
     return static_cast<C>(a < b ? 1 : 0);
-  } else {
-    static_assert(K == BinaryKind::kLe, "a binary kind without a rule");
+  } else if constexpr (K == BinaryKind::kLe) {
     return static_cast<C>(a <= b ? 1 : 0);
+  } else if constexpr (K == BinaryKind::kLogicalAnd) {  // MXNet's logical ops: 1/0 in the input dtype
+    return static_cast<C>((a != C(0) && b != C(0)) ? 1 : 0);
+  } else if constexpr (K == BinaryKind::kLogicalOr) {
+    return static_cast<C>((a != C(0) || b != C(0)) ? 1 : 0);
+  } else if constexpr (K == BinaryKind::kLogicalXor) {
+    return static_cast<C>(((a != C(0)) != (b != C(0))) ? 1 : 0);
+  } else if constexpr (K == BinaryKind::kHypot) {  // integers: float math, truncated (MXNet's math::hypot)
+    if constexpr (kIsInt<C>) return FloatToInt<C>(std::hypot(static_cast<float>(a), static_cast<float>(b)));
+    else return std::hypot(a, b);
+  } else {
+    // The gamma gradients (_backward_gamma, _backward_gammaln): a is the output
+    // gradient, b the input; gamma' = gamma psi, gammaln' = psi (Note [digamma]).
+    static_assert(K == BinaryKind::kGammaGrad || K == BinaryKind::kGammalnGrad, "a binary kind without a rule");
+    using X = typename std::conditional<kIsInt<C>, float, C>::type;
+    const X x = static_cast<X>(b);
+    X d = special::Digamma(x);
+    if constexpr (K == BinaryKind::kGammaGrad) d *= std::tgamma(x);
+    const X r = static_cast<X>(a) * d;
+    if constexpr (kIsInt<C>) return FloatToInt<C>(r);
+    else return r;
   }
 }
 
@@ -173,6 +193,27 @@ WEFT_HD inline C Unary(C x) {
   } else if constexpr (K == UnaryKind::kReciprocal) {  // integer 1/0 gives 0
     if constexpr (kIsInt<C>) return x == C(0) ? C(0) : static_cast<C>(C(1) / x);
     else return C(1) / x;
+  } else if constexpr (K == UnaryKind::kRint) {  // MXNet's rint: the nearer integer, halves to the floor
+    if constexpr (kIsInt<C>) {
+      return x;
+    } else {
+      const C f = std::floor(x), c = std::ceil(x);
+      return (x - f) <= (c - x) ? f : c;
+    }
+  } else if constexpr (K == UnaryKind::kFix || K == UnaryKind::kTrunc) {  // toward zero
+    if constexpr (kIsInt<C>) return x;
+    else return std::trunc(x);
+  } else if constexpr (K == UnaryKind::kLogicalNot) {
+    return static_cast<C>(x == C(0) ? 1 : 0);
+  } else if constexpr (K == UnaryKind::kIsNan) {  // 1/0 in the input dtype; integers are never NaN
+    if constexpr (kIsInt<C>) return C(0);
+    else return static_cast<C>(x != x ? 1 : 0);
+  } else if constexpr (K == UnaryKind::kIsInf) {
+    if constexpr (kIsInt<C>) return C(0);
+    else return static_cast<C>((x == C(INFINITY) || x == C(-INFINITY)) ? 1 : 0);
+  } else if constexpr (K == UnaryKind::kIsFinite) {
+    if constexpr (kIsInt<C>) return C(1);
+    else return static_cast<C>((x == x && x != C(INFINITY) && x != C(-INFINITY)) ? 1 : 0);
   } else {
     using X = typename std::conditional<kIsInt<C>, float, C>::type;
     const X v = static_cast<X>(x);

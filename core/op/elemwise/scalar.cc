@@ -57,6 +57,15 @@ const ScalarOpEntry kScalarOps[] = {
      "Returns (data < scalar) element-wise: 1 where true, 0 elsewhere, in the input dtype."},
     {"_lesser_equal_scalar", "_LesserEqualScalar", BinaryKind::kLe, false,
      "Returns (data <= scalar) element-wise: 1 where true, 0 elsewhere, in the input dtype."},
+    // issue 17: logical ops and hypot
+    {"_logical_and_scalar", "_LogicalAndScalar", BinaryKind::kLogicalAnd, false,
+     "Returns (data && scalar) element-wise: 1 where both are nonzero, 0 elsewhere, in the input dtype."},
+    {"_logical_or_scalar", "_LogicalOrScalar", BinaryKind::kLogicalOr, false,
+     "Returns (data || scalar) element-wise: 1 where either is nonzero, 0 elsewhere, in the input dtype."},
+    {"_logical_xor_scalar", "_LogicalXorScalar", BinaryKind::kLogicalXor, false,
+     "Returns (data xor scalar) element-wise: 1 where exactly one is nonzero, 0 elsewhere, in the input dtype."},
+    {"_hypot_scalar", "_HypotScalar", BinaryKind::kHypot, false,
+     "Returns sqrt(data^2 + scalar^2) element-wise."},
 };
 
 // MXNet's _backward_<op>_scalar rules (x the input, y the output, s the
@@ -65,6 +74,7 @@ FGradient ScalarGradient(BinaryKind kind, bool left) {
   switch (kind) {
     case BinaryKind::kEq: case BinaryKind::kNe: case BinaryKind::kGt:
     case BinaryKind::kGe: case BinaryKind::kLt: case BinaryKind::kLe:
+    case BinaryKind::kLogicalAnd: case BinaryKind::kLogicalOr: case BinaryKind::kLogicalXor:
       return ZeroGradients;
     default:
       break;
@@ -87,6 +97,8 @@ FGradient ScalarGradient(BinaryKind kind, bool left) {
       case BinaryKind::kMin: return {b.Mul(g, b.Scalar("_lesser_equal_scalar", x, s))};
       case BinaryKind::kMod:  // s mod x = s - x floor(s / x)
         return {left ? b.Neg(b.Mul(g, b("floor", {b.Scalar("_rdiv_scalar", x, s)}))) : g};
+      case BinaryKind::kHypot:  // d hypot(x, s) / dx = x / y
+        return {b.Div(b.Mul(g, x), y)};
       default: break;
     }
     WEFT_THROW(kInternal) << "no gradient for " << n->op->name;

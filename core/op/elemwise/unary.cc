@@ -57,6 +57,36 @@ const UnaryOpEntry kUnaryOps[] = {
      "Returns the reciprocal of the argument, element-wise.\n\n"
      "Calculates 1/x.\n\nExample::\n\n    reciprocal([-2, 1, 3, 1.6, 0.2]) = [-0.5, 1.0, 0.33333334, 0.625, 5.0]\n\n"
      "For integer dtypes the division truncates and 1/0 gives 0."},
+    // issue 17: rounding, logical_not and the contrib floating-point class tests
+    {"rint", UnaryKind::kRint,
+     "Returns element-wise rounded value to the nearest integer of the input.\n\n"
+     ".. note::\n   - For input ``n.5`` ``rint`` returns ``n`` while ``round`` returns ``n+1``.\n"
+     "   - For input ``-n.5`` both ``rint`` and ``round`` returns ``-n-1``.\n\n"
+     "Example::\n\n   rint([-1.5, 1.5, -1.9, 1.9, 2.1]) = [-2.,  1., -2.,  2.,  2.]"},
+    {"fix", UnaryKind::kFix,
+     "Returns element-wise rounded value to the nearest \ninteger towards zero of the input.\n\n"
+     "Example::\n\n   fix([-2.1, -1.9, 1.9, 2.1]) = [-2., -1.,  1., 2.]"},
+    {"trunc", UnaryKind::kTrunc,
+     "Return the element-wise truncated value of the input.\n\n"
+     "The truncated value of the scalar x is the nearest integer i which is closer to zero than x is. "
+     "In short, the fractional part of the signed number x is discarded.\n\n"
+     "Example::\n\n   trunc([-2.1, -1.9, 1.5, 1.9, 2.1]) = [-2., -1.,  1.,  1.,  2.]"},
+    {"logical_not", UnaryKind::kLogicalNot,
+     "Returns the result of logical NOT (!) function\n\n"
+     "Example:\n  logical_not([-2., 0., 1.]) = [0., 1., 0.]\n\n1/0 in the input dtype.",
+     false},
+    {"_contrib_isnan", UnaryKind::kIsNan,
+     "Returns 1 where the input is NaN and 0 elsewhere, in the input dtype.\n\n"
+     "Example::\n\n   isnan([np.nan, np.inf, 1.]) = [1., 0., 0.]",
+     false},
+    {"_contrib_isinf", UnaryKind::kIsInf,
+     "Returns 1 where the input is +inf or -inf and 0 elsewhere, in the input dtype.\n\n"
+     "Example::\n\n   isinf([np.inf, -np.inf, np.nan, 1.]) = [1., 1., 0., 0.]",
+     false},
+    {"_contrib_isfinite", UnaryKind::kIsFinite,
+     "Returns 1 where the input is finite (neither infinite nor NaN) and 0 elsewhere, in the "
+     "input dtype.\n\nExample::\n\n   isfinite([np.inf, -np.inf, np.nan, 1.]) = [0., 0., 0., 1.]",
+     false},
 };
 
 // d/dx of each function, as MXNet's _backward_<op> computes it (from the
@@ -64,6 +94,10 @@ const UnaryOpEntry kUnaryOps[] = {
 FGradient UnaryGradient(UnaryKind kind) {
   if (kind == UnaryKind::kSign || kind == UnaryKind::kFloor || kind == UnaryKind::kCeil ||
       kind == UnaryKind::kRound)
+    return ZeroGradients;
+  if (kind == UnaryKind::kRint || kind == UnaryKind::kFix || kind == UnaryKind::kTrunc ||
+      kind == UnaryKind::kLogicalNot || kind == UnaryKind::kIsNan || kind == UnaryKind::kIsInf ||
+      kind == UnaryKind::kIsFinite)
     return ZeroGradients;
   return [kind](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
     GradBuilder b(n);

@@ -1,5 +1,6 @@
 // The unary math operators, one row each (Note [Unary math rows]).
 #pragma once
+#include "core/op/elemwise/special_math.h"
 
 // Note [Unary math rows]
 // ROW(enumerator, op name, fluent, value, gradient, doc) for every unary op whose value
@@ -68,4 +69,80 @@
   ROW(kCbrt, "cbrt", true, std::cbrt(x),\
     b.Div(g, b.Scalar("_mul_scalar", b("square", {y}), 3)),\
     "Returns element-wise cube-root value of the input.\n\n"\
-      ".. math::\n   cbrt(x) = \\sqrt[3]{x}\n\nExample::\n\n   cbrt([1, 8, -125]) = [1, 2, -5]")
+      ".. math::\n   cbrt(x) = \\sqrt[3]{x}\n\nExample::\n\n   cbrt([1, 8, -125]) = [1, 2, -5]") \
+  WEFT_UNARY_MATH_MORE_OPS(ROW)
+
+// Issue 17's unary math rows (one block, kept apart so merges stay easy).
+// sqrt(1 - x^2) and friends are spelled with registered ops; erfinv and the
+// gamma gradients use core/op/elemwise/special_math.h (Note [erfinv], Note
+// [digamma]); gamma and gammaln take their gradients from _backward_gamma /
+// _backward_gammaln (elemwise/special_backward.cc), as MXNet does.
+#define WEFT_UNARY_MATH_MORE_OPS(ROW) \
+  ROW(kArcsin, "arcsin", true, std::asin(x),\
+    b.Div(g, b("sqrt", {b.Scalar("_rminus_scalar", b("square", {x}), 1)})),\
+    "Returns element-wise inverse sine of the input array.\n\n"\
+      "The input should be in the range `[-1, 1]`; the output is in the closed interval "\
+      ":math:`[-\\pi/2, \\pi/2]`.\n\nExample::\n\n   arcsin([-1, -.707, 0, .707, 1]) = [-pi/2, -pi/4, 0, pi/4, pi/2]") \
+  ROW(kArccos, "arccos", true, std::acos(x),\
+    b.Neg(b.Div(g, b("sqrt", {b.Scalar("_rminus_scalar", b("square", {x}), 1)}))),\
+    "Returns element-wise inverse cosine of the input array.\n\n"\
+      "The input should be in range `[-1, 1]`; the output is in the closed interval :math:`[0, \\pi]`.\n\n"\
+      "Example::\n\n   arccos([-1, -.707, 0, .707, 1]) = [pi, 3pi/4, pi/2, pi/4, 0]") \
+  ROW(kArctan, "arctan", true, std::atan(x),\
+    b.Div(g, b.Scalar("_plus_scalar", b("square", {x}), 1)),\
+    "Returns element-wise inverse tangent of the input array.\n\n"\
+      "The output is in the closed interval :math:`[-\\pi/2, \\pi/2]`.\n\n"\
+      "Example::\n\n   arctan([-1, 0, 1]) = [-pi/4, 0, pi/4]") \
+  ROW(kSinh, "sinh", true, std::sinh(x),\
+    b.Mul(g, b("cosh", {x})),\
+    "Returns the hyperbolic sine of the input array, computed element-wise.\n\n"\
+      ".. math::\n   sinh(x) = 0.5\\times(exp(x) - exp(-x))") \
+  ROW(kCosh, "cosh", true, std::cosh(x),\
+    b.Mul(g, b("sinh", {x})),\
+    "Returns the hyperbolic cosine  of the input array, computed element-wise.\n\n"\
+      ".. math::\n   cosh(x) = 0.5\\times(exp(x) + exp(-x))") \
+  ROW(kArcsinh, "arcsinh", true, std::asinh(x),\
+    b.Div(g, b("sqrt", {b.Scalar("_plus_scalar", b("square", {x}), 1)})),\
+    "Returns the element-wise inverse hyperbolic sine of the input array, computed element-wise.") \
+  ROW(kArccosh, "arccosh", true, std::acosh(x),\
+    b.Div(g, b("sqrt", {b.Scalar("_minus_scalar", b("square", {x}), 1)})),\
+    "Returns the element-wise inverse hyperbolic cosine of the input array, computed element-wise.") \
+  ROW(kArctanh, "arctanh", true, std::atanh(x),\
+    b.Div(g, b.Scalar("_rminus_scalar", b("square", {x}), 1)),\
+    "Returns the element-wise inverse hyperbolic tangent of the input array, computed element-wise.") \
+  ROW(kErf, "erf", false, std::erf(x),\
+    b.Scalar("_mul_scalar", b.Mul(g, b("exp", {b.Neg(b("square", {x}))})), 1.1283791670955126),\
+    "Returns element-wise gauss error function of the input.\n\n"\
+      "Example::\n\n   erf([0, -1., 10.]) = [0., -0.8427, 1.]") \
+  ROW(kErfinv, "erfinv", false, special::Erfinv(x),\
+    b.Scalar("_mul_scalar", b.Mul(g, b("exp", {b("square", {y})})), 0.88622692545275801),\
+    "Returns element-wise inverse gauss error function of the input.\n\n"\
+      "Example::\n\n   erfinv([0, 0.5, -1.]) = [0., 0.4769, -inf]") \
+  ROW(kGamma, "gamma", false, std::tgamma(x),\
+    b("_backward_gamma", {g, x}),\
+    "Returns the gamma function (extension of the factorial function to the reals), "\
+      "computed element-wise on the input array.") \
+  ROW(kGammaln, "gammaln", false, std::lgamma(x),\
+    b("_backward_gammaln", {g, x}),\
+    "Returns element-wise log of the absolute value of the gamma function of the input.") \
+  ROW(kRcbrt, "rcbrt", true, X(1) / std::cbrt(x),\
+    b.Scalar("_mul_scalar", b.Div(b.Mul(g, y), x), -1.0 / 3),\
+    "Returns element-wise inverse cube-root value of the input.\n\n"\
+      ".. math::\n   rcbrt(x) = 1/\\sqrt[3]{x}\n\nExample::\n\n   rcbrt([1,8,-125]) = [1.0, 0.5, -0.2]") \
+  ROW(kLog2, "log2", true, std::log2(x),\
+    b.Scalar("_mul_scalar", b.Div(g, x), 1.4426950408889634),\
+    "Returns element-wise Base-2 logarithmic value of the input.\n\n``2**log2(x) = x``") \
+  ROW(kLog10, "log10", true, std::log10(x),\
+    b.Scalar("_mul_scalar", b.Div(g, x), 0.43429448190325182),\
+    "Returns element-wise Base-10 logarithmic value of the input.\n\n``10**log10(x) = x``") \
+  ROW(kDegrees, "degrees", true, x * X(57.295779513082320876),\
+    b.Scalar("_mul_scalar", g, 57.295779513082320876),\
+    "Converts each element of the input array from radians to degrees.\n\n"\
+      ".. math::\n   degrees([0, \\pi/2, \\pi, 3\\pi/2, 2\\pi]) = [0, 90, 180, 270, 360]") \
+  ROW(kRadians, "radians", true, x * X(0.017453292519943295769),\
+    b.Scalar("_mul_scalar", g, 0.017453292519943295769),\
+    "Converts each element of the input array from degrees to radians.\n\n"\
+      ".. math::\n   radians([0, 90, 180, 270, 360]) = [0, \\pi/2, \\pi, 3\\pi/2, 2\\pi]") \
+  ROW(kSoftsign, "softsign", false, x / (X(1) + std::fabs(x)),\
+    b.Div(g, b("square", {b.Scalar("_plus_scalar", b("abs", {x}), 1)})),\
+    "Computes softsign of x element-wise.\n\n.. math::\n   y = x / (1 + abs(x))")

@@ -1,4 +1,4 @@
-// softmax, log_softmax, SoftmaxActivation and softmax_cross_entropy (MXNet
+// softmax, log_softmax, softmin, SoftmaxActivation and softmax_cross_entropy (MXNet
 // 1.x) with their backward operators. SoftmaxOutput: softmax_output.cc.
 // Kernels: core/op/softmax/softmax_cpu.cc.
 #include <string>
@@ -93,11 +93,12 @@ bool SoftmaxType(const Params& p, std::vector<DType>* in, std::vector<DType>* ou
 //                                             d/dy = c (g (o - sum(o y)) - o sum(g y))
 //   log_softmax: gx = c (o - e^y sum(o));     d/do = c (g - sum(g e^y)),
 //                                             d/dy = -c g e^y sum(o)
-std::vector<NodeEntry> SoftmaxSecondOrder(const NodePtr& n, const NodeEntry& g, bool log) {
+// softmin is softmax with the temperature negated (sign = -1).
+std::vector<NodeEntry> SoftmaxSecondOrder(const NodePtr& n, const NodeEntry& g, bool log, double sign) {
   CheckSoftmaxNoLength(n->params);
   GradBuilder b(n);
   const NodeEntry o = b.in(0), y = b.in(1);
-  const double c = 1.0 / SoftmaxTemperature(n->params);
+  const double c = sign / SoftmaxTemperature(n->params);
   auto sum = [&](const NodeEntry& e) {
     return b("sum", {e}, {{"axis", std::to_string(n->params.GetInt("axis"))}, {"keepdims", "True"}});
   };
@@ -114,16 +115,18 @@ std::vector<NodeEntry> SoftmaxSecondOrder(const NodePtr& n, const NodeEntry& g, 
   return {d_o, scaled(d_y)};
 }
 
-void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_backward, const char* doc) {
+// sign -1: softmin, softmax(x / -temperature).
+void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_backward, const char* doc,
+                     double sign = 1.0) {
   OpDef& fwd = OpRegistry::Get()->Add(name).set_compute_gpu(std::move(gpu)).add_method(name);
   fwd.describe(doc).add_input("data").add_input("length");
   AddSoftmaxParams(fwd);
   fwd.set_infer_shape(SoftmaxShape)
       .set_infer_type(SoftmaxType)
-      .set_compute_cpu([log](const OpContext&, const Params& p, const std::vector<TensorView>& in,
-                             const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+      .set_compute_cpu([log, sign](const OpContext&, const Params& p, const std::vector<TensorView>& in,
+                                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         const nnx::AxisSplit s = SoftmaxAxisSplit(p, in[0].shape);
-        nnx_cpu::SoftmaxForward(in[0], s.outer, s.n, s.inner, SoftmaxTemperature(p), log, req[0], out[0]);
+        nnx_cpu::SoftmaxForward(in[0], s.outer, s.n, s.inner, sign * SoftmaxTemperature(p), log, req[0], out[0]);
       })
       .add_inplace(0, 0);
   fwd.list_input_names = [](const Params& p) {
@@ -149,14 +152,15 @@ void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_back
         return true;
       })
       .set_infer_type(nnx::FloatSameTypeInfer)
-      .set_compute_cpu([log](const OpContext&, const Params& p, const std::vector<TensorView>& in,
-                             const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+      .set_compute_cpu([log, sign](const OpContext&, const Params& p, const std::vector<TensorView>& in,
+                                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         const nnx::AxisSplit s = SoftmaxAxisSplit(p, in[0].shape);
-        nnx_cpu::SoftmaxBackward(in[0], in[1], s.outer, s.n, s.inner, SoftmaxTemperature(p), log, req[0], out[0]);
+        nnx_cpu::SoftmaxBackward(in[0], in[1], s.outer, s.n, s.inner, sign * SoftmaxTemperature(p), log, req[0],
+                                 out[0]);
       })
       .add_inplace(0, 0);
-  bwd.set_gradient([log](const NodePtr& n, const std::vector<NodeEntry>& og) {
-    return SoftmaxSecondOrder(n, og[0], log);
+  bwd.set_gradient([log, sign](const NodePtr& n, const std::vector<NodeEntry>& og) {
+    return SoftmaxSecondOrder(n, og[0], log, sign);
   });
 }
 
@@ -174,6 +178,16 @@ void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_back
                   "log, but more stable.\n\n"
                   "Examples::\n\n  >>> x = mx.nd.array([1, 2, .1])\n  >>> mx.nd.log_softmax(x).asnumpy()\n"
                   "  array([-1.41702998, -0.41702995, -2.31702995], dtype=float32)");
+  RegisterSoftmax("softmin", false, WEFT_GPU(cuda::SoftminGpu), WEFT_GPU(cuda::BackwardSoftminGpu),
+                  "Applies the softmin function.\n\n"
+                  "The resulting array contains elements in the range (0,1) and the elements along the given axis "
+                  "sum up to 1.\n\n"
+                  ".. math::\n   softmin(\\mathbf{z/t})_j = \\frac{e^{-z_j/t}}{\\sum_{k=1}^K e^{-z_k/t}}\n\n"
+                  "for :math:`j = 1, ..., K`, where t is the temperature (default 1).\n\n"
+                  "Example::\n\n  x = [[ 1.  2.  3.]\n       [ 3.  2.  1.]]\n\n"
+                  "  softmin(x,axis=0) = [[ 0.88079703  0.5  0.11920292]\n"
+                  "                       [ 0.11920292  0.5  0.88079703]]",
+                  -1.0);
   return true;
 }();
 

@@ -36,8 +36,13 @@ void SoftmaxRowsT(const OpContext& ctx, const TI* x, TO* y, int64_t outer, int64
   const A inv_t = static_cast<A>(1.0 / temperature);
   Launch(ctx, outer * inner, [=] WEFT_HD(int64_t r) {
     const int64_t base = (r / inner) * n * inner + r % inner;
-    A m = -std::numeric_limits<A>::infinity();
-    for (int64_t j = 0; j < n; ++j) m = MaxOf(m, static_cast<A>(x[base + j * inner]));
+    // The largest x / t is subtracted: max(x) for t > 0, min(x) for t < 0 (softmin).
+    const bool pos = inv_t > A(0);
+    A m = pos ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::infinity();
+    for (int64_t j = 0; j < n; ++j) {
+      const A v = static_cast<A>(x[base + j * inner]);
+      m = pos ? MaxOf(m, v) : (v < m ? v : m);
+    }
     double sum = 0;
     for (int64_t j = 0; j < n; ++j) sum += static_cast<double>(std::exp((static_cast<A>(x[base + j * inner]) - m) * inv_t));
     if (log) {
@@ -121,6 +126,22 @@ void SoftmaxGrad(const OpContext& ctx, const Params& p, const std::vector<Tensor
   const nnx::AxisSplit s = nnx::SoftmaxAxisSplit(p, in[0].shape);
   SoftmaxBackward(ctx, in[0], in[1], s.outer, s.n, s.inner, nnx::SoftmaxTemperature(p), kLog, req[0], out[0],
                   kLog ? "_backward_log_softmax" : "_backward_softmax");
+}
+
+// softmin(x, t) = softmax(x, -t), and its gradient likewise.
+void Softmin(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
+             const std::vector<TensorView>& out) {
+  nnx::CheckSoftmaxNoLength(p);
+  const nnx::AxisSplit s = nnx::SoftmaxAxisSplit(p, in[0].shape);
+  SoftmaxForward(ctx, in[0], s.outer, s.n, s.inner, -nnx::SoftmaxTemperature(p), false, req[0], out[0], "softmin");
+}
+
+void SoftminGrad(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  nnx::CheckSoftmaxNoLength(p);
+  const nnx::AxisSplit s = nnx::SoftmaxAxisSplit(p, in[0].shape);
+  SoftmaxBackward(ctx, in[0], in[1], s.outer, s.n, s.inner, -nnx::SoftmaxTemperature(p), false, req[0], out[0],
+                  "_backward_softmin");
 }
 
 // ---- SoftmaxActivation ----
@@ -302,6 +323,8 @@ WEFT_GPU_KERNEL_EXPORT(SoftmaxGpu, Softmax<false>)  // softmax
 WEFT_GPU_KERNEL_EXPORT(LogSoftmaxGpu, Softmax<true>)  // log_softmax
 WEFT_GPU_KERNEL_EXPORT(BackwardSoftmaxGpu, SoftmaxGrad<false>)  // _backward_softmax
 WEFT_GPU_KERNEL_EXPORT(BackwardLogSoftmaxGpu, SoftmaxGrad<true>)  // _backward_log_softmax
+WEFT_GPU_KERNEL_EXPORT(SoftminGpu, Softmin)  // softmin
+WEFT_GPU_KERNEL_EXPORT(BackwardSoftminGpu, SoftminGrad)  // _backward_softmin
 WEFT_GPU_KERNEL_EXPORT(SoftmaxActivationGpu, SoftmaxActivation)  // SoftmaxActivation
 WEFT_GPU_KERNEL_EXPORT(BackwardSoftmaxActivationGpu, SoftmaxActivationGrad)  // _backward_SoftmaxActivation
 WEFT_GPU_KERNEL_EXPORT(SoftmaxOutputGpu, SoftmaxOutputForward)  // SoftmaxOutput

@@ -24,8 +24,12 @@ void SoftmaxRows(const T* x, T* y, int64_t outer, int64_t n, int64_t inner, doub
     std::vector<A> buf(static_cast<size_t>(n));
     for (int64_t r = b; r < e; ++r) {
       const int64_t base = (r / inner) * n * inner + r % inner;
-      A m = -std::numeric_limits<A>::infinity();
-      for (int64_t j = 0; j < n; ++j) m = std::max(m, static_cast<A>(x[base + j * inner]));
+      // The largest x / t is subtracted: max(x) for t > 0, min(x) for t < 0 (softmin).
+      A m = inv_t > A(0) ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::infinity();
+      for (int64_t j = 0; j < n; ++j) {
+        const A v = static_cast<A>(x[base + j * inner]);
+        m = inv_t > A(0) ? std::max(m, v) : std::min(m, v);
+      }
       double sum = 0;
       for (int64_t j = 0; j < n; ++j) {
         const A v = (static_cast<A>(x[base + j * inner]) - m) * inv_t;

@@ -10,6 +10,8 @@ WEFT_GPU_KERNEL_DECL(SoftmaxGpu);  // softmax
 WEFT_GPU_KERNEL_DECL(LogSoftmaxGpu);  // log_softmax
 WEFT_GPU_KERNEL_DECL(BackwardSoftmaxGpu);  // _backward_softmax
 WEFT_GPU_KERNEL_DECL(BackwardLogSoftmaxGpu);  // _backward_log_softmax
+WEFT_GPU_KERNEL_DECL(SoftminGpu);  // softmin
+WEFT_GPU_KERNEL_DECL(BackwardSoftminGpu);  // _backward_softmin
 WEFT_GPU_KERNEL_DECL(SoftmaxActivationGpu);  // SoftmaxActivation
 WEFT_GPU_KERNEL_DECL(BackwardSoftmaxActivationGpu);  // _backward_SoftmaxActivation
 WEFT_GPU_KERNEL_DECL(SoftmaxOutputGpu);  // SoftmaxOutput

@@ -30,13 +30,19 @@ _UFUNCS = {
     "lesser": (("_lesser",), "broadcast_lesser", "_lesser_scalar", "_greater_scalar"),
     "lesser_equal": (("_lesser_equal",), "broadcast_lesser_equal", "_lesser_equal_scalar",
                      "_greater_equal_scalar"),
+    "logical_and": (("_logical_and",), "broadcast_logical_and", "_logical_and_scalar", "_logical_and_scalar"),
+    "logical_or": (("_logical_or",), "broadcast_logical_or", "_logical_or_scalar", "_logical_or_scalar"),
+    "logical_xor": (("_logical_xor",), "broadcast_logical_xor", "_logical_xor_scalar", "_logical_xor_scalar"),
 }
 _PY_OPS = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
            "divide": operator.truediv, "modulo": operator.mod, "power": operator.pow,
            "maximum": max, "minimum": min, "equal": lambda a, b: float(a == b),
            "not_equal": lambda a, b: float(a != b), "greater": lambda a, b: float(a > b),
            "greater_equal": lambda a, b: float(a >= b), "lesser": lambda a, b: float(a < b),
-           "lesser_equal": lambda a, b: float(a <= b)}
+           "lesser_equal": lambda a, b: float(a <= b),
+           "logical_and": lambda a, b: float(bool(a) and bool(b)),
+           "logical_or": lambda a, b: float(bool(a) or bool(b)),
+           "logical_xor": lambda a, b: float(bool(a) != bool(b))}
 
 
 def _same_op(kind):
@@ -113,6 +119,9 @@ greater = _helper("greater")
 greater_equal = _helper("greater_equal")
 lesser = _helper("lesser")
 lesser_equal = _helper("lesser_equal")
+logical_and = _helper("logical_and")
+logical_or = _helper("logical_or")
+logical_xor = _helper("logical_xor")
 
 
 def negative(arr):

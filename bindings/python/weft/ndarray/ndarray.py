@@ -29,7 +29,7 @@ __all__ = [
     "NDArray", "array", "empty", "zeros", "ones", "full", "arange", "eye", "zeros_like", "ones_like",
     "waitall", "add", "subtract", "multiply", "divide", "true_divide", "power", "maximum", "minimum",
     "modulo", "equal", "not_equal", "greater", "greater_equal", "lesser", "lesser_equal", "negative",
-    "moveaxis", "concatenate",
+    "moveaxis", "concatenate", "logical_and", "logical_or", "logical_xor", "histogram",
 ]
 
 _new_obj = object.__new__
@@ -552,7 +552,8 @@ from .op_call import _OPS, _PARAM_NAMES, _call, _fail, _op, _param_names, _scala
 from .arithmetic import (_PY_OPS, _UFUNCS, _floor_divide, _helper, _install_operators, _make_fast,  # noqa: E402
                          _rufunc, _same_op, _ufunc, add, divide, equal, greater, greater_equal, lesser,
                          lesser_equal, maximum, minimum, modulo, multiply, negative, not_equal, power,
-                         subtract, true_divide)
+                         subtract, true_divide, logical_and, logical_or, logical_xor)
+from .stats import histogram  # noqa: E402
 from .creation import (_ctx, _ctx_dtype_attrs, _host_as, _shape_tuple, arange, array, empty, eye,  # noqa: E402
                        full, ones, ones_like, zeros, zeros_like)
 from .reshaping import _broadcast_to_nd, concatenate, infer_reshape, moveaxis  # noqa: E402

@@ -1,0 +1,11 @@
+// GPU kernel of _histogram (histogram.cu).
+#pragma once
+#include "core/op/op_def.h"
+
+namespace weft {
+namespace cuda {
+
+WEFT_GPU_KERNEL_DECL(HistogramGpu);  // _histogram
+
+}  // namespace cuda
+}  // namespace weft
