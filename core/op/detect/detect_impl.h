@@ -1,0 +1,254 @@
+// The drivers of the detection ops (box_ops.cc, multibox_prior.cc), shared by
+// the CPU kernels (detect_cpu.cc) and the GPU kernels (detect.cu): templates
+// over a loop policy L with L::For(ctx, n, f), L::Temp(ctx, bytes, &hold) and
+// L::kHalf, as core/op/optim/optim_more_impl.h. Included by those two files.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "core/base/dtype.h"
+#include "core/base/error.h"
+#include "core/op/common/hd.h"
+#include "core/op/detect/box_rules.h"
+#include "core/op/op_def.h"
+
+namespace weft {
+namespace detect {
+
+template <typename T>
+struct AccOf { using type = float; };
+template <>
+struct AccOf<double> { using type = double; };
+
+#define WEFT_DETECT_SWITCH(L, dt, opname, T, ...)                                          \
+  switch (dt) {                                                                          \
+    case ::weft::DType::kFloat32: { using T = float; __VA_ARGS__ break; }                \
+    case ::weft::DType::kFloat64: { using T = double; __VA_ARGS__ break; }               \
+    case ::weft::DType::kFloat16:                                                        \
+      if constexpr (L::kHalf) { using T = ::weft::half_t; __VA_ARGS__ }                  \
+      else { L::Unsupported(opname, dt); }                                               \
+      break;                                                                             \
+    default:                                                                             \
+      WEFT_THROW(kDType) << (opname) << ": unsupported dtype " << ::weft::DTypeName(dt) \
+                         << " (float16, float32 or float64 is expected)";               \
+  }
+
+template <typename T, typename A>
+WEFT_HD inline void Load4(const T* p, A* b) {
+  for (int j = 0; j < 4; ++j) b[j] = static_cast<A>(p[j]);
+}
+
+// _contrib_box_iou: out[l, r] = IoU(lhs[l], rhs[r]).
+template <class L>
+void BoxIou(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
+            const std::vector<TensorView>& out) {
+  if (req[0] == OpReq::kNull) return;
+  const int f = p.GetString("format") == "center" ? kCenter : kCorner;
+  const int64_t nr = in[1].Size() / 4;
+  WEFT_DETECT_SWITCH(L, in[0].dtype, "_contrib_box_iou", T, {
+    using A = typename AccOf<T>::type;
+    const T* l = in[0].ptr<T>();
+    const T* r = in[1].ptr<T>();
+    T* o = out[0].ptr<T>();
+    const OpReq rq = req[0];
+    L::For(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) {
+      A a[4], b[4];
+      Load4(l + (i / nr) * 4, a);
+      Load4(r + (i % nr) * 4, b);
+      const A v = BoxIoU(a, b, f);
+      if (rq == OpReq::kAddTo) o[i] = static_cast<T>(static_cast<A>(o[i]) + v);
+      else o[i] = static_cast<T>(v);
+    });
+  })
+}
+
+struct NmsArgs {
+  double overlap_thresh, valid_thresh;
+  int64_t topk, coord_start, score_index, id_index, background_id;
+  bool force_suppress;
+  int in_format, out_format;
+};
+NmsArgs NmsArgsOf(const Params& p);
+
+// One batch of _contrib_box_nms, run by one index: the valid boxes (score >
+// valid_thresh, class != background_id), sorted by descending score (stable
+// merge sort), the first topk kept, then greedy suppression in that order of
+// every later box whose IoU with a kept one exceeds overlap_thresh (of the
+// same class unless force_suppress); the kept rows first in order, -1 rows
+// after; record[k] = the kept row's flat input index, or -1.
+template <typename T, typename A>
+WEFT_HD inline void NmsBatch(int64_t b, const NmsArgs& a, const T* data, T* out, T* record, int32_t* work,
+                             int64_t n, int64_t w) {
+  if (a.topk == 0) {  // MXNet: no box is considered, the input is returned as is
+    for (int64_t j = 0; j < n * w; ++j) out[b * n * w + j] = data[b * n * w + j];
+    for (int64_t j = 0; j < n; ++j) record[b * n + j] = static_cast<T>(static_cast<A>(b * n + j));
+    return;
+  }
+  int32_t* idx = work + b * 2 * n;
+  int32_t* tmp = idx + n;
+  const T* base = data + b * n * w;
+  int64_t k = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    const A s = static_cast<A>(base[j * w + a.score_index]);
+    bool valid = s > static_cast<A>(a.valid_thresh);
+    if (a.id_index >= 0 && static_cast<A>(base[j * w + a.id_index]) == static_cast<A>(a.background_id)) valid = false;
+    if (valid) idx[k++] = static_cast<int32_t>(j);
+  }
+  // Bottom-up merge sort of idx[0, k) by descending score, ties in input order.
+  for (int64_t width = 1; width < k; width *= 2) {
+    for (int64_t lo = 0; lo < k; lo += 2 * width) {
+      const int64_t mid = lo + width < k ? lo + width : k;
+      const int64_t hi = lo + 2 * width < k ? lo + 2 * width : k;
+      int64_t x = lo, y = mid, z = lo;
+      while (x < mid && y < hi) {
+        const A sx = static_cast<A>(base[idx[x] * w + a.score_index]);
+        const A sy = static_cast<A>(base[idx[y] * w + a.score_index]);
+        tmp[z++] = sy > sx ? idx[y++] : idx[x++];
+      }
+      while (x < mid) tmp[z++] = idx[x++];
+      while (y < hi) tmp[z++] = idx[y++];
+    }
+    for (int64_t j = 0; j < k; ++j) idx[j] = tmp[j];
+  }
+  if (a.topk >= 0 && k > a.topk) k = a.topk;
+  const int f = a.in_format;
+  for (int64_t r = 0; r < k; ++r) {
+    if (idx[r] < 0) continue;
+    A rb[4];
+    Load4(base + idx[r] * w + a.coord_start, rb);
+    for (int64_t j = r + 1; j < k; ++j) {
+      if (idx[j] < 0) continue;
+      if (!a.force_suppress && a.id_index >= 0 &&
+          static_cast<A>(base[idx[r] * w + a.id_index]) != static_cast<A>(base[idx[j] * w + a.id_index]))
+        continue;
+      A jb[4];
+      Load4(base + idx[j] * w + a.coord_start, jb);
+      if (BoxIoU(rb, jb, f) > static_cast<A>(a.overlap_thresh)) idx[j] = -1;
+    }
+  }
+  T* ob = out + b * n * w;
+  T* rec = record + b * n;
+  int64_t count = 0;
+  for (int64_t r = 0; r < k; ++r) {
+    if (idx[r] < 0) continue;
+    for (int64_t c = 0; c < w; ++c) ob[count * w + c] = base[idx[r] * w + c];
+    rec[count] = static_cast<T>(static_cast<A>(b * n + idx[r]));
+    ++count;
+  }
+  for (int64_t r = count; r < n; ++r) {
+    for (int64_t c = 0; c < w; ++c) ob[r * w + c] = static_cast<T>(A(-1));
+    rec[r] = static_cast<T>(A(-1));
+  }
+  if (a.in_format != a.out_format) {
+    for (int64_t r = 0; r < n; ++r) {
+      A bx[4];
+      Load4(ob + r * w + a.coord_start, bx);
+      if (a.out_format == kCenter) CornerToCenter(bx);
+      else CenterToCorner(bx);
+      for (int c = 0; c < 4; ++c) ob[r * w + a.coord_start + c] = static_cast<T>(bx[c]);
+    }
+  }
+}
+
+// _contrib_box_nms: data (..., n, w) -> out (same shape), record (..., n, 1).
+template <class L>
+void BoxNms(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
+            const std::vector<TensorView>& out) {
+  if (req[0] == OpReq::kNull && req[1] == OpReq::kNull) return;
+  const NmsArgs a = NmsArgsOf(p);
+  const Shape& s = in[0].shape;
+  const int64_t w = s[s.ndim() - 1], n = s[s.ndim() - 2];
+  const int64_t batches = n > 0 ? in[0].Size() / (n * w) : 0;
+  std::vector<char> hold;
+  int32_t* work = static_cast<int32_t*>(
+      L::Temp(ctx, static_cast<size_t>(batches * 2 * n) * sizeof(int32_t) + sizeof(int32_t), &hold));
+  WEFT_DETECT_SWITCH(L, in[0].dtype, "_contrib_box_nms", T, {
+    using A = typename AccOf<T>::type;
+    const T* d = in[0].ptr<T>();
+    T* o = out[0].ptr<T>();
+    T* rec = out[1].ptr<T>();
+    L::For(ctx, batches, [=] WEFT_HD(int64_t b) { NmsBatch<T, A>(b, a, d, o, rec, work, n, w); });
+  })
+}
+
+// _backward_contrib_box_nms (out_grad, record) -> data's gradient: each kept
+// row's gradient goes back to the row it came from; suppressed rows get 0.
+template <class L>
+void BoxNmsBackward(const OpContext& ctx, const Params&, const std::vector<TensorView>& in,
+                    const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  if (req[0] == OpReq::kNull) return;
+  const Shape& s = in[0].shape;
+  const int64_t w = s[s.ndim() - 1];
+  const int64_t rows = w > 0 ? in[0].Size() / w : 0;
+  WEFT_DETECT_SWITCH(L, in[0].dtype, "_backward_contrib_box_nms", T, {
+    using A = typename AccOf<T>::type;
+    const T* og = in[0].ptr<T>();
+    const T* rec = in[1].ptr<T>();
+    T* g = out[0].ptr<T>();
+    if (req[0] != OpReq::kAddTo) L::For(ctx, rows * w, [=] WEFT_HD(int64_t i) { g[i] = static_cast<T>(A(0)); });
+    L::For(ctx, rows, [=] WEFT_HD(int64_t i) {
+      const A r = static_cast<A>(rec[i]);
+      if (r < A(0)) return;
+      const int64_t to = static_cast<int64_t>(r);
+      for (int64_t c = 0; c < w; ++c)
+        g[to * w + c] = static_cast<T>(static_cast<A>(g[to * w + c]) + static_cast<A>(og[i * w + c]));
+    });
+  })
+}
+
+// _contrib_MultiBoxPrior's anchors, captured by value by the kernels.
+constexpr int kMaxPriorParams = 16;
+struct PriorArgs {
+  int num_sizes, num_ratios;
+  double sizes[kMaxPriorParams], ratios[kMaxPriorParams];
+  double step_y, step_x, offset_y, offset_x;
+  bool clip;
+  int64_t h, w;
+};
+PriorArgs PriorArgsOf(const Params& p, const Shape& data);
+
+// Anchor j of cell (row, col), j < num_sizes + num_ratios - 1: the sizes at
+// ratio 1, then sizes[0] at ratios[1:].
+template <typename A>
+WEFT_HD inline void PriorBox(const PriorArgs& a, int64_t row, int64_t col, int j, A* box) {
+  const A cy = (static_cast<A>(row) + static_cast<A>(a.offset_y)) * static_cast<A>(a.step_y);
+  const A cx = (static_cast<A>(col) + static_cast<A>(a.offset_x)) * static_cast<A>(a.step_x);
+  const A hw = static_cast<A>(a.h) / static_cast<A>(a.w);
+  A bw, bh;
+  if (j < a.num_sizes) {
+    bw = static_cast<A>(a.sizes[j]) * hw / A(2);
+    bh = static_cast<A>(a.sizes[j]) / A(2);
+  } else {
+    const A r = std::sqrt(static_cast<A>(a.ratios[j - a.num_sizes + 1]));
+    bw = static_cast<A>(a.sizes[0]) * hw * r / A(2);
+    bh = static_cast<A>(a.sizes[0]) / r / A(2);
+  }
+  box[0] = cx - bw;
+  box[1] = cy - bh;
+  box[2] = cx + bw;
+  box[3] = cy + bh;
+  if (a.clip)
+    for (int c = 0; c < 4; ++c) box[c] = box[c] < A(0) ? A(0) : (box[c] > A(1) ? A(1) : box[c]);
+}
+
+template <class L>
+void MultiBoxPrior(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  if (req[0] == OpReq::kNull) return;
+  const PriorArgs a = PriorArgsOf(p, in[0].shape);
+  const int per = a.num_sizes + a.num_ratios - 1;
+  WEFT_DETECT_SWITCH(L, out[0].dtype, "_contrib_MultiBoxPrior", T, {
+    using A = typename AccOf<T>::type;
+    T* o = out[0].ptr<T>();
+    L::For(ctx, a.h * a.w * per, [=] WEFT_HD(int64_t i) {
+      const int64_t cell = i / per;
+      A box[4];
+      PriorBox<A>(a, cell / a.w, cell % a.w, static_cast<int>(i % per), box);
+      for (int c = 0; c < 4; ++c) o[i * 4 + c] = static_cast<T>(box[c]);
+    });
+  })
+}
+
+}  // namespace detect
+}  // namespace weft

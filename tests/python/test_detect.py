@@ -1,0 +1,84 @@
+"""The detection ops (core/op/detect/): box_nms's gradient (each kept row's
+gradient goes back to its input row) through autograd, its hidden record
+output through a symbol, the zero gradients of box_iou and MultiBoxPrior, and
+bad input rejected at the call with a message naming op, argument and
+expectation."""
+import numpy as np
+import pytest
+
+import weft
+from weft import autograd
+from op_cases import detect as ref
+
+F32 = np.float32
+
+
+def test_box_nms_gradient_follows_kept_rows():
+    rng = np.random.default_rng(3)
+    data = ref.nms_data(rng, (2,), 8, F32)
+    og = rng.uniform(-1, 1, size=data.shape).astype(F32)
+    x = weft.nd.array(data)
+    x.attach_grad()
+    with autograd.record():
+        y = weft.nd.contrib.box_nms(x, overlap_thresh=0.3, id_index=0)
+    y.backward(weft.nd.array(og))
+    _, rec = ref.nms_ref(data, overlap_thresh=0.3, id_index=0)
+    assert (rec < 0).any(), "the case must suppress some boxes"
+    np.testing.assert_allclose(x.grad.asnumpy(), ref.nms_backward_ref(og, rec), rtol=1e-6)
+
+
+def test_box_nms_record_output_and_alias():
+    rng = np.random.default_rng(4)
+    data = ref.nms_data(rng, (3,), 6, F32)
+    s = weft.sym.contrib.box_non_maximum_suppression(weft.sym.var("d"), overlap_thresh=0.4, id_index=0)
+    assert len(s.list_outputs()) == 1
+    internals = s.get_internals()
+    rec_sym = [internals[i] for i, n in enumerate(internals.list_outputs()) if n.endswith("output1")]
+    assert rec_sym, internals.list_outputs()
+    grp = weft.sym.Group([s, rec_sym[0]])
+    _, outs, _ = grp.infer_shape(d=data.shape)
+    assert outs == [data.shape, data.shape[:-1] + (1,)]
+    exe = grp.bind(weft.cpu(), {"d": weft.nd.array(data)})
+    out, rec = [o.asnumpy() for o in exe.forward()]
+    want_out, want_rec = ref.nms_ref(data, overlap_thresh=0.4, id_index=0)
+    np.testing.assert_allclose(out, want_out, rtol=1e-6)
+    np.testing.assert_array_equal(rec, want_rec)
+
+
+@pytest.mark.parametrize("op,args,kw", [
+    ("box_iou", [(3, 4), (2, 4)], {}),
+    ("MultiBoxPrior", [(1, 2, 3, 3)], {"sizes": (0.5,)}),
+])
+def test_zero_gradients(op, args, kw):
+    xs = [weft.nd.array(np.random.default_rng(1).uniform(0, 1, s).astype(F32)) for s in args]
+    for x in xs:
+        x.attach_grad()
+    with autograd.record():
+        y = getattr(weft.nd.contrib, op)(*xs, **kw)
+    y.backward(weft.nd.ones(y.shape))
+    for x in xs:
+        np.testing.assert_array_equal(x.grad.asnumpy(), np.zeros(x.shape, F32))
+
+
+def test_bad_input():
+    c = weft.nd.contrib
+    with pytest.raises(weft.MXNetError, match=r"_contrib_box_iou.*input 'rhs'.*\(\.\.\., 4\)"):
+        c.box_iou(weft.nd.ones((2, 4)), weft.nd.ones((2, 3)))
+    with pytest.raises(weft.MXNetError, match=r"_contrib_box_iou.*format"):
+        c.box_iou(weft.nd.ones((2, 4)), weft.nd.ones((2, 4)), format="xywh")
+    with pytest.raises(weft.MXNetError, match=r"_contrib_box_nms.*in_format"):
+        c.box_nms(weft.nd.ones((2, 6)), in_format="corners")
+    with pytest.raises(weft.MXNetError, match=r"_contrib_box_nms.*input 'data'.*at least 6 elements"):
+        c.box_nms(weft.nd.ones((4, 5)), id_index=0, coord_start=1, score_index=0)
+    with pytest.raises(weft.MXNetError, match=r"_contrib_box_nms.*'score_index' = 3 conflicts"):
+        c.box_nms(weft.nd.ones((4, 6)), score_index=3)
+    with pytest.raises(weft.MXNetError, match=r"_contrib_box_nms.*at least 2 dimensions"):
+        c.box_nms(weft.nd.ones((6,)))
+    with pytest.raises(weft.MXNetError, match=r"_contrib_MultiBoxPrior.*input 'data'.*4 dimensions"):
+        c.MultiBoxPrior(weft.nd.ones((2, 3, 4)))
+    with pytest.raises(weft.MXNetError, match=r"_contrib_MultiBoxPrior.*'steps' must have 2 entries"):
+        c.MultiBoxPrior(weft.nd.ones((1, 1, 2, 2)), steps=(0.1,))
+    with pytest.raises(weft.MXNetError, match=r"_contrib_MultiBoxPrior.*'sizes' entries must be positive"):
+        c.MultiBoxPrior(weft.nd.ones((1, 1, 2, 2)), sizes=(0.5, -1))
+    with pytest.raises(weft.MXNetError, match=r"_contrib_box_iou.*integer|floating"):
+        c.box_iou(weft.nd.ones((2, 4), dtype=np.int32), weft.nd.ones((2, 4), dtype=np.int32))
