@@ -82,3 +82,22 @@ def test_bad_input():
         c.MultiBoxPrior(weft.nd.ones((1, 1, 2, 2)), sizes=(0.5, -1))
     with pytest.raises(weft.MXNetError, match=r"_contrib_box_iou.*integer|floating"):
         c.box_iou(weft.nd.ones((2, 4), dtype=np.int32), weft.nd.ones((2, 4), dtype=np.int32))
+
+
+def test_box_codec_round_trip_and_bad_input():
+    rng = np.random.default_rng(5)
+    anchors = ref.corner_boxes(rng, (1, 4), F32)
+    refs = ref.corner_boxes(rng, (1, 4), F32)
+    ones = weft.nd.ones((1, 4))
+    t, m = weft.nd.contrib.box_encode(ones, weft.nd.array(np.arange(4, dtype=F32)[None]), weft.nd.array(anchors),
+                                      weft.nd.array(refs), weft.nd.zeros((4,)), weft.nd.ones((4,)))
+    np.testing.assert_array_equal(m.asnumpy(), np.ones((1, 4, 4), F32))
+    back = weft.nd.contrib.box_decode(t, weft.nd.array(anchors), format="corner")
+    np.testing.assert_allclose(back.asnumpy(), refs, rtol=1e-5, atol=1e-6)
+    with pytest.raises(weft.MXNetError, match=r"_contrib_box_decode.*input 'anchors'.*\(1, 4, 4\)"):
+        weft.nd.contrib.box_decode(t, weft.nd.ones((2, 4, 4)))
+    with pytest.raises(weft.MXNetError, match=r"_contrib_box_encode.*input 'means'.*\(4,\)"):
+        weft.nd.contrib.box_encode(ones, ones, weft.nd.array(anchors), weft.nd.array(refs), weft.nd.zeros((3,)),
+                                   weft.nd.ones((4,)))
+    with pytest.raises(weft.MXNetError, match=r"_contrib_box_decode.*format"):
+        weft.nd.contrib.box_decode(t, weft.nd.array(anchors), format="xyxy")

@@ -250,5 +250,91 @@ void MultiBoxPrior(const OpContext& ctx, const Params& p, const std::vector<Tens
   })
 }
 
+// _contrib_box_encode (samples, matches, anchors, refs, means, stds) ->
+// (targets, masks): the center offsets of each anchor's matched reference,
+// normalized by means/stds, where samples > 0.5; 0 (and mask 0) elsewhere.
+template <class L>
+void BoxEncode(const OpContext& ctx, const Params&, const std::vector<TensorView>& in,
+               const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  if (req[0] == OpReq::kNull && req[1] == OpReq::kNull) return;
+  const Shape& as = in[2].shape;
+  const int64_t n = as[1], m = in[3].shape[1];
+  WEFT_DETECT_SWITCH(L, in[2].dtype, "_contrib_box_encode", T, {
+    using A = typename AccOf<T>::type;
+    const T* samples = in[0].ptr<T>();
+    const T* matches = in[1].ptr<T>();
+    const T* anchors = in[2].ptr<T>();
+    const T* refs = in[3].ptr<T>();
+    const T* means = in[4].ptr<T>();
+    const T* stds = in[5].ptr<T>();
+    T* targets = out[0].ptr<T>();
+    T* masks = out[1].ptr<T>();
+    L::For(ctx, as[0] * n, [=] WEFT_HD(int64_t i) {
+      const bool valid = static_cast<A>(samples[i]) > A(0.5);
+      A t[4] = {A(0), A(0), A(0), A(0)};
+      if (valid) {
+        const int64_t match = static_cast<int64_t>(static_cast<A>(matches[i]));
+        A r[4], a[4];
+        Load4(refs + ((i / n) * m + match) * 4, r);
+        Load4(anchors + i * 4, a);
+        const A rw = r[2] - r[0], rh = r[3] - r[1], aw = a[2] - a[0], ah = a[3] - a[1];
+        const A rx = r[0] + rw * A(0.5), ry = r[1] + rh * A(0.5);
+        const A ax = a[0] + aw * A(0.5), ay = a[1] + ah * A(0.5);
+        t[0] = ((rx - ax) / aw - static_cast<A>(means[0])) / static_cast<A>(stds[0]);
+        t[1] = ((ry - ay) / ah - static_cast<A>(means[1])) / static_cast<A>(stds[1]);
+        t[2] = (std::log(rw / aw) - static_cast<A>(means[2])) / static_cast<A>(stds[2]);
+        t[3] = (std::log(rh / ah) - static_cast<A>(means[3])) / static_cast<A>(stds[3]);
+      }
+      for (int c = 0; c < 4; ++c) {
+        targets[i * 4 + c] = static_cast<T>(t[c]);
+        masks[i * 4 + c] = static_cast<T>(valid ? A(1) : A(0));
+      }
+    });
+  })
+}
+
+// _contrib_box_decode (data (B, N, 4), anchors (1, N, 4)) -> corner boxes.
+template <class L>
+void BoxDecode(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+               const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  if (req[0] == OpReq::kNull) return;
+  const int64_t n = in[0].shape[1];
+  const double s0 = p.GetFloat("std0"), s1 = p.GetFloat("std1"), s2 = p.GetFloat("std2"), s3 = p.GetFloat("std3");
+  const double clip = p.GetFloat("clip");
+  const bool corner = p.GetString("format") == "corner";
+  WEFT_DETECT_SWITCH(L, in[0].dtype, "_contrib_box_decode", T, {
+    using A = typename AccOf<T>::type;
+    const T* x = in[0].ptr<T>();
+    const T* anchors = in[1].ptr<T>();
+    T* o = out[0].ptr<T>();
+    const A st0 = static_cast<A>(s0), st1 = static_cast<A>(s1), st2 = static_cast<A>(s2), st3 = static_cast<A>(s3);
+    const A cl = static_cast<A>(clip);
+    const bool has_clip = clip > 0;
+    L::For(ctx, in[0].shape[0] * n, [=] WEFT_HD(int64_t i) {
+      A a[4];
+      Load4(anchors + (i % n) * 4, a);
+      if (corner) {
+        a[2] = a[2] - a[0];
+        a[3] = a[3] - a[1];
+        a[0] = a[0] + a[2] * A(0.5);
+        a[1] = a[1] + a[3] * A(0.5);
+      }
+      const A ox = static_cast<A>(x[i * 4 + 0]) * st0 * a[2] + a[0];
+      const A oy = static_cast<A>(x[i * 4 + 1]) * st1 * a[3] + a[1];
+      A dw = static_cast<A>(x[i * 4 + 2]) * st2;
+      A dh = static_cast<A>(x[i * 4 + 3]) * st3;
+      if (has_clip) {
+        dw = dw < cl ? dw : cl;
+        dh = dh < cl ? dh : cl;
+      }
+      const A ow = std::exp(dw) * a[2] * A(0.5), oh = std::exp(dh) * a[3] * A(0.5);
+      o[i * 4 + 0] = static_cast<T>(ox - ow);
+      o[i * 4 + 1] = static_cast<T>(oy - oh);
+      o[i * 4 + 2] = static_cast<T>(ox + ow);
+      o[i * 4 + 3] = static_cast<T>(oy + oh);
+    });
+  })
+}
+
 }  // namespace detect
 }  // namespace weft

@@ -7,4 +7,6 @@
   X(BoxIouKernel, BoxIou<L>)            \
   X(BoxNmsKernel, BoxNms<L>)            \
   X(BoxNmsBackwardKernel, BoxNmsBackward<L>) \
-  X(MultiBoxPriorKernel, MultiBoxPrior<L>)
+  X(MultiBoxPriorKernel, MultiBoxPrior<L>) \
+  X(BoxEncodeKernel, BoxEncode<L>)      \
+  X(BoxDecodeKernel, BoxDecode<L>)

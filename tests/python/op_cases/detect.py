@@ -195,3 +195,59 @@ CASES = {
 for _c in CASES["_contrib_box_nms"][1:]:
     _ref = _c.ref
     _c.ref = (lambda r: (lambda *xs: r(*xs)[0]))(_ref)
+
+
+def encode_ref(samples, matches, anchors, refs, means, stds):
+    b, n = samples.shape
+    t = np.zeros(anchors.shape, F64)
+    m = np.zeros(anchors.shape, F64)
+    for i in range(b):
+        for j in range(n):
+            if samples[i, j] <= 0.5:
+                continue
+            r = refs[i, int(matches[i, j])].astype(F64)
+            a = anchors[i, j].astype(F64)
+            rw, rh, aw, ah = r[2] - r[0], r[3] - r[1], a[2] - a[0], a[3] - a[1]
+            rx, ry, ax, ay = r[0] + rw / 2, r[1] + rh / 2, a[0] + aw / 2, a[1] + ah / 2
+            t[i, j] = (np.array([(rx - ax) / aw, (ry - ay) / ah, np.log(rw / aw), np.log(rh / ah)]) - means) / stds
+            m[i, j] = 1
+    return t.astype(anchors.dtype), m.astype(anchors.dtype)
+
+
+def decode_ref(data, anchors, std0=1.0, std1=1.0, std2=1.0, std3=1.0, clip=-1.0, format="center"):
+    a = anchors[0].astype(F64)
+    if format == "corner":
+        w, h = a[:, 2] - a[:, 0], a[:, 3] - a[:, 1]
+        a = np.stack([a[:, 0] + w / 2, a[:, 1] + h / 2, w, h], axis=-1)
+    d = data.astype(F64)
+    ox = d[..., 0] * std0 * a[:, 2] + a[:, 0]
+    oy = d[..., 1] * std1 * a[:, 3] + a[:, 1]
+    dw, dh = d[..., 2] * std2, d[..., 3] * std3
+    if clip > 0:
+        dw, dh = np.minimum(dw, clip), np.minimum(dh, clip)
+    ow, oh = np.exp(dw) * a[:, 2] / 2, np.exp(dh) * a[:, 3] / 2
+    return np.stack([ox - ow, oy - oh, ox + ow, oy + oh], axis=-1).astype(data.dtype)
+
+
+def _encode_inputs(dtype):
+    def gen(rng):
+        b, n, m = 2, 5, 3
+        samples = rng.choice([-1.0, 0.0, 1.0], size=(b, n)).astype(dtype)
+        matches = rng.integers(0, m, size=(b, n)).astype(dtype)
+        return [samples, matches, corner_boxes(rng, (b, n), dtype), corner_boxes(rng, (b, m), dtype),
+                np.array([0.0, 0.1, -0.1, 0.2], dtype), np.array([0.1, 0.1, 0.2, 0.2], dtype)]
+    return gen
+
+
+CASES["_contrib_box_encode"] = [
+    C(_encode_inputs(F32), encode_ref, "default", 1e-5),
+    C(_encode_inputs(F64), encode_ref, "float64", 1e-12),
+]
+CASES["_contrib_box_decode"] = [
+    C(lambda rng: [rng.uniform(-1, 1, (2, 4, 4)).astype(F32),
+                   np.concatenate([rng.uniform(0.2, 0.8, (1, 4, 2)), rng.uniform(0.1, 0.3, (1, 4, 2))],
+                                  axis=-1).astype(F32)], decode_ref, "center", 1e-5),
+    C(lambda rng: [rng.uniform(-1, 1, (1, 3, 4)), corner_boxes(rng, (1, 3), F64)],
+      with_attrs(decode_ref, std0=0.1, std1=0.1, std2=0.2, std3=0.2, clip=0.1, format="corner"), "corner_clip_f64",
+      1e-12, std0=0.1, std1=0.1, std2=0.2, std3=0.2, clip=0.1, format="corner"),
+]
