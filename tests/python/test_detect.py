@@ -101,3 +101,17 @@ def test_box_codec_round_trip_and_bad_input():
                                    weft.nd.ones((4,)))
     with pytest.raises(weft.MXNetError, match=r"_contrib_box_decode.*format"):
         weft.nd.contrib.box_decode(t, weft.nd.array(anchors), format="xyxy")
+
+
+def test_multibox_detection_bad_input():
+    c = weft.nd.contrib
+    prob, loc, anc = weft.nd.ones((2, 3, 5)), weft.nd.ones((2, 20)), weft.nd.ones((1, 5, 4))
+    assert c.MultiBoxDetection(prob, loc, anc).shape == (2, 5, 6)
+    with pytest.raises(weft.MXNetError, match=r"_contrib_MultiBoxDetection.*input 'loc_pred'.*\(2, 20\)"):
+        c.MultiBoxDetection(prob, weft.nd.ones((2, 16)), anc)
+    with pytest.raises(weft.MXNetError, match=r"_contrib_MultiBoxDetection.*input 'anchor'.*\(1, 5, 4\)"):
+        c.MultiBoxDetection(prob, loc, weft.nd.ones((1, 4, 4)))
+    with pytest.raises(weft.MXNetError, match=r"_contrib_MultiBoxDetection.*'variances' must have 4"):
+        c.MultiBoxDetection(prob, loc, anc, variances=(0.1, 0.2))
+    with pytest.raises(weft.MXNetError, match=r"_contrib_MultiBoxDetection.*input 'cls_prob'.*3 dimensions"):
+        c.MultiBoxDetection(weft.nd.ones((2, 15)), loc, anc)

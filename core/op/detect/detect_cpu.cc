@@ -67,6 +67,19 @@ PriorArgs PriorArgsOf(const Params& p, const Shape& data) {
   return a;
 }
 
+DetectionArgs DetectionArgsOf(const Params& p) {
+  DetectionArgs a{};
+  a.clip = p.GetBool("clip");
+  a.force_suppress = p.GetBool("force_suppress");
+  a.threshold = p.GetFloat("threshold");
+  a.nms_threshold = p.GetFloat("nms_threshold");
+  const std::vector<double>& v = p.GetFloatTuple("variances");
+  for (int i = 0; i < 4; ++i) a.variances[i] = v[static_cast<size_t>(i)];
+  a.background_id = p.GetInt("background_id");
+  a.nms_topk = p.GetInt("nms_topk");
+  return a;
+}
+
 #define WEFT_DETECT_CPU_DEF(name, ...) \
   WEFT_GPU_KERNEL_DECL(name##Cpu) { __VA_ARGS__(ctx, p, in, req, out); }
 WEFT_DETECT_KERNELS(WEFT_DETECT_CPU_DEF)

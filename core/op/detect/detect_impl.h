@@ -63,6 +63,28 @@ void BoxIou(const OpContext& ctx, const Params& p, const std::vector<TensorView>
   })
 }
 
+// Bottom-up merge sort of idx[0, k) by descending score rows[idx * stride +
+// off], ties in input order (std::stable_sort's order); tmp holds k entries.
+template <typename T, typename A>
+WEFT_HD inline void SortByScoreDesc(int32_t* idx, int32_t* tmp, int64_t k, const T* rows, int64_t stride,
+                                    int64_t off) {
+  for (int64_t width = 1; width < k; width *= 2) {
+    for (int64_t lo = 0; lo < k; lo += 2 * width) {
+      const int64_t mid = lo + width < k ? lo + width : k;
+      const int64_t hi = lo + 2 * width < k ? lo + 2 * width : k;
+      int64_t x = lo, y = mid, z = lo;
+      while (x < mid && y < hi) {
+        const A sx = static_cast<A>(rows[idx[x] * stride + off]);
+        const A sy = static_cast<A>(rows[idx[y] * stride + off]);
+        tmp[z++] = sy > sx ? idx[y++] : idx[x++];
+      }
+      while (x < mid) tmp[z++] = idx[x++];
+      while (y < hi) tmp[z++] = idx[y++];
+    }
+    for (int64_t j = 0; j < k; ++j) idx[j] = tmp[j];
+  }
+}
+
 struct NmsArgs {
   double overlap_thresh, valid_thresh;
   int64_t topk, coord_start, score_index, id_index, background_id;
@@ -95,22 +117,7 @@ WEFT_HD inline void NmsBatch(int64_t b, const NmsArgs& a, const T* data, T* out,
     if (a.id_index >= 0 && static_cast<A>(base[j * w + a.id_index]) == static_cast<A>(a.background_id)) valid = false;
     if (valid) idx[k++] = static_cast<int32_t>(j);
   }
-  // Bottom-up merge sort of idx[0, k) by descending score, ties in input order.
-  for (int64_t width = 1; width < k; width *= 2) {
-    for (int64_t lo = 0; lo < k; lo += 2 * width) {
-      const int64_t mid = lo + width < k ? lo + width : k;
-      const int64_t hi = lo + 2 * width < k ? lo + 2 * width : k;
-      int64_t x = lo, y = mid, z = lo;
-      while (x < mid && y < hi) {
-        const A sx = static_cast<A>(base[idx[x] * w + a.score_index]);
-        const A sy = static_cast<A>(base[idx[y] * w + a.score_index]);
-        tmp[z++] = sy > sx ? idx[y++] : idx[x++];
-      }
-      while (x < mid) tmp[z++] = idx[x++];
-      while (y < hi) tmp[z++] = idx[y++];
-    }
-    for (int64_t j = 0; j < k; ++j) idx[j] = tmp[j];
-  }
+  SortByScoreDesc<T, A>(idx, tmp, k, base, w, a.score_index);
   if (a.topk >= 0 && k > a.topk) k = a.topk;
   const int f = a.in_format;
   for (int64_t r = 0; r < k; ++r) {
@@ -332,6 +339,118 @@ void BoxDecode(const OpContext& ctx, const Params& p, const std::vector<TensorVi
       o[i * 4 + 1] = static_cast<T>(oy - oh);
       o[i * 4 + 2] = static_cast<T>(ox + ow);
       o[i * 4 + 3] = static_cast<T>(oy + oh);
+    });
+  })
+}
+
+// _contrib_MultiBoxDetection's settings (host side, detect_cpu.cc).
+struct DetectionArgs {
+  bool clip, force_suppress;
+  double threshold, nms_threshold, variances[4];
+  int64_t background_id, nms_topk;
+};
+DetectionArgs DetectionArgsOf(const Params& p);
+
+// MXNet's CalculateOverlap of two corner boxes (no clamp of the areas).
+template <typename A>
+WEFT_HD inline A DetectionOverlap(const A* a, const A* b) {
+  const A iw0 = (a[2] < b[2] ? a[2] : b[2]) - (a[0] > b[0] ? a[0] : b[0]);
+  const A ih0 = (a[3] < b[3] ? a[3] : b[3]) - (a[1] > b[1] ? a[1] : b[1]);
+  const A iw = iw0 > A(0) ? iw0 : A(0), ih = ih0 > A(0) ? ih0 : A(0);
+  const A i = iw * ih;
+  const A u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - i;
+  return u <= A(0) ? A(0) : i / u;
+}
+
+// One batch of _contrib_MultiBoxDetection, run by one index: each anchor's
+// best non-background class (score >= threshold) becomes a row [id, score,
+// xmin, ymin, xmax, ymax] of the decoded box; the rows are sorted by score
+// (the first nms_topk of them, as MXNet: later rows stay in anchor order),
+// then greedy suppression over all the rows (IoU >= nms_threshold, same
+// class unless force_suppress) marks rows with id -1; unused rows are -1.
+template <typename T, typename A>
+WEFT_HD inline void DetectBatch(int64_t b, const DetectionArgs& a, const T* cls, const T* loc, const T* anchors,
+                                T* out, T* temp, int32_t* work, int64_t classes, int64_t n) {
+  T* o = out + b * n * 6;
+  T* t = temp + b * n * 6;
+  int32_t* idx = work + b * 2 * n;
+  int32_t* tmp = idx + n;
+  const T* pc = cls + b * classes * n;
+  const T* pl = loc + b * n * 4;
+  for (int64_t j = 0; j < n * 6; ++j) o[j] = static_cast<T>(A(-1));
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    A score = A(-1);
+    int64_t id = -1;
+    for (int64_t j = 0; j < classes; ++j) {
+      if (j == a.background_id) continue;
+      const A v = static_cast<A>(pc[j * n + i]);
+      if (v > score) {
+        score = v;
+        id = j;
+      }
+    }
+    if (id < 0 || score < static_cast<A>(a.threshold)) continue;
+    A an[4];
+    Load4(anchors + i * 4, an);
+    const A aw = an[2] - an[0], ah = an[3] - an[1];
+    const A ax = (an[0] + an[2]) / A(2), ay = (an[1] + an[3]) / A(2);
+    const A ox = static_cast<A>(pl[i * 4]) * static_cast<A>(a.variances[0]) * aw + ax;
+    const A oy = static_cast<A>(pl[i * 4 + 1]) * static_cast<A>(a.variances[1]) * ah + ay;
+    const A ow = std::exp(static_cast<A>(pl[i * 4 + 2]) * static_cast<A>(a.variances[2])) * aw / A(2);
+    const A oh = std::exp(static_cast<A>(pl[i * 4 + 3]) * static_cast<A>(a.variances[3])) * ah / A(2);
+    A box[4] = {ox - ow, oy - oh, ox + ow, oy + oh};
+    if (a.clip)
+      for (int c = 0; c < 4; ++c) box[c] = box[c] < A(0) ? A(0) : (box[c] > A(1) ? A(1) : box[c]);
+    T* row = o + count * 6;
+    row[0] = static_cast<T>(static_cast<A>(id > a.background_id ? id - 1 : id));
+    row[1] = static_cast<T>(score);
+    for (int c = 0; c < 4; ++c) row[2 + c] = static_cast<T>(box[c]);
+    ++count;
+  }
+  if (count < 1 || a.nms_threshold <= 0 || a.nms_threshold > 1) return;
+  for (int64_t j = 0; j < count * 6; ++j) t[j] = o[j];
+  for (int64_t j = 0; j < count; ++j) idx[j] = static_cast<int32_t>(j);
+  SortByScoreDesc<T, A>(idx, tmp, count, t, 6, 1);
+  int64_t keep = count;
+  if (a.nms_topk > 0 && a.nms_topk < keep) keep = a.nms_topk;
+  for (int64_t i = 0; i < keep; ++i)
+    for (int c = 0; c < 6; ++c) o[i * 6 + c] = t[idx[i] * 6 + c];
+  for (int64_t i = 0; i < count; ++i) {
+    if (static_cast<A>(o[i * 6]) < A(0)) continue;
+    A bi[4];
+    Load4(o + i * 6 + 2, bi);
+    for (int64_t j = i + 1; j < count; ++j) {
+      if (static_cast<A>(o[j * 6]) < A(0)) continue;
+      if (!a.force_suppress && static_cast<A>(o[i * 6]) != static_cast<A>(o[j * 6])) continue;
+      A bj[4];
+      Load4(o + j * 6 + 2, bj);
+      if (DetectionOverlap(bi, bj) >= static_cast<A>(a.nms_threshold)) o[j * 6] = static_cast<T>(A(-1));
+    }
+  }
+}
+
+// _contrib_MultiBoxDetection (cls_prob (B, C, N), loc_pred (B, N * 4), anchor (1, N, 4)) -> (B, N, 6).
+template <class L>
+void MultiBoxDetection(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                       const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  if (req[0] == OpReq::kNull) return;
+  const DetectionArgs a = DetectionArgsOf(p);
+  const int64_t batches = in[0].shape[0], classes = in[0].shape[1], n = in[0].shape[2];
+  WEFT_DETECT_SWITCH(L, in[0].dtype, "_contrib_MultiBoxDetection", T, {
+    using A = typename AccOf<T>::type;
+    std::vector<char> hold;
+    const size_t rows = static_cast<size_t>(batches * n * 6) * sizeof(T);
+    char* scratch = static_cast<char*>(
+        L::Temp(ctx, rows + static_cast<size_t>(batches * 2 * n) * sizeof(int32_t) + 8, &hold));
+    T* temp = reinterpret_cast<T*>(scratch);
+    int32_t* work = reinterpret_cast<int32_t*>(scratch + ((rows + 7) / 8) * 8);
+    const T* cls = in[0].ptr<T>();
+    const T* loc = in[1].ptr<T>();
+    const T* anchors = in[2].ptr<T>();
+    T* o = out[0].ptr<T>();
+    L::For(ctx, batches, [=] WEFT_HD(int64_t b) {
+      DetectBatch<T, A>(b, a, cls, loc, anchors, o, temp, work, classes, n);
     });
   })
 }

@@ -9,4 +9,5 @@
   X(BoxNmsBackwardKernel, BoxNmsBackward<L>) \
   X(MultiBoxPriorKernel, MultiBoxPrior<L>) \
   X(BoxEncodeKernel, BoxEncode<L>)      \
-  X(BoxDecodeKernel, BoxDecode<L>)
+  X(BoxDecodeKernel, BoxDecode<L>)      \
+  X(MultiBoxDetectionKernel, MultiBoxDetection<L>)

@@ -251,3 +251,78 @@ CASES["_contrib_box_decode"] = [
       with_attrs(decode_ref, std0=0.1, std1=0.1, std2=0.2, std3=0.2, clip=0.1, format="corner"), "corner_clip_f64",
       1e-12, std0=0.1, std1=0.1, std2=0.2, std3=0.2, clip=0.1, format="corner"),
 ]
+
+
+def detection_ref(cls_prob, loc_pred, anchor, clip=True, threshold=0.01, background_id=0, nms_threshold=0.5,
+                  force_suppress=False, variances=(0.1, 0.1, 0.2, 0.2), nms_topk=-1):
+    b, c, n = cls_prob.shape
+    out = -np.ones((b, n, 6), F64)
+    cp, lp, an = cls_prob.astype(F64), loc_pred.astype(F64).reshape(b, n, 4), anchor.astype(F64)[0]
+
+    def overlap(x, y):
+        iw = max(0.0, min(x[2], y[2]) - max(x[0], y[0]))
+        ih = max(0.0, min(x[3], y[3]) - max(x[1], y[1]))
+        i = iw * ih
+        u = (x[2] - x[0]) * (x[3] - x[1]) + (y[2] - y[0]) * (y[3] - y[1]) - i
+        return 0.0 if u <= 0 else i / u
+    for k in range(b):
+        rows = []
+        for i in range(n):
+            cand = [(cp[k, j, i], j) for j in range(c) if j != background_id]
+            score, cid = -1.0, -1
+            for s, j in cand:  # first maximum, as the kernel's strict >
+                if s > score:
+                    score, cid = s, j
+            if cid < 0 or score < threshold:
+                continue
+            a = an[i]
+            aw, ah = a[2] - a[0], a[3] - a[1]
+            ax, ay = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+            p = lp[k, i]
+            ox, oy = p[0] * variances[0] * aw + ax, p[1] * variances[1] * ah + ay
+            ow, oh = np.exp(p[2] * variances[2]) * aw / 2, np.exp(p[3] * variances[3]) * ah / 2
+            box = np.array([ox - ow, oy - oh, ox + ow, oy + oh])
+            if clip:
+                box = np.clip(box, 0, 1)
+            rows.append([cid - 1 if cid > background_id else cid, score] + list(box))
+        rows = np.array(rows, F64).reshape(-1, 6)
+        cnt = len(rows)
+        out[k, :cnt] = rows
+        if cnt < 1 or nms_threshold <= 0 or nms_threshold > 1:
+            continue
+        order = sorted(range(cnt), key=lambda j: -rows[j, 1])
+        keep = cnt if not (0 < nms_topk < cnt) else nms_topk
+        for i in range(keep):
+            out[k, i] = rows[order[i]]
+        o = out[k]
+        for i in range(cnt):
+            if o[i, 0] < 0:
+                continue
+            for j in range(i + 1, cnt):
+                if o[j, 0] < 0:
+                    continue
+                if force_suppress or o[i, 0] == o[j, 0]:
+                    if overlap(o[i, 2:], o[j, 2:]) >= nms_threshold:
+                        o[j, 0] = -1
+    return out.astype(cls_prob.dtype)
+
+
+def _detection_inputs(dtype, b=2, c=4, n=12):
+    def gen(rng):
+        logits = rng.normal(size=(b, c, n))
+        prob = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+        loc = rng.normal(scale=0.5, size=(b, n * 4))
+        anchors = corner_boxes(rng, (1, n), F64)
+        anchors[0, n // 2:] = anchors[0, :n - n // 2] + 0.01  # overlapping anchors, so that nms suppresses
+        return [prob.astype(dtype), loc.astype(dtype), anchors.astype(dtype)]
+    return gen
+
+
+CASES["_contrib_MultiBoxDetection"] = [
+    C(_detection_inputs(F32), detection_ref, "default", 1e-5),
+    C(_detection_inputs(F64), with_attrs(detection_ref, threshold=0.3, nms_threshold=0.3, force_suppress=True,
+                                         clip=False, nms_topk=3), "topk_force_f64", 1e-12, threshold=0.3,
+      nms_threshold=0.3, force_suppress=True, clip=False, nms_topk=3),
+    C(_detection_inputs(F32, c=3), with_attrs(detection_ref, background_id=2, variances=(0.2, 0.2, 0.1, 0.1)),
+      "background_last", 1e-5, background_id=2, variances=(0.2, 0.2, 0.1, 0.1)),
+]
