@@ -115,3 +115,31 @@ def test_multibox_detection_bad_input():
         c.MultiBoxDetection(prob, loc, anc, variances=(0.1, 0.2))
     with pytest.raises(weft.MXNetError, match=r"_contrib_MultiBoxDetection.*input 'cls_prob'.*3 dimensions"):
         c.MultiBoxDetection(weft.nd.ones((2, 15)), loc, anc)
+
+
+def test_box_nms_gradient_by_finite_differences():
+    rng = np.random.default_rng(6)
+    data = ref.nms_data(rng, (2,), 6, np.float64)
+    og = rng.uniform(-1, 1, size=data.shape)
+    kw = dict(overlap_thresh=0.3, id_index=0)
+
+    def f(x):
+        return float(np.sum(weft.nd.contrib.box_nms(weft.nd.array(x, dtype=np.float64), **kw).asnumpy() * og))
+    num = np.zeros_like(data)
+    eps = 1e-6
+    for idx in np.ndindex(*data.shape):
+        if idx[-1] == 0:
+            continue  # the class id column: a step function (ids compare equal or not)
+        x = data.copy()
+        x[idx] += eps
+        fp = f(x)
+        x[idx] -= 2 * eps
+        num[idx] = (fp - f(x)) / (2 * eps)
+    x = weft.nd.array(data, dtype=np.float64)
+    x.attach_grad()
+    with autograd.record():
+        y = weft.nd.contrib.box_nms(x, **kw)
+    y.backward(weft.nd.array(og, dtype=np.float64))
+    got = x.grad.asnumpy()
+    got[..., 0] = 0
+    np.testing.assert_allclose(got, num, rtol=1e-5, atol=1e-7)

@@ -100,5 +100,40 @@ WEFT_REGISTER_OP("_contrib_box_decode")
     .set_compute_gpu(WEFT_GPU(cuda::BoxDecodeKernelGpu))
     .set_gradient(ZeroGradients);
 
+WEFT_REGISTER_OP("_contrib_bipartite_matching")
+    .describe("Compute bipartite matching. The matching is performed on score matrix with shape [B, N, M]\n"
+              "  - B: batch_size\n  - N: number of rows to match\n"
+              "  - M: number of columns as reference to be matched against.\n\n"
+              "Returns:\n  x : matched column indices. -1 indicating non-matched elements in rows.\n"
+              "  y : matched row indices.\n\n"
+              "Pairs are taken greedily by score (descending, ascending with is_ascend) while both are unmatched, "
+              "until a score is not beyond threshold; with topk > 0 the matching stops once it has more than topk "
+              "pairs (as MXNet). Zero gradients are back-propagated (as MXNet).\n\nExample::\n\n"
+              "  s = [[0.5, 0.6], [0.1, 0.2], [0.3, 0.4]]\n"
+              "  x, y = bipartite_matching(x, threshold=1e-12, is_ascend=False)\n  x = [1, -1, 0]\n  y = [2, 0]")
+    .add_alias("_npx_bipartite_matching")
+    .add_input("data")
+    .add_param("is_ascend", ParamType::kBool, "False", "Use ascend order for scores instead of descending. Please "
+                                                       "set threshold accordingly.")
+    .add_required_param("threshold", ParamType::kFloat, "Ignore matching when score < thresh, if is_ascend=false, "
+                                                        "or ignore score > thresh, if is_ascend=true.")
+    .add_param("topk", ParamType::kInt, "-1", "Limit the number of matches to topk, set -1 for no limit")
+    .set_num_outputs(2)
+    .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+      const Shape& d = (*in)[0];
+      if (!d.known()) return false;
+      WEFT_CHECK(d.ndim() >= 2, kShape) << p.op()->name << ": input 'data': expected a score matrix of at least 2 "
+                                        << "dimensions (..., rows, columns), got " << d.ToString();
+      std::vector<int64_t> x(d.dims().begin(), d.dims().end() - 1);
+      AssignShape(out, 0, Shape(x), p.op()->name + ": output 0");
+      x.back() = d[d.ndim() - 1];
+      AssignShape(out, 1, Shape(x), p.op()->name + ": output 1");
+      return true;
+    })
+    .set_infer_type(nnx::FloatSameTypeInfer)
+    .set_compute_cpu(BipartiteMatchingKernelCpu)
+    .set_compute_gpu(WEFT_GPU(cuda::BipartiteMatchingKernelGpu))
+    .set_gradient(ZeroGradients);
+
 }  // namespace detect
 }  // namespace weft

@@ -455,5 +455,76 @@ void MultiBoxDetection(const OpContext& ctx, const Params& p, const std::vector<
   })
 }
 
+// One batch of _contrib_bipartite_matching, run by one index: the (row, col)
+// pairs by score (descending, or ascending with is_ascend; ties in input
+// order), each taken greedily when both are free, until a score fails the
+// threshold (strictly) or, as MXNet, the count exceeds topk (> 0).
+template <typename T, typename A>
+WEFT_HD inline void MatchBatch(int64_t b, const T* scores, T* rows, T* cols, int32_t* work, int64_t nr, int64_t nc,
+                               A threshold, bool ascend, int64_t topk) {
+  const int64_t k = nr * nc;
+  const T* sc = scores + b * k;
+  int32_t* idx = work + b * 2 * k;
+  int32_t* tmp = idx + k;
+  T* rm = rows + b * nr;
+  T* cm = cols + b * nc;
+  for (int64_t i = 0; i < nr; ++i) rm[i] = static_cast<T>(A(-1));
+  for (int64_t j = 0; j < nc; ++j) cm[j] = static_cast<T>(A(-1));
+  for (int64_t j = 0; j < k; ++j) idx[j] = static_cast<int32_t>(j);
+  if (ascend) {
+    // ascending: sort the negated order by hand (same merge, reversed comparison)
+    for (int64_t width = 1; width < k; width *= 2) {
+      for (int64_t lo = 0; lo < k; lo += 2 * width) {
+        const int64_t mid = lo + width < k ? lo + width : k;
+        const int64_t hi = lo + 2 * width < k ? lo + 2 * width : k;
+        int64_t x = lo, y = mid, z = lo;
+        while (x < mid && y < hi)
+          tmp[z++] = static_cast<A>(sc[idx[y]]) < static_cast<A>(sc[idx[x]]) ? idx[y++] : idx[x++];
+        while (x < mid) tmp[z++] = idx[x++];
+        while (y < hi) tmp[z++] = idx[y++];
+      }
+      for (int64_t j = 0; j < k; ++j) idx[j] = tmp[j];
+    }
+  } else {
+    SortByScoreDesc<T, A>(idx, tmp, k, sc, 1, 0);
+  }
+  int64_t count = 0;
+  for (int64_t j = 0; j < k; ++j) {
+    const int64_t r = idx[j] / nc, c = idx[j] % nc;
+    if (static_cast<A>(rm[r]) != A(-1) || static_cast<A>(cm[c]) != A(-1)) continue;
+    const A s = static_cast<A>(sc[idx[j]]);
+    if (!(ascend ? s < threshold : s > threshold)) break;
+    rm[r] = static_cast<T>(static_cast<A>(c));
+    cm[c] = static_cast<T>(static_cast<A>(r));
+    ++count;
+    if (topk > 0 && count > topk) break;
+  }
+}
+
+template <class L>
+void BipartiteMatching(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                       const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  if (req[0] == OpReq::kNull && req[1] == OpReq::kNull) return;
+  const Shape& s = in[0].shape;
+  const int64_t nr = s[s.ndim() - 2], nc = s[s.ndim() - 1];
+  const int64_t batches = nr * nc > 0 ? in[0].Size() / (nr * nc) : 0;
+  const bool ascend = p.GetBool("is_ascend");
+  const double threshold = p.GetFloat("threshold");
+  const int64_t topk = p.GetInt("topk");
+  std::vector<char> hold;
+  int32_t* work = static_cast<int32_t*>(
+      L::Temp(ctx, static_cast<size_t>(batches * 2 * nr * nc) * sizeof(int32_t) + sizeof(int32_t), &hold));
+  WEFT_DETECT_SWITCH(L, in[0].dtype, "_contrib_bipartite_matching", T, {
+    using A = typename AccOf<T>::type;
+    const T* sc = in[0].ptr<T>();
+    T* rows = out[0].ptr<T>();
+    T* cols = out[1].ptr<T>();
+    const A th = static_cast<A>(threshold);
+    L::For(ctx, batches, [=] WEFT_HD(int64_t b) {
+      MatchBatch<T, A>(b, sc, rows, cols, work, nr, nc, th, ascend, topk);
+    });
+  })
+}
+
 }  // namespace detect
 }  // namespace weft

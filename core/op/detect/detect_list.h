@@ -10,4 +10,5 @@
   X(MultiBoxPriorKernel, MultiBoxPrior<L>) \
   X(BoxEncodeKernel, BoxEncode<L>)      \
   X(BoxDecodeKernel, BoxDecode<L>)      \
-  X(MultiBoxDetectionKernel, MultiBoxDetection<L>)
+  X(MultiBoxDetectionKernel, MultiBoxDetection<L>) \
+  X(BipartiteMatchingKernel, BipartiteMatching<L>)

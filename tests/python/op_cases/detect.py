@@ -326,3 +326,38 @@ CASES["_contrib_MultiBoxDetection"] = [
     C(_detection_inputs(F32, c=3), with_attrs(detection_ref, background_id=2, variances=(0.2, 0.2, 0.1, 0.1)),
       "background_last", 1e-5, background_id=2, variances=(0.2, 0.2, 0.1, 0.1)),
 ]
+
+
+def matching_ref(data, threshold, is_ascend=False, topk=-1):
+    shape = data.shape
+    nr, nc = shape[-2], shape[-1]
+    d = data.reshape(-1, nr * nc).astype(F64)
+    rows = -np.ones((d.shape[0], nr), F64)
+    cols = -np.ones((d.shape[0], nc), F64)
+    for b in range(d.shape[0]):
+        order = np.argsort(d[b] if is_ascend else -d[b], kind="stable")
+        count = 0
+        for j in order:
+            r, c = divmod(int(j), nc)
+            if rows[b, r] != -1 or cols[b, c] != -1:
+                continue
+            s = d[b, j]
+            if not (s < threshold if is_ascend else s > threshold):
+                break
+            rows[b, r], cols[b, c] = c, r
+            count += 1
+            if topk > 0 and count > topk:
+                break
+    return (rows.reshape(shape[:-1]).astype(data.dtype), cols.reshape(shape[:-2] + (nc,)).astype(data.dtype))
+
+
+CASES["_contrib_bipartite_matching"] = [
+    C(lambda rng: [np.array([[0.5, 0.6], [0.1, 0.2], [0.3, 0.4]], F32)], with_attrs(matching_ref, threshold=1e-12),
+      "mxnet_doc_example", threshold=1e-12),
+    C(lambda rng: [rng.permutation(2 * 5 * 4).reshape(2, 5, 4).astype(F32) / 40], with_attrs(matching_ref,
+                                                                                             threshold=0.3),
+      "batched", threshold=0.3),
+    C(lambda rng: [rng.permutation(4 * 6).reshape(4, 6).astype(F64) / 24],
+      with_attrs(matching_ref, threshold=0.9, is_ascend=True, topk=2), "ascend_topk_f64", 1e-12, threshold=0.9,
+      is_ascend=True, topk=2),
+]
