@@ -143,3 +143,26 @@ def test_box_nms_gradient_by_finite_differences():
     got = x.grad.asnumpy()
     got[..., 0] = 0
     np.testing.assert_allclose(got, num, rtol=1e-5, atol=1e-7)
+
+
+def test_multibox_target_and_matching_bad_input():
+    c = weft.nd.contrib
+    anc, lab, cls = weft.nd.ones((1, 6, 4)), -weft.nd.ones((2, 3, 5)), weft.nd.ones((2, 3, 6))
+    outs = c.MultiBoxTarget(anc, lab, cls)
+    assert [o.shape for o in outs] == [(2, 24), (2, 24), (2, 6)]
+    np.testing.assert_array_equal(outs[2].asnumpy(), -np.ones((2, 6), F32))  # no ground truth: all ignored
+    with pytest.raises(weft.MXNetError, match=r"_contrib_MultiBoxTarget.*input 'anchor'.*\(1, num_anchors, 4\)"):
+        c.MultiBoxTarget(weft.nd.ones((2, 6, 4)), lab, cls)
+    with pytest.raises(weft.MXNetError, match=r"_contrib_MultiBoxTarget.*input 'label'.*>= 5"):
+        c.MultiBoxTarget(anc, weft.nd.ones((2, 3, 4)), cls)
+    with pytest.raises(weft.MXNetError, match=r"_contrib_MultiBoxTarget.*input 'cls_pred'.*\(2, num_classes, 6\)"):
+        c.MultiBoxTarget(anc, lab, weft.nd.ones((2, 3, 5)))
+    with pytest.raises(weft.MXNetError, match=r"_contrib_MultiBoxTarget.*negative_mining_thresh"):
+        c.MultiBoxTarget(anc, lab, cls, negative_mining_ratio=3, negative_mining_thresh=0)
+    with pytest.raises(weft.MXNetError, match=r"_contrib_bipartite_matching.*threshold"):
+        c.bipartite_matching(weft.nd.ones((3, 2)))
+    with pytest.raises(weft.MXNetError, match=r"_contrib_bipartite_matching.*input 'data'.*at least 2 dimensions"):
+        c.bipartite_matching(weft.nd.ones((3,)), threshold=0.1)
+    x, y = c.bipartite_matching(weft.nd.array(np.array([[0.5, 0.6], [0.1, 0.2], [0.3, 0.4]], F32)), threshold=1e-12)
+    np.testing.assert_array_equal(x.asnumpy(), [1, -1, 0])
+    np.testing.assert_array_equal(y.asnumpy(), [2, 0])

@@ -80,6 +80,17 @@ DetectionArgs DetectionArgsOf(const Params& p) {
   return a;
 }
 
+TargetArgs TargetArgsOf(const Params& p) {
+  TargetArgs a{};
+  a.overlap_threshold = p.GetFloat("overlap_threshold");
+  a.ignore_label = p.GetFloat("ignore_label");
+  a.negative_mining_ratio = p.GetFloat("negative_mining_ratio");
+  a.negative_mining_thresh = p.GetFloat("negative_mining_thresh");
+  const std::vector<double>& v = p.GetFloatTuple("variances");
+  for (int i = 0; i < 4; ++i) a.variances[i] = v[static_cast<size_t>(i)];
+  return a;
+}
+
 #define WEFT_DETECT_CPU_DEF(name, ...) \
   WEFT_GPU_KERNEL_DECL(name##Cpu) { __VA_ARGS__(ctx, p, in, req, out); }
 WEFT_DETECT_KERNELS(WEFT_DETECT_CPU_DEF)

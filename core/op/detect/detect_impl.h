@@ -526,5 +526,181 @@ void BipartiteMatching(const OpContext& ctx, const Params& p, const std::vector<
   })
 }
 
+// _contrib_MultiBoxTarget's settings (host side, detect_cpu.cc).
+struct TargetArgs {
+  double overlap_threshold, ignore_label, negative_mining_ratio, negative_mining_thresh, variances[4];
+};
+TargetArgs TargetArgsOf(const Params& p);
+
+// One batch of _contrib_MultiBoxTarget, run by one index (MXNet's
+// MultiBoxTargetForward): the ground truths (label rows up to the first
+// class -1) are matched greedily to their best anchors, then every other
+// anchor to its best ground truth when the IoU exceeds overlap_threshold;
+// negatives are all the others, or with negative_mining_ratio > 0 the
+// ratio * positives anchors of lowest background probability (softmax of
+// cls_pred) among those with IoU < negative_mining_thresh. Positives get
+// cls = label class + 1, loc targets (variance-scaled center offsets) and mask
+// 1; negatives cls 0; the rest ignore_label.
+template <typename T, typename A>
+WEFT_HD inline void TargetBatch(int64_t b, const TargetArgs& a, const T* anchors, const T* labels, const T* cls_pred,
+                                T* loc_t, T* loc_m, T* cls_t, double* dwork, int32_t* iwork, int64_t n, int64_t m,
+                                int64_t lw, int64_t classes) {
+  double* ov = dwork + b * (n * m + 2 * n);
+  double* key = ov + n * m;
+  double* best = key + n;
+  int32_t* flags = iwork + b * (4 * n + m);
+  int32_t* match = flags + n;
+  int32_t* idx = match + n;
+  int32_t* tmp = idx + n;
+  int32_t* gt_used = tmp + n;
+  const T* lab = labels + b * m * lw;
+  for (int64_t i = 0; i < n * 4; ++i) {
+    loc_t[b * n * 4 + i] = static_cast<T>(A(0));
+    loc_m[b * n * 4 + i] = static_cast<T>(A(0));
+  }
+  for (int64_t i = 0; i < n; ++i) cls_t[b * n + i] = static_cast<T>(static_cast<A>(a.ignore_label));
+  int64_t valid = 0;
+  while (valid < m && static_cast<A>(lab[valid * lw]) != A(-1)) ++valid;
+  if (valid == 0) return;
+  for (int64_t j = 0; j < n; ++j) {
+    A an[4];
+    Load4(anchors + j * 4, an);
+    for (int64_t k = 0; k < valid; ++k) {
+      A g[4];
+      Load4(lab + k * lw + 1, g);
+      ov[j * m + k] = static_cast<double>(DetectionOverlap(an, g));
+    }
+    flags[j] = -1;
+    match[j] = -1;
+    best[j] = -1;
+  }
+  for (int64_t k = 0; k < valid; ++k) gt_used[k] = 0;
+  int64_t positives = 0;
+  for (;;) {
+    int64_t ba = -1, bg = -1;
+    double top = 1e-6;
+    for (int64_t j = 0; j < n; ++j) {
+      if (flags[j] == 1) continue;
+      for (int64_t k = 0; k < valid; ++k) {
+        if (gt_used[k]) continue;
+        if (ov[j * m + k] > top) {
+          ba = j;
+          bg = k;
+          top = ov[j * m + k];
+        }
+      }
+    }
+    if (ba < 0) break;
+    best[ba] = top;
+    match[ba] = static_cast<int32_t>(bg);
+    gt_used[bg] = 1;
+    flags[ba] = 1;
+    ++positives;
+    bool left = false;
+    for (int64_t k = 0; k < valid; ++k) left = left || !gt_used[k];
+    if (!left) break;
+  }
+  auto best_gt = [&](int64_t j) {
+    if (best[j] >= 0) return;
+    int64_t g = -1;
+    double mx = -1;
+    for (int64_t k = 0; k < valid; ++k)
+      if (ov[j * m + k] > mx) {
+        mx = ov[j * m + k];
+        g = k;
+      }
+    if (g >= 0) {
+      best[j] = mx;
+      match[j] = static_cast<int32_t>(g);
+    }
+  };
+  if (a.overlap_threshold > 0) {
+    for (int64_t j = 0; j < n; ++j) {
+      if (flags[j] == 1) continue;
+      best_gt(j);
+      if (match[j] >= 0 && best[j] > a.overlap_threshold) {
+        ++positives;
+        gt_used[match[j]] = 1;
+        flags[j] = 1;
+      }
+    }
+  }
+  if (a.negative_mining_ratio > 0) {
+    int64_t negatives = static_cast<int64_t>(static_cast<double>(positives) * a.negative_mining_ratio);
+    if (negatives > n - positives) negatives = n - positives;
+    if (negatives > 0) {
+      const T* cp = cls_pred + b * classes * n;
+      int64_t cnt = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        if (flags[j] == 1) continue;
+        best_gt(j);
+        if (best[j] < a.negative_mining_thresh && flags[j] == -1) {
+          A mx = static_cast<A>(cp[j]);
+          for (int64_t c = 1; c < classes; ++c) {
+            const A v = static_cast<A>(cp[j + n * c]);
+            if (v > mx) mx = v;
+          }
+          A sum = A(0);
+          for (int64_t c = 0; c < classes; ++c) sum += std::exp(static_cast<A>(cp[j + n * c]) - mx);
+          key[j] = -static_cast<double>(std::exp(static_cast<A>(cp[j]) - mx) / sum);
+          idx[cnt++] = static_cast<int32_t>(j);
+        }
+      }
+      SortByScoreDesc<double, double>(idx, tmp, cnt, key, 1, 0);
+      for (int64_t i = 0; i < negatives && i < cnt; ++i) flags[idx[i]] = 0;
+    }
+  } else {
+    for (int64_t j = 0; j < n; ++j)
+      if (flags[j] != 1) flags[j] = 0;
+  }
+  for (int64_t j = 0; j < n; ++j) {
+    if (flags[j] == 1) {
+      const T* g = lab + match[j] * lw;
+      cls_t[b * n + j] = static_cast<T>(static_cast<A>(g[0]) + A(1));
+      A an[4], gb[4];
+      Load4(anchors + j * 4, an);
+      Load4(g + 1, gb);
+      const A aw = an[2] - an[0], ah = an[3] - an[1], ax = (an[0] + an[2]) * A(0.5), ay = (an[1] + an[3]) * A(0.5);
+      const A gw = gb[2] - gb[0], gh = gb[3] - gb[1], gx = (gb[0] + gb[2]) * A(0.5), gy = (gb[1] + gb[3]) * A(0.5);
+      T* lt = loc_t + (b * n + j) * 4;
+      lt[0] = static_cast<T>((gx - ax) / aw / static_cast<A>(a.variances[0]));
+      lt[1] = static_cast<T>((gy - ay) / ah / static_cast<A>(a.variances[1]));
+      lt[2] = static_cast<T>(std::log(gw / aw) / static_cast<A>(a.variances[2]));
+      lt[3] = static_cast<T>(std::log(gh / ah) / static_cast<A>(a.variances[3]));
+      for (int c = 0; c < 4; ++c) loc_m[(b * n + j) * 4 + c] = static_cast<T>(A(1));
+    } else if (flags[j] == 0) {
+      cls_t[b * n + j] = static_cast<T>(A(0));
+    }
+  }
+}
+
+// _contrib_MultiBoxTarget (anchor (1, N, 4), label (B, M, W), cls_pred (B, C, N)) ->
+// loc_target (B, N * 4), loc_mask (B, N * 4), cls_target (B, N).
+template <class L>
+void MultiBoxTarget(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                    const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  const TargetArgs a = TargetArgsOf(p);
+  const int64_t n = in[0].shape[1], batches = in[1].shape[0], m = in[1].shape[1], lw = in[1].shape[2];
+  const int64_t classes = in[2].shape[1];
+  std::vector<char> hold;
+  const size_t dbytes = static_cast<size_t>(batches * (n * m + 2 * n)) * sizeof(double);
+  char* scratch = static_cast<char*>(
+      L::Temp(ctx, dbytes + static_cast<size_t>(batches * (4 * n + m)) * sizeof(int32_t) + 8, &hold));
+  double* dwork = reinterpret_cast<double*>(scratch);
+  int32_t* iwork = reinterpret_cast<int32_t*>(scratch + dbytes);
+  WEFT_DETECT_SWITCH(L, in[0].dtype, "_contrib_MultiBoxTarget", T, {
+    using A = typename AccOf<T>::type;
+    const T* anchors = in[0].ptr<T>();
+    const T* labels = in[1].ptr<T>();
+    const T* cls = in[2].ptr<T>();
+    T* lt = out[0].ptr<T>();
+    T* lm = out[1].ptr<T>();
+    T* ct = out[2].ptr<T>();
+    L::For(ctx, batches, [=] WEFT_HD(int64_t b) {
+      TargetBatch<T, A>(b, a, anchors, labels, cls, lt, lm, ct, dwork, iwork, n, m, lw, classes);
+    });
+  })
+}
+
 }  // namespace detect
 }  // namespace weft

@@ -11,4 +11,5 @@
   X(BoxEncodeKernel, BoxEncode<L>)      \
   X(BoxDecodeKernel, BoxDecode<L>)      \
   X(MultiBoxDetectionKernel, MultiBoxDetection<L>) \
-  X(BipartiteMatchingKernel, BipartiteMatching<L>)
+  X(BipartiteMatchingKernel, BipartiteMatching<L>) \
+  X(MultiBoxTargetKernel, MultiBoxTarget<L>)

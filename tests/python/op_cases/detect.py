@@ -361,3 +361,113 @@ CASES["_contrib_bipartite_matching"] = [
       with_attrs(matching_ref, threshold=0.9, is_ascend=True, topk=2), "ascend_topk_f64", 1e-12, threshold=0.9,
       is_ascend=True, topk=2),
 ]
+
+
+def target_ref(anchor, label, cls_pred, overlap_threshold=0.5, ignore_label=-1.0, negative_mining_ratio=-1.0,
+               negative_mining_thresh=0.5, minimum_negative_samples=0, variances=(0.1, 0.1, 0.2, 0.2)):
+    an = anchor.astype(F64)[0]
+    n = an.shape[0]
+    b, m, _ = label.shape
+    loc_t = np.zeros((b, n * 4), F64)
+    loc_m = np.zeros((b, n * 4), F64)
+    cls_t = np.full((b, n), ignore_label, F64)
+
+    def overlap(x, y):
+        iw = max(0.0, min(x[2], y[2]) - max(x[0], y[0]))
+        ih = max(0.0, min(x[3], y[3]) - max(x[1], y[1]))
+        i = iw * ih
+        u = (x[2] - x[0]) * (x[3] - x[1]) + (y[2] - y[0]) * (y[3] - y[1]) - i
+        return 0.0 if u <= 0 else i / u
+    for k in range(b):
+        lab = label[k].astype(F64)
+        valid = 0
+        while valid < m and lab[valid, 0] != -1:
+            valid += 1
+        if valid == 0:
+            continue
+        ov = np.array([[overlap(an[j], lab[g, 1:5]) for g in range(valid)] for j in range(n)])
+        flags = -np.ones(n, int)
+        match = -np.ones(n, int)
+        best = -np.ones(n)
+        used = np.zeros(valid, bool)
+        pos = 0
+        while not used.all():
+            top, ba, bg = 1e-6, -1, -1
+            for j in range(n):
+                if flags[j] == 1:
+                    continue
+                for g in range(valid):
+                    if not used[g] and ov[j, g] > top:
+                        top, ba, bg = ov[j, g], j, g
+            if ba < 0:
+                break
+            best[ba], match[ba], used[bg], flags[ba] = top, bg, True, 1
+            pos += 1
+
+        def fill(j):
+            if best[j] < 0:
+                g = int(np.argmax(ov[j]))  # first maximum
+                best[j], match[j] = ov[j, g], g
+        if overlap_threshold > 0:
+            for j in range(n):
+                if flags[j] == 1:
+                    continue
+                fill(j)
+                if best[j] > overlap_threshold:
+                    pos += 1
+                    used[match[j]] = True
+                    flags[j] = 1
+        if negative_mining_ratio > 0:
+            neg = min(int(pos * negative_mining_ratio), n - pos)
+            if neg > 0:
+                cand = []
+                for j in range(n):
+                    if flags[j] == 1:
+                        continue
+                    fill(j)
+                    if best[j] < negative_mining_thresh and flags[j] == -1:
+                        z = cls_pred[k, :, j].astype(F64)
+                        p = np.exp(z[0] - z.max()) / np.exp(z - z.max()).sum()
+                        cand.append((-p, j))
+                cand = sorted(cand, key=lambda t: -t[0])  # stable, descending -p
+                for _, j in cand[:neg]:
+                    flags[j] = 0
+        else:
+            flags[flags != 1] = 0
+        for j in range(n):
+            if flags[j] == 1:
+                g = lab[match[j]]
+                cls_t[k, j] = g[0] + 1
+                a = an[j]
+                aw, ah, ax, ay = a[2] - a[0], a[3] - a[1], (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+                gw, gh, gx, gy = g[3] - g[1], g[4] - g[2], (g[1] + g[3]) / 2, (g[2] + g[4]) / 2
+                loc_t[k, 4 * j:4 * j + 4] = [(gx - ax) / aw / variances[0], (gy - ay) / ah / variances[1],
+                                             np.log(gw / aw) / variances[2], np.log(gh / ah) / variances[3]]
+                loc_m[k, 4 * j:4 * j + 4] = 1
+            elif flags[j] == 0:
+                cls_t[k, j] = 0
+    dt = anchor.dtype
+    return loc_t.astype(dt), loc_m.astype(dt), cls_t.astype(dt)
+
+
+def _target_inputs(dtype, b=2, n=16, m=4, classes=3):
+    def gen(rng):
+        anchors = corner_boxes(rng, (1, n), F64)
+        label = -np.ones((b, m, 5))
+        for k in range(b):
+            for g in range(m - k):  # batch k has m - k boxes, then -1 rows
+                j = rng.integers(0, n)
+                label[k, g, 0] = rng.integers(0, classes)
+                label[k, g, 1:] = anchors[0, j] + rng.uniform(-0.03, 0.03, 4)
+        cls_pred = rng.normal(size=(b, classes + 1, n))
+        return [anchors.astype(dtype), label.astype(dtype), cls_pred.astype(dtype)]
+    return gen
+
+
+CASES["_contrib_MultiBoxTarget"] = [
+    C(_target_inputs(F32), target_ref, "default", 1e-4),
+    C(_target_inputs(F64), with_attrs(target_ref, overlap_threshold=0.3, negative_mining_ratio=2.0,
+                                      negative_mining_thresh=0.4, ignore_label=-2.0, variances=(0.2, 0.2, 0.1, 0.1)),
+      "mining_f64", 1e-10, overlap_threshold=0.3, negative_mining_ratio=2.0, negative_mining_thresh=0.4,
+      ignore_label=-2.0, variances=(0.2, 0.2, 0.1, 0.1)),
+]
