@@ -75,11 +75,11 @@ void SgdTensor(const OpContext& ctx, const Consts<typename std::conditional<kMp,
     const A wi = kMp ? static_cast<A>(mw[i]) : static_cast<A>(wp[i]);
     const A gi = static_cast<A>(gp[i]);
     A nw;
-    if constexpr (!kMom) {
+    if (!kMom) {  // plain if: nvcc's extended lambdas cannot first-capture inside if constexpr
       nw = SgdRule(wi, gi, lr, wd, c);
     } else {
       A m = static_cast<A>(mp[i]);
-      if constexpr (kNag) {
+      if (kNag) {
         Consts<A> cc = c;
         cc.lr = lr;
         cc.wd = wd;
@@ -89,7 +89,7 @@ void SgdTensor(const OpContext& ctx, const Consts<typename std::conditional<kMp,
       }
       mp[i] = static_cast<M>(m);
     }
-    if constexpr (kMp) mw[i] = static_cast<float>(nw);
+    if (kMp) mw[i] = static_cast<float>(nw);
     Put(o, i, req, nw);
   });
 }
@@ -189,7 +189,7 @@ void LambPhase2Tensor(const OpContext& ctx, const Consts<A>& c, const void* wv, 
     const A rate = LambRate(static_cast<A>(r1[0]), static_cast<A>(r2[0]), c.lr, c);
     const A wi = kMp ? static_cast<A>(w32[i]) : static_cast<A>(w[i]);
     const A nw = wi - rate * static_cast<A>(gp[i]);
-    if constexpr (kMp) w32[i] = static_cast<float>(nw);
+    if (kMp) w32[i] = static_cast<float>(nw);
     Put(o, i, req, nw);
   });
 }
@@ -317,7 +317,7 @@ void AdamWTensor(const OpContext& ctx, const Consts<typename std::conditional<kM
     const A nw = AdamWRule(wi, static_cast<A>(gp[i]), &mi, &vi, s, c.lr, c.wd, c.eta, c);
     m[i] = static_cast<S>(mi);
     v[i] = static_cast<S>(vi);
-    if constexpr (kMp) mw[i] = static_cast<float>(nw);
+    if (kMp) mw[i] = static_cast<float>(nw);
     Put(o, i, req, nw);
   });
 }
