@@ -166,3 +166,22 @@ def test_multibox_target_and_matching_bad_input():
     x, y = c.bipartite_matching(weft.nd.array(np.array([[0.5, 0.6], [0.1, 0.2], [0.3, 0.4]], F32)), threshold=1e-12)
     np.testing.assert_array_equal(x.asnumpy(), [1, -1, 0])
     np.testing.assert_array_equal(y.asnumpy(), [2, 0])
+
+
+def test_proposal_outputs_and_bad_input():
+    c = weft.nd.contrib
+    cls, bbox, info = weft.nd.ones((1, 6, 2, 2)), weft.nd.zeros((1, 12, 2, 2)), weft.nd.array([[32.0, 32.0, 1.0]])
+    kw = dict(scales=(2.0,), ratios=(0.5, 1.0, 2.0), feature_stride=8, rpn_post_nms_top_n=5, rpn_min_size=1)
+    assert c.Proposal(cls, bbox, info, **kw).shape == (5, 5)
+    rois, score = c.Proposal(cls, bbox, info, output_score=True, **kw)
+    assert score.shape == (5, 1)
+    with pytest.raises(weft.MXNetError, match=r"_contrib_Proposal.*input 'cls_prob'.*batch 1"):
+        c.Proposal(weft.nd.ones((2, 6, 2, 2)), weft.nd.zeros((2, 12, 2, 2)), weft.nd.ones((2, 3)), **kw)
+    assert c.MultiProposal(weft.nd.ones((2, 6, 2, 2)), weft.nd.zeros((2, 12, 2, 2)), weft.nd.ones((2, 3)),
+                           **kw).shape == (10, 5)
+    with pytest.raises(weft.MXNetError, match=r"_contrib_MultiProposal.*input 'cls_prob'.*2 \* 3 anchors"):
+        c.MultiProposal(weft.nd.ones((1, 4, 2, 2)), bbox, info, **kw)
+    with pytest.raises(weft.MXNetError, match=r"_contrib_Proposal.*input 'bbox_pred'.*\(1, 12, 2, 2\)"):
+        c.Proposal(cls, weft.nd.zeros((1, 8, 2, 2)), info, **kw)
+    with pytest.raises(weft.MXNetError, match=r"_contrib_Proposal.*input 'im_info'.*\(1, 3\)"):
+        c.Proposal(cls, bbox, weft.nd.ones((1, 2)), **kw)

@@ -3,6 +3,8 @@
 // detect.cu).
 #include "core/op/detect/detect_cpu.h"
 
+#include <cmath>
+
 #include "core/op/detect/detect_impl.h"
 #include "core/op/op_util.h"
 
@@ -88,6 +90,37 @@ TargetArgs TargetArgsOf(const Params& p) {
   a.negative_mining_thresh = p.GetFloat("negative_mining_thresh");
   const std::vector<double>& v = p.GetFloatTuple("variances");
   for (int i = 0; i < 4; ++i) a.variances[i] = v[static_cast<size_t>(i)];
+  return a;
+}
+
+ProposalArgs ProposalArgsOf(const Params& p) {
+  ProposalArgs a{};
+  a.pre_nms = p.GetInt("rpn_pre_nms_top_n");
+  a.post_nms = p.GetInt("rpn_post_nms_top_n");
+  a.threshold = p.GetFloat("threshold");
+  a.min_size = static_cast<double>(p.GetInt("rpn_min_size"));
+  a.stride = static_cast<double>(p.GetInt("feature_stride"));
+  a.iou_loss = p.GetBool("iou_loss");
+  const std::vector<double>& scales = p.GetFloatTuple("scales");
+  const std::vector<double>& ratios = p.GetFloatTuple("ratios");
+  // MXNet's GenerateAnchors from the base anchor (0, 0, stride - 1, stride - 1), in float.
+  const float bw = static_cast<float>(a.stride), bh = static_cast<float>(a.stride);
+  const float cx = 0.5f * (bw - 1.0f), cy = 0.5f * (bh - 1.0f);
+  int64_t k = 0;
+  for (double r : ratios) {
+    for (double sc : scales) {
+      const float ratio = static_cast<float>(r), scale = static_cast<float>(sc);
+      const float size_ratios = std::floor(bw * bh / ratio);
+      const float nw = std::floor(std::sqrt(size_ratios) + 0.5f) * scale;
+      const float nh = std::floor(nw / scale * ratio + 0.5f) * scale;
+      a.base[k][0] = cx - 0.5f * (nw - 1.0f);
+      a.base[k][1] = cy - 0.5f * (nh - 1.0f);
+      a.base[k][2] = cx + 0.5f * (nw - 1.0f);
+      a.base[k][3] = cy + 0.5f * (nh - 1.0f);
+      ++k;
+    }
+  }
+  a.anchors = k;
   return a;
 }
 

@@ -12,4 +12,5 @@
   X(BoxDecodeKernel, BoxDecode<L>)      \
   X(MultiBoxDetectionKernel, MultiBoxDetection<L>) \
   X(BipartiteMatchingKernel, BipartiteMatching<L>) \
-  X(MultiBoxTargetKernel, MultiBoxTarget<L>)
+  X(MultiBoxTargetKernel, MultiBoxTarget<L>) \
+  X(ProposalKernel, Proposal<L>)

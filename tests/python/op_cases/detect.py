@@ -471,3 +471,111 @@ CASES["_contrib_MultiBoxTarget"] = [
       "mining_f64", 1e-10, overlap_threshold=0.3, negative_mining_ratio=2.0, negative_mining_thresh=0.4,
       ignore_label=-2.0, variances=(0.2, 0.2, 0.1, 0.1)),
 ]
+
+
+def base_anchors(stride, scales, ratios):
+    out = []
+    bw = bh = np.float32(stride)
+    cx, cy = np.float32(0.5) * (bw - 1), np.float32(0.5) * (bh - 1)
+    for r in ratios:
+        for s in scales:
+            r32, s32 = np.float32(r), np.float32(s)
+            size_ratios = np.floor(np.float32(bw * bh) / r32)
+            nw = np.floor(np.sqrt(size_ratios) + np.float32(0.5)) * s32
+            nh = np.floor(nw / s32 * r32 + np.float32(0.5)) * s32
+            out.append([cx - 0.5 * (nw - 1), cy - 0.5 * (nh - 1), cx + 0.5 * (nw - 1), cy + 0.5 * (nh - 1)])
+    return np.array(out, F64)
+
+
+def proposal_ref(cls_prob, bbox_pred, im_info, rpn_pre_nms_top_n=6000, rpn_post_nms_top_n=300, threshold=0.7,
+                 rpn_min_size=16, scales=(4, 8, 16, 32), ratios=(0.5, 1, 2), feature_stride=16, output_score=False,
+                 iou_loss=False):
+    anchors = base_anchors(feature_stride, scales, ratios)
+    na = len(anchors)
+    b, _, h, w = cls_prob.shape
+    rois, scores = [], []
+    for k in range(b):
+        im_h, im_w, scale = [float(v) for v in im_info[k].astype(F64)]
+        min_size = rpn_min_size * scale
+        props = np.zeros((h * w * na, 5))
+        for i in range(na):
+            for y in range(h):
+                for x in range(w):
+                    idx = y * w * na + x * na + i
+                    a = anchors[i] + [x * feature_stride, y * feature_stride, x * feature_stride, y * feature_stride]
+                    d = bbox_pred[k, 4 * i:4 * i + 4, y, x].astype(F64)
+                    if iou_loss:
+                        pb = a + d
+                    else:
+                        bw, bh = a[2] - a[0] + 1, a[3] - a[1] + 1
+                        cx, cy = a[0] + 0.5 * (bw - 1), a[1] + 0.5 * (bh - 1)
+                        pcx, pcy = d[0] * bw + cx, d[1] * bh + cy
+                        pw, ph = np.exp(d[2]) * bw, np.exp(d[3]) * bh
+                        pb = np.array([pcx - 0.5 * (pw - 1), pcy - 0.5 * (ph - 1), pcx + 0.5 * (pw - 1),
+                                       pcy + 0.5 * (ph - 1)])
+                    pb = np.array([min(max(pb[0], 0), im_w - 1), min(max(pb[1], 0), im_h - 1),
+                                   min(max(pb[2], 0), im_w - 1), min(max(pb[3], 0), im_h - 1)])
+                    sc = float(cls_prob[k, na + i, y, x])
+                    if pb[2] - pb[0] + 1 < min_size or pb[3] - pb[1] + 1 < min_size:
+                        pb = pb + [-min_size / 2, -min_size / 2, min_size / 2, min_size / 2]
+                        sc = -1.0
+                    props[idx] = list(pb) + [sc]
+        order = np.argsort(-props[:, 4], kind="stable")
+        count = len(order)
+        pre = rpn_pre_nms_top_n if 0 < rpn_pre_nms_top_n < count else count
+        post = min(rpn_post_nms_top_n, pre)
+        cand = props[order[:pre]]
+        gone = np.zeros(pre, bool)
+        keep = []
+        for i in range(pre):
+            if gone[i]:
+                continue
+            if len(keep) >= post:
+                break
+            keep.append(i)
+            bi = cand[i]
+            ai = (bi[2] - bi[0] + 1) * (bi[3] - bi[1] + 1)
+            for j in range(i + 1, pre):
+                if gone[j]:
+                    continue
+                bj = cand[j]
+                iw = max(0.0, min(bi[2], bj[2]) - max(bi[0], bj[0]) + 1)
+                ih = max(0.0, min(bi[3], bj[3]) - max(bi[1], bj[1]) + 1)
+                inter = iw * ih
+                aj = (bj[2] - bj[0] + 1) * (bj[3] - bj[1] + 1)
+                if inter / (ai + aj - inter) > threshold:
+                    gone[j] = True
+        for i in range(rpn_post_nms_top_n):
+            bx = cand[keep[i % len(keep)]]
+            rois.append([k] + list(bx[:4]))
+            scores.append([bx[4]])
+    rois = np.array(rois).astype(cls_prob.dtype)
+    scores = np.array(scores).astype(cls_prob.dtype)
+    return (rois, scores) if output_score else rois
+
+
+def _proposal_inputs(dtype, b, na, h=4, w=4, stride=8):
+    def gen(rng):
+        cls = rng.uniform(0, 1, size=(b, 2 * na, h, w))
+        bbox = rng.normal(scale=0.2, size=(b, 4 * na, h, w))
+        info = np.array([[h * stride, w * stride, 1.0]] * b)
+        return [cls.astype(dtype), bbox.astype(dtype), info.astype(dtype)]
+    return gen
+
+
+_PKW = dict(rpn_pre_nms_top_n=40, rpn_post_nms_top_n=12, threshold=0.5, rpn_min_size=4, scales=(2.0, 4.0),
+            ratios=(0.5, 1.0, 2.0), feature_stride=8)
+CASES["_contrib_Proposal"] = [
+    C(_proposal_inputs(F32, 1, 6), with_attrs(proposal_ref, **_PKW), "default", 1e-4, **_PKW),
+    C(_proposal_inputs(F64, 1, 6), with_attrs(proposal_ref, output_score=True, iou_loss=True, **_PKW),
+      "iou_loss_scores_f64", 1e-9, output_score=True, iou_loss=True, **_PKW),
+]
+CASES["_contrib_MultiProposal"] = [
+    C(_proposal_inputs(F32, 2, 6), with_attrs(proposal_ref, output_score=True, **_PKW), "batch", 1e-4,
+      output_score=True, **_PKW),
+    C(_proposal_inputs(F64, 3, 1), with_attrs(proposal_ref, rpn_pre_nms_top_n=-1, rpn_post_nms_top_n=20,
+                                              threshold=0.3, rpn_min_size=8, scales=(3.0,), ratios=(1.0,),
+                                              feature_stride=8),
+      "repeat_rows_f64", 1e-9, rpn_pre_nms_top_n=-1, rpn_post_nms_top_n=20, threshold=0.3, rpn_min_size=8,
+      scales=(3.0,), ratios=(1.0,), feature_stride=8),
+]
