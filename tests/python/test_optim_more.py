@@ -175,6 +175,9 @@ def test_bad_dtypes_name_op_and_input():
     i32 = weft.nd.ones((2,), dtype=np.int32)
     with pytest.raises(weft.MXNetError, match=r"ftml_update.*floating"):
         weft.nd.ftml_update(i32, i32, i32, i32, i32, lr=0.1, t=1)
+    bf = weft.nd.ones((2,), dtype=weft.dtypes.bfloat16)
+    with pytest.raises(weft.MXNetError, match=r"multi_lars.*float16, float32 or float64.*bfloat16"):
+        weft.nd.multi_lars(bf, bf, bf, bf, eta=0.1, eps=1e-8)
     a = weft.nd.ones((2,))
     with pytest.raises(weft.MXNetError, match=r"preloaded_multi_sgd_update.*input 'lrs'.*float32"):
         weft.nd.preloaded_multi_sgd_update(a, a, weft.nd.ones((1,), dtype=F64), weft.nd.ones((1,)))

@@ -58,8 +58,9 @@ bool UnifyFloatTypes(const std::string& op, const std::vector<TypeSlot>& slots) 
   const std::string* first = nullptr;
   for (const TypeSlot& sl : slots) {
     if (*sl.t == DType::kUnknown) continue;
-    WEFT_CHECK(IsFloating(*sl.t), kDType)
-        << op << ": " << sl.name << ": expected a floating-point dtype, got " << DTypeName(*sl.t);
+    WEFT_CHECK(IsFloating(*sl.t) && *sl.t != DType::kBFloat16, kDType)
+        << op << ": " << sl.name << ": expected a floating-point dtype (float16, float32 or float64), got "
+        << DTypeName(*sl.t);
     if (t == DType::kUnknown) {
       t = *sl.t;
       first = &sl.name;
@@ -76,6 +77,13 @@ void FixType(const std::string& op, const TypeSlot& slot, DType want) {
   WEFT_CHECK(*slot.t == DType::kUnknown || *slot.t == want, kDType)
       << op << ": " << slot.name << ": expected dtype " << DTypeName(want) << ", got " << DTypeName(*slot.t);
   *slot.t = want;
+}
+
+bool RealSameTypeInfer(const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
+  std::vector<TypeSlot> slots;
+  for (size_t i = 0; i < in->size(); ++i) slots.push_back(InType(p, in, i));
+  for (size_t i = 0; i < out->size(); ++i) slots.push_back(OutType(p, out, i));
+  return UnifyFloatTypes(p.op()->name, slots);
 }
 
 ShapeSlot InShape(const Params& p, std::vector<Shape>* in, size_t i) {

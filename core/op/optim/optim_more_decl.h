@@ -28,9 +28,11 @@ struct TypeSlot {
 bool UnifyShapes(const std::string& op, const std::vector<ShapeSlot>& slots);
 // The slot has shape `want` (merged with the partial shape it holds).
 void FixShape(const std::string& op, const ShapeSlot& slot, const Shape& want);
-// Every slot gets one floating dtype; throws kDType naming op and slot.
+// Every slot gets one of float16, float32, float64; throws kDType naming op and slot.
 bool UnifyFloatTypes(const std::string& op, const std::vector<TypeSlot>& slots);
 void FixType(const std::string& op, const TypeSlot& slot, DType want);
+// Every input and output one of float16, float32, float64 (MXNet's real dtypes).
+bool RealSameTypeInfer(const Params& p, std::vector<DType>* in, std::vector<DType>* out);
 
 // "op: input 'name'" / "op: output k" slots.
 ShapeSlot InShape(const Params& p, std::vector<Shape>* in, size_t i);

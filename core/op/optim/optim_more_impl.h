@@ -33,8 +33,9 @@ WEFT_HD inline void Put(T* o, int64_t i, OpReq req, A v) {
   else o[i] = static_cast<T>(v);
 }
 
-// Runs BODY with T the storage type of floating dtype dt; float16/bfloat16 only
-// where the loop policy builds them (L::kHalf), else L::Unsupported throws.
+// Runs BODY with T the storage type of dtype dt: float32, float64 and, where
+// the loop policy builds it (L::kHalf), float16 -- MXNet's real dtypes of the
+// updates (type inference rejects bfloat16 first, optim_more_decl.cc).
 #define WEFT_OPTIM_SWITCH(L, dt, opname, T, ...)                                           \
   switch (dt) {                                                                          \
     case ::weft::DType::kFloat32: { using T = float; __VA_ARGS__ break; }                \
@@ -43,13 +44,9 @@ WEFT_HD inline void Put(T* o, int64_t i, OpReq req, A v) {
       if constexpr (L::kHalf) { using T = ::weft::half_t; __VA_ARGS__ }                  \
       else { L::Unsupported(opname, dt); }                                               \
       break;                                                                             \
-    case ::weft::DType::kBFloat16:                                                       \
-      if constexpr (L::kHalf) { using T = ::weft::bf16_t; __VA_ARGS__ }                  \
-      else { L::Unsupported(opname, dt); }                                               \
-      break;                                                                             \
     default:                                                                             \
       WEFT_THROW(kDType) << (opname) << ": unsupported dtype " << ::weft::DTypeName(dt) \
-                         << " (a floating-point dtype is expected)";                    \
+                         << " (float16, float32 or float64 is expected)";               \
   }
 
 // ---------------------------------------------------------------------------

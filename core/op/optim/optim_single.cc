@@ -160,7 +160,7 @@ const char* const kAdamWDoc =
     AddRescaleGrad(op);
     AddClipGradient(op, "clip_grad");
     op.set_infer_shape(Checked(ShapeRule({})))
-        .set_infer_type(nnx::FloatSameTypeInfer)
+        .set_infer_type(RealSameTypeInfer)
         .set_compute_cpu(FtmlUpdateCpu)
         .set_compute_gpu(WEFT_GPU(cuda::FtmlUpdateGpu))
         .add_inplace(0, 0);
@@ -183,7 +183,7 @@ const char* const kAdamWDoc =
                  "Clip weights to the range of [-clip_weights, clip_weights] If clip_weights <= 0, weight clipping "
                  "is turned off. weights = max(min(weights, clip_weights), -clip_weights).");
     op.set_infer_shape(ShapeRule({}))
-        .set_infer_type(nnx::FloatSameTypeInfer)
+        .set_infer_type(RealSameTypeInfer)
         .set_compute_cpu(RmspropAlexUpdateCpu)
         .set_compute_gpu(WEFT_GPU(cuda::RmspropAlexUpdateGpu))
         .add_inplace(0, 0);
@@ -192,7 +192,7 @@ const char* const kAdamWDoc =
     OpDef& op = Declare("lamb_update_phase1", {"weight", "grad", "mean", "var"}, {2, 3}, kLambPhase1Doc);
     AddLambPhase1Params(op);
     op.set_infer_shape(Checked(ShapeRule({})))
-        .set_infer_type(nnx::FloatSameTypeInfer)
+        .set_infer_type(RealSameTypeInfer)
         .set_compute_cpu(LambUpdatePhase1Cpu)
         .set_compute_gpu(WEFT_GPU(cuda::LambUpdatePhase1Gpu));
   }
@@ -210,7 +210,7 @@ const char* const kAdamWDoc =
     OpDef& op = Declare("lamb_update_phase2", {"weight", "g", "r1", "r2"}, {}, kLambPhase2Doc);
     AddLambPhase2Params(op);
     op.set_infer_shape(ShapeRule({2, 3}))
-        .set_infer_type(nnx::FloatSameTypeInfer)
+        .set_infer_type(RealSameTypeInfer)
         .set_compute_cpu(LambUpdatePhase2Cpu)
         .set_compute_gpu(WEFT_GPU(cuda::LambUpdatePhase2Gpu))
         .add_inplace(0, 0);
@@ -282,7 +282,7 @@ const char* const kAdamWDoc =
     op.add_alias("_adamw_update");
     AddAdamWParams(op);
     op.set_infer_shape(ShapeRule({4}))
-        .set_infer_type(nnx::FloatSameTypeInfer)
+        .set_infer_type(RealSameTypeInfer)
         .set_compute_cpu(AdamWUpdateCpu)
         .set_compute_gpu(WEFT_GPU(cuda::AdamWUpdateGpu))
         .add_inplace(0, 0);
@@ -313,7 +313,7 @@ const char* const kAdamWDoc =
     AddClipGradient(op);
     op.add_param("epsilon", ParamType::kFloat, "1e-05", "Epsilon for numerical stability");
     op.set_infer_shape(ShapeRule({}, 2))
-        .set_infer_type(nnx::FloatSameTypeInfer)
+        .set_infer_type(RealSameTypeInfer)
         .set_compute_cpu(GroupAdagradUpdateCpu)
         .set_compute_gpu(WEFT_GPU(cuda::GroupAdagradUpdateGpu))
         .add_inplace(0, 0);
@@ -334,7 +334,7 @@ const char* const kAdamWDoc =
                 << "weight), got shape " << (*in)[i].ToString();
           return ShapeRule({})(p, in, out);
         })
-        .set_infer_type(nnx::FloatSameTypeInfer)
+        .set_infer_type(RealSameTypeInfer)
         .set_compute_cpu(MultiLarsUpdateCpu)
         .set_compute_gpu(WEFT_GPU(cuda::MultiLarsUpdateGpu))
         .add_inplace(0, 0);
