@@ -288,7 +288,7 @@ void MultiLamb(const OpContext& ctx, const Params& p, const std::vector<TensorVi
 // ---------------------------------------------------------------------------
 // AdamW of one tensor: kMp updates through the float32 master (states and
 // rescale_grad float32). The update is skipped (the weight is written back
-// unchanged) when rescale_grad, read on the device, is NaN, infinite or 0.
+// unchanged) when rescale_grad, read on the device, is NaN.
 template <class L, typename T, bool kMp, typename Sc>
 void AdamWTensor(const OpContext& ctx, const Consts<typename std::conditional<kMp, float, typename AccOf<T>::type>::type>& c,
                  const TensorView& w, const TensorView& g, const TensorView& mean, const TensorView& var,

@@ -117,10 +117,11 @@ WEFT_HD inline A AdamWRule(A w, A g, A* mean, A* var, A scale, A lr, A wd, A eta
   return w - eta * (lr * m / (std::sqrt(v) + c.eps) + wd * w);
 }
 
-// The adamw updates are skipped when rescale_grad is NaN, infinite or 0.
+// The adamw updates are skipped when rescale_grad is NaN (MXNet 1.9.1
+// contrib/adamw.cc: std::isnan(scale)).
 template <typename A>
 WEFT_HD inline bool AdamWSkips(A scale) {
-  return !(scale == scale) || scale == A(0) || scale - scale != A(0);
+  return !(scale == scale);
 }
 
 // multi_lars: the new learning rate of one layer.

@@ -230,11 +230,11 @@ const char* const kPreloaded = "\n\nThe learning rates and weight decays are the
       "  grad = clip(grad * rescale_grad, clip_gradient)\n  m = beta1 * m + (1 - beta1) * grad\n"
       "  v = beta2 * v + (1 - beta2) * grad^2\n  w -= eta * (learning_rate * m / (sqrt(v) + epsilon) + w * wd)\n\n"
       "with each weight's learning rate, wd and eta from lrs, wds and etas. rescale_grad is the last input (a float32 "
-      "one-element array): if it is NaN, Inf, or 0, the update is skipped. mean and var are updated in place.";
-  Declare("_contrib_multi_adamw_update", "_multi_adamw_update",
+      "one-element array): if it is NaN, the update is skipped. mean and var are updated in place.";
+  Declare("_contrib_multi_adamw_update", nullptr,
           Layout{"num_weights", {"weight", "grad", "mean", "var"}, {2, 3}, -1, {"rescale_grad"}}, adamw_doc,
           AdamWParams, MultiAdamWUpdateCpu, WEFT_GPU(cuda::MultiAdamWUpdateGpu));
-  Declare("_contrib_multi_mp_adamw_update", "_multi_mp_adamw_update",
+  Declare("_contrib_multi_mp_adamw_update", nullptr,
           Layout{"num_weights", {"weight", "grad", "mean", "var", "weight32"}, {2, 3, 4}, 2, {"rescale_grad"}},
           std::string(adamw_doc) + kMp, AdamWParams, MultiMpAdamWUpdateCpu, WEFT_GPU(cuda::MultiMpAdamWUpdateGpu));
 
@@ -247,10 +247,10 @@ const char* const kPreloaded = "\n\nThe learning rates and weight decays are the
       "without bias_correction)\n"
       "  r1 = norm(weight) held in [lower_bound, upper_bound]; r2 = norm(g)\n"
       "  weight -= (lr * r1 / r2 if r1 > 0 and r2 > 0 else lr) * g\n\nmean and var are updated in place.";
-  Declare("_contrib_multi_lamb_update", "_multi_lamb_update",
+  Declare("_contrib_multi_lamb_update", nullptr,
           Layout{"num_tensors", {"weight", "grad", "mean", "var"}, {2, 3}, -1, {}}, lamb_doc, LambParams,
           MultiLambUpdateCpu, WEFT_GPU(cuda::MultiLambUpdateGpu));
-  Declare("_contrib_multi_mp_lamb_update", "_multi_mp_lamb_update",
+  Declare("_contrib_multi_mp_lamb_update", nullptr,
           Layout{"num_tensors", {"weight", "grad", "mean", "var", "weight32"}, {2, 3, 4}, 2, {}},
           std::string(lamb_doc) + kMp, LambParams, MultiMpLambUpdateCpu, WEFT_GPU(cuda::MultiMpLambUpdateGpu));
   return true;

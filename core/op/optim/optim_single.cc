@@ -140,7 +140,8 @@ const char* const kAdamWDoc =
     "from the optimization steps taken w.r.t. the loss function.\n\n"
     "  grad = clip(grad * rescale_grad, clip_gradient)\n  m = beta1 * m + (1 - beta1) * grad\n"
     "  v = beta2 * v + (1 - beta2) * grad^2\n  w -= eta * (learning_rate * m / (sqrt(v) + epsilon) + w * wd)\n\n"
-    "rescale_grad is an input (a one-element array): if it is NaN, Inf, or 0, the update is skipped.";
+    "rescale_grad is an input (a one-element array): if it is NaN, the update is skipped (the weight is "
+    "returned unchanged).";
 
 [[maybe_unused]] const bool kRegistered = [] {
   {
@@ -279,7 +280,6 @@ const char* const kAdamWDoc =
   }
   {
     OpDef& op = Declare("_contrib_adamw_update", {"weight", "grad", "mean", "var", "rescale_grad"}, {2, 3}, kAdamWDoc);
-    op.add_alias("_adamw_update");
     AddAdamWParams(op);
     op.set_infer_shape(ShapeRule({4}))
         .set_infer_type(RealSameTypeInfer)
@@ -292,7 +292,6 @@ const char* const kAdamWDoc =
                         {2, 3, 4},
                         std::string("Multi-precision version of the AdamW update.\n\n") + kAdamWDoc +
                             "\n\nThe rule runs on weight32; mean, var, weight32 and rescale_grad are float32.");
-    op.add_alias("_mp_adamw_update");
     AddAdamWParams(op);
     op.set_infer_shape(ShapeRule({5}))
         .set_infer_type(MpTypeRule(2, false))
@@ -307,7 +306,6 @@ const char* const kAdamWDoc =
                         "  history += mean(square(grad), axis=1, keepdims=True)\n"
                         "  weight -= lr * grad / sqrt(history + epsilon)\n\n"
                         "history has shape (weight.shape[0], 1) and is updated in place.");
-    op.add_alias("_group_adagrad_update");
     AddLr(op);
     AddRescaleGrad(op);
     AddClipGradient(op);
