@@ -63,7 +63,10 @@ Symbol Symbol::Compose(const OpDef& op, const std::string& name, std::map<std::s
   node->attrs = std::move(attrs);
   // Variadic ops take their input count from the positional arguments when
   // the count parameter was not given (MXNet: Concat(a, b, c)).
-  if (!op.variadic_param.empty() && !node->attrs.count(op.variadic_param))
+  // A count with a default (num_weights=1 of the multi_* updates) is not
+  // taken from the inputs.
+  const ParamSpec* count = op.variadic_param.empty() ? nullptr : op.FindParam(op.variadic_param);
+  if (!op.variadic_param.empty() && (count == nullptr || count->required) && !node->attrs.count(op.variadic_param))
     node->attrs[op.variadic_param] = std::to_string(args.size());
   node->ParseParams();
 
@@ -108,6 +111,8 @@ Symbol Symbol::Compose(const OpDef& op, const std::string& name, std::map<std::s
     for (size_t i = 0; i < inputs.size(); ++i)
       if (inputs[i].node->is_variable()) op.set_input_var_attrs(static_cast<int>(i), &inputs[i].node->attrs);
   for (int m : op.mutate_inputs) {
+    // The multi_* updates list the states of their largest group count.
+    if (static_cast<size_t>(m) >= inputs.size()) continue;
     NodeEntry& e = inputs[static_cast<size_t>(m)];
     if (e.node->is_variable()) e.version = ++e.node->version;
   }

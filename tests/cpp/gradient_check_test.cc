@@ -656,6 +656,34 @@ void AddElemwiseMore(std::vector<GradCase>* t) {
   t->push_back(C("amp_cast", {X(s)}, {{"dtype", "float64"}}));
   t->push_back(C("amp_multicast", {X(s), X({2})}, {{"num_outputs", "2"}}));
   t->push_back(Zero(C("_contrib_arange_like", {X(s)})));
+// The detection family (core/op/detect/). box_nms's gradient copies each
+// kept row's head gradient back to its input row; the boxes are far from
+// every threshold so a finite step changes no suppression. The other box ops
+// back-propagate zeros by definition (MXNet's MakeZeroGradNodes), not their
+// derivative: their inputs are marked as not differentiable (MultiBoxPrior's
+// output does not depend on its data's values, so its zero is checked).
+void AddDetect(std::vector<GradCase>* t) {
+  t->push_back(C("_contrib_box_nms", {X({4, 6}, Fixed({7, 0.9, 0.1, 0.1, 0.5, 0.5,      //
+                                                       5, 0.8, 0.12, 0.12, 0.52, 0.52,  // suppressed by row 0
+                                                       3, 0.7, 0.6, 0.6, 0.9, 0.9,      //
+                                                       2, 0.6, 0.1, 0.6, 0.3, 0.9}))},
+                 {{"overlap_thresh", "0.5"}}));
+  t->push_back(Zero(C("_contrib_MultiBoxPrior", {X({1, 2, 3, 3})}, {{"sizes", "(0.5, 0.2)"}})));
+  t->push_back(Zero(C("_contrib_box_iou", {I({2, 4}, U(0.0, 0.4)), I({3, 4}, U(0.5, 0.9))})));
+  t->push_back(Zero(C("_contrib_box_decode", {I({1, 2, 4}, U()), I({1, 2, 4}, U(0.2, 0.5))})));
+  t->push_back(Zero(C("_contrib_box_encode", {I({1, 2}, Fixed({1, 1})), I({1, 2}, Fixed({0, 1})),
+                                              I({1, 2, 4}, Fixed({0.1, 0.1, 0.4, 0.4, 0.5, 0.5, 0.9, 0.8})),
+                                              I({1, 2, 4}, Fixed({0.1, 0.2, 0.5, 0.4, 0.4, 0.5, 0.8, 0.9})),
+                                              I({4}, Fixed({0, 0, 0, 0})), I({4}, Fixed({1, 1, 1, 1}))})));
+  t->push_back(Zero(C("_contrib_bipartite_matching", {I({3, 2}, U())}, {{"threshold", "-2"}})));
+  t->push_back(Zero(C("_contrib_MultiBoxDetection", {I({1, 3, 2}, U(0.1, 0.9)), I({1, 8}, U()), I({1, 2, 4},
+                                                     Fixed({0.1, 0.1, 0.4, 0.4, 0.5, 0.5, 0.9, 0.8}))})));
+  t->push_back(Zero(C("_contrib_MultiBoxTarget", {I({1, 2, 4}, Fixed({0.1, 0.1, 0.4, 0.4, 0.5, 0.5, 0.9, 0.8})),
+                                                  I({1, 1, 5}, Fixed({0, 0.1, 0.1, 0.4, 0.45})), I({1, 2, 2}, U())})));
+  for (const char* op : {"_contrib_Proposal", "_contrib_MultiProposal"})
+    t->push_back(Zero(C(op, {I({1, 2, 2, 2}, U(0.0, 1.0)), I({1, 4, 2, 2}, U()), I({1, 3}, Fixed({16, 16, 1}))},
+                        {{"scales", "(1,)"}, {"ratios", "(1,)"}, {"feature_stride", "8"},
+                         {"rpn_post_nms_top_n", "3"}, {"rpn_min_size", "1"}})));
 }
 
 const std::vector<GradCase>& Table() {
@@ -670,6 +698,7 @@ const std::vector<GradCase>& Table() {
     AddNnMore(&t);
     AddLinalg(&t);
     AddElemwiseMore(&t);
+    AddDetect(&t);
     return t;
   }();
   return table;

@@ -195,7 +195,8 @@ def make_op_function(opname, func_name, schema, handle=None):
     src.append("    _a = []")
     for j, (p, n) in enumerate(zip(params, par_names)):
         g["_cv%d" % j] = _converter(p)
-        if variadic and p["name"] == variadic:
+        if variadic and p["name"] == variadic and p.get("required"):
+            # A count with a default (num_weights=1) is not taken from the inputs (OpDef::VariadicCountFromInputs).
             src.append("    if %s is _Null:" % n)
             src.append("        %s = len(_ins)" % n)
         if p["name"] == "ctx" and not inputs and not variadic:

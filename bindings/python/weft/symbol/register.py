@@ -114,6 +114,15 @@ def _make_helpers(opname):
     return bad_input
 
 
+def _count_param(variadic, params):
+    """The variadic count parameter that create() fills from the inputs when omitted: one without a default
+    (num_args), not one with a default (num_weights=1; OpDef::VariadicCountFromInputs)."""
+    for p in params:
+        if p["name"] == variadic and not p.get("required"):
+            return None
+    return variadic or None
+
+
 def make_symbol_function(opname, func_name, schema, handle=None):
     """A Python function composing operator `opname` under the name func_name."""
     handle = handle if handle is not None else op_handle(opname)
@@ -122,7 +131,7 @@ def make_symbol_function(opname, func_name, schema, handle=None):
         taken.add(reserved)
 
     g = {"_Sym": Symbol, "_Null": _Null, "_OP": handle, "_NAME": opname, "_HINT": func_name.lower(),
-         "_VARIADIC": variadic or None, "_create": create, "_bad_input": _make_helpers(opname),
+         "_VARIADIC": _count_param(variadic, params), "_create": create, "_bad_input": _make_helpers(opname),
          "_tuple": tuple, "_list": list}
     src = []
     if variadic:

@@ -1,0 +1,36 @@
+// GPU kernels of the detection ops: the drivers of detect_impl.h over Launch
+// (float32/float64; float16 throws a DTypeError naming the GPU). box_nms runs
+// one index per batch (Note [GPU kernel style]: the sort and the greedy
+// suppression loop inside it).
+#include "core/op/detect/detect_gpu.h"
+
+#include "core/op/common/gpu_kernel.h"
+#include "core/op/detect/detect_impl.h"
+
+namespace weft {
+namespace cuda {
+namespace {
+
+struct GpuLoop {
+  static constexpr bool kHalf = false;
+  template <typename F>
+  static void For(const OpContext& ctx, int64_t n, F f) {
+    Launch(ctx, n, f);
+  }
+  static void* Temp(const OpContext& ctx, size_t bytes, std::vector<char>*) { return Scratch(ctx, bytes); }
+  static void Unsupported(const char* op, DType dt) { UnsupportedDType(op, dt); }
+};
+
+using L = GpuLoop;
+
+}  // namespace
+
+using namespace ::weft::detect;  // NOLINT(build/namespaces): the drivers of detect_impl.h
+
+#define WEFT_DETECT_GPU_DEF(name, ...) \
+  WEFT_GPU_KERNEL_DECL(name##Gpu) { __VA_ARGS__(ctx, p, in, req, out); }
+WEFT_DETECT_KERNELS(WEFT_DETECT_GPU_DEF)
+#undef WEFT_DETECT_GPU_DEF
+
+}  // namespace cuda
+}  // namespace weft

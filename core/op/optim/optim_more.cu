@@ -1,0 +1,36 @@
+// GPU kernels of the optimizer updates of optim_single.cc / optim_multi.cc:
+// the drivers of optim_more_impl.h (Note [One optimizer rule]) over Launch.
+// float32/float64 storage (as every GPU kernel here, Note in gpu_kernel.h);
+// float16/bfloat16 weights throw a DTypeError naming the GPU.
+#include "core/op/optim/optim_more_gpu.h"
+
+#include "core/op/common/gpu_kernel.h"
+#include "core/op/optim/optim_more_impl.h"
+
+namespace weft {
+namespace cuda {
+namespace {
+
+struct GpuLoop {
+  static constexpr bool kHalf = false;
+  template <typename F>
+  static void For(const OpContext& ctx, int64_t n, F f) {
+    Launch(ctx, n, f);
+  }
+  static void* Temp(const OpContext& ctx, size_t bytes, std::vector<char>*) { return Scratch(ctx, bytes); }
+  static void Unsupported(const char* op, DType dt) { UnsupportedDType(op, dt); }
+};
+
+using L = GpuLoop;
+
+}  // namespace
+
+using namespace ::weft::optim;  // NOLINT(build/namespaces): the drivers of optim_more_impl.h
+
+#define WEFT_OPTIM_GPU_DEF(name, ...) \
+  WEFT_GPU_KERNEL_DECL(name##Gpu) { __VA_ARGS__(ctx, p, in, req, out); }
+WEFT_OPTIM_MORE_KERNELS(WEFT_OPTIM_GPU_DEF)
+#undef WEFT_OPTIM_GPU_DEF
+
+}  // namespace cuda
+}  // namespace weft
