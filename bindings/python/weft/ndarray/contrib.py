@@ -2,7 +2,9 @@
 
 import math as _math
 
-__all__ = ["rand_zipfian"]
+from .control_flow import cond, foreach, while_loop  # noqa: F401  (MXNet's imperative control flow)
+
+__all__ = ["rand_zipfian", "foreach", "while_loop", "cond"]
 
 
 def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
