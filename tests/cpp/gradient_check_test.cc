@@ -513,6 +513,8 @@ void AddNnMore(std::vector<GradCase>* t) {
   t->push_back(C("_contrib_BatchNormWithReLU", bn(), {{"fix_gamma", "False"}}));
   t->push_back(C("_contrib_SparseEmbedding", {I({2, 3}, Fixed({0, 4, 2, 2, 1, 0})), X({5, 4})},
                  {{"input_dim", "5"}, {"output_dim", "4"}, {"dtype", "float64"}}));
+}
+
 // ---- linalg (core/op/linalg) and signal (core/op/signal) ----
 
 Values Read(const NDArray& a);
@@ -603,6 +605,8 @@ void AddLinalg(std::vector<GradCase>* t) {
         for (size_t i = 0; i < outs[0].size(); ++i) f += outs[0][i] * heads[0][i];
         return f;
       }));
+}
+
 // The surrogate loss k <input 0, head 0> of the ops whose gradient is, by
 // design, not the derivative of their output: the straight-through
 // estimators (k = 1) and _contrib_gradientmultiplier (k = its scalar).
@@ -656,6 +660,8 @@ void AddElemwiseMore(std::vector<GradCase>* t) {
   t->push_back(C("amp_cast", {X(s)}, {{"dtype", "float64"}}));
   t->push_back(C("amp_multicast", {X(s), X({2})}, {{"num_outputs", "2"}}));
   t->push_back(Zero(C("_contrib_arange_like", {X(s)})));
+}
+
 // The detection family (core/op/detect/). box_nms's gradient copies each
 // kept row's head gradient back to its input row; the boxes are far from
 // every threshold so a finite step changes no suppression. The other box ops
