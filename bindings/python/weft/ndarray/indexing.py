@@ -408,3 +408,94 @@ def _advanced_set(a, key, kind, value):
     else:
         rhs = _value_nd(a, "nd", value, vshape)._view(rshape)
     _call("_scatter_set_nd", [a, rhs, _index_nd(indices, a.context)], out=a, shape=shape)
+
+
+# ---- MXNet's indexing helpers (mx.nd.get_indexing_dispatch_code, ...) --------------------------
+# The dispatch codes of MXNet 1.9.1's ndarray.py.
+_NDARRAY_UNSUPPORTED_INDEXING = -1
+_NDARRAY_BASIC_INDEXING = 0
+_NDARRAY_ADVANCED_INDEXING = 1
+_NDARRAY_EMPTY_TUPLE_INDEXING = 2
+# What indexing_key_expand_implicit_axes says about 0-d boolean indices.
+_NDARRAY_NO_ZERO_DIM_BOOL_ARRAY = -1
+_NDARRAY_ZERO_DIM_BOOL_ARRAY_FALSE = 0
+_NDARRAY_ZERO_DIM_BOOL_ARRAY_TRUE = 1
+
+
+def get_indexing_dispatch_code(key):
+    """Returns a dispatch code for calling basic or advanced indexing functions:
+    0 basic (ints, slices, None), 1 advanced (an array, list, tuple or range in
+    the key), 2 an empty tuple inside the key. key must be a tuple."""
+    assert isinstance(key, tuple)
+    for idx in key:
+        if isinstance(idx, (NDArray, np.ndarray, list, tuple, range)):
+            if isinstance(idx, tuple) and len(idx) == 0:
+                return _NDARRAY_EMPTY_TUPLE_INDEXING
+            return _NDARRAY_ADVANCED_INDEXING
+        if not (isinstance(idx, (slice,) + _INT_TYPES) or idx is None):
+            raise ValueError("NDArray does not support slicing with key {} of type {}.".format(idx, type(idx)))
+    return _NDARRAY_BASIC_INDEXING
+
+
+def get_oshape_of_gather_nd_op(dshape, ishape):
+    """The output shape of gather_nd for data shape dshape and index shape
+    ishape: ishape[1:] + dshape[ishape[0]:]."""
+    assert len(dshape) > 0 and len(ishape) > 0
+    oshape = list(ishape[1:])
+    if ishape[0] < len(dshape):
+        oshape.extend(dshape[ishape[0]:])
+    return tuple(oshape)
+
+
+def _check_boolean_array_dimension(array_shape, axis, bool_shape):
+    for i, val in enumerate(bool_shape):
+        if array_shape[axis + i] != val:
+            raise IndexError("boolean index did not match indexed array along axis {};"
+                             " size is {} but corresponding boolean size is {}"
+                             .format(axis + i, array_shape[axis + i], val))
+
+
+def indexing_key_expand_implicit_axes(key, shape):
+    """Makes the implicit axes of an indexing key explicit with slice(None)
+    (an Ellipsis, or missing trailing axes), as MXNet 1.9.1 does; returns
+    (expanded_key, prepend) where prepend tells a 0-d boolean index: -1 none,
+    0 False, 1 True. A boolean NDArray index needs NumPy semantics, which weft's
+    legacy arrays do not have: it raises ValueError after the shape check, as
+    MXNet does outside npx.set_np()."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    ell_idx = None
+    num_none = 0
+    nonell_key = []
+    prepend = _NDARRAY_NO_ZERO_DIM_BOOL_ARRAY
+    axis = 0
+    for i, idx in enumerate(key):
+        if idx is Ellipsis:
+            if ell_idx is not None:
+                raise IndexError("Cannot use more than one ellipsis (`...`) for indexing")
+            ell_idx = i
+            continue
+        if isinstance(idx, (bool, np.bool_)):
+            prepend = _NDARRAY_ZERO_DIM_BOOL_ARRAY_TRUE if idx else _NDARRAY_ZERO_DIM_BOOL_ARRAY_FALSE
+            continue
+        if idx is None:
+            num_none += 1
+        if isinstance(idx, NDArray) and idx.ndim == 0:
+            if idx.dtype == np.bool_:
+                prepend = (_NDARRAY_ZERO_DIM_BOOL_ARRAY_TRUE if idx.asnumpy() else _NDARRAY_ZERO_DIM_BOOL_ARRAY_FALSE)
+            else:
+                nonell_key.append(int(idx.asnumpy()))
+                axis += 1
+        elif isinstance(idx, NDArray) and idx.dtype == np.bool_:
+            _check_boolean_array_dimension(shape, axis, idx.shape)
+            raise ValueError("Cannot perform boolean indexing in legacy mode. Please activate numpy semantics by "
+                             "calling `npx.set_np()` in the global scope before calling this function.")
+        else:
+            nonell_key.append(idx)
+            axis += 1
+    nonell_key = tuple(nonell_key)
+    if ell_idx is None:
+        ell_idx = len(nonell_key)
+    ell_ndim = len(shape) + num_none - len(nonell_key)
+    expanded_key = nonell_key[:ell_idx] + (slice(None),) * ell_ndim + nonell_key[ell_idx:]
+    return expanded_key, prepend

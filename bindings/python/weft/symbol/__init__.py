@@ -21,8 +21,11 @@ from . import _internal, contrib, op, register
 from . import random
 from .. import ndarray as _nd
 from .. import _fluent
+from .. import _split_v2 as _split_v2_py
 
 _FUNCS = register.generate_all(_nd.SCHEMAS)
+# split_v2 with MXNet's Python signature over the _split_v2 op (weft/_split_v2.py).
+_FUNCS["split_v2"] = _split_v2_py.wrap(_FUNCS["_split_v2"], "weft.sym")
 
 _helpers = set(globals())
 for _name, _fn in _FUNCS.items():
