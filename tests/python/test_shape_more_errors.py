@@ -47,6 +47,15 @@ def x(*shape):
      r"_split_v2: indices \(0, 3, 2\) must be increasing"),
     (lambda: mx.nd._split_v2(x(4, 2), indices=(0, 2), squeeze_axis=True), ShapeError,
      r"_split_v2: squeeze_axis needs parts of size 1"),
+    (lambda: mx.nd.cast_storage(x(2, 3), stype="csr"), InvalidArgumentError,
+     r"cast_storage: stype 'csr' is a sparse storage type, which weft does not support"),
+    (lambda: mx.nd.cast_storage(x(2, 3), stype="row_sparse"), InvalidArgumentError, r"cast_storage: stype 'row_sparse'"),
+    (lambda: mx.nd.linspace(0, 1, -2), InvalidArgumentError, r"_linspace: num must be non-negative"),
+    (lambda: mx.nd.fill_element_0index(x(2, 3), x(3), x(2)), ShapeError,
+     r"fill_element_0index: input 'mhs' \(one value per row of 'lhs'\)"),
+    (lambda: mx.nd.fill_element_0index(x(6), x(6), x(6)), ShapeError, r"fill_element_0index: input 'lhs' must be 2-D"),
+    (lambda: mx.nd.batch_take(x(2, 3), x(4)), ShapeError, r"batch_take: input 'a' of shape \(2, 3\) must hold a whole row"),
+    (lambda: mx.nd.argmax_channel(x(3, 0)), ShapeError, r"argmax_channel: the last axis of input 'data'"),
 ])
 def test_bad_input_is_refused(call, err, pattern):
     with pytest.raises(err, match=pattern):
@@ -121,3 +130,16 @@ def test_indexing_helpers_match_mxnet():
     assert mx.nd.indexing_key_expand_implicit_axes(np.s_[..., 1], shape) == ((full, full, 1), -1)
     with pytest.raises(IndexError, match="more than one ellipsis"):
         mx.nd.indexing_key_expand_implicit_axes(np.s_[..., 0, ...], shape)
+
+
+def test_legacy_helpers():
+    np.testing.assert_allclose(mx.nd.linspace(0, 1, 5).asnumpy(), np.linspace(0, 1, 5, dtype=np.float32))
+    assert mx.nd.linspace(0, 1, 4, endpoint=False, dtype="float64").dtype == np.float64
+    s = mx.sym.linspace(0, 2, 3)
+    assert s.infer_shape()[1] == [(3,)]
+    out = mx.nd.zeros((3, 4))
+    mx.nd.onehot_encode(mx.nd.array([1, 0, 3]), out)
+    np.testing.assert_array_equal(out.asnumpy(), np.eye(4, dtype=np.float32)[[1, 0, 3]])
+    got = mx.nd.choose_element_0index(x(2, 3), mx.nd.array([2, 0]))
+    np.testing.assert_array_equal(got.asnumpy(), [2, 3])
+    assert mx.nd.cast_storage(x(2, 3), stype="default").shape == (2, 3)

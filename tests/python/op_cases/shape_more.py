@@ -320,3 +320,64 @@ CASES["_split_v2"] = [
       name="squeeze_int32"),
     C(rand((3, 4)), lambda x: (x[:, 1:3].copy(), x[:, 3:].copy()), indices=(1, 3), axis=-1, name="leading_dropped"),
 ]
+
+
+# ---- legacy row-wise ops, _linspace, cast_storage --------------------------------------------------
+
+def fill_ref(lhs, mhs, rhs):
+    out = lhs.copy()
+    cols = lhs.shape[1]
+    out[np.arange(len(rhs)), np.clip(rhs.astype(np.int64), 0, cols - 1)] = mhs
+    return out
+
+
+def onehot_ref(idx, like):
+    out = np.zeros(like.shape, like.dtype)
+    for i, j in enumerate(idx.astype(np.int64)):
+        if 0 <= j < like.shape[1]:
+            out[i, j] = 1
+    return out
+
+
+def argmax_channel_ref(x):
+    r = np.argmax(x, axis=-1).astype(x.dtype)
+    return r.reshape(1) if r.ndim == 0 else r
+
+
+def batch_take_ref(a, idx):
+    flat = a.reshape(idx.size, -1)
+    return flat[np.arange(idx.size), np.clip(idx.astype(np.int64).ravel(), 0, flat.shape[1] - 1)].reshape(idx.shape)
+
+
+def fixed(values, dtype=F32):
+    return lambda rng: np.asarray(values, dtype=dtype)
+
+
+CASES["fill_element_0index"] = [
+    C(ins(rand((3, 4)), rand((3,)), fixed([0, 3, 1])), fill_ref, name="float32"),
+    C(ins(rand((2, 3), F64), rand((2,), F64), fixed([5, -1], I32)), fill_ref, name="clipped_int32_index"),
+]
+CASES["_onehot_encode"] = [
+    C(ins(fixed([0, 2, 1]), rand((3, 4))), onehot_ref, name="float32"),
+    C(ins(fixed([3, 7], I64), rand((2, 4), F64)), onehot_ref, name="out_of_range_float64"),
+]
+CASES["argmax_channel"] = [
+    C(distinct((3, 5)), argmax_channel_ref, name="2d"),
+    C(distinct((2, 3, 4), F64), argmax_channel_ref, name="3d"),
+    C(distinct((6,), I32), argmax_channel_ref, name="1d_int32"),
+]
+CASES["batch_take"] = [
+    C(ins(rand((3, 4)), fixed([0, 3, 1], I32)), batch_take_ref, name="2d"),
+    C(ins(rand((2, 2, 3), F64), fixed([5, -2], I32)), batch_take_ref, name="3d_clipped"),
+]
+CASES["_linspace"] = [
+    C([], lambda: np.linspace(0, 1, 5, dtype=F32), start=0, stop=1, num=5, name="endpoint"),
+    C([], lambda: np.linspace(-2, 3, 4, endpoint=False).astype(F64), start=-2, stop=3, num=4, endpoint=False,
+      dtype="float64", name="no_endpoint_float64"),
+    C([], lambda: np.linspace(1, 10, 10).astype(I32), start=1, stop=10, num=10, dtype="int32", name="int32"),
+    C([], lambda: np.array([2.5], F32), start=2.5, stop=7, num=1, name="one"),
+]
+CASES["cast_storage"] = [
+    C(rand((2, 3)), lambda x: x.copy(), stype="default", name="dense"),
+    C(rand((4,), I64, -9, 9), lambda x: x.copy(), stype="default", name="int64"),
+]

@@ -168,3 +168,16 @@ def from_numpy(ndarray, zero_copy=True):
     out = from_dlpack(ndarray)
     ndarray.flags["WRITEABLE"] = False
     return out
+
+
+def linspace(start, stop, num, endpoint=True, ctx=None, dtype=None):
+    """num evenly spaced values over [start, stop] (or [start, stop) when not
+    endpoint), MXNet's mx.nd.linspace (the _linspace op; default dtype float32)."""
+    return _call("_linspace", [], start=start, stop=stop, num=num, endpoint=endpoint,
+                 **_ctx_dtype_attrs("_linspace", ctx, dtype))
+
+
+def onehot_encode(indices, out):
+    """One-hot encodes indices into the matrix out (MXNet's deprecated
+    mx.nd.onehot_encode; use one_hot): out[i, indices[i]] = 1, 0 elsewhere."""
+    return _call("_onehot_encode", [indices, out], out=out)
