@@ -56,6 +56,13 @@ def x(*shape):
     (lambda: mx.nd.fill_element_0index(x(6), x(6), x(6)), ShapeError, r"fill_element_0index: input 'lhs' must be 2-D"),
     (lambda: mx.nd.batch_take(x(2, 3), x(4)), ShapeError, r"batch_take: input 'a' of shape \(2, 3\) must hold a whole row"),
     (lambda: mx.nd.argmax_channel(x(3, 0)), ShapeError, r"argmax_channel: the last axis of input 'data'"),
+    (lambda: mx.nd.ravel_multi_index(x(3, 2), shape=(4, 5)), ShapeError,
+     r"_ravel_multi_index: input 'data' must have shape \(2, N\)"),
+    (lambda: mx.nd.unravel_index(x(3), shape=(4, 0)), InvalidArgumentError,
+     r"_unravel_index: parameter 'shape' \(4, 0\) must have positive dimensions"),
+    (lambda: mx.nd.scatter_nd(x(3), x(3, 3), shape=(2, 2)), ShapeError,
+     r"scatter_nd: input 'indices' of shape \(3, 3\) must have a first dimension M in \[1, 2\]"),
+    (lambda: mx.nd.scatter_nd(x(4), x(2, 3), shape=(3, 4)), ShapeError, r"scatter_nd: input 'data'"),
 ])
 def test_bad_input_is_refused(call, err, pattern):
     with pytest.raises(err, match=pattern):

@@ -381,3 +381,37 @@ CASES["cast_storage"] = [
     C(rand((2, 3)), lambda x: x.copy(), stype="default", name="dense"),
     C(rand((4,), I64, -9, 9), lambda x: x.copy(), stype="default", name="int64"),
 ]
+
+
+def scatter_nd_ref(shape):
+    def ref(data, idx):
+        out = np.zeros(shape, data.dtype)
+        m = idx.shape[0]
+        flat_idx = idx.reshape(m, -1).astype(np.int64)
+        vals = data.reshape((flat_idx.shape[1],) + tuple(shape[m:]))
+        for j in range(flat_idx.shape[1]):
+            out[tuple(flat_idx[:, j])] = vals[j]
+        return out
+    return ref
+
+
+CASES["scatter_nd"] = [
+    C(ins(rand((3,)), fixed([[0, 1, 2], [1, 0, 3]])), scatter_nd_ref((3, 4)), shape=(3, 4), name="elements"),
+    C(ins(rand((2, 3), F64), fixed([[2, 0]], I32)), scatter_nd_ref((4, 3)), shape=(4, 3), name="rows_float64"),
+    C(ins(rand((2, 1), I32, -9, 9), fixed([[[0], [1]], [[1], [0]]])), scatter_nd_ref((2, 2)), shape=(2, 2),
+      name="2d_index_int32"),
+]
+
+
+CASES["_ravel_multi_index"] = [
+    C(fixed([[3, 6, 6], [4, 5, 1]]), lambda d: np.ravel_multi_index(d.astype(np.int64), (7, 6)).astype(F32),
+      shape=(7, 6), name="2d"),
+    C(fixed([[1, 0], [2, 1], [3, 0]], I64), lambda d: np.ravel_multi_index(d, (2, 3, 4)).astype(I64),
+      shape=(2, 3, 4), name="3d_int64"),
+]
+CASES["_unravel_index"] = [
+    C(fixed([22, 41, 37]), lambda d: np.stack(np.unravel_index(d.astype(np.int64), (7, 6))).astype(F32),
+      shape=(7, 6), name="2d"),
+    C(fixed([0, 23, 5], I32), lambda d: np.stack(np.unravel_index(d, (2, 3, 4))).astype(I32), shape=(2, 3, 4),
+      name="3d_int32"),
+]
