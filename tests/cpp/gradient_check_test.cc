@@ -494,6 +494,7 @@ void AddShapeMore(std::vector<GradCase>* t) {
   t->push_back(Zero(C("argsort", {X({3, 4})}, {{"dtype", "float64"}})));
   t->push_back(C("_split_v2", {X({2, 6})}, {{"sections", "3"}, {"axis", "1"}}));
   t->push_back(Zero(C("argmax_channel", {X({3, 4})})));
+  t->push_back(C("_contrib_index_copy", {X({4, 3}), I({2}, Fixed({3, 1})), X({2, 3})}));
   t->push_back(C("scatter_nd", {X({3}), I({2, 3}, Fixed({0, 1, 2, 1, 0, 3}))}, {{"shape", "(3, 4)"}}));
   t->push_back(C("cast_storage", {X({2, 3})}, {{"stype", "default"}}));
   t->push_back(C("_split_v2", {X({5, 2})}, {{"indices", "(1, 3)"}}, "leading_part_dropped"));

@@ -63,6 +63,10 @@ def x(*shape):
     (lambda: mx.nd.scatter_nd(x(3), x(3, 3), shape=(2, 2)), ShapeError,
      r"scatter_nd: input 'indices' of shape \(3, 3\) must have a first dimension M in \[1, 2\]"),
     (lambda: mx.nd.scatter_nd(x(4), x(2, 3), shape=(3, 4)), ShapeError, r"scatter_nd: input 'data'"),
+    (lambda: mx.nd.contrib.index_copy(x(4, 3), mx.nd.array([0, 1]), x(3, 3)), ShapeError,
+     r"_contrib_index_copy: input 'new_tensor' .*\(2, 3\)"),
+    (lambda: mx.nd.contrib.index_copy(x(4, 3), x(2, 1), x(2, 3)), ShapeError,
+     r"_contrib_index_copy: input 'index_vector' must be 1-D"),
 ])
 def test_bad_input_is_refused(call, err, pattern):
     with pytest.raises(err, match=pattern):

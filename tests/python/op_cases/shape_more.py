@@ -415,3 +415,30 @@ CASES["_unravel_index"] = [
     C(fixed([0, 23, 5], I32), lambda d: np.stack(np.unravel_index(d, (2, 3, 4))).astype(I32), shape=(2, 3, 4),
       name="3d_int32"),
 ]
+
+
+# ---- _contrib_index_copy and its backward op --------------------------------------------------------
+
+def index_copy_ref(old, idx, new):
+    out = old.copy()
+    out[idx.astype(np.int64)] = new
+    return out
+
+
+def backward_index_copy_ref(g, old, idx, new):
+    k = idx.astype(np.int64)
+    g_old = g.copy()
+    g_old[k] = 0
+    return g_old, np.zeros(idx.shape, idx.dtype), g[k]
+
+
+CASES["_contrib_index_copy"] = [
+    C(ins(rand((5, 3)), fixed([4, 0, 2]), rand((3, 3))), index_copy_ref, name="rows"),
+    C(ins(rand((4, 2, 2), F64), fixed([1], I64), rand((1, 2, 2), F64)), index_copy_ref, name="3d_int64_index"),
+    C(ins(rand((3,), I32, -9, 9), fixed([2, 0], I32), rand((2,), I32, -9, 9)), index_copy_ref, name="1d_int32"),
+]
+CASES["_contrib_backward_index_copy"] = [
+    C(ins(rand((5, 3)), rand((5, 3)), fixed([4, 0, 2]), rand((3, 3))), backward_index_copy_ref, name="rows"),
+    C(ins(rand((4, 2), F64), rand((4, 2), F64), fixed([3], F64), rand((1, 2), F64)), backward_index_copy_ref,
+      name="float64"),
+]
