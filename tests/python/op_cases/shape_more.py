@@ -442,3 +442,15 @@ CASES["_contrib_backward_index_copy"] = [
     C(ins(rand((4, 2), F64), rand((4, 2), F64), fixed([3], F64), rand((1, 2), F64)), backward_index_copy_ref,
       name="float64"),
 ]
+
+
+# ---- float16 (CPU: moved by element size or read as float64; GPU kernels refuse it, checked there) --------
+F16 = np.float16
+CASES["tile"].append(C(rand((2, 3), F16), tile_ref((2, 1)), reps=(2, 1), name="float16"))
+CASES["SwapAxis"].append(C(rand((2, 3, 2), F16), lambda x: np.swapaxes(x, 0, 2), dim1=0, dim2=2, name="float16"))
+CASES["reverse"].append(C(rand((3, 2), F16), lambda x: x[::-1], axis=(0,), name="float16"))
+CASES["depth_to_space"].append(C(rand((1, 4, 2, 2), F16), d2s_ref(2), block_size=2, name="float16"))
+CASES["diag"].append(C(rand((3, 3), F16), diag_ref(), name="float16"))
+CASES["topk"].append(C(distinct((3, 4), F16), topk_ref(k=2, ret_typ="value"), k=2, ret_typ="value",
+                       name="float16"))
+CASES["sort"].append(C(distinct((2, 5), F16), topk_ref(k=0, ret_typ="value", is_ascend=True), name="float16"))
