@@ -14,6 +14,12 @@ Shape ShapeHint(const Node& n) {
   return s;
 }
 
+bool ShapeHint0(const Shape& s) {
+  for (int i = 0; i < s.ndim(); ++i)
+    if (s[i] == 0) return true;
+  return false;
+}
+
 // Runs `fn(node_id)` in forward then reverse order until nothing changes.
 template <typename Fn>
 void Sweep(const IndexedGraph& g, Fn fn) {
@@ -66,6 +72,10 @@ ShapeInference InferShapes(const IndexedGraph& g, const std::unordered_map<std::
     }
     for (size_t i = 0; i < out.size(); ++i) {
       Shape& slot = r.entry[g.entry_id(static_cast<uint32_t>(nid), static_cast<uint32_t>(i))];
+      // MXNet 1.x legacy shapes: a 0 dim written by an op without inputs
+      // (Gluon's begin states, _zeros(shape=(2, 0, H))) is unknown, as in a
+      // variable's __shape__ (ShapeHint); its consumer fills it in.
+      if (inode.inputs.empty() && out[i].known() && ShapeHint0(out[i])) continue;
       if (out[i].known() && !slot.known()) { slot = out[i]; changed = true; }
     }
     return changed;

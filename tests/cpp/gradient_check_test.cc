@@ -692,6 +692,44 @@ void AddDetect(std::vector<GradCase>* t) {
                          {"rpn_post_nms_top_n", "3"}, {"rpn_min_size", "1"}})));
 }
 
+// ---- the layout ops of core/op/shape/view_plan.h, reshape_like, shape_array, the sort family ----
+void AddShapeMore(std::vector<GradCase>* t) {
+  t->push_back(C("tile", {X({2, 3})}, {{"reps", "(2, 2)"}}));
+  t->push_back(C("tile", {X({3})}, {{"reps", "(2, 1, 2)"}}, "long_reps"));
+  t->push_back(C("_backward_tile", {X({4, 3}), X({2, 3})}, {{"reps", "(2, 1)"}}));
+  t->push_back(C("repeat", {X({2, 3})}, {{"repeats", "2"}, {"axis", "1"}}));
+  t->push_back(C("repeat", {X({2, 2})}, {{"repeats", "3"}}, "flat"));
+  t->push_back(C("_backward_repeat", {X({2, 6}), X({2, 3})}, {{"repeats", "2"}, {"axis", "-1"}}));
+  t->push_back(C("reverse", {X({2, 3, 2})}, {{"axis", "(0, 2)"}}));
+  t->push_back(C("SwapAxis", {X({2, 3, 4})}, {{"dim1", "0"}, {"dim2", "2"}}));
+  t->push_back(C("depth_to_space", {X({1, 8, 2, 1})}, {{"block_size", "2"}}));
+  t->push_back(C("space_to_depth", {X({1, 2, 2, 4})}, {{"block_size", "2"}}));
+  t->push_back(C("diag", {X({3, 4})}, {{"k", "1"}}));
+  t->push_back(C("diag", {X({3})}, {{"k", "-1"}}, "vector"));
+  t->push_back(C("diag", {X({2, 3, 3})}, {{"axis1", "1"}, {"axis2", "2"}}, "3d"));
+  t->push_back(C("_backward_diag", {X({3}), X({3, 4})}, {{"k", "1"}}));
+  t->push_back(C("_backward_diag", {X({4, 4}), X({3})}, {{"k", "-1"}}, "vector"));
+  t->push_back(C("slice_like", {X({3, 4}), I({2, 2}, U())}, {{"axes", "(1,)"}}));
+  t->push_back(C("_backward_slice_like", {X({2, 3}), I({3, 4}, U())}));
+  t->push_back(C("Crop", {X({1, 2, 4, 5}), I({1, 1, 2, 3}, U())}, {{"num_args", "2"}, {"offset", "(1, 2)"}}));
+  t->push_back(C("Crop", {X({1, 1, 4, 5})}, {{"num_args", "1"}, {"h_w", "(2, 2)"}, {"center_crop", "True"}}, "h_w"));
+  t->push_back(C("reshape_like", {X({2, 6}), I({3, 4}, U())}));
+  t->push_back(Zero(C("shape_array", {X({2, 3})})));
+  t->push_back(Zero(C("size_array", {X({2, 3})})));
+  t->push_back(C("topk", {X({3, 5})}, {{"k", "2"}, {"ret_typ", "value"}}));
+  t->push_back(C("topk", {X({4, 3})}, {{"k", "2"}, {"axis", "0"}, {"ret_typ", "both"}, {"dtype", "float64"}}, "both"));
+  t->push_back(Zero(C("topk", {X({3, 5})}, {{"k", "2"}, {"ret_typ", "mask"}, {"dtype", "float64"}}, "mask")));
+  t->push_back(C("sort", {X({3, 4})}, {{"is_ascend", "False"}}));
+  t->push_back(Zero(C("argsort", {X({3, 4})}, {{"dtype", "float64"}})));
+  t->push_back(C("_split_v2", {X({2, 6})}, {{"sections", "3"}, {"axis", "1"}}));
+  t->push_back(Zero(C("argmax_channel", {X({3, 4})})));
+  t->push_back(C("_contrib_index_copy", {X({4, 3}), I({2}, Fixed({3, 1})), X({2, 3})}));
+  t->push_back(C("scatter_nd", {X({3}), I({2, 3}, Fixed({0, 1, 2, 1, 0, 3}))}, {{"shape", "(3, 4)"}}));
+  t->push_back(C("cast_storage", {X({2, 3})}, {{"stype", "default"}}));
+  t->push_back(C("_split_v2", {X({5, 2})}, {{"indices", "(1, 3)"}}, "leading_part_dropped"));
+  t->push_back(C("_split_v2", {X({2, 3})}, {{"indices", "(0, 1)"}, {"axis", "0"}, {"squeeze_axis", "True"}}, "squeeze"));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -705,6 +743,7 @@ const std::vector<GradCase>& Table() {
     AddLinalg(&t);
     AddElemwiseMore(&t);
     AddDetect(&t);
+    AddShapeMore(&t);
     return t;
   }();
   return table;
@@ -716,6 +755,10 @@ Values Read(const NDArray& a) {
   Values v(static_cast<size_t>(a.Size()));
   if (a.dtype() == DType::kFloat64) {
     a.SyncCopyToHost(v.data(), v.size() * 8);
+  } else if (a.dtype() == DType::kInt64) {  // shape_array, size_array
+    std::vector<int64_t> n(v.size());
+    a.SyncCopyToHost(n.data(), n.size() * 8);
+    std::copy(n.begin(), n.end(), v.begin());
   } else {
     EXPECT_EQ(a.dtype(), DType::kFloat32) << "gradient check reads float32 or float64 arrays";
     std::vector<float> f(v.size());
@@ -731,6 +774,9 @@ void Write(const NDArray& a, const Values& v) {
   } else if (a.dtype() == DType::kInt32) {
     std::vector<int32_t> iv(v.begin(), v.end());
     a.SyncCopyFromHost(iv.data(), iv.size() * 4);
+  } else if (a.dtype() == DType::kInt64) {
+    std::vector<int64_t> n(v.begin(), v.end());
+    a.SyncCopyFromHost(n.data(), n.size() * 8);
   } else {
     std::vector<float> f(v.begin(), v.end());
     a.SyncCopyFromHost(f.data(), f.size() * 4);

@@ -87,6 +87,7 @@ int PickAxis(const Params& p, const Shape& d, Shape* out) {
 }
 
 WEFT_REGISTER_OP("pick").set_compute_gpu(WEFT_GPU(cuda::PickGpu)).add_method("pick")
+    .add_alias("choose_element_0index")  // as MXNet 1.9.1 (legacy name, issue 17)
     .describe("Picks one element per position along an axis: out[i, k] = data[i, index[i, k], k].\n\n"
               "index has the shape of the output: data's shape without `axis` (or with it as 1 when "
               "keepdims=True). mode 'clip' clamps out-of-range indices, 'wrap' wraps them around.")

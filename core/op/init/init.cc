@@ -39,6 +39,15 @@ bool ShapeFromParam(const Params& p, std::vector<Shape>*, std::vector<Shape>* ou
   for (int64_t d : s)
     WEFT_CHECK(d >= 0, kInvalidArgument) << op << ": parameter 'shape' " << tensor::TupleString(s)
                                          << " has a negative dimension";
+  // A 0 dim is unknown in a graph (MXNet 1.x legacy shapes; core/graph/infer.cc
+  // leaves it to the consumer): an output shape already inferred that agrees on
+  // every other dim is kept.
+  const Shape& cur = (*out)[0];
+  if (cur.known() && cur.ndim() == static_cast<int>(s.size())) {
+    bool agrees = true;
+    for (size_t i = 0; i < s.size(); ++i) agrees &= s[i] == 0 || s[i] == cur[static_cast<int>(i)];
+    if (agrees) return true;
+  }
   AssignShape(out, 0, Shape(s), op + ": output (shape)");
   return true;
 }

@@ -49,6 +49,7 @@ WEFT_REGISTER_OP("Concat").set_compute_gpu(WEFT_GPU(cuda::ConcatGpu))
               "All inputs must have the same shape except along dim, e.g. (2, 3) and (2, 4) with "
               "dim=1 give (2, 7).")
     .add_alias("concat")
+    .add_alias("_rnn_param_concat")  // Gluon 1.9.1 RNN layers join their weights with it (tests/python/test_swapaxis_bilstm_export.py)
     .set_variadic("num_args")
     .add_required_param("num_args", ParamType::kInt, "Number of inputs to join.")
     .add_param("dim", ParamType::kInt, "1", "The axis along which to join (negative counts from the end).")

@@ -19,14 +19,18 @@ from .ndarray import *  # noqa: F401,F403
 from .ndarray import NDArray, load, load_frombuffer, save, _install_operators
 from .. import _fluent, _namespaces
 from ..context import current_context as _current_context
-from ..dlpack import from_dlpack, from_numpy, to_dlpack_for_read, to_dlpack_for_write
+from ..dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
 from . import _internal, contrib, image, linalg, op, register
 from . import random
 from . import indexing  # noqa: F401
-from .legacy import onehot_encode
-from .indexing import get_indexing_dispatch_code, get_oshape_of_gather_nd_op, indexing_key_expand_implicit_axes
+from .. import _split_v2 as _split_v2_py
+from .creation import from_numpy, linspace, onehot_encode  # noqa: F401
+from .indexing import (get_indexing_dispatch_code, get_oshape_of_gather_nd_op,  # noqa: F401
+                       indexing_key_expand_implicit_axes)
 
 _FUNCS, SCHEMAS = register.generate_all()
+# split_v2 with MXNet's Python signature over the _split_v2 op (weft/_split_v2.py).
+_FUNCS["split_v2"] = _split_v2_py.wrap(_FUNCS["_split_v2"], "weft.nd")
 
 # Helpers of ndarray.py that give way to a registry op of the same name (the op
 # takes the same arguments and more, e.g. zeros_like(data, dtype=...)).

@@ -147,3 +147,37 @@ def ones_like(data, **kwargs):
     if has_op("ones_like"):
         return _call("ones_like", [data], **kwargs)
     return ones(data.shape, ctx=data.context, dtype=data._dtype_flag)
+
+
+def from_numpy(ndarray, zero_copy=True):
+    """An NDArray of a NumPy array (MXNet's mx.nd.from_numpy).
+
+    With zero_copy=True the NDArray shares the NumPy array's memory (through
+    DLPack) and the NumPy array is made read-only, as MXNet does: the engine
+    may read the memory at any later time, so the NumPy side must not change
+    it. The array must be C-contiguous and of a dtype weft has. With
+    zero_copy=False the values are copied."""
+    if not isinstance(ndarray, np.ndarray):
+        raise ArgumentTypeError("from_numpy: expected a numpy.ndarray, got %s" % type(ndarray).__name__)
+    if not zero_copy:
+        return array(ndarray, dtype=ndarray.dtype)
+    if not ndarray.flags["C_CONTIGUOUS"]:
+        raise ValueError("from_numpy: only C-contiguous arrays are supported for zero_copy=True "
+                         "(use numpy.ascontiguousarray, or zero_copy=False)")
+    from ..dlpack import from_dlpack  # pylint: disable=import-outside-toplevel
+    out = from_dlpack(ndarray)
+    ndarray.flags["WRITEABLE"] = False
+    return out
+
+
+def linspace(start, stop, num, endpoint=True, ctx=None, dtype=None):
+    """num evenly spaced values over [start, stop] (or [start, stop) when not
+    endpoint), MXNet's mx.nd.linspace (the _linspace op; default dtype float32)."""
+    return _call("_linspace", [], start=start, stop=stop, num=num, endpoint=endpoint,
+                 **_ctx_dtype_attrs("_linspace", ctx, dtype))
+
+
+def onehot_encode(indices, out):
+    """One-hot encodes indices into the matrix out (MXNet's deprecated
+    mx.nd.onehot_encode; use one_hot): out[i, indices[i]] = 1, 0 elsewhere."""
+    return _call("_onehot_encode", [indices, out], out=out)

@@ -25,7 +25,7 @@ import numbers
 import numpy as np
 
 from .. import dtypes as _dt
-from ..base import ArgumentTypeError, InvalidArgumentError, check_call, lib
+from ..base import ArgumentTypeError, check_call, lib
 from .ndarray import NDArray, _broadcast_to_nd, _call, _host_as, array, empty
 
 _INT_TYPES = (int, np.integer)
@@ -410,68 +410,92 @@ def _advanced_set(a, key, kind, value):
     _call("_scatter_set_nd", [a, rhs, _index_nd(indices, a.context)], out=a, shape=shape)
 
 
-# ---- MXNet's indexing helpers (public names of mxnet.ndarray) ---------------------------------------------
-# The dispatch codes of MXNet's NDArray indexing.
+# ---- MXNet's indexing helpers (mx.nd.get_indexing_dispatch_code, ...) --------------------------
+# The dispatch codes of MXNet 1.9.1's ndarray.py.
 _NDARRAY_UNSUPPORTED_INDEXING = -1
 _NDARRAY_BASIC_INDEXING = 0
 _NDARRAY_ADVANCED_INDEXING = 1
 _NDARRAY_EMPTY_TUPLE_INDEXING = 2
+# What indexing_key_expand_implicit_axes says about 0-d boolean indices.
+_NDARRAY_NO_ZERO_DIM_BOOL_ARRAY = -1
+_NDARRAY_ZERO_DIM_BOOL_ARRAY_FALSE = 0
+_NDARRAY_ZERO_DIM_BOOL_ARRAY_TRUE = 1
 
 
 def get_indexing_dispatch_code(key):
-    """MXNet's dispatch code for an indexing key (a tuple, as from
-    ``indexing_key_expand_implicit_axes``): 1 (advanced) when an entry is an
-    array, list, tuple or range, 2 for an empty tuple entry, else 0 (basic: ints,
-    slices and None); any other entry raises ValueError."""
-    if not isinstance(key, tuple):
-        raise ArgumentTypeError("get_indexing_dispatch_code: key must be a tuple, got %s" % type(key).__name__)
+    """Returns a dispatch code for calling basic or advanced indexing functions:
+    0 basic (ints, slices, None), 1 advanced (an array, list, tuple or range in
+    the key), 2 an empty tuple inside the key. key must be a tuple."""
+    assert isinstance(key, tuple)
     for idx in key:
         if isinstance(idx, (NDArray, np.ndarray, list, tuple, range)):
-            if isinstance(idx, tuple) and not idx:
+            if isinstance(idx, tuple) and len(idx) == 0:
                 return _NDARRAY_EMPTY_TUPLE_INDEXING
             return _NDARRAY_ADVANCED_INDEXING
-        if not (isinstance(idx, (slice, _INT_TYPES)) or idx is None):
-            raise ValueError("NDArray does not support slicing with key %s of type %s." % (idx, type(idx)))
+        if not (isinstance(idx, (slice,) + _INT_TYPES) or idx is None):
+            raise ValueError("NDArray does not support slicing with key {} of type {}.".format(idx, type(idx)))
     return _NDARRAY_BASIC_INDEXING
 
 
 def get_oshape_of_gather_nd_op(dshape, ishape):
-    """The output shape of ``gather_nd`` for data shape ``dshape`` and index shape
-    ``ishape``: ``ishape[1:] + dshape[ishape[0]:]`` (MXNet's helper)."""
-    if not dshape or not ishape:
-        raise InvalidArgumentError("get_oshape_of_gather_nd_op: data and index shapes must be non-empty, got %s "
-                                   "and %s" % (tuple(dshape), tuple(ishape)))
+    """The output shape of gather_nd for data shape dshape and index shape
+    ishape: ishape[1:] + dshape[ishape[0]:]."""
+    assert len(dshape) > 0 and len(ishape) > 0
     oshape = list(ishape[1:])
     if ishape[0] < len(dshape):
         oshape.extend(dshape[ishape[0]:])
     return tuple(oshape)
 
 
+def _check_boolean_array_dimension(array_shape, axis, bool_shape):
+    for i, val in enumerate(bool_shape):
+        if array_shape[axis + i] != val:
+            raise IndexError("boolean index did not match indexed array along axis {};"
+                             " size is {} but corresponding boolean size is {}"
+                             .format(axis + i, array_shape[axis + i], val))
+
+
 def indexing_key_expand_implicit_axes(key, shape):
-    """The key with its implicit axes made explicit (MXNet's helper): the Ellipsis,
-    or the missing trailing axes, become ``slice(None)`` entries so the key covers
-    every axis of ``shape`` (None entries add axes); a 0-d integer NDArray becomes
-    an int. ``(np.s_[:2, None, 0, ...], (3, 4, 5))`` -> ``(slice(None, 2), None, 0,
-    slice(None))``."""
+    """Makes the implicit axes of an indexing key explicit with slice(None)
+    (an Ellipsis, or missing trailing axes), as MXNet 1.9.1 does; returns
+    (expanded_key, prepend) where prepend tells a 0-d boolean index: -1 none,
+    0 False, 1 True. A boolean NDArray index needs NumPy semantics, which weft's
+    legacy arrays do not have: it raises ValueError after the shape check, as
+    MXNet does outside npx.set_np()."""
     if not isinstance(key, tuple):
         key = (key,)
     ell_idx = None
     num_none = 0
     nonell_key = []
+    prepend = _NDARRAY_NO_ZERO_DIM_BOOL_ARRAY
+    axis = 0
     for i, idx in enumerate(key):
         if idx is Ellipsis:
             if ell_idx is not None:
                 raise IndexError("Cannot use more than one ellipsis (`...`) for indexing")
             ell_idx = i
             continue
+        if isinstance(idx, (bool, np.bool_)):
+            prepend = _NDARRAY_ZERO_DIM_BOOL_ARRAY_TRUE if idx else _NDARRAY_ZERO_DIM_BOOL_ARRAY_FALSE
+            continue
         if idx is None:
             num_none += 1
         if isinstance(idx, NDArray) and idx.ndim == 0:
-            nonell_key.append(int(idx.asscalar()))
+            if idx.dtype == np.bool_:
+                prepend = (_NDARRAY_ZERO_DIM_BOOL_ARRAY_TRUE if idx.asnumpy() else _NDARRAY_ZERO_DIM_BOOL_ARRAY_FALSE)
+            else:
+                nonell_key.append(int(idx.asnumpy()))
+                axis += 1
+        elif isinstance(idx, NDArray) and idx.dtype == np.bool_:
+            _check_boolean_array_dimension(shape, axis, idx.shape)
+            raise ValueError("Cannot perform boolean indexing in legacy mode. Please activate numpy semantics by "
+                             "calling `npx.set_np()` in the global scope before calling this function.")
         else:
             nonell_key.append(idx)
+            axis += 1
     nonell_key = tuple(nonell_key)
     if ell_idx is None:
         ell_idx = len(nonell_key)
     ell_ndim = len(shape) + num_none - len(nonell_key)
-    return nonell_key[:ell_idx] + (slice(None),) * ell_ndim + nonell_key[ell_idx:]
+    expanded_key = nonell_key[:ell_idx] + (slice(None),) * ell_ndim + nonell_key[ell_idx:]
+    return expanded_key, prepend

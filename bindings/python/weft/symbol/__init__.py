@@ -25,10 +25,19 @@ from .symbol import Group, Symbol, Variable, load, load_json, var
 from . import _internal, contrib, image, linalg, op, register
 from . import random
 from .. import ndarray as _nd
-from .. import _fluent, _namespaces
-from ..base import check_call as _check_call
+from .. import _fluent
+from .. import _split_v2 as _split_v2_py
+from .. import dtypes as _dt
 
 _FUNCS = register.generate_all(_nd.SCHEMAS)
+# split_v2 with MXNet's Python signature over the _split_v2 op (weft/_split_v2.py).
+_FUNCS["split_v2"] = _split_v2_py.wrap(_FUNCS["_split_v2"], "weft.sym")
+
+
+def linspace(start, stop, num, endpoint=True, name=None, dtype=None):
+    """num evenly spaced values over [start, stop] (MXNet's mx.sym.linspace, the _linspace op)."""
+    return _FUNCS["_linspace"](start=start, stop=stop, num=num, endpoint=endpoint, name=name,
+                               dtype=_dt.name(dtype) if dtype is not None else "float32")
 
 _helpers = set(globals())
 for _name, _fn in _FUNCS.items():
