@@ -18,6 +18,11 @@ std::string Shape::ToString() const {
   return s + ")";
 }
 
+void Shape::ThrowSizeOverflow() const {
+  WEFT_THROW(kShape) << "shape " << ToString() << " has more elements than int64 can count (its product "
+                     << "overflows; Note [Checked shape arithmetic])";
+}
+
 Shape Shape::Parse(const std::string& text) {
   std::vector<int64_t> dims;
   size_t i = 0, n = text.size();

@@ -23,16 +23,15 @@ class Shape {
   std::vector<int64_t>& dims() { return dims_; }
   void push_back(int64_t d) { dims_.push_back(d); }
 
-  // Number of elements; 1 for a 0-d shape.
-  int64_t Size() const {
-    int64_t n = 1;
-    for (int64_t d : dims_) n *= d;
-    return n;
-  }
-  // Product of dims in [begin, end).
+  // Number of elements; 1 for a 0-d shape. Throws kShape when the product
+  // overflows int64 (Note [Checked shape arithmetic], core/base/checked_math.h).
+  int64_t Size() const { return ProdRange(0, ndim()); }
+  // Product of dims in [begin, end), checked the same way.
   int64_t ProdRange(int begin, int end) const {
     int64_t n = 1;
-    for (int i = begin; i < end; ++i) n *= dims_[static_cast<size_t>(i)];
+    for (int i = begin; i < end; ++i) {
+      if (__builtin_mul_overflow(n, dims_[static_cast<size_t>(i)], &n)) ThrowSizeOverflow();
+    }
     return n;
   }
   // Python tuple text as MXNet prints it: "(2, 3)", "(4,)", "()".
@@ -47,6 +46,9 @@ class Shape {
     return s;
   }
   bool known() const { return known_; }
+
+  // Throws kShape naming this shape (out of line: shape.h stays light).
+  [[noreturn]] void ThrowSizeOverflow() const;
 
   bool operator==(const Shape& o) const { return known_ == o.known_ && dims_ == o.dims_; }
   bool operator!=(const Shape& o) const { return !(*this == o); }

@@ -13,6 +13,9 @@
 //    to its own mutable vars. WaitForVar(v) rethrows v's stored exception and
 //    clears it; WaitForAll rethrows the first exception stored since the last
 //    WaitForAll and clears it, unless a WaitForVar already rethrew that one. The engine keeps running after any exception.
+//  * A var marked with KeepValidOnFailure (a generator's state, a scratch
+//    buffer) never stores an exception: an op that fails leaves it usable, so
+//    one failing random op does not fail every later draw on its device.
 //  * DeleteVar runs `on_delete` (may be empty) once all previously pushed ops
 //    on the var have finished, then frees the var. The handle must not be used
 //    after DeleteVar.
@@ -61,6 +64,9 @@ class Engine {
   virtual void WaitForVar(VarHandle var) = 0;
   virtual void WaitForAll() = 0;
   virtual void DeleteVar(std::function<void()> on_delete, Context ctx, VarHandle var) = 0;
+  // Marks var as one that failed writers leave valid (Note [Engine semantics]);
+  // call before pushing ops on it.
+  virtual void KeepValidOnFailure(VarHandle var) = 0;
 
   // The process-wide engine, chosen once by WEFT_ENGINE (naive | threaded,
   // default threaded). Threaded pool size: WEFT_CPU_WORKER_NTHREADS (default 2).

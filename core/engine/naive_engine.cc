@@ -16,6 +16,7 @@ namespace {
 
 struct NaiveVar {
   std::exception_ptr exception;  // guarded by NaiveEngine::mu_
+  bool keep_valid = false;       // KeepValidOnFailure: never stores an exception
 };
 
 NaiveVar* ToVar(VarHandle h) { return reinterpret_cast<NaiveVar*>(h); }
@@ -23,6 +24,10 @@ NaiveVar* ToVar(VarHandle h) { return reinterpret_cast<NaiveVar*>(h); }
 class NaiveEngine final : public Engine {
  public:
   VarHandle NewVar() override { return reinterpret_cast<VarHandle>(new NaiveVar); }
+  void KeepValidOnFailure(VarHandle var) override {
+    std::lock_guard<std::mutex> lk(mu_);
+    ToVar(var)->keep_valid = true;
+  }
 
   void Push(SyncFn fn, Context ctx, const std::vector<VarHandle>& const_vars,
             const std::vector<VarHandle>& mutable_vars, FnProperty prop, int priority,
@@ -108,7 +113,9 @@ class NaiveEngine final : public Engine {
  private:
   void Store(const std::exception_ptr& e, const std::vector<VarHandle>& mutable_vars) {
     std::lock_guard<std::mutex> lk(mu_);
-    for (VarHandle v : mutable_vars) ToVar(v)->exception = e;
+    for (VarHandle v : mutable_vars) {
+      if (!ToVar(v)->keep_valid) ToVar(v)->exception = e;
+    }
     if (!global_exception_) global_exception_ = e;
   }
 

@@ -288,6 +288,8 @@ void ThreadedEngine::RecordGlobalException(const std::exception_ptr& e) {
   if (!global_exception_) global_exception_ = e;
 }
 
+void ThreadedEngine::KeepValidOnFailure(VarHandle var) { ToVar(var)->KeepValid(); }
+
 void ThreadedEngine::WaitForVar(VarHandle var) {
   WEFT_CHECK(var != nullptr, kInvalidArgument) << "WaitForVar: null var";
   // A read of var that signals this thread. It runs inline on whichever

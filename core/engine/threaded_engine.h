@@ -96,6 +96,8 @@ class ThreadedVar {
   std::exception_ptr GetException();
   void SetException(std::exception_ptr e);
   std::exception_ptr TakeException();
+  // KeepValidOnFailure: SetException does nothing from then on.
+  void KeepValid() { keep_valid_.store(true, std::memory_order_release); }
 
   ThreadedVar* pool_next = nullptr;
 
@@ -120,6 +122,7 @@ class ThreadedVar {
   // Set (release) after exception_ is stored; lets ops skip the lock when no
   // exception is stored, which is always on the fast path.
   std::atomic<bool> has_exception_{false};
+  std::atomic<bool> keep_valid_{false};
   std::exception_ptr exception_;  // guarded by lock_
 };
 
@@ -143,6 +146,7 @@ class ThreadedEngine final : public Engine {
   void WaitForVar(VarHandle var) override;
   void WaitForAll() override;
   void DeleteVar(std::function<void()> on_delete, Context ctx, VarHandle var) override;
+  void KeepValidOnFailure(VarHandle var) override;
 
   // Called when op's last dependency is granted: runs it inline or hands it
   // to its lane.

@@ -137,6 +137,7 @@ std::exception_ptr ThreadedVar::GetException() {
 }
 
 void ThreadedVar::SetException(std::exception_ptr e) {
+  if (keep_valid_.load(std::memory_order_acquire)) return;
   std::lock_guard<SpinLock> lk(lock_);
   exception_ = std::move(e);
   has_exception_.store(exception_ != nullptr, std::memory_order_release);

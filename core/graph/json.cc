@@ -277,14 +277,22 @@ class SymbolLoader {
       Fail(where, msg);
     }
     if (node->op) {
-      int want = node->op->NumInputs(node->params);
+      int want = 0;
+      try {
+        want = node->op->NumInputs(node->params);
+      } catch (const Error& e) {
+        Fail(where, e.what());
+      }
       int have = static_cast<int>(node->inputs.size());
       // Before 0.9.0 auxiliary states were not stored; the upgrade adds them.
       if (have != want && !(version < json_upgrade::kVersion090 && have < want)) {
         std::string names;
-        for (const std::string& n : node->op->InputNames(node->params)) names += (names.empty() ? "" : ", ") + n;
+        if (want <= 16) {
+          for (const std::string& n : node->op->InputNames(node->params)) names += (names.empty() ? "" : ", ") + n;
+          names = " (" + names + ")";
+        }
         Fail(where, "operator " + node->op->name + " takes " + std::to_string(want) + " input" +
-                        (want == 1 ? "" : "s") + " (" + names + "), but the node has " + std::to_string(have));
+                        (want == 1 ? "" : "s") + names + ", but the node has " + std::to_string(have));
       }
     }
     nodes_.push_back(std::move(node));

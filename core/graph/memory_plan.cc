@@ -1,6 +1,8 @@
 // The memory planning pass; see memory_plan.h and DESIGN.md "Memory planning".
 #include "core/graph/memory_plan.h"
 
+#include "core/base/checked_math.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -54,7 +56,8 @@ std::vector<int64_t> EntryBytes(const IndexedGraph& g, const ShapeInference& sha
   std::vector<int64_t> bytes(g.num_entries(), 0);
   for (size_t e = 0; e < bytes.size(); ++e) {
     if (e >= shapes.entry.size() || e >= types.entry.size() || !shapes.entry[e].known()) continue;
-    bytes[e] = shapes.entry[e].Size() * static_cast<int64_t>(DTypeSize(types.entry[e]));
+    bytes[e] = CheckedBytes(shapes.entry[e].Size(), DTypeSize(types.entry[e]), "memory plan: entry of shape " +
+                                                                                    shapes.entry[e].ToString());
   }
   return bytes;
 }

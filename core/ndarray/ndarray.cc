@@ -1,5 +1,7 @@
 #include "core/ndarray/ndarray.h"
 
+#include "core/base/checked_math.h"
+
 #include <cstring>
 
 #include "core/base/error.h"
@@ -31,7 +33,14 @@ Chunk::~Chunk() {
   Engine::Get()->DeleteVar([h] { Storage::Free(h); }, ctx, var);
 }
 
+void NDArray::CheckNDim(const Shape& shape) {
+  WEFT_CHECK(shape.ndim() <= kMaxNDim, kShape)
+      << "shape " << shape.ToString() << " has " << shape.ndim() << " dimensions; arrays have at most " << kMaxNDim
+      << " (the .params format's limit, so every array can be saved and loaded again)";
+}
+
 NDArray::NDArray(const Shape& shape, Context ctx, DType dtype) : shape_(shape), dtype_(dtype) {
+  CheckNDim(shape);
   for (int i = 0; i < shape.ndim(); ++i)
     WEFT_CHECK(shape[i] >= 0, kShape) << "negative dimension in shape " << shape.ToString();
   WEFT_CHECK(DTypeSize(dtype) > 0, kDType) << "invalid dtype " << static_cast<int>(dtype);
@@ -102,7 +111,8 @@ NDArray NDArray::AsType(DType t) const {
 
 NDArray NDArray::ViewAs(const Shape& shape, DType dtype) const {
   WEFT_CHECK(!is_none(), kInvalidArgument) << "view of a none array";
-  const int64_t need = shape.Size() * static_cast<int64_t>(DTypeSize(dtype));
+  CheckNDim(shape);
+  const int64_t need = CheckedBytes(shape.Size(), DTypeSize(dtype), "view of " + shape.ToString());
   WEFT_CHECK(need <= static_cast<int64_t>(Bytes()), kShape)
       << "view of " << shape.ToString() << " " << DTypeName(dtype) << " needs " << need << " bytes, buffer has "
       << Bytes();

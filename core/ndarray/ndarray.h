@@ -51,7 +51,12 @@ class NDArray {
   Context ctx() const { return chunk_ ? chunk_->ctx : Context(); }
   VarHandle var() const { return chunk_ ? chunk_->var : nullptr; }
   int64_t Size() const { return shape_.Size(); }
+  // Within int64 for every array (its constructor and ViewAs check the product).
   size_t Bytes() const { return static_cast<size_t>(Size()) * DTypeSize(dtype_); }
+  // The most dimensions an array may have (MXNet's .params format stores at most 32).
+  static constexpr int kMaxNDim = 32;
+  // Throws kShape for a shape with more than kMaxNDim dimensions.
+  static void CheckNDim(const Shape& shape);
   int64_t byte_offset() const { return byte_offset_; }
   const std::shared_ptr<Chunk>& chunk() const { return chunk_; }
   // True when both arrays are views of the same chunk.

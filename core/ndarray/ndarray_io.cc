@@ -45,7 +45,7 @@ constexpr uint64_t kListMagic = 0x112;
 constexpr uint32_t kV1Magic = 0xF993FAC8;
 constexpr uint32_t kV2Magic = 0xF993FAC9;
 constexpr uint32_t kV3Magic = 0xF993FACA;
-constexpr int kMaxNDim = 32;
+constexpr int kMaxNDim = NDArray::kMaxNDim;  // the format's limit is every array's
 
 bool HostIsLittleEndian() {
   const uint16_t probe = 1;

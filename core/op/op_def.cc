@@ -40,9 +40,20 @@ OpDef& OpDef::add_enum_param(std::string n, std::vector<std::string> allowed, st
   return *this;
 }
 
+// The input count of a variadic op (num_args, num_arrays, ...), bounded before
+// anything loops over it or allocates for it: a model file saying
+// "num_args": "4294967295" is an error, not four billion input names.
+int OpDef::VariadicCount(const Params& p) const {
+  const int64_t n = p.GetInt(variadic_param.c_str());
+  WEFT_CHECK(n >= 0 && n <= kMaxVariadicInputs, kInvalidArgument)
+      << name << ": parameter '" << variadic_param << "' is " << n << "; it counts the op's inputs and must be in "
+      << "[0, " << kMaxVariadicInputs << "]";
+  return static_cast<int>(n);
+}
+
 int OpDef::NumInputs(const Params& p) const {
   if (list_input_names) return static_cast<int>(list_input_names(p).size());
-  if (!variadic_param.empty()) return static_cast<int>(p.GetInt(variadic_param.c_str()));
+  if (!variadic_param.empty()) return VariadicCount(p);
   return static_cast<int>(input_names.size());
 }
 
@@ -59,8 +70,8 @@ std::vector<std::string> OpDef::InputNames(const Params& p) const {
   if (list_input_names) return list_input_names(p);
   if (!variadic_param.empty()) {
     std::vector<std::string> names;
-    int64_t n = p.GetInt(variadic_param.c_str());
-    for (int64_t i = 0; i < n; ++i) names.push_back("arg" + std::to_string(i));
+    const int n = VariadicCount(p);
+    for (int i = 0; i < n; ++i) names.push_back("arg" + std::to_string(i));
     return names;
   }
   return input_names;

@@ -138,6 +138,9 @@ class OpDef {
 
   // Derived views of the declaration.
   int NumInputs(const Params& p) const;
+  // The variadic_param's value, checked to be in [0, kMaxVariadicInputs].
+  int VariadicCount(const Params& p) const;
+  static constexpr int64_t kMaxVariadicInputs = 1 << 20;
   int NumOutputs(const Params& p) const;
   int NumVisibleOutputs(const Params& p) const;
   bool NeedsRNG(const Params& p) const { return needs_rng_fn ? needs_rng_fn(p) : needs_rng; }

@@ -13,7 +13,12 @@ std::map<Context, RandomState*>& States() {
 uint64_t g_seed = 0;
 }  // namespace
 
-RandomState::RandomState(Context ctx) : ctx_(ctx), var_(Engine::Get()->NewVar()) { Seed(g_seed); }
+RandomState::RandomState(Context ctx) : ctx_(ctx), var_(Engine::Get()->NewVar()) {
+  // A random op that fails (bad dtype, bad parameter) must not fail every
+  // later draw on this device: the generator stays valid (Note [Engine semantics]).
+  Engine::Get()->KeepValidOnFailure(var_);
+  Seed(g_seed);
+}
 
 RandomState* RandomState::Get(Context ctx) {
   std::lock_guard<std::mutex> lock(g_mu);

@@ -370,6 +370,24 @@ TEST_P(EngineTest, ExceptionIsStoredPropagatedAndCleared) {
   for (VarHandle v : {a, b, c, d}) eng().DeleteVar(nullptr, Context::CPU(), v);
 }
 
+// The generator's var of a device (RandomState) is kept valid: a random op that
+// fails reports its error on its own outputs, and later draws still run.
+TEST_P(EngineTest, KeepValidVarStoresNoException) {
+  VarHandle state = eng().NewVar(), out = eng().NewVar(), out2 = eng().NewVar();
+  eng().KeepValidOnFailure(state);
+  eng().Push([](RunContext) { throw std::runtime_error("bad draw"); }, Context::CPU(), {}, {state, out},
+             FnProperty::kNormal, 0, "random_op");
+  bool ran = false;
+  eng().Push([&](RunContext) { ran = true; }, Context::CPU(), {}, {state, out2}, FnProperty::kNormal, 0,
+             "next_random_op");
+  ExpectEngineError([&] { eng().WaitForVar(out); }, Status::kEngine, "random_op: bad draw");
+  EXPECT_NO_THROW(eng().WaitForVar(out2));
+  EXPECT_TRUE(ran);
+  EXPECT_NO_THROW(eng().WaitForVar(state));
+  EXPECT_NO_THROW(eng().WaitForAll());  // reported once, by WaitForVar(out)
+  for (VarHandle v : {state, out, out2}) eng().DeleteVar(nullptr, Context::CPU(), v);
+}
+
 TEST_P(EngineTest, DeleteVarRunsAfterPendingOps) {
   VarHandle v = eng().NewVar();
   std::vector<int> log;

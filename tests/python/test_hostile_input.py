@@ -32,3 +32,71 @@ def test_a_nul_inside_a_json_string_is_refused():
     assert mx.sym.load_json(_symbol_json("data")).list_arguments() == ["data"]
     with pytest.raises(WeftError, match="NUL"):
         mx.sym.load_json(_symbol_json("da\u0000ta"))
+
+
+BIG = 1085102592571150096  # 17 * BIG wraps int64 to 16
+
+
+def test_a_reshape_whose_size_overflows_is_refused():
+    # Shape::Size() wrapped 17 * BIG to 16, so the view of 16 elements was accepted.
+    x = mx.nd.arange(16)
+    with pytest.raises(mx.base.ShapeError, match="overflow"):
+        x.reshape((17, BIG)).wait_to_read()
+    assert x.reshape((4, 4)).shape == (4, 4)
+
+
+def test_a_symbol_file_with_a_wrapping_reshape_is_refused_at_inference():
+    doc = json.dumps({
+        "nodes": [{"op": "null", "name": "data", "inputs": []},
+                  {"op": "Reshape", "name": "r", "attrs": {"shape": "(17, %d)" % BIG}, "inputs": [[0, 0, 0]]},
+                  {"op": "sum", "name": "s", "inputs": [[1, 0, 0]]}],
+        "arg_nodes": [0], "node_row_ptr": [0, 1, 2, 3], "heads": [[2, 0, 0]],
+        "attrs": {"mxnet_version": ["int", 10901]}})
+    sym = mx.sym.load_json(doc)
+    with pytest.raises(mx.base.WeftError, match="overflow"):
+        sym.infer_shape(data=(16,))
+    with pytest.raises(mx.base.WeftError, match="overflow"):
+        sym.bind(mx.cpu(), {"data": mx.nd.zeros((16,))}).forward()
+
+
+@pytest.mark.parametrize("count", ["4294967295", "100000000", "-1"])
+def test_a_huge_input_count_in_a_symbol_file_fails_fast(count):
+    # Concat with "num_args": "4294967295" made sym.load build four billion names.
+    import time
+    doc = json.dumps({
+        "nodes": [{"op": "null", "name": "a", "inputs": []},
+                  {"op": "Concat", "name": "c", "attrs": {"num_args": count}, "inputs": [[0, 0, 0]]}],
+        "arg_nodes": [0], "node_row_ptr": [0, 1, 2], "heads": [[1, 0, 0]],
+        "attrs": {"mxnet_version": ["int", 10901]}})
+    t0 = time.monotonic()
+    with pytest.raises(WeftError, match="num_args"):
+        mx.sym.load_json(doc)
+    assert time.monotonic() - t0 < 5
+
+
+def test_33_dimensions_are_refused_at_creation_and_32_round_trip(tmp_path):
+    # A 33-d array could be created and saved, but the file did not load.
+    with pytest.raises(mx.base.ShapeError, match="at most 32"):
+        mx.nd.zeros((1,) * 33)
+    with pytest.raises(mx.base.ShapeError, match="at most 32"):
+        mx.nd.zeros((2,)).reshape((1,) * 31 + (2, 1))
+    x = mx.nd.ones((1,) * 31 + (2,))
+    mx.nd.save(str(tmp_path / "a.params"), {"x": x})
+    assert mx.nd.load(str(tmp_path / "a.params"))["x"].shape == x.shape
+
+
+def test_convolution_of_a_zero_size_input_with_a_huge_axis_does_not_kill_the_process():
+    # It died with SIGFPE; now it is a result or a clean error, in a child process
+    # so a signal would fail this test instead of ending the run.
+    import subprocess
+    import sys
+    code = ("import weft as mx\n"
+            "x = mx.nd.zeros((0, 3, 2**62, 31)); w = mx.nd.zeros((4, 3, 3, 3))\n"
+            "try:\n"
+            "    y = mx.nd.Convolution(x, w, kernel=(3, 3), stride=(2, 2), pad=(1, 1), num_filter=4, no_bias=True)\n"
+            "    y.wait_to_read(); print('shape', y.shape)\n"
+            "except mx.base.WeftError as e:\n"
+            "    print('error', type(e).__name__, str(e).splitlines()[0])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, (r.returncode, r.stdout, r.stderr[-2000:])
+    assert r.stdout.startswith(("shape (0, 4,", "error")), r.stdout

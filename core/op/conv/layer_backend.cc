@@ -59,15 +59,35 @@ bool UseDnnlAll() {
 #define WEFT_TRY_DNNL(enabled, call)
 #endif
 
+namespace {
+
+// Zero-size arrays never reach a kernel: a batch of 0 images with a huge
+// spatial axis has an output of 0 elements but per-image sizes that overflow
+// int64 (it died with SIGFPE in the chunk planner). A gradient with nothing to
+// sum is zeros (or unchanged for kAddTo).
+bool Empty(const TensorView& t) { return t.data == nullptr || t.Size() == 0; }
+void ZeroUnlessAdd(const TensorView& t, OpReq req) {
+  if (req == OpReq::kNull || req == OpReq::kAddTo || Empty(t)) return;
+  std::memset(t.data, 0, static_cast<size_t>(t.Size()) * DTypeSize(t.dtype));
+}
+
+}  // namespace
+
 void ConvForward(const ConvGeom& g, const TensorView& x, const TensorView& w, const TensorView* b, OpReq req,
                  const TensorView& y) {
-  if (req == OpReq::kNull) return;
+  if (req == OpReq::kNull || Empty(y)) return;
+  if (Empty(x) || Empty(w)) {  // e.g. zero input channels: the bias alone
+    ZeroUnlessAdd(y, req);
+    if (b != nullptr) AddBias(*b, g.batch, g.out_c, g.OutSize(), y);
+    return;
+  }
   WEFT_TRY_DNNL(UseDnnl(), ConvForward(g, x, w, b, req, y));
   portable::ConvForward(g, x, w, b, req, y);
 }
 
 void ConvBackwardData(const ConvGeom& g, const TensorView& dy, const TensorView& w, OpReq req, const TensorView& dx) {
-  if (req == OpReq::kNull) return;
+  if (req == OpReq::kNull || Empty(dx)) return;
+  if (Empty(dy) || Empty(w)) return ZeroUnlessAdd(dx, req);
   WEFT_TRY_DNNL(UseDnnl(), ConvBackwardData(g, dy, w, req, dx));
   portable::ConvBackward(g, dy, TensorView(), w, req, dx, OpReq::kNull, TensorView(), nullptr, OpReq::kNull);
 }
@@ -75,13 +95,19 @@ void ConvBackwardData(const ConvGeom& g, const TensorView& dy, const TensorView&
 void ConvBackwardWeight(const ConvGeom& g, const TensorView& dy, const TensorView& x, OpReq req, const TensorView& dw,
                         const TensorView* db, OpReq req_db) {
   if (req == OpReq::kNull && (db == nullptr || req_db == OpReq::kNull)) return;
+  if (Empty(dy) || Empty(x)) {
+    ZeroUnlessAdd(dw, req);
+    if (db != nullptr) ZeroUnlessAdd(*db, req_db);
+    return;
+  }
   WEFT_TRY_DNNL(UseDnnl(), ConvBackwardWeight(g, dy, x, req, dw, db, req_db));
   portable::ConvBackward(g, dy, x, TensorView(), OpReq::kNull, TensorView(), req, dw, db, req_db);
 }
 
 void ConvBackward(const ConvGeom& g, const TensorView& dy, const TensorView& x, const TensorView& w, OpReq req_dx,
                   const TensorView& dx, OpReq req_dw, const TensorView& dw, const TensorView* db, OpReq req_db) {
-  if (UseDnnl() && dy.dtype == DType::kFloat32) {  // oneDNN has separate primitives
+  if ((UseDnnl() && dy.dtype == DType::kFloat32) || Empty(dy) || Empty(x) || Empty(w)) {
+    // oneDNN has separate primitives; the zero-size cases are handled there
     ConvBackwardData(g, dy, w, req_dx, dx);
     ConvBackwardWeight(g, dy, x, req_dw, dw, db, req_db);
     return;
@@ -90,14 +116,16 @@ void ConvBackward(const ConvGeom& g, const TensorView& dy, const TensorView& x, 
 }
 
 void PoolForward(const PoolGeom& g, const TensorView& x, OpReq req, const TensorView& y) {
-  if (req == OpReq::kNull) return;
+  if (req == OpReq::kNull || Empty(y)) return;
+  if (Empty(x)) return ZeroUnlessAdd(y, req);
   WEFT_TRY_DNNL(UseDnnl(), PoolForward(g, x, req, y));
   portable::PoolForward(g, x, req, y);
 }
 
 void PoolBackward(const PoolGeom& g, const TensorView& dy, const TensorView& x, const TensorView& y, OpReq req,
                   const TensorView& dx) {
-  if (req == OpReq::kNull) return;
+  if (req == OpReq::kNull || Empty(dx)) return;
+  if (Empty(dy)) return ZeroUnlessAdd(dx, req);
   WEFT_TRY_DNNL(g.type == PoolType::kMax ? UseDnnlAll() : UseDnnl(), PoolBackward(g, dy, x, y, req, dx));
   portable::PoolBackward(g, dy, x, y, req, dx);
 }
