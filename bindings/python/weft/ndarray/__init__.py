@@ -25,6 +25,7 @@ from . import random
 from . import indexing  # noqa: F401
 from .. import _split_v2 as _split_v2_py
 from .creation import from_numpy, linspace, onehot_encode  # noqa: F401
+from .imdecode import imdecode  # noqa: F401
 from .indexing import (get_indexing_dispatch_code, get_oshape_of_gather_nd_op,  # noqa: F401
                        indexing_key_expand_implicit_axes)
 
