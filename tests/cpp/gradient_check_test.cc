@@ -463,6 +463,23 @@ void AddSecondOrder(std::vector<GradCase>* t) {
   t->push_back(C("_backward_log_softmax", {X({2, 3, 4}), X({2, 3, 4}, U(-2.0, -0.1))}, {{"axis", "-1"}}));
 }
 
+// ---- the spatial family (core/op/spatial/) ----
+void AddSpatial(std::vector<GradCase>* t) {
+  t->push_back(C("_contrib_BilinearResize2D", {X({1, 2, 3, 4})}, {{"height", "5"}, {"width", "3"}}, "align"));
+  t->push_back(C("_contrib_BilinearResize2D", {X({1, 1, 4, 3})},
+                 {{"height", "3"}, {"width", "7"}, {"align_corners", "False"}}, "noalign"));
+  t->push_back(C("_contrib_BilinearResize2D", {X({1, 1, 3, 3}), X({1, 1, 5, 2})}, {{"mode", "like"}}, "like"));
+  t->push_back(C("_contrib_AdaptiveAvgPooling2D", {X({2, 2, 5, 7})}, {{"output_size", "(3, 4)"}}));
+  t->push_back(C("_contrib_ROIAlign", {X({2, 2, 5, 6}), I({2, 5}, Fixed({0, 0.5, 1.2, 3.7, 4.1, 1, 1.3, 0.2, 4.6, 3.9}))},
+                 {{"pooled_size", "(2, 2)"}, {"spatial_scale", "1.0"}}));
+  t->push_back(C("_contrib_ROIAlign", {X({1, 8, 5, 5}), I({2, 5}, Fixed({0, 0.5, 1.2, 3.7, 4.1, 0, 1.3, 0.2, 4.6, 3.9}))},
+                 {{"pooled_size", "(2, 2)"}, {"spatial_scale", "1.0"}, {"position_sensitive", "True"},
+                  {"aligned", "True"}, {"sample_ratio", "2"}},
+                 "position_sensitive"));
+  t->push_back(C("ROIPooling", {X({2, 2, 6, 6}), I({2, 5}, Fixed({0, 0, 0, 4, 3, 1, 1, 1, 5, 4}))},
+                 {{"pooled_size", "(2, 2)"}, {"spatial_scale", "1.0"}}));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -472,6 +489,7 @@ const std::vector<GradCase>& Table() {
     AddTensor(&t);
     AddNN(&t);
     AddSecondOrder(&t);
+    AddSpatial(&t);
     return t;
   }();
   return table;

@@ -1,0 +1,33 @@
+// CPU kernels of the spatial family (core/op/spatial/), attached by the op
+// declarations with set_compute_cpu; each runs its op's rule (<name>_rule.h)
+// over the indices (Note [One spatial rule], spatial_hd.h).
+#pragma once
+#include <vector>
+
+#include "core/op/op_def.h"
+#include "core/op/tensor_view.h"
+
+namespace weft {
+namespace spatial_cpu {
+
+#define WEFT_SPATIAL_CPU_KERNEL(name)                                                              \
+  void name(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,             \
+            const std::vector<OpReq>& req, const std::vector<TensorView>& out)
+
+WEFT_SPATIAL_CPU_KERNEL(BilinearResize);          // _contrib_BilinearResize2D
+WEFT_SPATIAL_CPU_KERNEL(BilinearResizeBackward);  // _backward_contrib_BilinearResize2D
+WEFT_SPATIAL_CPU_KERNEL(AdaptiveAvgPool);          // _contrib_AdaptiveAvgPooling2D
+WEFT_SPATIAL_CPU_KERNEL(AdaptiveAvgPoolBackward);  // _backward_contrib_AdaptiveAvgPooling2D
+WEFT_SPATIAL_CPU_KERNEL(ROIAlign);          // _contrib_ROIAlign
+WEFT_SPATIAL_CPU_KERNEL(ROIAlignBackward);  // _backward_ROIAlign
+WEFT_SPATIAL_CPU_KERNEL(ROIPooling);          // ROIPooling
+WEFT_SPATIAL_CPU_KERNEL(ROIPoolingBackward);  // _backward_ROIPooling
+WEFT_SPATIAL_CPU_KERNEL(GridGenerator);          // GridGenerator
+WEFT_SPATIAL_CPU_KERNEL(GridGeneratorBackward);  // _backward_GridGenerator
+WEFT_SPATIAL_CPU_KERNEL(BilinearSampler);          // BilinearSampler
+WEFT_SPATIAL_CPU_KERNEL(BilinearSamplerBackward);  // _backward_BilinearSampler
+
+#undef WEFT_SPATIAL_CPU_KERNEL
+
+}  // namespace spatial_cpu
+}  // namespace weft

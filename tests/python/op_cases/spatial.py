@@ -1,0 +1,336 @@
+"""Cases of the spatial family (core/op/spatial/): _contrib_BilinearResize2D,
+_contrib_AdaptiveAvgPooling2D, _contrib_ROIAlign, ROIPooling and their backward
+ops. References are written in float64 NumPy from MXNet's documented rules:
+bilinear resizing and adaptive pooling as (out x in) interpolation/averaging
+matrices applied along H and W (so the backward references are their exact
+transposes); ROIAlign and ROIPooling as direct loops over rois, bins and
+samples; ROIAlign's backward as central differences of that forward (it is
+linear in data)."""
+import math
+
+import numpy as np
+
+from .nn_ref import F16, F32, F64, C, derived, fd, ins, rand
+
+# ---- _contrib_BilinearResize2D ---------------------------------------------------------------------
+
+
+def resize_matrix(n_in, n_out, align):
+    """(n_out, n_in) weights: MXNet's area_pixel_compute_scale / source_index and the two taps."""
+    if align:
+        scale = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    else:
+        scale = n_in / n_out
+    m = np.zeros((n_out, n_in))
+    for d in range(n_out):
+        r = scale * d if align else max(scale * (d + 0.5) - 0.5, 0.0)
+        i0 = min(int(math.floor(r)), n_in - 1)
+        i1 = i0 + 1 if i0 < n_in - 1 else i0
+        lam = r - i0
+        m[d, i0] += 1 - lam
+        m[d, i1] += lam
+    return m
+
+
+def resize_out_size(shape, height=1, width=1, scale_height=None, scale_width=None, mode="size", like=None, **_):
+    h, w = shape[2], shape[3]
+    if mode == "size":
+        return (int(scale_height * h) if scale_height is not None else height,
+                int(scale_width * w) if scale_width is not None else width)
+    if mode == "odd_scale":
+        def odd(s, k):
+            return int(s * k) if s % 2 == 0 else int((s - 1) * k) + 1
+        return odd(h, scale_height), odd(w, scale_width)
+    if mode == "like":
+        return like.shape[2], like.shape[3]
+    even = "even" in mode
+    up = mode.endswith("_up")
+
+    def fix(s):
+        ok = (s % 2 == 0) if even else (s % 2 == 1)
+        return s if ok else (s + 1 if up else s - 1)
+    return fix(h), fix(w)
+
+
+def resize_ref(**attrs):
+    align = attrs.get("align_corners", True)
+
+    def ref(x, like=None):
+        oh, ow = resize_out_size(x.shape, like=like, **attrs)
+        mh, mw = resize_matrix(x.shape[2], oh, align), resize_matrix(x.shape[3], ow, align)
+        return np.einsum("oh,nchw,pw->ncop", mh, x.astype(F64), mw).astype(x.dtype)
+    return ref
+
+
+def resize_grad_ref(**attrs):
+    align = attrs.get("align_corners", True)
+
+    def ref(g, x, like=None):
+        mh = resize_matrix(x.shape[2], g.shape[2], align)
+        mw = resize_matrix(x.shape[3], g.shape[3], align)
+        gx = np.einsum("oh,ncop,pw->nchw", mh, g.astype(F64), mw).astype(x.dtype)
+        return gx if like is None else (gx, np.zeros_like(like))
+    return ref
+
+
+def resize_case(shape, name, dtype=F32, rtol=1e-5, atol=1e-6, like=None, **attrs):
+    makers = [rand(shape, dtype)] + ([rand(like, dtype)] if like is not None else [])
+    return C(ins(*makers), resize_ref(**attrs), name=name, rtol=rtol, atol=atol, **attrs)
+
+
+def resize_grad_case(shape, name, dtype=F32, like=None, **attrs):
+    oh, ow = resize_out_size(shape, like=np.zeros(like) if like is not None else None, **attrs)
+    makers = [rand((shape[0], shape[1], oh, ow), dtype), rand(shape, dtype)]
+    if like is not None:
+        makers.append(rand(like, dtype))
+    return C(ins(*makers), resize_grad_ref(**attrs), name=name, rtol=1e-5, atol=1e-6, **attrs)
+
+
+# ---- _contrib_AdaptiveAvgPooling2D -----------------------------------------------------------------
+
+
+def adaptive_matrix(n_in, n_out):
+    m = np.zeros((n_out, n_in))
+    for o in range(n_out):
+        lo, hi = (o * n_in) // n_out, -((-(o + 1) * n_in) // n_out)
+        m[o, lo:hi] = 1.0 / (hi - lo)
+    return m
+
+
+def adaptive_size(output_size=()):
+    s = (output_size,) if isinstance(output_size, int) else tuple(output_size)
+    return (1, 1) if not s else ((s[0], s[0]) if len(s) == 1 else s)
+
+
+def adaptive_ref(output_size=()):
+    oh, ow = adaptive_size(output_size)
+
+    def ref(x):
+        return np.einsum("oh,nchw,pw->ncop", adaptive_matrix(x.shape[2], oh), x.astype(F64),
+                         adaptive_matrix(x.shape[3], ow)).astype(x.dtype)
+    return ref
+
+
+def adaptive_grad_ref(g, x):
+    return np.einsum("oh,ncop,pw->nchw", adaptive_matrix(x.shape[2], g.shape[2]), g.astype(F64),
+                     adaptive_matrix(x.shape[3], g.shape[3])).astype(x.dtype)
+
+
+# ---- rois ------------------------------------------------------------------------------------------
+
+
+def rois(num, batch, height, width, dtype=F32, cols=5, scale=1.0):
+    """num rows [batch_index, x1, y1, x2, y2] inside an image of (height, width) / scale."""
+    def make(rng):
+        r = np.zeros((num, 5))
+        r[:, 0] = rng.integers(0, batch, size=num)
+        x = np.sort(rng.uniform(-0.5, width / scale + 0.5, size=(num, 2)), axis=1)
+        y = np.sort(rng.uniform(-0.5, height / scale + 0.5, size=(num, 2)), axis=1)
+        r[:, 1], r[:, 3] = x[:, 0], x[:, 1]
+        r[:, 2], r[:, 4] = y[:, 0], y[:, 1]
+        return (r if cols == 5 else r[:, 1:]).astype(dtype)
+    return make
+
+
+def _bilinear_caffe2(plane, y, x):
+    h, w = plane.shape
+    if y < -1.0 or y > h or x < -1.0 or x > w:
+        return 0.0
+    y, x = max(y, 0.0), max(x, 0.0)
+    y0, x0 = int(y), int(x)
+    if y0 >= h - 1:
+        y0 = y1 = h - 1
+        y = float(y0)
+    else:
+        y1 = y0 + 1
+    if x0 >= w - 1:
+        x0 = x1 = w - 1
+        x = float(x0)
+    else:
+        x1 = x0 + 1
+    ly, lx = y - y0, x - x0
+    return ((1 - ly) * (1 - lx) * plane[y0, x0] + (1 - ly) * lx * plane[y0, x1] + ly * (1 - lx) * plane[y1, x0]
+            + ly * lx * plane[y1, x1])
+
+
+def roi_align64(x, r, pooled_size, spatial_scale, sample_ratio=-1, position_sensitive=False, aligned=False):
+    x, r = np.asarray(x, F64), np.asarray(r, F64)
+    ph, pw = (pooled_size * 2)[:2] if len(pooled_size) == 1 else pooled_size
+    n, c, h, w = x.shape
+    oc = c // (ph * pw) if position_sensitive else c
+    out = np.zeros((r.shape[0], oc, ph, pw))
+    off = 0.5 if aligned else 0.0
+    for k, row in enumerate(r):
+        b = int(row[0]) if r.shape[1] == 5 else 0
+        box = row[1:] if r.shape[1] == 5 else row
+        if not 0 <= b < n:
+            continue
+        x0, y0 = box[0] * spatial_scale - off, box[1] * spatial_scale - off
+        rw, rh = box[2] * spatial_scale - off - x0, box[3] * spatial_scale - off - y0
+        if not aligned:
+            rw, rh = max(rw, 1.0), max(rh, 1.0)
+        bh, bw = rh / ph, rw / pw
+        gh = sample_ratio if sample_ratio > 0 else int(math.ceil(rh / ph))
+        gw = sample_ratio if sample_ratio > 0 else int(math.ceil(rw / pw))
+        count = max(gh * gw, 1)
+        for ci in range(oc):
+            for i in range(ph):
+                for j in range(pw):
+                    cin = (ci * ph + i) * pw + j if position_sensitive else ci
+                    acc = 0.0
+                    for iy in range(gh):
+                        yy = y0 + i * bh + (iy + 0.5) * bh / gh
+                        for ix in range(gw):
+                            xx = x0 + j * bw + (ix + 0.5) * bw / gw
+                            acc += _bilinear_caffe2(x[b, cin], yy, xx)
+                    out[k, ci, i, j] = acc / count
+    return out
+
+
+def roi_align_ref(**attrs):
+    def ref(x, r):
+        return roi_align64(x, r, **attrs).astype(x.dtype)
+    return ref
+
+
+def roi_align_grad_ref(**attrs):
+    def ref(g, x, r):
+        return fd(lambda a: roi_align64(a, r, **attrs), [x], 0, g).astype(x.dtype), np.zeros_like(r)
+    return ref
+
+
+def _round_half_away(v):
+    return int(math.floor(v + 0.5)) if v >= 0 else -int(math.floor(-v + 0.5))
+
+
+def roi_pool_bins(r, h, w, ph, pw, spatial_scale):
+    """For each roi: batch index and per bin (h0, h1, w0, w1), MXNet's rounding and clipping."""
+    x1, y1, x2, y2 = (_round_half_away(v * spatial_scale) for v in r[1:5])
+    rh, rw = max(y2 - y1 + 1, 1), max(x2 - x1 + 1, 1)
+    bh, bw = rh / ph, rw / pw
+    bins = {}
+    for i in range(ph):
+        for j in range(pw):
+            h0 = min(max(int(math.floor(i * bh)) + y1, 0), h)
+            h1 = min(max(int(math.ceil((i + 1) * bh)) + y1, 0), h)
+            w0 = min(max(int(math.floor(j * bw)) + x1, 0), w)
+            w1 = min(max(int(math.ceil((j + 1) * bw)) + x1, 0), w)
+            bins[i, j] = (h0, h1, w0, w1)
+    return int(r[0]), bins
+
+
+def roi_pool64(x, r, pooled_size, spatial_scale):
+    x = np.asarray(x, F64)
+    ph, pw = pooled_size
+    n, c, h, w = x.shape
+    out = np.zeros((r.shape[0], c, ph, pw))
+    idx = -np.ones_like(out)
+    for k, row in enumerate(np.asarray(r, F64)):
+        b, bins = roi_pool_bins(row, h, w, ph, pw, spatial_scale)
+        if not 0 <= b < n:
+            continue
+        for (i, j), (h0, h1, w0, w1) in bins.items():
+            if h1 <= h0 or w1 <= w0:
+                continue
+            for ci in range(c):
+                win = x[b, ci, h0:h1, w0:w1]
+                a = int(np.argmax(win))
+                out[k, ci, i, j] = win.flat[a]
+                idx[k, ci, i, j] = (h0 + a // win.shape[1]) * w + w0 + a % win.shape[1]
+    return out, idx
+
+
+def roi_pool_ref(**attrs):
+    def ref(x, r):
+        return roi_pool64(x, r, **attrs)[0].astype(x.dtype)
+    return ref
+
+
+def roi_pool_grad_ref(**attrs):
+    def ref(g, x, r):
+        _, idx = roi_pool64(x, r, **attrs)
+        n, c, h, w = x.shape
+        gx = np.zeros((n, c, h * w))
+        for k, row in enumerate(np.asarray(r, F64)):
+            b = int(row[0])
+            for ci in range(c):
+                for (i, j), v in np.ndenumerate(idx[k, ci]):
+                    if v >= 0:
+                        gx[b, ci, int(v)] += g[k, ci, i, j]
+        return gx.reshape(x.shape).astype(x.dtype), np.zeros_like(r)
+    return ref
+
+
+ALIGN = dict(pooled_size=(2, 3), spatial_scale=0.5)
+POOL = dict(pooled_size=(2, 2), spatial_scale=0.5)
+
+CASES = {
+    "_contrib_BilinearResize2D": [
+        resize_case((2, 3, 4, 5), "up_align", height=7, width=9),
+        resize_case((1, 2, 6, 7), "down_noalign", height=4, width=3, align_corners=False),
+        resize_case((1, 2, 4, 4), "up_noalign_f64", F64, height=9, width=6, align_corners=False),
+        resize_case((1, 1, 4, 6), "scale", scale_height=1.5, scale_width=0.5),
+        resize_case((1, 2, 5, 4), "odd_scale", mode="odd_scale", scale_height=2.0, scale_width=2.0),
+        resize_case((2, 1, 3, 3), "like", like=(1, 4, 5, 6), mode="like"),
+        resize_case((1, 1, 5, 4), "to_even_down", mode="to_even_down"),
+        resize_case((1, 1, 5, 4), "to_odd_up", mode="to_odd_up", align_corners=False),
+        resize_case((1, 1, 1, 3), "one_row", height=1, width=1),
+        resize_case((1, 2, 3, 4), "f16", F16, rtol=2e-3, atol=2e-3, height=5, width=7),
+    ],
+    "_backward_contrib_BilinearResize2D": [
+        resize_grad_case((2, 2, 4, 5), "align", height=7, width=3),
+        resize_grad_case((1, 2, 5, 3), "noalign_f64", F64, height=3, width=8, align_corners=False),
+        resize_grad_case((1, 1, 3, 4), "like", like=(1, 1, 6, 2), mode="like"),
+    ],
+    "_contrib_AdaptiveAvgPooling2D": [
+        C(ins(rand((2, 3, 7, 5))), adaptive_ref((3, 2)), name="overlapping_bins", output_size=(3, 2)),
+        C(ins(rand((1, 2, 8, 8), F64)), adaptive_ref(4), name="int", output_size=4),
+        C(ins(rand((1, 2, 5, 6))), adaptive_ref(), name="global"),
+        C(ins(rand((1, 1, 3, 2))), adaptive_ref((5, 4)), name="upsample", output_size=(5, 4)),
+        C(ins(rand((1, 2, 6, 6), F16)), adaptive_ref((2, 3)), name="f16", rtol=2e-3, atol=2e-3, output_size=(2, 3)),
+    ],
+    "_backward_contrib_AdaptiveAvgPooling2D": [
+        C(ins(rand((2, 3, 3, 2)), rand((2, 3, 7, 5))), adaptive_grad_ref, name="overlapping", output_size=(3, 2)),
+        C(ins(rand((1, 2, 1, 1), F64), rand((1, 2, 4, 3), F64)), adaptive_grad_ref, name="global"),
+    ],
+    "_contrib_ROIAlign": [
+        C(ins(rand((2, 3, 8, 9)), rois(4, 2, 8, 9, scale=0.5)), roi_align_ref(**ALIGN), name="adaptive_grid",
+          rtol=1e-4, atol=1e-5, **ALIGN),
+        C(ins(rand((1, 2, 6, 6), F64), rois(3, 1, 6, 6, F64)), roi_align_ref(pooled_size=(3, 3), spatial_scale=1.0,
+                                                                         sample_ratio=2),
+          name="sample_ratio", pooled_size=(3, 3), spatial_scale=1.0, sample_ratio=2),
+        C(ins(rand((1, 2, 6, 7), F64), rois(3, 1, 6, 7, F64)), roi_align_ref(pooled_size=(2, 2), spatial_scale=1.0,
+                                                                         aligned=True),
+          name="aligned", pooled_size=(2, 2), spatial_scale=1.0, aligned=True),
+        C(ins(rand((2, 8, 5, 5), F64), rois(3, 2, 5, 5, F64)),
+          roi_align_ref(pooled_size=(2, 2), spatial_scale=1.0, position_sensitive=True, sample_ratio=2),
+          name="position_sensitive", pooled_size=(2, 2), spatial_scale=1.0, position_sensitive=True, sample_ratio=2),
+        C(ins(rand((1, 2, 5, 5), F64), rois(2, 1, 5, 5, F64, cols=4)),
+          roi_align_ref(pooled_size=(2, 2), spatial_scale=1.0), name="four_columns", pooled_size=(2, 2),
+          spatial_scale=1.0),
+    ],
+    "_backward_ROIAlign": [
+        C(derived(ins(rand((2, 2, 6, 7), F64), rois(3, 2, 6, 7, F64, scale=0.5)),
+                  lambda rng, x, r: [rng.uniform(-1, 1, (3, 2, 2, 3)), x, r]),
+          roi_align_grad_ref(**ALIGN), name="adaptive", rtol=1e-6, atol=1e-8, **ALIGN),
+        C(derived(ins(rand((1, 8, 5, 5), F64), rois(3, 1, 5, 5, F64)),
+                  lambda rng, x, r: [rng.uniform(-1, 1, (3, 2, 2, 2)), x, r]),
+          roi_align_grad_ref(pooled_size=(2, 2), spatial_scale=1.0, position_sensitive=True, aligned=True),
+          name="position_sensitive_aligned", rtol=1e-6, atol=1e-8, pooled_size=(2, 2), spatial_scale=1.0,
+          position_sensitive=True, aligned=True),
+    ],
+    "ROIPooling": [
+        C(ins(rand((2, 3, 8, 8)), rois(4, 2, 8, 8, scale=0.5)), roi_pool_ref(**POOL), name="scaled", **POOL),
+        C(ins(rand((1, 2, 6, 7), F64), rois(3, 1, 6, 7, F64)), roi_pool_ref(pooled_size=(3, 2), spatial_scale=1.0),
+          name="f64", pooled_size=(3, 2), spatial_scale=1.0),
+        C(ins(np.arange(48, dtype=F32).reshape(1, 1, 8, 6),
+              np.array([[0, 0, 0, 4, 4]], F32)),
+          lambda x, r: roi_pool64(x, r, (2, 2), 1.0)[0].astype(F32), name="doc_example", pooled_size=(2, 2),
+          spatial_scale=1.0),
+    ],
+    "_backward_ROIPooling": [
+        C(derived(ins(rand((2, 2, 8, 8)), rois(4, 2, 8, 8, scale=0.5)),
+                  lambda rng, x, r: [rng.uniform(-1, 1, (4, 2, 2, 2)).astype(F32), x, r]),
+          roi_pool_grad_ref(**POOL), name="scaled", **POOL),
+    ],
+}

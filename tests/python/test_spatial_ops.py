@@ -1,0 +1,131 @@
+"""The spatial family (core/op/spatial/) beyond the harness: bad input is
+refused at the call with a message naming the op, the argument and what was
+expected; symbolic shape inference; hidden outputs as MXNet declares them;
+gradients through weft.autograd against central differences."""
+import numpy as np
+import pytest
+
+import weft
+from weft.base import DTypeError, InvalidArgumentError, ShapeError
+
+nd = weft.nd
+
+
+def op(name):
+    return getattr(nd, name)
+
+
+def arr(shape, dtype=np.float32, seed=0):
+    return nd.array(np.random.default_rng(seed).uniform(-1, 1, shape).astype(dtype), dtype=dtype)
+
+
+ROIS = nd.array(np.array([[0, 0.5, 1.0, 3.5, 4.0]], np.float32))
+
+
+@pytest.mark.parametrize("name, args, kwargs, err, words", [
+    ("_contrib_BilinearResize2D", [(2, 3, 4)], dict(height=2, width=2), ShapeError, ["data", "4-D"]),
+    ("_contrib_BilinearResize2D", [(1, 1, 4, 4)], dict(mode="odd_scale"), InvalidArgumentError,
+     ["odd_scale", "scale_height"]),
+    ("_contrib_BilinearResize2D", [(1, 1, 4, 4)], dict(mode="bicubic"), InvalidArgumentError, ["mode"]),
+    ("_contrib_BilinearResize2D", [(1, 1, 4, 4)], dict(scale_height=0.1, scale_width=0.1), ShapeError,
+     ["output size", "positive"]),
+    ("_contrib_AdaptiveAvgPooling2D", [(2, 3, 4)], dict(output_size=2), ShapeError, ["data", "4-D"]),
+    ("_contrib_AdaptiveAvgPooling2D", [(1, 1, 4, 4)], dict(output_size=(1, 2, 3)), InvalidArgumentError,
+     ["output_size"]),
+    ("_contrib_AdaptiveAvgPooling2D", [(1, 1, 4, 4)], dict(output_size=0), InvalidArgumentError,
+     ["output_size", "positive"]),
+    ("_contrib_ROIAlign", [(1, 2, 5, 5), (3, 6)], dict(pooled_size=(2, 2), spatial_scale=1.0), ShapeError,
+     ["rois", "num_rois"]),
+    ("_contrib_ROIAlign", [(1, 3, 5, 5), (1, 5)], dict(pooled_size=(2, 2), spatial_scale=1.0,
+                                                      position_sensitive=True), ShapeError,
+     ["position_sensitive", "multiple"]),
+    ("_contrib_ROIAlign", [(1, 2, 5, 5), (1, 5)], dict(pooled_size=(0, 2), spatial_scale=1.0),
+     InvalidArgumentError, ["pooled_size", "positive"]),
+    ("ROIPooling", [(1, 2, 5, 5), (1, 4)], dict(pooled_size=(2, 2), spatial_scale=1.0), ShapeError,
+     ["rois", "5"]),
+    ("ROIPooling", [(2, 5, 5), (1, 5)], dict(pooled_size=(2, 2), spatial_scale=1.0), ShapeError,
+     ["data", "4-D"]),
+])
+def test_bad_input_names_op_and_argument(name, args, kwargs, err, words):
+    with pytest.raises(err) as e:
+        op(name)(*[arr(s) for s in args], **kwargs).wait_to_read()
+    msg = str(e.value)
+    assert name in msg, msg
+    for w in words:
+        assert w in msg, "%r not in %r" % (w, msg)
+
+
+def test_missing_required_parameter():
+    with pytest.raises(InvalidArgumentError) as e:
+        op("ROIPooling")(arr((1, 1, 4, 4)), ROIS, pooled_size=(2, 2))
+    assert "ROIPooling" in str(e.value) and "spatial_scale" in str(e.value)
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("_contrib_BilinearResize2D", dict(height=3, width=3)),
+    ("_contrib_AdaptiveAvgPooling2D", dict(output_size=2)),
+])
+def test_integer_data_rejected(name, kwargs):
+    with pytest.raises(DTypeError) as e:
+        op(name)(nd.array(np.ones((1, 1, 4, 4), np.int32), dtype=np.int32), **kwargs)
+    assert name in str(e.value) and "data" in str(e.value)
+
+
+def test_rois_dtype_must_match_data():
+    with pytest.raises(DTypeError) as e:
+        op("_contrib_ROIAlign")(arr((1, 1, 4, 4), np.float64), ROIS, pooled_size=(2, 2), spatial_scale=1.0)
+    assert "_contrib_ROIAlign" in str(e.value) and "rois" in str(e.value)
+
+
+def test_symbolic_shapes_and_hidden_outputs():
+    data, rois = weft.sym.Variable("data"), weft.sym.Variable("rois")
+    s = getattr(weft.sym, "ROIPooling")(data, rois, pooled_size=(3, 2), spatial_scale=0.25)
+    assert s.list_outputs() == [s.name + "_output"]
+    _, out, _ = s.infer_shape(data=(2, 4, 16, 16), rois=(5, 5))
+    assert out == [(5, 4, 3, 2)]
+    a = getattr(weft.sym, "_contrib_ROIAlign")(data, rois, pooled_size=(2, 2), spatial_scale=1.0,
+                                              position_sensitive=True)
+    assert a.infer_shape(data=(1, 8, 6, 6), rois=(3, 5))[1] == [(3, 2, 2, 2)]
+    r = getattr(weft.sym, "_contrib_BilinearResize2D")(data, scale_height=2.0, scale_width=0.5)
+    assert r.infer_shape(data=(1, 3, 5, 8))[1] == [(1, 3, 10, 4)]
+    like = weft.sym.Variable("like")
+    r = getattr(weft.sym, "_contrib_BilinearResize2D")(data, like, mode="like")
+    assert r.list_arguments() == ["data", "like"]
+    assert r.infer_shape(data=(1, 3, 5, 8), like=(1, 1, 7, 2))[1] == [(1, 3, 7, 2)]
+    p = getattr(weft.sym, "_contrib_AdaptiveAvgPooling2D")(data, output_size=(3,))
+    assert p.infer_shape(data=(2, 3, 9, 9))[1] == [(2, 3, 3, 3)]
+
+
+def _numeric_grad(f, x, head, eps=1e-6):
+    g = np.zeros_like(x)
+    for idx in np.ndindex(*x.shape):
+        old = x[idx]
+        x[idx] = old + eps
+        fp = float((f(x) * head).sum())
+        x[idx] = old - eps
+        fm = float((f(x) * head).sum())
+        x[idx] = old
+        g[idx] = (fp - fm) / (2 * eps)
+    return g
+
+
+@pytest.mark.parametrize("name, shape, extra, kwargs", [
+    ("_contrib_BilinearResize2D", (1, 2, 3, 4), None, dict(height=5, width=6, align_corners=False)),
+    ("_contrib_AdaptiveAvgPooling2D", (1, 2, 5, 5), None, dict(output_size=(2, 3))),
+    ("_contrib_ROIAlign", (1, 2, 5, 5), [[0, 0.3, 0.7, 3.6, 4.2]], dict(pooled_size=(2, 2), spatial_scale=1.0)),
+    ("ROIPooling", (1, 2, 6, 6), [[0, 0, 1, 4, 5]], dict(pooled_size=(2, 2), spatial_scale=1.0)),
+])
+def test_autograd_matches_central_differences(name, shape, extra, kwargs):
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-1, 1, shape)
+    others = [nd.array(np.array(extra, np.float64), dtype=np.float64)] if extra is not None else []
+
+    def f(v):
+        return op(name)(nd.array(v, dtype=np.float64), *others, **kwargs).asnumpy()
+    head = rng.uniform(-1, 1, f(x).shape)
+    xa = nd.array(x, dtype=np.float64)
+    xa.attach_grad()
+    with weft.autograd.record():
+        y = op(name)(xa, *others, **kwargs)
+    y.backward(nd.array(head, dtype=np.float64))
+    np.testing.assert_allclose(xa.grad.asnumpy(), _numeric_grad(f, x, head), rtol=1e-5, atol=1e-7)
