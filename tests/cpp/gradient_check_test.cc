@@ -478,6 +478,11 @@ void AddSpatial(std::vector<GradCase>* t) {
                  "position_sensitive"));
   t->push_back(C("ROIPooling", {X({2, 2, 6, 6}), I({2, 5}, Fixed({0, 0, 0, 4, 3, 1, 1, 1, 5, 4}))},
                  {{"pooled_size", "(2, 2)"}, {"spatial_scale", "1.0"}}));
+  t->push_back(C("GridGenerator", {X({2, 6})}, {{"transform_type", "affine"}, {"target_shape", "(3, 4)"}}, "affine"));
+  t->push_back(C("GridGenerator", {X({1, 2, 3, 4})}, {{"transform_type", "warp"}}, "warp"));
+  t->push_back(C("BilinearSampler", {X({1, 2, 4, 5}), X({1, 2, 3, 3}, U(-1.1, 1.1))}));
+  t->push_back(C("SpatialTransformer", {X({1, 2, 4, 5}), X({1, 6}, Fixed({0.9, 0.1, 0.05, -0.15, 1.1, -0.1}))},
+                 {{"target_shape", "(3, 4)"}, {"transform_type", "affine"}, {"sampler_type", "bilinear"}}));
 }
 
 const std::vector<GradCase>& Table() {

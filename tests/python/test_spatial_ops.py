@@ -2,6 +2,8 @@
 refused at the call with a message naming the op, the argument and what was
 expected; symbolic shape inference; hidden outputs as MXNet declares them;
 gradients through weft.autograd against central differences."""
+import json
+
 import numpy as np
 import pytest
 
@@ -45,6 +47,22 @@ ROIS = nd.array(np.array([[0, 0.5, 1.0, 3.5, 4.0]], np.float32))
      ["rois", "5"]),
     ("ROIPooling", [(2, 5, 5), (1, 5)], dict(pooled_size=(2, 2), spatial_scale=1.0), ShapeError,
      ["data", "4-D"]),
+    ("GridGenerator", [(2, 4)], dict(transform_type="affine", target_shape=(3, 3)), ShapeError,
+     ["data", "(batch, 6)"]),
+    ("GridGenerator", [(2, 6)], dict(transform_type="affine"), InvalidArgumentError, ["target_shape", "positive"]),
+    ("GridGenerator", [(2, 3, 4, 4)], dict(transform_type="warp"), ShapeError, ["data", "optical flow"]),
+    ("GridGenerator", [(2, 6)], dict(transform_type="perspective", target_shape=(3, 3)), InvalidArgumentError,
+     ["transform_type"]),
+    ("BilinearSampler", [(1, 2, 4, 4), (1, 3, 4, 4)], {}, ShapeError, ["grid", "(1, 2, h, w)"]),
+    ("BilinearSampler", [(1, 2, 4, 4), (2, 2, 4, 4)], {}, ShapeError, ["grid"]),
+    ("BilinearSampler", [(2, 4, 4), (1, 2, 4, 4)], {}, ShapeError, ["data", "4-D"]),
+    ("SpatialTransformer", [(1, 2, 4, 4), (1, 4)], dict(target_shape=(3, 3), transform_type="affine",
+                                                       sampler_type="bilinear"), ShapeError, ["loc", "(batch, 6)"]),
+    ("SpatialTransformer", [(1, 2, 4, 4), (1, 6)], dict(transform_type="affine", sampler_type="bilinear"),
+     InvalidArgumentError, ["target_shape"]),
+    ("SpatialTransformer", [(1, 2, 4, 4), (1, 6)], dict(target_shape=(3, 3), transform_type="affine",
+                                                       sampler_type="nearest"), InvalidArgumentError,
+     ["sampler_type"]),
 ])
 def test_bad_input_names_op_and_argument(name, args, kwargs, err, words):
     with pytest.raises(err) as e:
@@ -75,6 +93,27 @@ def test_rois_dtype_must_match_data():
     with pytest.raises(DTypeError) as e:
         op("_contrib_ROIAlign")(arr((1, 1, 4, 4), np.float64), ROIS, pooled_size=(2, 2), spatial_scale=1.0)
     assert "_contrib_ROIAlign" in str(e.value) and "rois" in str(e.value)
+
+
+def test_hidden_outputs_are_declared_as_in_mxnet():
+    data, other = weft.sym.Variable("data"), weft.sym.Variable("other")
+    for name, args, kwargs, hidden in [
+        ("GridGenerator", [data], dict(transform_type="affine", target_shape=(2, 3)), ["output", "grid_dst"]),
+        ("BilinearSampler", [data, other], {}, ["output", "tmp"]),
+        ("SpatialTransformer", [data, other], dict(target_shape=(2, 3), transform_type="affine",
+                                                   sampler_type="bilinear"), ["output", "grid_dst", "grid_src"]),
+        ("ROIPooling", [data, other], dict(pooled_size=(2, 2), spatial_scale=1.0), ["output", "maxidx"]),
+    ]:
+        s = getattr(weft.sym, name)(*args, **kwargs)
+        assert s.list_outputs() == [s.name + "_output"], name
+        assert json.loads(weft.base.op_schema(name))["num_outputs"] == len(hidden), name
+    g = getattr(weft.sym, "GridGenerator")(data, transform_type="affine", target_shape=(2, 3))
+    assert g.infer_shape(data=(4, 6))[1] == [(4, 2, 2, 3)]
+    t = getattr(weft.sym, "SpatialTransformer")(data, other, target_shape=(5, 3), transform_type="affine",
+                                               sampler_type="bilinear")
+    assert t.infer_shape(data=(2, 3, 8, 8), other=(2, 6))[1] == [(2, 3, 5, 3)]
+    b = getattr(weft.sym, "BilinearSampler")(data, other)
+    assert b.infer_shape(data=(2, 3, 8, 8), other=(2, 2, 4, 6))[1] == [(2, 3, 4, 6)]
 
 
 def test_symbolic_shapes_and_hidden_outputs():
@@ -114,6 +153,9 @@ def _numeric_grad(f, x, head, eps=1e-6):
     ("_contrib_AdaptiveAvgPooling2D", (1, 2, 5, 5), None, dict(output_size=(2, 3))),
     ("_contrib_ROIAlign", (1, 2, 5, 5), [[0, 0.3, 0.7, 3.6, 4.2]], dict(pooled_size=(2, 2), spatial_scale=1.0)),
     ("ROIPooling", (1, 2, 6, 6), [[0, 0, 1, 4, 5]], dict(pooled_size=(2, 2), spatial_scale=1.0)),
+    ("GridGenerator", (2, 6), None, dict(transform_type="affine", target_shape=(3, 4))),
+    ("BilinearSampler", (1, 2, 4, 5), [[[[-0.7, 0.2, 0.9], [0.35, -0.45, 1.05]],
+                                         [[0.1, -0.85, 0.6], [-1.05, 0.3, 0.55]]]], {}),
 ])
 def test_autograd_matches_central_differences(name, shape, extra, kwargs):
     rng = np.random.default_rng(3)

@@ -26,6 +26,8 @@ WEFT_SPATIAL_CPU_KERNEL(GridGenerator);          // GridGenerator
 WEFT_SPATIAL_CPU_KERNEL(GridGeneratorBackward);  // _backward_GridGenerator
 WEFT_SPATIAL_CPU_KERNEL(BilinearSampler);          // BilinearSampler
 WEFT_SPATIAL_CPU_KERNEL(BilinearSamplerBackward);  // _backward_BilinearSampler
+WEFT_SPATIAL_CPU_KERNEL(SpatialTransformer);          // SpatialTransformer
+WEFT_SPATIAL_CPU_KERNEL(SpatialTransformerBackward);  // _backward_SpatialTransformer
 
 #undef WEFT_SPATIAL_CPU_KERNEL
 

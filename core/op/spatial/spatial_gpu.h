@@ -19,6 +19,8 @@ WEFT_GPU_KERNEL_DECL(GridGeneratorGpu);          // GridGenerator
 WEFT_GPU_KERNEL_DECL(GridGeneratorBackwardGpu);  // _backward_GridGenerator
 WEFT_GPU_KERNEL_DECL(BilinearSamplerGpu);          // BilinearSampler
 WEFT_GPU_KERNEL_DECL(BilinearSamplerBackwardGpu);  // _backward_BilinearSampler
+WEFT_GPU_KERNEL_DECL(SpatialTransformerGpu);          // SpatialTransformer
+WEFT_GPU_KERNEL_DECL(SpatialTransformerBackwardGpu);  // _backward_SpatialTransformer
 
 }  // namespace cuda
 }  // namespace weft

@@ -261,6 +261,94 @@ def roi_pool_grad_ref(**attrs):
     return ref
 
 
+# ---- GridGenerator / BilinearSampler / SpatialTransformer ------------------------------------------
+
+
+def target_grid(h, w):
+    """(3, h * w) rows x, y, 1 of the normalised target points."""
+    xs, ys = np.meshgrid(-1 + np.arange(w) * 2.0 / (w - 1), -1 + np.arange(h) * 2.0 / (h - 1))
+    return np.stack([xs.ravel(), ys.ravel(), np.ones(h * w)])
+
+
+def grid_affine64(theta, h, w):
+    return (np.asarray(theta, F64).reshape(-1, 2, 3) @ target_grid(h, w)).reshape(-1, 2, h, w)
+
+
+def grid_warp64(flow):
+    flow = np.asarray(flow, F64)
+    h, w = flow.shape[2:]
+    ys, xs = np.meshgrid(np.arange(h), np.arange(w), indexing="ij")
+    return np.stack([(flow[:, 0] + xs) / ((w - 1) / 2.0) - 1, (flow[:, 1] + ys) / ((h - 1) / 2.0) - 1], axis=1)
+
+
+def grid_ref(transform_type, target_shape=(0, 0)):
+    def ref(x):
+        g = grid_affine64(x, *target_shape) if transform_type == "affine" else grid_warp64(x)
+        return g.astype(x.dtype)
+    return ref
+
+
+def grid_grad_ref(transform_type, target_shape=(0, 0)):
+    def ref(g, x):
+        if transform_type == "affine":
+            n = x.shape[0]
+            return (g.astype(F64).reshape(n, 2, -1) @ target_grid(*target_shape).T).reshape(n, 6).astype(x.dtype)
+        h, w = x.shape[2:]
+        half = np.array([(w - 1) / 2.0, (h - 1) / 2.0]).reshape(1, 2, 1, 1)
+        return (g.astype(F64) / half).astype(x.dtype)
+    return ref
+
+
+def sample64(data, grid):
+    """MXNet's BilinearSampler: source (x + 1) (W - 1) / 2, four taps, pixels outside read 0."""
+    data, grid = np.asarray(data, F64), np.asarray(grid, F64)
+    n, c, h, w = data.shape
+    xr = (grid[:, 0] + 1) * (w - 1) / 2.0
+    yr = (grid[:, 1] + 1) * (h - 1) / 2.0
+    x0, y0 = np.floor(xr).astype(int), np.floor(yr).astype(int)
+    wx, wy = 1 - (xr - x0), 1 - (yr - y0)
+    out = np.zeros((n, c) + grid.shape[2:])
+    for b in range(n):
+        def px(yy, xx):
+            ok = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+            return data[b][:, np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)] * ok
+        out[b] = (px(y0[b], x0[b]) * wy[b] * wx[b] + px(y0[b], x0[b] + 1) * wy[b] * (1 - wx[b])
+                  + px(y0[b] + 1, x0[b]) * (1 - wy[b]) * wx[b] + px(y0[b] + 1, x0[b] + 1) * (1 - wy[b]) * (1 - wx[b]))
+    return out
+
+
+def sampler_grad_ref(g, x, grid):
+    return (fd(lambda a: sample64(a, grid), [x], 0, g).astype(x.dtype),
+            fd(lambda b: sample64(x, b), [grid], 0, g).astype(grid.dtype))
+
+
+def transformer64(data, loc, target_shape):
+    return sample64(data, grid_affine64(loc, *target_shape))
+
+
+def transformer_ref(target_shape, **_):
+    def ref(x, loc):
+        return transformer64(x, loc, target_shape).astype(x.dtype)
+    return ref
+
+
+def transformer_grad_ref(target_shape, **_):
+    def ref(g, x, loc):
+        f = lambda a, b: transformer64(a, b, target_shape)  # noqa: E731
+        return fd(f, [x, loc], 0, g).astype(x.dtype), fd(f, [x, loc], 1, g).astype(loc.dtype)
+    return ref
+
+
+def theta(n, dtype=F32):
+    """Affine matrices near the identity, so most sample points fall inside the map."""
+    def make(rng):
+        t = np.tile(np.array([1.0, 0, 0, 0, 1.0, 0]), (n, 1)) + rng.uniform(-0.3, 0.3, size=(n, 6))
+        return t.astype(dtype)
+    return make
+
+
+ST = dict(target_shape=(4, 5), transform_type="affine", sampler_type="bilinear")
+
 ALIGN = dict(pooled_size=(2, 3), spatial_scale=0.5)
 POOL = dict(pooled_size=(2, 2), spatial_scale=0.5)
 
@@ -332,5 +420,36 @@ CASES = {
         C(derived(ins(rand((2, 2, 8, 8)), rois(4, 2, 8, 8, scale=0.5)),
                   lambda rng, x, r: [rng.uniform(-1, 1, (4, 2, 2, 2)).astype(F32), x, r]),
           roi_pool_grad_ref(**POOL), name="scaled", **POOL),
+    ],
+    "GridGenerator": [
+        C(ins(rand((2, 6))), grid_ref("affine", (3, 4)), name="affine", transform_type="affine",
+          target_shape=(3, 4)),
+        C(ins(rand((2, 6), F64)), grid_ref("affine", (5, 2)), name="affine_f64", transform_type="affine",
+          target_shape=(5, 2)),
+        C(ins(rand((2, 2, 3, 4), F32, -2, 2)), grid_ref("warp"), name="warp", transform_type="warp"),
+    ],
+    "_backward_GridGenerator": [
+        C(ins(rand((2, 2, 3, 4), F64), rand((2, 6), F64)), grid_grad_ref("affine", (3, 4)), name="affine",
+          transform_type="affine", target_shape=(3, 4)),
+        C(ins(rand((1, 2, 3, 5)), rand((1, 2, 3, 5))), grid_grad_ref("warp"), name="warp", transform_type="warp"),
+    ],
+    "BilinearSampler": [
+        C(ins(rand((2, 3, 5, 6)), rand((2, 2, 4, 3), F32, -1.2, 1.2)), lambda x, g: sample64(x, g).astype(F32),
+          name="partly_outside", rtol=1e-5, atol=1e-5),
+        C(ins(rand((1, 2, 4, 4), F64), rand((1, 2, 6, 5), F64, -1, 1)), lambda x, g: sample64(x, g),
+          name="f64", cudnn_off=True),
+    ],
+    "_backward_BilinearSampler": [
+        C(ins(rand((1, 2, 3, 4), F64), rand((1, 2, 4, 5), F64), rand((1, 2, 3, 4), F64, -1.1, 1.1)),
+          sampler_grad_ref, name="f64", rtol=1e-5, atol=1e-7),
+    ],
+    "SpatialTransformer": [
+        C(ins(rand((2, 3, 6, 7)), theta(2)), transformer_ref(**ST), name="affine", rtol=1e-5, atol=1e-5, **ST),
+        C(ins(rand((1, 2, 5, 5), F64), theta(1, F64)), transformer_ref((3, 3)), name="f64",
+          target_shape=(3, 3), transform_type="affine", sampler_type="bilinear"),
+    ],
+    "_backward_SpatialTransformer": [
+        C(ins(rand((2, 2, 4, 5), F64), rand((2, 2, 5, 6), F64), theta(2, F64)), transformer_grad_ref(**ST),
+          name="f64", rtol=1e-5, atol=1e-7, **ST),
     ],
 }
