@@ -483,6 +483,12 @@ void AddSpatial(std::vector<GradCase>* t) {
   t->push_back(C("BilinearSampler", {X({1, 2, 4, 5}), X({1, 2, 3, 3}, U(-1.1, 1.1))}));
   t->push_back(C("SpatialTransformer", {X({1, 2, 4, 5}), X({1, 6}, Fixed({0.9, 0.1, 0.05, -0.15, 1.1, -0.1}))},
                  {{"target_shape", "(3, 4)"}, {"transform_type", "affine"}, {"sampler_type", "bilinear"}}));
+  t->push_back(C("_contrib_DeformableConvolution", {X({1, 2, 4, 4}), X({1, 8, 3, 3}, U(-1.4, 1.4)), X({2, 2, 2, 2}), X({2})},
+                 {{"kernel", "(2, 2)"}, {"num_filter", "2"}}));
+  t->push_back(C("_contrib_ModulatedDeformableConvolution",
+                 {X({1, 2, 4, 4}), X({1, 16, 3, 3}, U(-1.4, 1.4)), X({1, 8, 3, 3}, U(0.1, 0.9)), X({2, 1, 2, 2})},
+                 {{"kernel", "(2, 2)"}, {"pad", "(1, 1)"}, {"stride", "(2, 2)"}, {"num_filter", "2"}, {"num_group", "2"},
+                  {"num_deformable_group", "2"}, {"no_bias", "True"}}));
 }
 
 const std::vector<GradCase>& Table() {

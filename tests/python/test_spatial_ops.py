@@ -63,6 +63,19 @@ ROIS = nd.array(np.array([[0, 0.5, 1.0, 3.5, 4.0]], np.float32))
     ("SpatialTransformer", [(1, 2, 4, 4), (1, 6)], dict(target_shape=(3, 3), transform_type="affine",
                                                        sampler_type="nearest"), InvalidArgumentError,
      ["sampler_type"]),
+    ("_contrib_DeformableConvolution", [(1, 4, 5, 5), (1, 18, 5, 5), (3, 4, 3, 3), (3,)],
+     dict(kernel=(3, 3), pad=(1, 1), num_filter=3, num_group=2), InvalidArgumentError, ["num_group", "divide"]),
+    ("_contrib_DeformableConvolution", [(1, 4, 5, 5), (1, 9, 5, 5), (3, 4, 3, 3), (3,)],
+     dict(kernel=(3, 3), pad=(1, 1), num_filter=3), ShapeError, ["offset"]),
+    ("_contrib_DeformableConvolution", [(1, 4, 5, 5), (1, 18, 5, 5), (3, 4, 3, 3), (3,)],
+     dict(kernel=(3, 3), pad=(1, 1), num_filter=3, num_deformable_group=3), InvalidArgumentError,
+     ["num_deformable_group"]),
+    ("_contrib_DeformableConvolution", [(1, 4, 2, 2), (1, 18, 1, 1), (3, 4, 3, 3), (3,)],
+     dict(kernel=(3, 3), num_filter=3), ShapeError, ["kernel", "larger"]),
+    ("_contrib_DeformableConvolution", [(1, 4, 5, 5), (1, 18, 5, 5), (3, 4, 3, 3), (3,)],
+     dict(kernel=(3, 3), pad=(1, 1), num_filter=3, layout="NHWC"), InvalidArgumentError, ["layout", "NCHW"]),
+    ("_contrib_ModulatedDeformableConvolution", [(1, 4, 5, 5), (1, 18, 5, 5), (1, 8, 5, 5), (3, 4, 3, 3), (3,)],
+     dict(kernel=(3, 3), pad=(1, 1), num_filter=3), ShapeError, ["mask"]),
 ])
 def test_bad_input_names_op_and_argument(name, args, kwargs, err, words):
     with pytest.raises(err) as e:
@@ -87,6 +100,43 @@ def test_integer_data_rejected(name, kwargs):
     with pytest.raises(DTypeError) as e:
         op(name)(nd.array(np.ones((1, 1, 4, 4), np.int32), dtype=np.int32), **kwargs)
     assert name in str(e.value) and "data" in str(e.value)
+
+
+def test_deformable_convolution_rejects_half():
+    x = nd.array(np.ones((1, 1, 3, 3), np.float16), dtype=np.float16)
+    with pytest.raises(DTypeError) as e:
+        op("_contrib_DeformableConvolution")(x, nd.zeros((1, 8, 2, 2), dtype=np.float16),
+                                             nd.zeros((1, 1, 2, 2), dtype=np.float16), kernel=(2, 2),
+                                             num_filter=1, no_bias=True)
+    assert "_contrib_DeformableConvolution" in str(e.value) and "float32 or float64" in str(e.value)
+
+
+def test_deformable_convolution_with_zero_offsets_is_convolution():
+    rng = np.random.default_rng(5)
+    x = nd.array(rng.uniform(-1, 1, (2, 4, 6, 6)))
+    w = nd.array(rng.uniform(-1, 1, (6, 2, 3, 3)))
+    b = nd.array(rng.uniform(-1, 1, (6,)))
+    kw = dict(kernel=(3, 3), stride=(2, 1), pad=(1, 2), dilate=(1, 2), num_filter=6, num_group=2)
+    conv = nd.Convolution(x, w, b, **kw).asnumpy()
+    off = nd.zeros((2, 18) + conv.shape[2:])
+    got = op("_contrib_DeformableConvolution")(x, off, w, b, **kw).asnumpy()
+    np.testing.assert_allclose(got, conv, rtol=1e-5, atol=1e-5)
+    mask = nd.ones((2, 9) + conv.shape[2:])
+    got = op("_contrib_ModulatedDeformableConvolution")(x, off, mask, w, b, **kw).asnumpy()
+    np.testing.assert_allclose(got, conv, rtol=1e-5, atol=1e-5)
+
+
+def test_deformable_shapes_inferred_from_data():
+    s = op_sym("_contrib_DeformableConvolution")(weft.sym.Variable("data"), kernel=(3, 3), num_filter=5,
+                                                  num_deformable_group=2, stride=(2, 2))
+    assert s.list_arguments() == ["data", s.name + "_offset", s.name + "_weight", s.name + "_bias"]
+    args, out, _ = s.infer_shape(data=(2, 4, 9, 9))
+    assert args == [(2, 4, 9, 9), (2, 36, 4, 4), (5, 4, 3, 3), (5,)]
+    assert out == [(2, 5, 4, 4)]
+
+
+def op_sym(name):
+    return getattr(weft.sym, name)
 
 
 def test_rois_dtype_must_match_data():

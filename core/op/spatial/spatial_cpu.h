@@ -28,6 +28,9 @@ WEFT_SPATIAL_CPU_KERNEL(BilinearSampler);          // BilinearSampler
 WEFT_SPATIAL_CPU_KERNEL(BilinearSamplerBackward);  // _backward_BilinearSampler
 WEFT_SPATIAL_CPU_KERNEL(SpatialTransformer);          // SpatialTransformer
 WEFT_SPATIAL_CPU_KERNEL(SpatialTransformerBackward);  // _backward_SpatialTransformer
+// _contrib_DeformableConvolution and _contrib_ModulatedDeformableConvolution (mask when p has im2col_step)
+WEFT_SPATIAL_CPU_KERNEL(DeformableConv);
+WEFT_SPATIAL_CPU_KERNEL(DeformableConvBackward);  // their backward ops
 
 #undef WEFT_SPATIAL_CPU_KERNEL
 

@@ -21,6 +21,8 @@ WEFT_GPU_KERNEL_DECL(BilinearSamplerGpu);          // BilinearSampler
 WEFT_GPU_KERNEL_DECL(BilinearSamplerBackwardGpu);  // _backward_BilinearSampler
 WEFT_GPU_KERNEL_DECL(SpatialTransformerGpu);          // SpatialTransformer
 WEFT_GPU_KERNEL_DECL(SpatialTransformerBackwardGpu);  // _backward_SpatialTransformer
+WEFT_GPU_KERNEL_DECL(DeformableConvGpu);          // _contrib_(Modulated)DeformableConvolution
+WEFT_GPU_KERNEL_DECL(DeformableConvBackwardGpu);  // their backward ops
 
 }  // namespace cuda
 }  // namespace weft

@@ -349,6 +349,96 @@ def theta(n, dtype=F32):
 
 ST = dict(target_shape=(4, 5), transform_type="affine", sampler_type="bilinear")
 
+# ---- deformable convolutions ----------------------------------------------------------------------
+
+
+def _dcn_read(plane, y, x):
+    h, w = plane.shape
+    if not (y > -1 and x > -1 and y < h and x < w):
+        return 0.0
+    y0, x0 = int(math.floor(y)), int(math.floor(x))
+    ly, lx = y - y0, x - x0
+
+    def v(yy, xx):
+        return plane[yy, xx] if 0 <= yy < h and 0 <= xx < w else 0.0
+    return ((1 - ly) * (1 - lx) * v(y0, x0) + (1 - ly) * lx * v(y0, x0 + 1) + ly * (1 - lx) * v(y0 + 1, x0)
+            + ly * lx * v(y0 + 1, x0 + 1))
+
+
+def deform_conv64(x, offset, mask, weight, bias, kernel, stride=(1, 1), dilate=(1, 1), pad=(0, 0), num_group=1,
+                  num_deformable_group=1, **_):
+    """Deformable convolution v1 (mask None) / v2 from the DCN papers' sampling rule, in float64."""
+    x, offset, weight = (np.asarray(a, F64) for a in (x, offset, weight))
+    n, c, h, w = x.shape
+    kh, kw = kernel
+    oh = (h + 2 * pad[0] - (dilate[0] * (kh - 1) + 1)) // stride[0] + 1
+    ow = (w + 2 * pad[1] - (dilate[1] * (kw - 1) + 1)) // stride[1] + 1
+    cpg = c // num_deformable_group
+    col = np.zeros((n, c, kh, kw, oh, ow))
+    for b in range(n):
+        for ci in range(c):
+            dg = ci // cpg
+            for i in range(kh):
+                for j in range(kw):
+                    tap = i * kw + j
+                    for yo in range(oh):
+                        for xo in range(ow):
+                            dy = offset[b, dg * 2 * kh * kw + 2 * tap, yo, xo]
+                            dx = offset[b, dg * 2 * kh * kw + 2 * tap + 1, yo, xo]
+                            y = yo * stride[0] - pad[0] + i * dilate[0] + dy
+                            xx = xo * stride[1] - pad[1] + j * dilate[1] + dx
+                            m = 1.0 if mask is None else float(mask[b, dg * kh * kw + tap, yo, xo])
+                            col[b, ci, i, j, yo, xo] = m * _dcn_read(x[b, ci], y, xx)
+    f = weight.shape[0]
+    fg, cg = f // num_group, c // num_group
+    out = np.zeros((n, f, oh, ow))
+    for gr in range(num_group):
+        out[:, gr * fg:(gr + 1) * fg] = np.einsum("fcij,ncijyx->nfyx", weight[gr * fg:(gr + 1) * fg],
+                                                  col[:, gr * cg:(gr + 1) * cg])
+    if bias is not None:
+        out += np.asarray(bias, F64).reshape(1, -1, 1, 1)
+    return out
+
+
+def deform_ref(modulated, **attrs):
+    def ref(*xs):
+        x, offset = xs[0], xs[1]
+        mask = xs[2] if modulated else None
+        rest = xs[3:] if modulated else xs[2:]
+        bias = None if attrs.get("no_bias") else rest[1]
+        return deform_conv64(x, offset, mask, rest[0], bias, **attrs).astype(x.dtype)
+    return ref
+
+
+def deform_grad_ref(modulated, **attrs):
+    """Central differences of deform_conv64 for every input; bias's gradient is out_grad summed."""
+    def ref(g, *xs):
+        def f(*a):
+            return deform_conv64(a[0], a[1], a[2] if modulated else None, a[-1], None, **attrs)
+        grads = [fd(f, list(xs), k, g).astype(xs[0].dtype) for k in range(len(xs))]
+        if not attrs.get("no_bias"):
+            grads.append(np.asarray(g, F64).sum(axis=(0, 2, 3)).astype(xs[0].dtype))
+        return tuple(grads)
+    return ref
+
+
+def deform_inputs(n, c, hw, f, kernel, out_hw, dg=1, groups=1, modulated=False, bias=True, dtype=F32, grad=False):
+    kh, kw = kernel
+    makers = [rand((n, f, out_hw[0], out_hw[1]), dtype)] if grad else []
+    makers += [rand((n, c) + hw, dtype), rand((n, 2 * dg * kh * kw) + out_hw, dtype, -1.5, 1.5)]
+    if modulated:
+        makers.append(rand((n, dg * kh * kw) + out_hw, dtype, 0.0, 1.0))
+    makers.append(rand((f, c // groups, kh, kw), dtype))
+    if bias and not grad:
+        makers.append(rand((f,), dtype))
+    return ins(*makers)
+
+
+DCN = dict(kernel=(3, 3), pad=(1, 1), num_filter=3)
+DCN_G = dict(kernel=(3, 3), stride=(2, 2), dilate=(2, 2), pad=(2, 2), num_filter=4, num_group=2,
+             num_deformable_group=2, no_bias=True)
+DCN_S = dict(kernel=(2, 2), num_filter=2)
+
 ALIGN = dict(pooled_size=(2, 3), spatial_scale=0.5)
 POOL = dict(pooled_size=(2, 2), spatial_scale=0.5)
 
@@ -451,5 +541,26 @@ CASES = {
     "_backward_SpatialTransformer": [
         C(ins(rand((2, 2, 4, 5), F64), rand((2, 2, 5, 6), F64), theta(2, F64)), transformer_grad_ref(**ST),
           name="f64", rtol=1e-5, atol=1e-7, **ST),
+    ],
+    "_contrib_DeformableConvolution": [
+        C(deform_inputs(2, 4, (5, 5), 3, (3, 3), (5, 5)), deform_ref(False, **DCN), name="pad", rtol=1e-4, atol=1e-5,
+          **DCN),
+        C(deform_inputs(1, 4, (7, 7), 4, (3, 3), (4, 4), dg=2, groups=2, bias=False, dtype=F64),
+          deform_ref(False, **DCN_G), name="grouped_strided_dilated", **DCN_G),
+    ],
+    "_contrib_ModulatedDeformableConvolution": [
+        C(deform_inputs(2, 4, (5, 5), 3, (3, 3), (5, 5), modulated=True), deform_ref(True, **DCN), name="pad",
+          rtol=1e-4, atol=1e-5, **DCN),
+        C(deform_inputs(1, 4, (7, 7), 4, (3, 3), (4, 4), dg=2, groups=2, bias=False, modulated=True, dtype=F64),
+          deform_ref(True, **DCN_G), name="grouped_strided_dilated", **DCN_G),
+    ],
+    "_backward_DeformableConvolution": [
+        C(deform_inputs(1, 2, (4, 4), 2, (2, 2), (3, 3), dtype=F64, grad=True), deform_grad_ref(False, **DCN_S),
+          name="f64", rtol=1e-5, atol=1e-7, **DCN_S),
+    ],
+    "_backward_ModulatedDeformableConvolution": [
+        C(deform_inputs(1, 2, (4, 4), 2, (2, 2), (3, 3), dg=2, modulated=True, dtype=F64, grad=True),
+          deform_grad_ref(True, num_deformable_group=2, **DCN_S), name="f64", rtol=1e-5, atol=1e-7,
+          num_deformable_group=2, **DCN_S),
     ],
 }
