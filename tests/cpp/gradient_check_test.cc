@@ -489,6 +489,8 @@ void AddSpatial(std::vector<GradCase>* t) {
                  {X({1, 2, 4, 4}), X({1, 16, 3, 3}, U(-1.4, 1.4)), X({1, 8, 3, 3}, U(0.1, 0.9)), X({2, 1, 2, 2})},
                  {{"kernel", "(2, 2)"}, {"pad", "(1, 1)"}, {"stride", "(2, 2)"}, {"num_filter", "2"}, {"num_group", "2"},
                   {"num_deformable_group", "2"}, {"no_bias", "True"}}));
+  t->push_back(C("_contrib_PSROIPooling", {X({1, 8, 5, 6}), I({2, 5}, Fixed({0, 0, 1, 4, 4, 0, 2, 0, 5, 3}))},
+                 {{"spatial_scale", "1.0"}, {"output_dim", "2"}, {"pooled_size", "2"}}));
 }
 
 const std::vector<GradCase>& Table() {

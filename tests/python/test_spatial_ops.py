@@ -76,6 +76,10 @@ ROIS = nd.array(np.array([[0, 0.5, 1.0, 3.5, 4.0]], np.float32))
      dict(kernel=(3, 3), pad=(1, 1), num_filter=3, layout="NHWC"), InvalidArgumentError, ["layout", "NCHW"]),
     ("_contrib_ModulatedDeformableConvolution", [(1, 4, 5, 5), (1, 18, 5, 5), (1, 8, 5, 5), (3, 4, 3, 3), (3,)],
      dict(kernel=(3, 3), pad=(1, 1), num_filter=3), ShapeError, ["mask"]),
+    ("_contrib_PSROIPooling", [(1, 10, 5, 5), (1, 5)], dict(spatial_scale=1.0, output_dim=2, pooled_size=2),
+     ShapeError, ["data", "output_dim * group_size^2"]),
+    ("_contrib_PSROIPooling", [(1, 8, 5, 5), (1, 5)], dict(spatial_scale=1.0, output_dim=0, pooled_size=2),
+     InvalidArgumentError, ["output_dim", "positive"]),
 ])
 def test_bad_input_names_op_and_argument(name, args, kwargs, err, words):
     with pytest.raises(err) as e:

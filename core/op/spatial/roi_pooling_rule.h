@@ -24,8 +24,6 @@ struct RoiPoolGeom {
   double scale = 1;
 };
 
-WEFT_HD inline int64_t RoundHalfAway(double v) { return v >= 0 ? FloorI(v + 0.5) : -FloorI(-v + 0.5); }
-
 struct RoiBin {
   int64_t n = -1;  // batch index, -1 when out of range or the bin is empty
   int64_t h0 = 0, h1 = 0, w0 = 0, w1 = 0;

@@ -31,6 +31,8 @@ WEFT_SPATIAL_CPU_KERNEL(SpatialTransformerBackward);  // _backward_SpatialTransf
 // _contrib_DeformableConvolution and _contrib_ModulatedDeformableConvolution (mask when p has im2col_step)
 WEFT_SPATIAL_CPU_KERNEL(DeformableConv);
 WEFT_SPATIAL_CPU_KERNEL(DeformableConvBackward);  // their backward ops
+WEFT_SPATIAL_CPU_KERNEL(PSROIPooling);          // _contrib_PSROIPooling
+WEFT_SPATIAL_CPU_KERNEL(PSROIPoolingBackward);  // _backward_PSROIPooling
 
 #undef WEFT_SPATIAL_CPU_KERNEL
 

@@ -23,6 +23,8 @@ WEFT_GPU_KERNEL_DECL(SpatialTransformerGpu);          // SpatialTransformer
 WEFT_GPU_KERNEL_DECL(SpatialTransformerBackwardGpu);  // _backward_SpatialTransformer
 WEFT_GPU_KERNEL_DECL(DeformableConvGpu);          // _contrib_(Modulated)DeformableConvolution
 WEFT_GPU_KERNEL_DECL(DeformableConvBackwardGpu);  // their backward ops
+WEFT_GPU_KERNEL_DECL(PSROIPoolingGpu);          // _contrib_PSROIPooling
+WEFT_GPU_KERNEL_DECL(PSROIPoolingBackwardGpu);  // _backward_PSROIPooling
 
 }  // namespace cuda
 }  // namespace weft

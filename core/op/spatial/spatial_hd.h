@@ -69,12 +69,16 @@ WEFT_HD inline int64_t FloorI(double v) {
   const int64_t i = static_cast<int64_t>(v);
   return (static_cast<double>(i) > v) ? i - 1 : i;
 }
+// C's round(): halves away from zero.
+WEFT_HD inline int64_t RoundHalfAway(double v);
 // v clipped to [0, hi].
 WEFT_HD inline int64_t ClipI(int64_t v, int64_t hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
 WEFT_HD inline int64_t CeilI(double v) {
   const int64_t i = static_cast<int64_t>(v);
   return (static_cast<double>(i) < v) ? i + 1 : i;
 }
+
+WEFT_HD inline int64_t RoundHalfAway(double v) { return v >= 0 ? FloorI(v + 0.5) : -FloorI(-v + 0.5); }
 
 }  // namespace spatial
 }  // namespace weft

@@ -439,6 +439,53 @@ DCN_G = dict(kernel=(3, 3), stride=(2, 2), dilate=(2, 2), pad=(2, 2), num_filter
              num_deformable_group=2, no_bias=True)
 DCN_S = dict(kernel=(2, 2), num_filter=2)
 
+# ---- _contrib_PSROIPooling -------------------------------------------------------------------------
+
+
+def psroi_bins(row, h, w, pooled, spatial_scale):
+    x0, y0 = _round_half_away(row[1]) * spatial_scale, _round_half_away(row[2]) * spatial_scale
+    x1, y1 = (_round_half_away(row[3]) + 1) * spatial_scale, (_round_half_away(row[4]) + 1) * spatial_scale
+    rw, rh = max(x1 - x0, 0.1), max(y1 - y0, 0.1)
+    bh, bw = rh / pooled, rw / pooled
+    bins = {}
+    for i in range(pooled):
+        for j in range(pooled):
+            bins[i, j] = (min(max(int(math.floor(i * bh + y0)), 0), h), min(max(int(math.ceil((i + 1) * bh + y0)), 0), h),
+                          min(max(int(math.floor(j * bw + x0)), 0), w), min(max(int(math.ceil((j + 1) * bw + x0)), 0), w))
+    return bins
+
+
+def psroi64(x, r, spatial_scale, output_dim, pooled_size, group_size=0):
+    x = np.asarray(x, F64)
+    gs = group_size or pooled_size
+    n, c, h, w = x.shape
+    out = np.zeros((r.shape[0], output_dim, pooled_size, pooled_size))
+    for k, row in enumerate(np.asarray(r, F64)):
+        b = int(row[0])
+        for (i, j), (h0, h1, w0, w1) in psroi_bins(row, h, w, pooled_size, spatial_scale).items():
+            if h1 <= h0 or w1 <= w0:
+                continue
+            gi, gj = min(i * gs // pooled_size, gs - 1), min(j * gs // pooled_size, gs - 1)
+            for co in range(output_dim):
+                out[k, co, i, j] = x[b, (co * gs + gi) * gs + gj, h0:h1, w0:w1].mean()
+    return out
+
+
+def psroi_ref(**attrs):
+    def ref(x, r):
+        return psroi64(x, r, **attrs).astype(x.dtype)
+    return ref
+
+
+def psroi_grad_ref(**attrs):
+    def ref(g, x, r):
+        return fd(lambda a: psroi64(a, r, **attrs), [x], 0, g).astype(x.dtype), np.zeros_like(r)
+    return ref
+
+
+PS = dict(spatial_scale=0.5, output_dim=2, pooled_size=3)
+PS_G = dict(spatial_scale=1.0, output_dim=3, pooled_size=3, group_size=2)
+
 ALIGN = dict(pooled_size=(2, 3), spatial_scale=0.5)
 POOL = dict(pooled_size=(2, 2), spatial_scale=0.5)
 
@@ -562,5 +609,14 @@ CASES = {
         C(deform_inputs(1, 2, (4, 4), 2, (2, 2), (3, 3), dg=2, modulated=True, dtype=F64, grad=True),
           deform_grad_ref(True, num_deformable_group=2, **DCN_S), name="f64", rtol=1e-5, atol=1e-7,
           num_deformable_group=2, **DCN_S),
+    ],
+    "_contrib_PSROIPooling": [
+        C(ins(rand((2, 18, 8, 8)), rois(4, 2, 8, 8, scale=0.5)), psroi_ref(**PS), name="scaled", **PS),
+        C(ins(rand((1, 12, 6, 7), F64), rois(3, 1, 6, 7, F64)), psroi_ref(**PS_G), name="group_size", **PS_G),
+    ],
+    "_backward_PSROIPooling": [
+        C(derived(ins(rand((1, 12, 6, 7), F64), rois(3, 1, 6, 7, F64)),
+                  lambda rng, x, r: [rng.uniform(-1, 1, (3, 3, 3, 3)), x, r]),
+          psroi_grad_ref(**PS_G), name="group_size", rtol=1e-6, atol=1e-8, **PS_G),
     ],
 }
