@@ -491,6 +491,10 @@ void AddSpatial(std::vector<GradCase>* t) {
                   {"num_deformable_group", "2"}, {"no_bias", "True"}}));
   t->push_back(C("_contrib_PSROIPooling", {X({1, 8, 5, 6}), I({2, 5}, Fixed({0, 0, 1, 4, 4, 0, 2, 0, 5, 3}))},
                  {{"spatial_scale", "1.0"}, {"output_dim", "2"}, {"pooled_size", "2"}}));
+  t->push_back(C("Correlation", {X({1, 2, 5, 5}), X({1, 2, 5, 5})},
+                 {{"kernel_size", "3"}, {"max_displacement", "1"}, {"pad_size", "2"}}, "multiply"));
+  t->push_back(C("Correlation", {X({1, 2, 5, 4}), X({1, 2, 5, 4})},
+                 {{"max_displacement", "2"}, {"stride2", "2"}, {"pad_size", "1"}, {"is_multiply", "False"}}, "absdiff"));
 }
 
 const std::vector<GradCase>& Table() {

@@ -80,6 +80,10 @@ ROIS = nd.array(np.array([[0, 0.5, 1.0, 3.5, 4.0]], np.float32))
      ShapeError, ["data", "output_dim * group_size^2"]),
     ("_contrib_PSROIPooling", [(1, 8, 5, 5), (1, 5)], dict(spatial_scale=1.0, output_dim=0, pooled_size=2),
      InvalidArgumentError, ["output_dim", "positive"]),
+    ("Correlation", [(1, 2, 5, 5), (1, 3, 5, 5)], {}, ShapeError, ["data1", "data2", "same shape"]),
+    ("Correlation", [(1, 2, 5, 5), (1, 2, 5, 5)], dict(kernel_size=2), InvalidArgumentError,
+     ["kernel_size", "odd"]),
+    ("Correlation", [(1, 2, 3, 3), (1, 2, 3, 3)], dict(max_displacement=2), ShapeError, ["too small"]),
 ])
 def test_bad_input_names_op_and_argument(name, args, kwargs, err, words):
     with pytest.raises(err) as e:
@@ -157,6 +161,7 @@ def test_hidden_outputs_are_declared_as_in_mxnet():
         ("SpatialTransformer", [data, other], dict(target_shape=(2, 3), transform_type="affine",
                                                    sampler_type="bilinear"), ["output", "grid_dst", "grid_src"]),
         ("ROIPooling", [data, other], dict(pooled_size=(2, 2), spatial_scale=1.0), ["output", "maxidx"]),
+        ("Correlation", [data, other], {}, ["output", "tmp1", "tmp2"]),
     ]:
         s = getattr(weft.sym, name)(*args, **kwargs)
         assert s.list_outputs() == [s.name + "_output"], name

@@ -33,6 +33,8 @@ WEFT_SPATIAL_CPU_KERNEL(DeformableConv);
 WEFT_SPATIAL_CPU_KERNEL(DeformableConvBackward);  // their backward ops
 WEFT_SPATIAL_CPU_KERNEL(PSROIPooling);          // _contrib_PSROIPooling
 WEFT_SPATIAL_CPU_KERNEL(PSROIPoolingBackward);  // _backward_PSROIPooling
+WEFT_SPATIAL_CPU_KERNEL(Correlation);          // Correlation
+WEFT_SPATIAL_CPU_KERNEL(CorrelationBackward);  // _backward_Correlation
 
 #undef WEFT_SPATIAL_CPU_KERNEL
 

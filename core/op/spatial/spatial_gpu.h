@@ -25,6 +25,8 @@ WEFT_GPU_KERNEL_DECL(DeformableConvGpu);          // _contrib_(Modulated)Deforma
 WEFT_GPU_KERNEL_DECL(DeformableConvBackwardGpu);  // their backward ops
 WEFT_GPU_KERNEL_DECL(PSROIPoolingGpu);          // _contrib_PSROIPooling
 WEFT_GPU_KERNEL_DECL(PSROIPoolingBackwardGpu);  // _backward_PSROIPooling
+WEFT_GPU_KERNEL_DECL(CorrelationGpu);          // Correlation
+WEFT_GPU_KERNEL_DECL(CorrelationBackwardGpu);  // _backward_Correlation
 
 }  // namespace cuda
 }  // namespace weft

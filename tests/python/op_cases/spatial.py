@@ -486,6 +486,49 @@ def psroi_grad_ref(**attrs):
 PS = dict(spatial_scale=0.5, output_dim=2, pooled_size=3)
 PS_G = dict(spatial_scale=1.0, output_dim=3, pooled_size=3, group_size=2)
 
+# ---- Correlation -----------------------------------------------------------------------------------
+
+
+def correlation64(a, b, kernel_size=1, max_displacement=1, stride1=1, stride2=1, pad_size=0, is_multiply=True):
+    """FlowNet's correlation as MXNet documents it, on zero-padded inputs, in float64."""
+    a, b = (np.pad(np.asarray(v, F64), ((0, 0), (0, 0), (pad_size,) * 2, (pad_size,) * 2)) for v in (a, b))
+    n, c, ph, pw = a.shape
+    border = max_displacement + (kernel_size - 1) // 2
+    oh = -(-(ph - 2 * border) // stride1)
+    ow = -(-(pw - 2 * border) // stride1)
+    rad = max_displacement // stride2
+    grid = 2 * rad + 1
+    out = np.zeros((n, grid * grid, oh, ow))
+    k = kernel_size
+    for i in range(oh):
+        for j in range(ow):
+            y1, x1 = i * stride1 + max_displacement, j * stride1 + max_displacement
+            p1 = a[:, :, y1:y1 + k, x1:x1 + k]
+            for t in range(grid * grid):
+                y2 = y1 + (t // grid - rad) * stride2
+                x2 = x1 + (t % grid - rad) * stride2
+                p2 = b[:, :, y2:y2 + k, x2:x2 + k]
+                v = p1 * p2 if is_multiply else np.abs(p1 - p2)
+                out[:, t, i, j] = v.sum(axis=(1, 2, 3)) / (k * k * c)
+    return out
+
+
+def correlation_ref(**attrs):
+    def ref(a, b):
+        return correlation64(a, b, **attrs).astype(a.dtype)
+    return ref
+
+
+def correlation_grad_ref(**attrs):
+    def ref(g, a, b):
+        f = lambda x, y: correlation64(x, y, **attrs)  # noqa: E731
+        return fd(f, [a, b], 0, g).astype(a.dtype), fd(f, [a, b], 1, g).astype(b.dtype)
+    return ref
+
+
+CORR = dict(kernel_size=3, max_displacement=2, stride1=1, stride2=1, pad_size=2)
+CORR_S = dict(kernel_size=1, max_displacement=2, stride1=2, stride2=2, pad_size=1, is_multiply=False)
+
 ALIGN = dict(pooled_size=(2, 3), spatial_scale=0.5)
 POOL = dict(pooled_size=(2, 2), spatial_scale=0.5)
 
@@ -618,5 +661,19 @@ CASES = {
         C(derived(ins(rand((1, 12, 6, 7), F64), rois(3, 1, 6, 7, F64)),
                   lambda rng, x, r: [rng.uniform(-1, 1, (3, 3, 3, 3)), x, r]),
           psroi_grad_ref(**PS_G), name="group_size", rtol=1e-6, atol=1e-8, **PS_G),
+    ],
+    "Correlation": [
+        C(ins(rand((2, 3, 6, 7)), rand((2, 3, 6, 7))), correlation_ref(**CORR), name="multiply", rtol=1e-5,
+          atol=1e-6, **CORR),
+        C(ins(rand((1, 2, 7, 6), F64), rand((1, 2, 7, 6), F64)), correlation_ref(**CORR_S), name="absdiff_strided",
+          **CORR_S),
+        C(ins(rand((1, 2, 4, 4)), rand((1, 2, 4, 4))), correlation_ref(), name="defaults"),
+    ],
+    "_backward_Correlation": [
+        C(ins(rand((1, 9, 4, 5), F64), rand((1, 2, 4, 5), F64), rand((1, 2, 4, 5), F64)),
+          correlation_grad_ref(kernel_size=1, max_displacement=1, pad_size=1), name="multiply", rtol=1e-5, atol=1e-7,
+          kernel_size=1, max_displacement=1, pad_size=1),
+        C(ins(rand((1, 9, 2, 2), F64), rand((1, 2, 6, 6), F64), rand((1, 2, 6, 6), F64)),
+          correlation_grad_ref(**CORR_S), name="absdiff_strided", rtol=1e-5, atol=1e-7, **CORR_S),
     ],
 }
