@@ -84,6 +84,8 @@ ROIS = nd.array(np.array([[0, 0.5, 1.0, 3.5, 4.0]], np.float32))
     ("Correlation", [(1, 2, 5, 5), (1, 2, 5, 5)], dict(kernel_size=2), InvalidArgumentError,
      ["kernel_size", "odd"]),
     ("Correlation", [(1, 2, 3, 3), (1, 2, 3, 3)], dict(max_displacement=2), ShapeError, ["too small"]),
+    ("_contrib_RROIAlign", [(1, 2, 5, 5), (2, 5)], dict(pooled_size=(2, 2), spatial_scale=1.0), ShapeError,
+     ["rois", "(num_rois, 6)"]),
 ])
 def test_bad_input_names_op_and_argument(name, args, kwargs, err, words):
     with pytest.raises(err) as e:
@@ -145,6 +147,18 @@ def test_deformable_shapes_inferred_from_data():
 
 def op_sym(name):
     return getattr(weft.sym, name)
+
+
+def test_rroi_align_zero_angle_matches_roi_align():
+    rng = np.random.default_rng(9)
+    x = nd.array(rng.uniform(-1, 1, (1, 2, 7, 7)))
+    box = np.array([1.2, 0.7, 5.3, 6.1])
+    rot = nd.array(np.array([[0, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box[2] - box[0], box[3] - box[1], 0.0]],
+                            np.float32))
+    axis = nd.array(np.array([[0] + list(box)], np.float32))
+    a = op("_contrib_RROIAlign")(x, rot, pooled_size=(3, 2), spatial_scale=1.0, sampling_ratio=2).asnumpy()
+    b = op("_contrib_ROIAlign")(x, axis, pooled_size=(3, 2), spatial_scale=1.0, sample_ratio=2).asnumpy()
+    np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
 def test_rois_dtype_must_match_data():

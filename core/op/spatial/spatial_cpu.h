@@ -35,6 +35,7 @@ WEFT_SPATIAL_CPU_KERNEL(PSROIPooling);          // _contrib_PSROIPooling
 WEFT_SPATIAL_CPU_KERNEL(PSROIPoolingBackward);  // _backward_PSROIPooling
 WEFT_SPATIAL_CPU_KERNEL(Correlation);          // Correlation
 WEFT_SPATIAL_CPU_KERNEL(CorrelationBackward);  // _backward_Correlation
+WEFT_SPATIAL_CPU_KERNEL(RROIAlign);  // _contrib_RROIAlign
 
 #undef WEFT_SPATIAL_CPU_KERNEL
 

@@ -27,6 +27,7 @@ WEFT_GPU_KERNEL_DECL(PSROIPoolingGpu);          // _contrib_PSROIPooling
 WEFT_GPU_KERNEL_DECL(PSROIPoolingBackwardGpu);  // _backward_PSROIPooling
 WEFT_GPU_KERNEL_DECL(CorrelationGpu);          // Correlation
 WEFT_GPU_KERNEL_DECL(CorrelationBackwardGpu);  // _backward_Correlation
+WEFT_GPU_KERNEL_DECL(RROIAlignGpu);  // _contrib_RROIAlign
 
 }  // namespace cuda
 }  // namespace weft

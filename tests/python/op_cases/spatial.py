@@ -529,6 +529,50 @@ def correlation_grad_ref(**attrs):
 CORR = dict(kernel_size=3, max_displacement=2, stride1=1, stride2=1, pad_size=2)
 CORR_S = dict(kernel_size=1, max_displacement=2, stride1=2, stride2=2, pad_size=1, is_multiply=False)
 
+# ---- _contrib_RROIAlign ----------------------------------------------------------------------------
+
+
+def rroi_align64(x, r, pooled_size, spatial_scale, sampling_ratio=-1):
+    x = np.asarray(x, F64)
+    ph, pw = pooled_size
+    n, c, h, w = x.shape
+    out = np.zeros((r.shape[0], c, ph, pw))
+    for k, row in enumerate(np.asarray(r, F64)):
+        b = int(row[0])
+        if not 0 <= b < n:
+            continue
+        cx, cy = row[1] * spatial_scale, row[2] * spatial_scale
+        rw, rh = max(row[3] * spatial_scale, 1.0), max(row[4] * spatial_scale, 1.0)
+        ct, st = math.cos(math.radians(row[5])), math.sin(math.radians(row[5]))
+        bh, bw = rh / ph, rw / pw
+        gh = sampling_ratio if sampling_ratio > 0 else int(math.ceil(rh / ph))
+        gw = sampling_ratio if sampling_ratio > 0 else int(math.ceil(rw / pw))
+        for ci in range(c):
+            for i in range(ph):
+                for j in range(pw):
+                    acc = 0.0
+                    for iy in range(gh):
+                        yy = -rh / 2 + i * bh + (iy + 0.5) * bh / gh
+                        for ix in range(gw):
+                            xx = -rw / 2 + j * bw + (ix + 0.5) * bw / gw
+                            acc += _bilinear_caffe2(x[b, ci], yy * ct - xx * st + cy, xx * ct + yy * st + cx)
+                    out[k, ci, i, j] = acc / max(gh * gw, 1)
+    return out
+
+
+def rotated_rois(num, batch, height, width, dtype=F32):
+    def make(rng):
+        r = np.zeros((num, 6))
+        r[:, 0] = rng.integers(0, batch, size=num)
+        r[:, 1] = rng.uniform(0, width, size=num)
+        r[:, 2] = rng.uniform(0, height, size=num)
+        r[:, 3] = rng.uniform(0.5, width, size=num)
+        r[:, 4] = rng.uniform(0.5, height, size=num)
+        r[:, 5] = rng.uniform(-90, 90, size=num)
+        return r.astype(dtype)
+    return make
+
+
 ALIGN = dict(pooled_size=(2, 3), spatial_scale=0.5)
 POOL = dict(pooled_size=(2, 2), spatial_scale=0.5)
 
@@ -675,5 +719,13 @@ CASES = {
           kernel_size=1, max_displacement=1, pad_size=1),
         C(ins(rand((1, 9, 2, 2), F64), rand((1, 2, 6, 6), F64), rand((1, 2, 6, 6), F64)),
           correlation_grad_ref(**CORR_S), name="absdiff_strided", rtol=1e-5, atol=1e-7, **CORR_S),
+    ],
+    "_contrib_RROIAlign": [
+        C(ins(rand((2, 3, 8, 9)), rotated_rois(4, 2, 8, 9)),
+          lambda x, r: rroi_align64(x, r, (2, 3), 1.0).astype(F32), name="adaptive", rtol=1e-4, atol=1e-5,
+          pooled_size=(2, 3), spatial_scale=1.0),
+        C(ins(rand((1, 2, 6, 6), F64), rotated_rois(3, 1, 12, 12, F64)),
+          lambda x, r: rroi_align64(x, r, (2, 2), 0.5, 2), name="scaled_sampling_ratio", pooled_size=(2, 2),
+          spatial_scale=0.5, sampling_ratio=2),
     ],
 }
