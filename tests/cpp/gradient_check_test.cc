@@ -495,6 +495,10 @@ void AddSpatial(std::vector<GradCase>* t) {
                  {{"kernel_size", "3"}, {"max_displacement", "1"}, {"pad_size", "2"}}, "multiply"));
   t->push_back(C("Correlation", {X({1, 2, 5, 4}), X({1, 2, 5, 4})},
                  {{"max_displacement", "2"}, {"stride2", "2"}, {"pad_size", "1"}, {"is_multiply", "False"}}, "absdiff"));
+  t->push_back(C("_contrib_DeformablePSROIPooling",
+                 {X({1, 8, 6, 6}), I({2, 5}, Fixed({0, 1, 0, 9, 8, 0, 3, 2, 11, 10})), X({2, 4, 2, 2}, U(-0.4, 0.4))},
+                 {{"spatial_scale", "0.5"}, {"output_dim", "2"}, {"group_size", "2"}, {"pooled_size", "2"},
+                  {"sample_per_part", "2"}, {"trans_std", "0.1"}}));
 }
 
 const std::vector<GradCase>& Table() {

@@ -86,6 +86,11 @@ ROIS = nd.array(np.array([[0, 0.5, 1.0, 3.5, 4.0]], np.float32))
     ("Correlation", [(1, 2, 3, 3), (1, 2, 3, 3)], dict(max_displacement=2), ShapeError, ["too small"]),
     ("_contrib_RROIAlign", [(1, 2, 5, 5), (2, 5)], dict(pooled_size=(2, 2), spatial_scale=1.0), ShapeError,
      ["rois", "(num_rois, 6)"]),
+    ("_contrib_DeformablePSROIPooling", [(1, 8, 6, 6), (2, 5), (2, 4, 3, 3)],
+     dict(spatial_scale=1.0, output_dim=2, group_size=2, pooled_size=2), ShapeError, ["trans", "part_size"]),
+    ("_contrib_DeformablePSROIPooling", [(1, 7, 6, 6), (2, 5)],
+     dict(spatial_scale=1.0, output_dim=2, group_size=2, pooled_size=2, no_trans=True), ShapeError,
+     ["data", "output_dim * group_size^2"]),
 ])
 def test_bad_input_names_op_and_argument(name, args, kwargs, err, words):
     with pytest.raises(err) as e:
@@ -176,6 +181,8 @@ def test_hidden_outputs_are_declared_as_in_mxnet():
                                                    sampler_type="bilinear"), ["output", "grid_dst", "grid_src"]),
         ("ROIPooling", [data, other], dict(pooled_size=(2, 2), spatial_scale=1.0), ["output", "maxidx"]),
         ("Correlation", [data, other], {}, ["output", "tmp1", "tmp2"]),
+        ("_contrib_DeformablePSROIPooling", [data, other],
+         dict(spatial_scale=1.0, output_dim=2, group_size=2, pooled_size=2, no_trans=True), ["output", "top_count"]),
     ]:
         s = getattr(weft.sym, name)(*args, **kwargs)
         assert s.list_outputs() == [s.name + "_output"], name

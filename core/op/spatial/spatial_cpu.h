@@ -36,6 +36,8 @@ WEFT_SPATIAL_CPU_KERNEL(PSROIPoolingBackward);  // _backward_PSROIPooling
 WEFT_SPATIAL_CPU_KERNEL(Correlation);          // Correlation
 WEFT_SPATIAL_CPU_KERNEL(CorrelationBackward);  // _backward_Correlation
 WEFT_SPATIAL_CPU_KERNEL(RROIAlign);  // _contrib_RROIAlign
+WEFT_SPATIAL_CPU_KERNEL(DeformablePSROIPooling);          // _contrib_DeformablePSROIPooling
+WEFT_SPATIAL_CPU_KERNEL(DeformablePSROIPoolingBackward);  // _backward_DeformablePSROIPooling
 
 #undef WEFT_SPATIAL_CPU_KERNEL
 

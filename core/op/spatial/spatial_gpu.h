@@ -28,6 +28,8 @@ WEFT_GPU_KERNEL_DECL(PSROIPoolingBackwardGpu);  // _backward_PSROIPooling
 WEFT_GPU_KERNEL_DECL(CorrelationGpu);          // Correlation
 WEFT_GPU_KERNEL_DECL(CorrelationBackwardGpu);  // _backward_Correlation
 WEFT_GPU_KERNEL_DECL(RROIAlignGpu);  // _contrib_RROIAlign
+WEFT_GPU_KERNEL_DECL(DeformablePSROIPoolingGpu);          // _contrib_DeformablePSROIPooling
+WEFT_GPU_KERNEL_DECL(DeformablePSROIPoolingBackwardGpu);  // _backward_DeformablePSROIPooling
 
 }  // namespace cuda
 }  // namespace weft

@@ -573,6 +573,73 @@ def rotated_rois(num, batch, height, width, dtype=F32):
     return make
 
 
+# ---- _contrib_DeformablePSROIPooling ---------------------------------------------------------------
+
+
+def dpsroi64(x, r, trans, spatial_scale, output_dim, group_size, pooled_size, part_size=0, sample_per_part=1,
+             trans_std=0.0, no_trans=False):
+    """Deformable PS roi pooling as the deformable R-FCN paper and MXNet's docs describe it, in float64."""
+    x = np.asarray(x, F64)
+    n, c, h, w = x.shape
+    part = part_size or pooled_size
+    classes = 1 if no_trans else trans.shape[1] // 2
+    per_class = output_dim // classes
+    out = np.zeros((r.shape[0], output_dim, pooled_size, pooled_size))
+    for k, row in enumerate(np.asarray(r, F64)):
+        b = int(row[0])
+        xs, ys = _round_half_away(row[1]) * spatial_scale - 0.5, _round_half_away(row[2]) * spatial_scale - 0.5
+        xe = (_round_half_away(row[3]) + 1) * spatial_scale - 0.5
+        ye = (_round_half_away(row[4]) + 1) * spatial_scale - 0.5
+        rw, rh = max(xe - xs, 0.1), max(ye - ys, 0.1)
+        bw, bh = rw / pooled_size, rh / pooled_size
+        for co in range(output_dim):
+            cls = co // per_class
+            for i in range(pooled_size):
+                for j in range(pooled_size):
+                    ph, pw = i * part // pooled_size, j * part // pooled_size
+                    dx = 0.0 if no_trans else trans[k, 2 * cls, ph, pw] * trans_std
+                    dy = 0.0 if no_trans else trans[k, 2 * cls + 1, ph, pw] * trans_std
+                    x0, y0 = j * bw + xs + dx * rw, i * bh + ys + dy * rh
+                    gi, gj = min(i * group_size // pooled_size, group_size - 1), min(j * group_size // pooled_size,
+                                                                                      group_size - 1)
+                    plane = x[b, (co * group_size + gi) * group_size + gj]
+                    acc, cnt = 0.0, 0
+                    for ih in range(sample_per_part):
+                        for iw in range(sample_per_part):
+                            xx = x0 + iw * bw / sample_per_part
+                            yy = y0 + ih * bh / sample_per_part
+                            if xx < -0.5 or xx > w - 0.5 or yy < -0.5 or yy > h - 0.5:
+                                continue
+                            xx, yy = min(max(xx, 0.0), w - 1.0), min(max(yy, 0.0), h - 1.0)
+                            x1, x2, y1, y2 = math.floor(xx), math.ceil(xx), math.floor(yy), math.ceil(yy)
+                            fx, fy = xx - x1, yy - y1
+                            acc += ((1 - fx) * (1 - fy) * plane[y1, x1] + (1 - fx) * fy * plane[y2, x1]
+                                    + fx * (1 - fy) * plane[y1, x2] + fx * fy * plane[y2, x2])
+                            cnt += 1
+                    out[k, co, i, j] = acc / cnt if cnt else 0.0
+    return out
+
+
+def dpsroi_ref(**attrs):
+    def ref(x, r, trans=None):
+        return dpsroi64(x, r, trans, **attrs).astype(x.dtype)
+    return ref
+
+
+def dpsroi_grad_ref(**attrs):
+    def ref(g, x, r, trans=None):
+        gx = fd(lambda a: dpsroi64(a, r, trans, **attrs), [x], 0, g).astype(x.dtype)
+        if trans is None:
+            return gx, np.zeros_like(r)
+        gt = fd(lambda t: dpsroi64(x, r, t, **attrs), [trans], 0, g).astype(trans.dtype)
+        return gx, np.zeros_like(r), gt
+    return ref
+
+
+DPS = dict(spatial_scale=0.5, output_dim=2, group_size=2, pooled_size=2, part_size=2, sample_per_part=2,
+           trans_std=0.1)
+DPS_NT = dict(spatial_scale=1.0, output_dim=2, group_size=3, pooled_size=3, sample_per_part=1, no_trans=True)
+
 ALIGN = dict(pooled_size=(2, 3), spatial_scale=0.5)
 POOL = dict(pooled_size=(2, 2), spatial_scale=0.5)
 
@@ -727,5 +794,15 @@ CASES = {
         C(ins(rand((1, 2, 6, 6), F64), rotated_rois(3, 1, 12, 12, F64)),
           lambda x, r: rroi_align64(x, r, (2, 2), 0.5, 2), name="scaled_sampling_ratio", pooled_size=(2, 2),
           spatial_scale=0.5, sampling_ratio=2),
+    ],
+    "_contrib_DeformablePSROIPooling": [
+        C(ins(rand((2, 8, 8, 8)), rois(3, 2, 8, 8, scale=0.5), rand((3, 4, 2, 2))), dpsroi_ref(**DPS),
+          name="trans_two_classes", rtol=1e-5, atol=1e-5, **DPS),
+        C(ins(rand((1, 18, 6, 7), F64), rois(3, 1, 6, 7, F64)), dpsroi_ref(**DPS_NT), name="no_trans", **DPS_NT),
+    ],
+    "_backward_DeformablePSROIPooling": [
+        C(derived(ins(rand((1, 8, 6, 6), F64), rois(2, 1, 6, 6, F64, scale=0.5), rand((2, 4, 2, 2), F64)),
+                  lambda rng, x, r, t: [rng.uniform(-1, 1, (2, 2, 2, 2)), x, r, t]),
+          dpsroi_grad_ref(**DPS), name="trans", rtol=1e-5, atol=1e-7, **DPS),
     ],
 }
