@@ -730,6 +730,44 @@ void AddShapeMore(std::vector<GradCase>* t) {
   t->push_back(C("_split_v2", {X({2, 3})}, {{"indices", "(0, 1)"}, {"axis", "0"}, {"squeeze_axis", "True"}}, "squeeze"));
 }
 
+// ---- the spatial family (core/op/spatial/) ----
+void AddSpatial(std::vector<GradCase>* t) {
+  t->push_back(C("_contrib_BilinearResize2D", {X({1, 2, 3, 4})}, {{"height", "5"}, {"width", "3"}}, "align"));
+  t->push_back(C("_contrib_BilinearResize2D", {X({1, 1, 4, 3})},
+                 {{"height", "3"}, {"width", "7"}, {"align_corners", "False"}}, "noalign"));
+  t->push_back(C("_contrib_BilinearResize2D", {X({1, 1, 3, 3}), X({1, 1, 5, 2})}, {{"mode", "like"}}, "like"));
+  t->push_back(C("_contrib_AdaptiveAvgPooling2D", {X({2, 2, 5, 7})}, {{"output_size", "(3, 4)"}}));
+  t->push_back(C("_contrib_ROIAlign", {X({2, 2, 5, 6}), I({2, 5}, Fixed({0, 0.5, 1.2, 3.7, 4.1, 1, 1.3, 0.2, 4.6, 3.9}))},
+                 {{"pooled_size", "(2, 2)"}, {"spatial_scale", "1.0"}}));
+  t->push_back(C("_contrib_ROIAlign", {X({1, 8, 5, 5}), I({2, 5}, Fixed({0, 0.5, 1.2, 3.7, 4.1, 0, 1.3, 0.2, 4.6, 3.9}))},
+                 {{"pooled_size", "(2, 2)"}, {"spatial_scale", "1.0"}, {"position_sensitive", "True"},
+                  {"aligned", "True"}, {"sample_ratio", "2"}},
+                 "position_sensitive"));
+  t->push_back(C("ROIPooling", {X({2, 2, 6, 6}), I({2, 5}, Fixed({0, 0, 0, 4, 3, 1, 1, 1, 5, 4}))},
+                 {{"pooled_size", "(2, 2)"}, {"spatial_scale", "1.0"}}));
+  t->push_back(C("GridGenerator", {X({2, 6})}, {{"transform_type", "affine"}, {"target_shape", "(3, 4)"}}, "affine"));
+  t->push_back(C("GridGenerator", {X({1, 2, 3, 4})}, {{"transform_type", "warp"}}, "warp"));
+  t->push_back(C("BilinearSampler", {X({1, 2, 4, 5}), X({1, 2, 3, 3}, U(-1.1, 1.1))}));
+  t->push_back(C("SpatialTransformer", {X({1, 2, 4, 5}), X({1, 6}, Fixed({0.9, 0.1, 0.05, -0.15, 1.1, -0.1}))},
+                 {{"target_shape", "(3, 4)"}, {"transform_type", "affine"}, {"sampler_type", "bilinear"}}));
+  t->push_back(C("_contrib_DeformableConvolution", {X({1, 2, 4, 4}), X({1, 8, 3, 3}, U(-1.4, 1.4)), X({2, 2, 2, 2}), X({2})},
+                 {{"kernel", "(2, 2)"}, {"num_filter", "2"}}));
+  t->push_back(C("_contrib_ModulatedDeformableConvolution",
+                 {X({1, 2, 4, 4}), X({1, 16, 3, 3}, U(-1.4, 1.4)), X({1, 8, 3, 3}, U(0.1, 0.9)), X({2, 1, 2, 2})},
+                 {{"kernel", "(2, 2)"}, {"pad", "(1, 1)"}, {"stride", "(2, 2)"}, {"num_filter", "2"}, {"num_group", "2"},
+                  {"num_deformable_group", "2"}, {"no_bias", "True"}}));
+  t->push_back(C("_contrib_PSROIPooling", {X({1, 8, 5, 6}), I({2, 5}, Fixed({0, 0, 1, 4, 4, 0, 2, 0, 5, 3}))},
+                 {{"spatial_scale", "1.0"}, {"output_dim", "2"}, {"pooled_size", "2"}}));
+  t->push_back(C("Correlation", {X({1, 2, 5, 5}), X({1, 2, 5, 5})},
+                 {{"kernel_size", "3"}, {"max_displacement", "1"}, {"pad_size", "2"}}, "multiply"));
+  t->push_back(C("Correlation", {X({1, 2, 5, 4}), X({1, 2, 5, 4})},
+                 {{"max_displacement", "2"}, {"stride2", "2"}, {"pad_size", "1"}, {"is_multiply", "False"}}, "absdiff"));
+  t->push_back(C("_contrib_DeformablePSROIPooling",
+                 {X({1, 8, 6, 6}), I({2, 5}, Fixed({0, 1, 0, 9, 8, 0, 3, 2, 11, 10})), X({2, 4, 2, 2}, U(-0.4, 0.4))},
+                 {{"spatial_scale", "0.5"}, {"output_dim", "2"}, {"group_size", "2"}, {"pooled_size", "2"},
+                  {"sample_per_part", "2"}, {"trans_std", "0.1"}}));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -744,6 +782,7 @@ const std::vector<GradCase>& Table() {
     AddElemwiseMore(&t);
     AddDetect(&t);
     AddShapeMore(&t);
+    AddSpatial(&t);
     return t;
   }();
   return table;
