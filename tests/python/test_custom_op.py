@@ -1,7 +1,7 @@
 """weft.operator (MXNet 1.x custom operators, issue 19 point 2): CustomOp /
 CustomOpProp / register with nd.Custom and sym.Custom, imperatively,
 symbolically (bind / forward / backward, shape and type inference through the
-prop), under autograd.record(); assign with every req; aux states;
+prop), under autograd.record() and inside hybridize(); assign with every req; aux states;
 declare_backward_dependency; keyword arguments as strings; an exception in
 forward or backward surfacing at the next wait naming the op_type; NDArray
 ops and waits inside the callbacks on a one-worker engine (no deadlock); and
@@ -152,6 +152,32 @@ def test_symbolic_inference_bind_forward_backward():
         exe2.forward(is_train=True)
         exe2.backward(mx.nd.ones((3, 4)))
     np.testing.assert_allclose(grad.asnumpy(), 2 * 4 * x, rtol=1e-5)
+
+
+def test_inside_a_hybridized_block():
+    class Net(mx.gluon.HybridBlock):
+        def __init__(self):
+            super().__init__()
+            self.fc = mx.gluon.nn.Dense(4)
+
+        def hybrid_forward(self, F, x):
+            return F.Custom(self.fc(x), op_type="test_square", scale=2)
+
+    net = Net()
+    net.initialize()
+    x = mx.nd.array(np.random.RandomState(6).randn(3, 5))
+    results = []
+    for hybrid in (False, True):
+        if hybrid:
+            net.hybridize()
+        with mx.autograd.record():
+            y = net(x)
+        y.backward()
+        results.append((y.asnumpy(), net.fc.weight.grad().asnumpy().copy()))
+    h = net.fc(x).asnumpy()
+    np.testing.assert_allclose(results[0][0], 2 * h * h, rtol=1e-5)
+    for a, b in zip(results[0], results[1]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
 def test_numeric_gradient_of_a_custom_op():
