@@ -377,3 +377,30 @@ def test_custom_softmax_trains_digits_to_the_gluon_demo_accuracy():
             optimizer_params={"learning_rate": lr, "lr_scheduler": schedule}, initializer=mx.init.Xavier())
     accuracy = float((mod.predict(test).asnumpy().argmax(axis=1) == y_test).mean())
     assert accuracy >= 0.97, accuracy
+
+
+def test_register_again_replaces_and_json_round_trip():
+    class Plus(mx.operator.CustomOp):
+        def __init__(self, k):
+            super().__init__()
+            self.k = k
+
+        def forward(self, is_train, req, in_data, out_data, aux):
+            self.assign(out_data[0], req[0], in_data[0] + self.k)
+
+    def make(k):
+        class PlusProp(mx.operator.CustomOpProp):
+            def create_operator(self, ctx, shapes, dtypes):
+                return Plus(k)
+        return PlusProp
+
+    x = mx.nd.ones((2,))
+    mx.operator.register("test_plus")(make(1))
+    np.testing.assert_array_equal(mx.nd.Custom(x, op_type="test_plus").asnumpy(), [2, 2])
+    mx.operator.register("test_plus")(make(10))
+    np.testing.assert_array_equal(mx.nd.Custom(x, op_type="test_plus").asnumpy(), [11, 11])
+    net = mx.sym.Custom(mx.sym.var("data"), op_type="test_square", scale="3", name="sq")
+    again = mx.sym.load_json(net.tojson())
+    assert again.list_arguments() == ["data"] and again.list_outputs() == ["sq_output"]
+    exe = again.bind(mx.cpu(), {"data": mx.nd.array([1.0, 2.0])})
+    np.testing.assert_allclose(exe.forward()[0].asnumpy(), [3.0, 12.0])

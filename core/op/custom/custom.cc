@@ -86,7 +86,8 @@ KwArgs KwargsOf(const Params& p) {
   return kw;
 }
 
-PropInfo& Info(const Params& p) {
+// Shared: registering op_type again drops the entry while kernels may still use it.
+std::shared_ptr<PropInfo> Info(const Params& p) {
   const std::string& op_type = OpType(p);
   KwArgs kw = KwargsOf(p);
   std::string key = KeyOf(op_type, kw);
@@ -95,7 +96,7 @@ PropInfo& Info(const Params& p) {
   {
     std::lock_guard<std::mutex> lk(r.mu);
     auto it = r.props.find(key);
-    if (it != r.props.end()) return *it->second;
+    if (it != r.props.end()) return it->second;
     auto f = r.factories.find(op_type);
     WEFT_CHECK(f != r.factories.end(), kNotFound)
         << "Custom: op_type '" << op_type << "' is not registered (register it with weft.operator.register)";
@@ -124,7 +125,7 @@ PropInfo& Info(const Params& p) {
         << ", not one of the ids it was given (0.." << 2 * no + na - 1 << ")";
   std::lock_guard<std::mutex> lk(r.mu);
   auto ins = r.props.emplace(key, info);  // a racing thread may have made it first: keep that one
-  return *ins.first->second;
+  return ins.first->second;
 }
 
 bool Partial(const Shape& s) {
@@ -135,7 +136,8 @@ bool Partial(const Shape& s) {
 }
 
 bool CustomInferShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
-  PropInfo& info = Info(p);
+  const std::shared_ptr<PropInfo> held = Info(p);
+  PropInfo& info = *held;
   const size_t na = info.NumArgs(), no = info.NumOut(), nx = info.aux.size();
   std::vector<Shape> args(in->begin(), in->begin() + static_cast<std::ptrdiff_t>(na));
   bool partial = std::any_of(args.begin(), args.end(), Partial);
@@ -164,7 +166,8 @@ bool CustomInferShape(const Params& p, std::vector<Shape>* in, std::vector<Shape
 }
 
 bool CustomInferType(const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
-  PropInfo& info = Info(p);
+  const std::shared_ptr<PropInfo> held = Info(p);
+  PropInfo& info = *held;
   const size_t na = info.NumArgs(), no = info.NumOut(), nx = info.aux.size();
   std::vector<DType> args(in->begin(), in->begin() + static_cast<std::ptrdiff_t>(na));
   bool partial = std::any_of(args.begin(), args.end(), [](DType t) { return t == DType::kUnknown; });
@@ -210,7 +213,8 @@ BackwardLayout LayoutOf(const PropInfo& info) {
 }
 
 std::vector<std::string> BackwardInputNames(const Params& p) {
-  PropInfo& info = Info(p);
+  const std::shared_ptr<PropInfo> held = Info(p);
+  PropInfo& info = *held;
   BackwardLayout l = LayoutOf(info);
   std::vector<std::string> names;
   for (int i : l.out_grad) names.push_back(info.outs[static_cast<size_t>(i)] + "_grad");
@@ -238,7 +242,7 @@ void RegisterCustomOp(const std::string& op_type, CustomPropFactory factory) {
   }
 }
 
-size_t CustomNumArgs(const Params& p) { return Info(p).NumArgs(); }
+size_t CustomNumArgs(const Params& p) { return Info(p)->NumArgs(); }
 
 bool CustomOpRegistered(const std::string& op_type) {
   Registry& r = Registry::Get();
@@ -248,7 +252,8 @@ bool CustomOpRegistered(const std::string& op_type) {
 
 void CustomForwardCPU(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                       const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  PropInfo& info = Info(p);
+  const std::shared_ptr<PropInfo> held = Info(p);
+  PropInfo& info = *held;
   const size_t na = info.NumArgs(), no = info.NumOut();
   std::vector<Shape> shapes;
   std::vector<DType> types;
@@ -281,7 +286,8 @@ void CustomForwardCPU(const OpContext& ctx, const Params& p, const std::vector<T
 
 void CustomBackwardCPU(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                        const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  PropInfo& info = Info(p);
+  const std::shared_ptr<PropInfo> held = Info(p);
+  PropInfo& info = *held;
   const size_t na = info.NumArgs(), no = info.NumOut();
   BackwardLayout l = LayoutOf(info);
   const size_t ng = l.out_grad.size();
@@ -338,15 +344,17 @@ namespace {
       .add_required_param("op_type", ParamType::kString, "Name of the custom operator, as given to register().");
   SetTakesFreeAttributes(fwd);
   fwd.list_input_names = [](const Params& p) {
-    PropInfo& info = Info(p);
+    const std::shared_ptr<PropInfo> held = Info(p);
+    PropInfo& info = *held;
     std::vector<std::string> names = info.args;
     names.insert(names.end(), info.aux.begin(), info.aux.end());
     return names;
   };
-  fwd.set_num_outputs([](const Params& p) { return static_cast<int>(Info(p).NumOut()); });
-  fwd.list_output_names = [](const Params& p) { return Info(p).outs; };
+  fwd.set_num_outputs([](const Params& p) { return static_cast<int>(Info(p)->NumOut()); });
+  fwd.list_output_names = [](const Params& p) { return Info(p)->outs; };
   SetMutateInputsRule(fwd, [](const Params& p) {
-    PropInfo& info = Info(p);
+    const std::shared_ptr<PropInfo> held = Info(p);
+    PropInfo& info = *held;
     std::vector<int> m;
     for (size_t i = 0; i < info.aux.size(); ++i) m.push_back(static_cast<int>(info.NumArgs() + i));
     return m;
@@ -356,7 +364,8 @@ namespace {
       .set_compute_cpu(CustomForwardCPU)
       .set_compute_gpu(WEFT_GPU(cuda::CustomGpu))
       .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
-        PropInfo& info = Info(n->params);
+        const std::shared_ptr<PropInfo> held = Info(n->params);
+        PropInfo& info = *held;
         BackwardLayout l = LayoutOf(info);
         const size_t na = info.NumArgs();
         std::vector<NodeEntry> inputs;
@@ -381,14 +390,15 @@ namespace {
       .add_required_param("op_type", ParamType::kString, "Name of the custom operator.");
   SetTakesFreeAttributes(bwd);
   bwd.list_input_names = BackwardInputNames;
-  bwd.set_num_outputs([](const Params& p) { return static_cast<int>(Info(p).NumArgs()); });
+  bwd.set_num_outputs([](const Params& p) { return static_cast<int>(Info(p)->NumArgs()); });
   bwd.list_output_names = [](const Params& p) {
     std::vector<std::string> names;
-    for (const std::string& a : Info(p).args) names.push_back(a + "_grad");
+    for (const std::string& a : Info(p)->args) names.push_back(a + "_grad");
     return names;
   };
   bwd.set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
-        PropInfo& info = Info(p);
+        const std::shared_ptr<PropInfo> held = Info(p);
+        PropInfo& info = *held;
         const size_t ng = LayoutOf(info).out_grad.size();
         bool done = true;
         for (size_t i = 0; i < info.NumArgs(); ++i) {
@@ -402,7 +412,8 @@ namespace {
         return done;
       })
       .set_infer_type([](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
-        PropInfo& info = Info(p);
+        const std::shared_ptr<PropInfo> held = Info(p);
+        PropInfo& info = *held;
         const size_t ng = LayoutOf(info).out_grad.size();
         bool done = true;
         for (size_t i = 0; i < info.NumArgs(); ++i) {
