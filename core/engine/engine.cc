@@ -4,6 +4,7 @@
 #include "core/base/env.h"
 #include "core/base/error.h"
 #include "core/engine/engine_internal.h"
+#include "core/engine/inline_push.h"
 
 namespace weft {
 
@@ -23,6 +24,15 @@ std::exception_ptr WrapCurrentException(const char* name) {
 }
 
 }  // namespace engine_internal
+
+namespace {
+thread_local int inline_push_depth = 0;
+}  // namespace
+
+// Note [Inline pushes] (inline_push.h)
+InlinePushScope::InlinePushScope() { ++inline_push_depth; }
+InlinePushScope::~InlinePushScope() { --inline_push_depth; }
+bool InlinePushScope::Active() { return inline_push_depth > 0; }
 
 std::unique_ptr<Engine> Engine::Create(const std::string& kind) {
   if (kind == "naive") return engine_internal::MakeNaiveEngine();

@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "core/base/error.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 
@@ -75,7 +76,7 @@ IndexedGraph::IndexedGraph(const std::vector<NodeEntry>& heads) {
     for (const NodeEntry& e : n->inputs) in.inputs.push_back({id_of_.at(e.node.get()), e.index, e.version});
     for (const NodePtr& c : n->control_deps) in.control_deps.push_back(id_of_.at(c.get()));
     if (n->op)
-      for (int m : n->op->mutate_inputs)
+      for (int m : MutateInputs(*n->op, n->params))
         if (static_cast<size_t>(m) < in.inputs.size()) mutated.insert(in.inputs[static_cast<size_t>(m)].node_id);
     nodes_.push_back(std::move(in));
     ptrs_.push_back(n);

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "core/base/error.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 namespace {
@@ -22,7 +23,7 @@ std::unordered_set<const Node*> MutatedVariables(const std::vector<NodeEntry>& h
   std::unordered_set<const Node*> mutated;
   PostOrderDFS(heads, [&](const NodePtr& n) {
     if (!n->op) return;
-    for (int m : n->op->mutate_inputs) {
+    for (int m : MutateInputs(*n->op, n->params)) {
       if (static_cast<size_t>(m) < n->inputs.size() && n->inputs[static_cast<size_t>(m)].node->is_variable())
         mutated.insert(n->inputs[static_cast<size_t>(m)].node.get());
     }
@@ -110,7 +111,7 @@ Symbol Symbol::Compose(const OpDef& op, const std::string& name, std::map<std::s
   if (op.set_input_var_attrs)
     for (size_t i = 0; i < inputs.size(); ++i)
       if (inputs[i].node->is_variable()) op.set_input_var_attrs(static_cast<int>(i), &inputs[i].node->attrs);
-  for (int m : op.mutate_inputs) {
+  for (int m : MutateInputs(op, node->params)) {
     // The multi_* updates list the states of their largest group count.
     if (static_cast<size_t>(m) >= inputs.size()) continue;
     NodeEntry& e = inputs[static_cast<size_t>(m)];

@@ -1,6 +1,7 @@
 #include "core/ndarray/imperative.h"
 
 #include "core/base/error.h"
+#include "core/op/op_rules.h"
 #include "core/op/random_state.h"
 
 namespace weft {
@@ -142,7 +143,7 @@ void PrepareOp(PreparedOp* p, const std::vector<bool>& dead) {
   p->writes.clear();
   for (const NDArray& a : p->inputs) p->reads.push_back(a.var());
   for (const NDArray& o : p->outputs) p->writes.push_back(o.var());
-  for (int m : op.mutate_inputs)  // the multi_* updates list the states of their largest group count
+  for (int m : MutateInputs(op, p->params))  // the multi_* updates list the states of their largest group count
     if (static_cast<size_t>(m) < p->inputs.size()) p->writes.push_back(p->inputs[static_cast<size_t>(m)].var());
   p->rng = nullptr;
   if (op.NeedsRNG(p->params)) {

@@ -6,6 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/op/op_def.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 namespace {
@@ -170,6 +171,7 @@ Params Params::Parse(const OpDef& op, const std::vector<std::pair<std::string, s
   for (const auto& kv : attrs) {
     if (kv.first.size() >= 2 && kv.first.compare(0, 2, "__") == 0) continue;  // hidden attribute
     int idx = op.ParamIndex(kv.first);
+    if (idx < 0 && TakesFreeAttributes(op)) continue;  // a Custom op's own keyword argument, read from raw()
     if (idx < 0) {
       std::string list;
       for (const auto& s : op.params) list += (list.empty() ? "" : ", ") + s.name;

@@ -23,6 +23,7 @@
 #include "core/executor/graph_executor.h"
 #include "core/graph/symbol.h"
 #include "core/ndarray/imperative.h"
+#include "core/op/custom/custom_op.h"
 #include "core/op/op_def.h"
 
 namespace weft {
@@ -768,6 +769,68 @@ void AddSpatial(std::vector<GradCase>* t) {
                   {"sample_per_part", "2"}, {"trans_std", "0.1"}}));
 }
 
+// Custom (core/op/custom/): a C++ custom operator, y = scale * x^3 with
+// scale a keyword argument given as a string; backward reads out_grad and
+// data (declare_backward_dependency) and honours req.
+class CubeOp final : public custom::CustomOperator {
+ public:
+  explicit CubeOp(double scale) : scale_(scale) {}
+  void Forward(bool, Context, const std::vector<TensorView>& a, const std::vector<int>&,
+               const std::vector<OpReq>& req) override {
+    const double* x = a[0].ptr<double>();
+    double* y = a[1].ptr<double>();
+    for (int64_t i = 0; i < a[0].Size(); ++i) Store(y + i, req[1], scale_ * x[i] * x[i] * x[i]);
+  }
+  void Backward(Context, const std::vector<TensorView>& a, const std::vector<int>&,
+                const std::vector<OpReq>& req) override {
+    // out_grad, in_data, out_data (undeclared: no data), in_grad
+    EXPECT_EQ(a[2].data, nullptr);
+    const double* og = a[0].ptr<double>();
+    const double* x = a[1].ptr<double>();
+    double* g = a[3].ptr<double>();
+    for (int64_t i = 0; i < a[1].Size(); ++i) Store(g + i, req[3], og[i] * 3 * scale_ * x[i] * x[i]);
+  }
+
+ private:
+  static void Store(double* d, OpReq r, double v) {
+    if (r == OpReq::kAddTo) *d += v;
+    else if (r != OpReq::kNull) *d = v;
+  }
+  double scale_;
+};
+
+class CubeProp final : public custom::CustomProp {
+ public:
+  explicit CubeProp(double scale) : scale_(scale) {}
+  std::vector<std::string> ListArguments() override { return {"data"}; }
+  std::vector<std::string> ListOutputs() override { return {"output"}; }
+  std::vector<std::string> ListAuxiliaryStates() override { return {}; }
+  void InferShape(const std::vector<Shape>& args, std::vector<Shape>* all) override { *all = {args[0], args[0]}; }
+  void InferType(const std::vector<DType>& args, std::vector<DType>* all) override { *all = {args[0], args[0]}; }
+  bool NeedTopGrad() override { return true; }
+  std::vector<int> DeclareBackwardDependency(const std::vector<int>& og, const std::vector<int>& in,
+                                             const std::vector<int>&) override {
+    return {og[0], in[0]};
+  }
+  std::shared_ptr<custom::CustomOperator> CreateOperator(Context, const std::vector<Shape>&,
+                                                         const std::vector<DType>&) override {
+    return std::make_shared<CubeOp>(scale_);
+  }
+
+ private:
+  double scale_;
+};
+
+void AddCustom(std::vector<GradCase>* t) {
+  custom::RegisterCustomOp("grad_check_cube", [](const std::vector<std::pair<std::string, std::string>>& kw) {
+    double scale = 1.0;
+    for (const auto& kv : kw)
+      if (kv.first == "scale") scale = std::stod(kv.second);
+    return std::make_shared<CubeProp>(scale);
+  });
+  t->push_back(C("Custom", {X({3, 4})}, {{"op_type", "grad_check_cube"}, {"scale", "0.5"}}));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -783,6 +846,7 @@ const std::vector<GradCase>& Table() {
     AddDetect(&t);
     AddShapeMore(&t);
     AddSpatial(&t);
+    AddCustom(&t);
     return t;
   }();
   return table;

@@ -38,6 +38,7 @@ from . import module as mod
 from . import test_utils
 from . import runtime, engine, util
 from . import monitor
+from . import operator  # custom operators (mx.operator); installs nd.Custom / sym.Custom
 from .monitor import Monitor
 
 __version__ = "0.1.0"

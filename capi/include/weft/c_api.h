@@ -376,6 +376,70 @@ WEFT_API int weft_gpu_device_count(int* out, const char** backend);
  * it on an array with no gradient attached is an error. */
 WEFT_API int weft_autograd_get_fresh_grad(const weft_ndarray* var, int* fresh);
 WEFT_API int weft_autograd_set_fresh_grad(const weft_ndarray* var, int fresh);
+/* ---- custom operators (MXNet's mx.operator.CustomOp) ------------------- */
+/* A host language registers an operator type once; the registry op "Custom"
+ * (attribute op_type=<name>, every other attribute a keyword argument passed
+ * as a string) then calls back into it (Note [Custom operators] in
+ * core/op/custom/custom_op.h, docs/ARCHITECTURE.md "Custom operators").
+ * Every callback returns 0 on success; on failure it returns non-zero, after
+ * weft_custom_op_set_error(message) on the same thread, and the core raises an
+ * error naming the op_type (for forward/backward: stored on the op's outputs
+ * and rethrown at the next wait, as for any engine op).
+ *  - create_prop: one property object per distinct set of keyword arguments
+ *    (keys sorted); made once and kept until op_type is registered again
+ *    (then delete_prop).
+ *  - list_arguments / list_outputs / list_auxiliary_states: *n names at
+ *    *names, which must stay valid until the next callback on this thread.
+ *  - infer_shape: in_ndims[i] / in_dims[i] are the num_args argument shapes
+ *    (ndim -1: unknown); the callee returns *num_total = args + outputs + aux
+ *    shapes at *ndims / *dims, valid until the next callback on this thread.
+ *  - infer_type: dtypes[0..num_args) hold the arguments' dtypes
+ *    (WEFT_DTYPE_UNKNOWN when unknown); the callee writes all num_total
+ *    (args, outputs, aux) entries.
+ *  - need_top_grad: *out = 1 when backward reads the output gradients.
+ *  - declare_backward_dependency: given the ids of the output gradients
+ *    (num_out of them, or 0 when need_top_grad is 0), input data (num_args)
+ *    and output data (num_out), returns the *n ids backward reads at *deps
+ *    (valid until the next callback on this thread).
+ *  - create_operator: the operator for one device and argument shapes /
+ *    dtypes (ndims[i], dims[i], dtypes[i], i < num_args); made once per
+ *    distinct (device, shapes, dtypes) and shared by forward and backward.
+ *  - forward / backward: run on an engine worker thread. arrays[i] (tag
+ *    tags[i]: 0 in_data, 1 out_data, 2 in_grad, 3 out_grad, 4 aux; forward
+ *    passes in_data, out_data, aux; backward out_grad, in_data, out_data,
+ *    in_grad, aux) are new handles owned by the callee (weft_ndarray_free),
+ *    viewing the op's buffers: write the outputs through them (reqs[i]: 0
+ *    null, 1 write, 2 inplace, 3 add, for out_data / in_grad); NULL is an
+ *    array backward did not declare. Arrays pushed from inside the callback
+ *    run inline on the calling thread (Note [Inline pushes]), so waiting on
+ *    them cannot deadlock; on return the core waits for every access to
+ *    the handed arrays before the op completes. Don't keep the arrays.
+ *  - delete_prop / delete_operator: release the objects (may be NULL).
+ * Callbacks may be called from any thread, concurrently. Registering an
+ * op_type again replaces it (MXNet allows it). */
+typedef struct weft_custom_op_callbacks {
+  int (*create_prop)(void* user, int num_kwargs, const char* const* keys, const char* const* vals, void** prop);
+  int (*list_arguments)(void* prop, int* n, const char* const** names);
+  int (*list_outputs)(void* prop, int* n, const char* const** names);
+  int (*list_auxiliary_states)(void* prop, int* n, const char* const** names);
+  int (*infer_shape)(void* prop, int num_args, const int* in_ndims, const int64_t* const* in_dims,
+                     int* num_total, const int** ndims, const int64_t* const** dims);
+  int (*infer_type)(void* prop, int num_args, int num_total, int* dtypes);
+  int (*need_top_grad)(void* prop, int* out);
+  int (*declare_backward_dependency)(void* prop, int num_out_grad, const int* out_grad_ids, int num_args,
+                                     const int* in_data_ids, int num_out, const int* out_data_ids, int* n,
+                                     const int** deps);
+  int (*create_operator)(void* prop, enum weft_dev_type dev_type, int dev_id, int num_args, const int* ndims,
+                         const int64_t* const* dims, const int* dtypes, void** op);
+  int (*forward)(void* op, int is_train, int num, weft_ndarray** arrays, const int* tags, const int* reqs);
+  int (*backward)(void* op, int num, weft_ndarray** arrays, const int* tags, const int* reqs);
+  void (*delete_prop)(void* prop);
+  void (*delete_operator)(void* op);
+} weft_custom_op_callbacks;
+/* Registers op_type; *callbacks is copied, `user` is passed to create_prop. */
+WEFT_API int weft_custom_op_register(const char* op_type, const weft_custom_op_callbacks* callbacks, void* user);
+/* From inside a failing callback: the message the core reports. */
+WEFT_API void weft_custom_op_set_error(const char* msg);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus
