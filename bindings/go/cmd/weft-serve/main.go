@@ -3,6 +3,7 @@
 // and Prometheus metrics (/metrics).
 //
 //	weft-serve -models DIR [-addr 127.0.0.1:8080]
+//	weft-serve [flags] DIR [ADDR]          (the same, the folder and address as arguments)
 //
 // A model is NAME-symbol.json with NAME-NNNN.params files, as MXNet's
 // export and save_checkpoint write them; each epoch NNNN is a version and the
@@ -55,6 +56,10 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	cfg := &o.cfg
 	fs := flag.NewFlagSet("weft-serve", flag.ContinueOnError)
 	fs.SetOutput(out)
+	fs.Usage = func() {
+		fmt.Fprintln(out, "usage: weft-serve [flags] DIR [ADDR]    (or: weft-serve -models DIR [-addr ADDR] [flags])")
+		fs.PrintDefaults()
+	}
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address (port 0: any free port, printed at start)")
 	fs.StringVar(&cfg.modelDir, "models", "", "directory of NAME-symbol.json + NAME-NNNN.params models")
 	fs.IntVar(&cfg.poolSize, "pool", 2, "predictions running at once per model version")
@@ -73,13 +78,26 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected arguments %v (flags only; see -h)", fs.Args())
+	// weft-serve DIR [ADDR]: the folder and address may be the arguments.
+	addrSet := false
+	fs.Visit(func(f *flag.Flag) { addrSet = addrSet || f.Name == "addr" })
+	switch args := fs.Args(); {
+	case len(args) > 2:
+		return o, fmt.Errorf("unexpected arguments %v (want DIR [ADDR], flags before them; see -h)", args[2:])
+	case len(args) > 0 && cfg.modelDir != "":
+		return o, fmt.Errorf("the folder is given twice: -models %s and %q", cfg.modelDir, args[0])
+	case len(args) == 2 && addrSet:
+		return o, fmt.Errorf("the address is given twice: -addr %s and %q", o.addr, args[1])
+	case len(args) > 0:
+		cfg.modelDir = args[0]
+		if len(args) == 2 {
+			o.addr = args[1]
+		}
 	}
 	if cfg.modelDir == "" || cfg.poolSize < 1 || cfg.maxBody < 1 || cfg.batchDelay < 0 || cfg.queueMax < 0 ||
 		cfg.maxShapes < 1 || cfg.maxVersions < 1 || cfg.timeout <= 0 || cfg.poll < 0 {
 		fs.Usage()
-		return o, fmt.Errorf("-models is required; -pool, -max-body, -max-shapes, -max-versions and -timeout " +
+		return o, fmt.Errorf("-models DIR (or DIR as the argument) is required; -pool, -max-body, -max-shapes, -max-versions and -timeout " +
 			"must be positive, -queue and -poll not negative")
 	}
 	return o, nil

@@ -28,10 +28,15 @@ type model struct {
 	queueMax int
 	maxBody  int64
 
-	rootMu  sync.Mutex
-	root    *weft.Predictor // nil until the first shape is known
-	outputs []weft.TensorInfo
-	dtypes  []weft.DType // of inputs: final once root exists; before, from __dtype__ (default float32)
+	// rootMu guards root: written (made, closed) under the write lock, used
+	// (reshaped, described) under the read lock, so reshapes for new shapes
+	// do not queue behind one another here.
+	rootMu sync.RWMutex
+	root   *weft.Predictor // nil until the first shape is known
+	// fixed is what requests read on every call (input dtypes, outputs); it is
+	// replaced, never changed, when root is made, so reading it takes no lock
+	// and a reshape for a new shape never stalls requests of cached shapes.
+	fixed atomic.Pointer[fixedInfo]
 
 	cache *shapeCache
 	slots chan struct{} // one per running prediction
@@ -46,6 +51,15 @@ type model struct {
 
 	refs    sync.WaitGroup // requests holding this version (hot reload frees it after them)
 	metrics *metrics
+}
+
+// fixedInfo is a model version's input dtypes (final once the root exists;
+// before, from __dtype__, default float32) and outputs at the root's shapes
+// (nil before the root exists). Never modified once published.
+type fixedInfo struct {
+	rooted  bool
+	dtypes  []weft.DType
+	outputs []weft.TensorInfo
 }
 
 // inputSpec is a data input a request supplies.
@@ -89,6 +103,7 @@ func newModel(name string, version int, symJSON string, params []byte, hints map
 		queueMax: cfg.queueMax, maxBody: cfg.maxBody, slots: make(chan struct{}, cfg.poolSize),
 		cache: newShapeCache(cfg.maxShapes), batchable: map[string]bool{}, metrics: mt}
 	complete := true
+	var dtypes []weft.DType
 	for _, n := range names {
 		dtype := weft.Float32
 		if flag, ok := attrs[n+"$__dtype__"]; ok {
@@ -98,7 +113,7 @@ func newModel(name string, version int, symJSON string, params []byte, hints map
 			}
 		}
 		m.inputs = append(m.inputs, inputSpec{name: n})
-		m.dtypes = append(m.dtypes, dtype)
+		dtypes = append(dtypes, dtype)
 		shape := hints[n]
 		if shape == nil {
 			shape = shapeAttr(attrs[n+"$__shape__"])
@@ -108,6 +123,7 @@ func newModel(name string, version int, symJSON string, params []byte, hints map
 		}
 		m.hints = append(m.hints, weft.Input{Name: n, Shape: shape})
 	}
+	m.fixed.Store(&fixedInfo{dtypes: dtypes})
 	for n := range hints {
 		if !contains(names, n) {
 			return nil, fmt.Errorf("a shape is given for '%s', which is not a data input (inputs: %v)", n, names)
@@ -129,6 +145,9 @@ func newModel(name string, version int, symJSON string, params []byte, hints map
 
 // ensureRoot builds the root predictor at shapes when there is none yet.
 func (m *model) ensureRoot(shapes []weft.Input) error {
+	if m.fixed.Load().rooted {
+		return nil
+	}
 	m.rootMu.Lock()
 	defer m.rootMu.Unlock()
 	if m.root != nil {
@@ -143,12 +162,14 @@ func (m *model) ensureRoot(shapes []weft.Input) error {
 	}
 	m.root = root
 	m.params = nil // the root holds the parameter arrays now; reshapes share them
-	m.outputs = root.Outputs()
-	for i, in := range root.Inputs() {
+	fixed := &fixedInfo{rooted: true, dtypes: append([]weft.DType(nil), m.fixed.Load().dtypes...),
+		outputs: root.Outputs()}
+	for _, in := range root.Inputs() {
 		if idx := m.inputIndex(in.Name); idx >= 0 {
-			m.dtypes[idx] = root.Inputs()[i].DType
+			fixed.dtypes[idx] = in.DType
 		}
 	}
+	m.fixed.Store(fixed)
 	return nil
 }
 
@@ -167,7 +188,7 @@ func (m *model) leave() { m.admitted.Add(-1) }
 func (m *model) queueDepth() int64 { return max(0, m.admitted.Load()-m.running.Load()) }
 
 // run predicts one validated request (inputs in m.inputs order) on a
-// predictor of its shapes. The outputs come in m.outputs order.
+// predictor of its shapes. The outputs come in m.outputInfos() order.
 func (m *model) run(ctx context.Context, inputs []tensor) ([]tensor, error) {
 	shapes := make([]weft.Input, len(inputs))
 	for i, t := range inputs {
@@ -192,10 +213,8 @@ func (m *model) run(ctx context.Context, inputs []tensor) ([]tensor, error) {
 	key := shapeKey(shapes)
 	pr, entry := m.cache.take(key)
 	if pr == nil {
-		m.rootMu.Lock()
 		var err error
-		pr, err = m.root.Reshape(shapes)
-		m.rootMu.Unlock()
+		pr, err = m.reshapeRoot(shapes)
 		if err != nil {
 			if weft.IsStatus(err, weft.StatusShape) || weft.IsStatus(err, weft.StatusInvalidArgument) {
 				return nil, badShapeError{err}
@@ -292,9 +311,7 @@ func (m *model) checkBatchable(inputs []tensor) bool {
 		return false
 	}
 	for _, batch := range []int64{2, 3} {
-		m.rootMu.Lock()
-		pr, err := m.root.Reshape(at(batch))
-		m.rootMu.Unlock()
+		pr, err := m.reshapeRoot(at(batch))
 		if err != nil {
 			return false
 		}
@@ -307,6 +324,17 @@ func (m *model) checkBatchable(inputs []tensor) bool {
 		}
 	}
 	return true
+}
+
+// reshapeRoot makes a predictor of the root for shapes (sharing its
+// parameters).
+func (m *model) reshapeRoot(shapes []weft.Input) (*weft.Predictor, error) {
+	m.rootMu.RLock()
+	defer m.rootMu.RUnlock()
+	if m.root == nil {
+		return nil, errModelRetiring
+	}
+	return m.root.Reshape(shapes)
 }
 
 // close frees the predictors; call it when no request holds the version.
@@ -350,17 +378,10 @@ func (m *model) inputNames() string {
 
 // outputInfos gives the outputs at the root's shapes (nil before the first
 // request of a model without shape hints).
-func (m *model) outputInfos() []weft.TensorInfo {
-	m.rootMu.Lock()
-	defer m.rootMu.Unlock()
-	return m.outputs
-}
+func (m *model) outputInfos() []weft.TensorInfo { return m.fixed.Load().outputs }
 
-func (m *model) inputDTypes() []weft.DType {
-	m.rootMu.Lock()
-	defer m.rootMu.Unlock()
-	return append([]weft.DType(nil), m.dtypes...)
-}
+// inputDTypes gives the inputs' dtypes (in m.inputs order; do not modify).
+func (m *model) inputDTypes() []weft.DType { return m.fixed.Load().dtypes }
 
 // checkInputs validates a request's tensors (in m.inputs order): every dim
 // positive and the byte count matching the shape.

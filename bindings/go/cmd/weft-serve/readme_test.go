@@ -59,7 +59,22 @@ func TestReadmeFlagsAreTheRealOnes(t *testing.T) {
 		t.Fatal("-pool 0 accepted")
 	}
 	if _, err := parseFlags([]string{"-models", "x", "stray"}, io.Discard); err == nil {
+		t.Fatal("a folder given twice accepted")
+	}
+	if _, err := parseFlags([]string{"x", "127.0.0.1:1", "stray"}, io.Discard); err == nil {
 		t.Fatal("a stray argument accepted")
+	}
+	if _, err := parseFlags([]string{"-addr", "127.0.0.1:1", "x", "127.0.0.1:2"}, io.Discard); err == nil {
+		t.Fatal("an address given twice accepted")
+	}
+	// weft-serve DIR ADDR: the folder and address as arguments, as the READMEs show.
+	o, err := parseFlags([]string{"-pool", "3", "models", "127.0.0.1:8089"}, io.Discard)
+	if err != nil || o.cfg.modelDir != "models" || o.addr != "127.0.0.1:8089" || o.cfg.poolSize != 3 {
+		t.Fatalf("weft-serve -pool 3 models 127.0.0.1:8089: %+v, %v", o, err)
+	}
+	if o, err := parseFlags([]string{"models"}, io.Discard); err != nil || o.cfg.modelDir != "models" ||
+		o.addr != "127.0.0.1:8080" {
+		t.Fatalf("weft-serve models: %+v, %v", o, err)
 	}
 }
 

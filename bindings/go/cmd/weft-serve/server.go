@@ -195,17 +195,18 @@ func (s *server) describe(e *modelEntry) modelInfo {
 // shape hint (or of the first request), with the batch axis -1 (any size);
 // dims -1 throughout for inputs whose shape no one gave yet.
 func (m *model) tensorInfos(inputs bool) []weft.TensorInfo {
-	m.rootMu.Lock()
-	defer m.rootMu.Unlock()
+	m.rootMu.RLock()
+	defer m.rootMu.RUnlock()
+	fixed := m.fixed.Load()
 	var src []weft.TensorInfo
 	switch {
 	case m.root != nil && inputs:
 		src = m.root.Inputs()
 	case m.root != nil:
-		src = m.outputs
+		src = fixed.outputs
 	case inputs:
 		for i, in := range m.inputs {
-			src = append(src, weft.TensorInfo{Name: in.name, Shape: []int64{-1}, DType: m.dtypes[i]})
+			src = append(src, weft.TensorInfo{Name: in.name, Shape: []int64{-1}, DType: fixed.dtypes[i]})
 		}
 	}
 	out := make([]weft.TensorInfo, 0, len(src))
