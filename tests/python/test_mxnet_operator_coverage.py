@@ -55,87 +55,23 @@ EXCLUDED = (
     ("mx.sym.contrib dgl_*", "DGL graph sampling"),
     # The *_v1 legacy layers, unless aliased to their successors (then they exist and pass).
     ("mx.nd *_v1", "legacy layer"),
+    # Not built this round (listed in the issue-17 closing note):
+    ("mx.nd reset_arrays", "an op with no outputs that zeroes its num_arrays inputs in place; not built yet"),
+    ("mx.nd.contrib boolean_mask", "output shape depends on the data; the imperative path infers shapes first"),
+    ("mx.sym.contrib boolean_mask", "output shape depends on the data; the imperative path infers shapes first"),
+    ("mx.nd.contrib edge_id", "defined on CSR storage (stored entries); Weft has dense arrays only"),
+    ("mx.sym.contrib edge_id", "defined on CSR storage (stored entries); Weft has dense arrays only"),
+    ("mx.nd.contrib getnnz", "counts CSR stored entries; Weft has dense arrays only"),
+    ("mx.sym.contrib getnnz", "counts CSR stored entries; Weft has dense arrays only"),
     # Symbolic control flow (MXNet's _foreach/_while_loop/_cond subgraph operators).
     ("mx.sym.contrib foreach", _NO_SUBGRAPHS),
     ("mx.sym.contrib while_loop", _NO_SUBGRAPHS),
     ("mx.sym.contrib cond", _NO_SUBGRAPHS),
 )
 
-# Still missing on the branch h/ns (the Python surface): each is added by another
-# helper's branch (new operators and their fluent methods). The lead empties this
-# list after merging those branches; see the module docstring.
-PENDING = frozenset("%s %s" % (ns, name) for ns, names in {
-    "mx.nd": """
-        BilinearSampler CTCLoss Correlation Crop Custom GridGenerator GroupNorm IdentityAttachKLSparseReg
-        L2Normalization ROIPooling SVMOutput SequenceReverse SpatialTransformer SwapAxis all_finite amp_cast
-        amp_multicast arccos arccosh arcsin arcsinh arctan arctanh argmax_channel argsort batch_take
-        broadcast_hypot broadcast_logical_and broadcast_logical_or broadcast_logical_xor cast_storage
-        choose_element_0index col2im cosh ctc_loss cumsum degrees depth_to_space diag erf erfinv
-        fill_element_0index fix flip ftml_update gamma gammaln hard_sigmoid histogram im2col imdecode khatri_rao
-        lamb_update_phase1 lamb_update_phase2 linalg_det linalg_extractdiag linalg_extracttrian linalg_gelqf
-        linalg_gemm linalg_gemm2 linalg_inverse linalg_makediag linalg_maketrian linalg_potrf linalg_potri
-        linalg_slogdet linalg_sumlogdiag linalg_syrk linalg_trmm linalg_trsm linspace log10 log2 logical_and
-        logical_not logical_or logical_xor moments mp_lamb_update_phase1 mp_lamb_update_phase2 mp_nag_mom_update
-        mp_sgd_mom_update mp_sgd_update multi_all_finite multi_lars multi_mp_sgd_mom_update multi_mp_sgd_update
-        multi_sgd_mom_update multi_sgd_update multi_sum_sq preloaded_multi_mp_sgd_mom_update
-        preloaded_multi_mp_sgd_update preloaded_multi_sgd_mom_update preloaded_multi_sgd_update radians
-        random_exponential random_gamma random_generalized_negative_binomial random_negative_binomial
-        random_pdf_dirichlet random_pdf_exponential random_pdf_gamma random_pdf_generalized_negative_binomial
-        random_pdf_negative_binomial random_pdf_normal random_pdf_poisson random_pdf_uniform random_poisson
-        ravel_multi_index rcbrt repeat reset_arrays reshape_like reverse rint rmspropalex_update
-        sample_exponential sample_gamma sample_generalized_negative_binomial sample_multinomial
-        sample_negative_binomial sample_normal sample_poisson sample_uniform scatter_nd shape_array shuffle sinh
-        size_array slice_like softmin softsign sort space_to_depth split_v2 swapaxes tile topk trunc
-        unravel_index
-    """,
-    "mx.nd.contrib": """
-        AdaptiveAvgPooling2D BatchNormWithReLU BilinearResize2D CTCLoss DeformableConvolution
-        DeformablePSROIPooling ModulatedDeformableConvolution MultiBoxDetection MultiBoxPrior MultiBoxTarget
-        MultiProposal PSROIPooling Proposal ROIAlign RROIAlign SparseEmbedding SyncBatchNorm adamw_update
-        allclose arange_like backward_gradientmultiplier backward_hawkesll backward_index_copy
-        backward_quadratic bipartite_matching boolean_mask box_decode box_encode box_iou box_nms
-        box_non_maximum_suppression count_sketch ctc_loss div_sqrt_dim edge_id fft getnnz
-        gradientmultiplier group_adagrad_update hawkesll ifft index_array index_copy
-        interleaved_matmul_encdec_qk interleaved_matmul_encdec_valatt interleaved_matmul_selfatt_qk
-        interleaved_matmul_selfatt_valatt isfinite isinf isnan mp_adamw_update multi_adamw_update
-        multi_lamb_update multi_mp_adamw_update multi_mp_lamb_update quadratic rand_zipfian round_ste sign_ste
-    """,
-    "mx.nd.linalg": """
-        det extractdiag extracttrian gelqf gemm gemm2 inverse makediag maketrian potrf potri slogdet sumlogdiag
-        syevd syrk trmm trsm
-    """,
-    "mx.nd.random": """
-        exponential exponential_like gamma gamma_like generalized_negative_binomial
-        generalized_negative_binomial_like multinomial negative_binomial negative_binomial_like normal_like
-        poisson poisson_like randn shuffle uniform_like
-    """,
-    "mx.nd.image": """
-        adjust_lighting crop flip_left_right flip_top_bottom normalize random_brightness random_color_jitter
-        random_contrast random_flip_left_right random_flip_top_bottom random_hue random_lighting
-        random_saturation resize to_tensor
-    """,
-    "mx.sym.contrib": """
-        AdaptiveAvgPooling2D BatchNormWithReLU BilinearResize2D CTCLoss DeformableConvolution
-        DeformablePSROIPooling ModulatedDeformableConvolution MultiBoxDetection MultiBoxPrior MultiBoxTarget
-        MultiProposal PSROIPooling Proposal ROIAlign RROIAlign SparseEmbedding SyncBatchNorm adamw_update
-        allclose arange_like backward_gradientmultiplier backward_hawkesll backward_index_copy
-        backward_quadratic bipartite_matching boolean_mask box_decode box_encode box_iou box_nms
-        box_non_maximum_suppression count_sketch ctc_loss div_sqrt_dim edge_id fft getnnz
-        gradientmultiplier group_adagrad_update hawkesll ifft index_array index_copy
-        interleaved_matmul_encdec_qk interleaved_matmul_encdec_valatt interleaved_matmul_selfatt_qk
-        interleaved_matmul_selfatt_valatt mp_adamw_update quadratic rand_zipfian round_ste sign_ste
-    """,
-    "NDArray": """
-        arccos arccosh arcsin arcsinh arctan arctanh argmax_channel argsort cosh degrees depth_to_space diag fix
-        flip log10 log2 radians rcbrt repeat reshape_like rint shape_array sinh size_array slice_like softmin
-        sort space_to_depth split_v2 swapaxes tile topk trunc
-    """,
-    "Symbol": """
-        arccos arccosh arcsin arcsinh arctan arctanh argmax_channel argsort cosh degrees depth_to_space diag fix
-        flip log10 log2 radians rcbrt repeat reshape_like rint shape_array sinh size_array slice_like softmin
-        sort space_to_depth split_v2 swapaxes tile topk trunc
-    """,
-}.items() for name in names.split())
+# Names still missing while the operator branches were being merged; empty now
+# that they are all in (kept so the stale check keeps the list honest).
+PENDING = frozenset()
 
 NAMESPACES = OrderedDict([
     ("mx.nd", lambda: weft.nd),

@@ -25,8 +25,9 @@ from .symbol import Group, Symbol, Variable, load, load_json, var
 from . import _internal, contrib, image, linalg, op, register
 from . import random
 from .. import ndarray as _nd
-from .. import _fluent
+from .. import _fluent, _namespaces
 from .. import _split_v2 as _split_v2_py
+from ..base import check_call as _check_call
 from .. import dtypes as _dt
 
 _FUNCS = register.generate_all(_nd.SCHEMAS)
