@@ -769,6 +769,34 @@ void AddSpatial(std::vector<GradCase>* t) {
                   {"sample_per_part", "2"}, {"trans_std", "0.1"}}));
 }
 
+// The image family (core/op/image/): the deterministic ops with gradients.
+void AddImage(std::vector<GradCase>* t) {
+  t->push_back(C("_image_crop", {X({4, 5, 3})}, {{"x", "1"}, {"y", "1"}, {"width", "2"}, {"height", "3"}}));
+  t->push_back(C("_image_flip_left_right", {X({3, 4, 3})}));
+  t->push_back(C("_image_flip_top_bottom", {X({2, 3, 4, 1})}));
+  t->push_back(C("_image_normalize", {X({3, 2, 4})}, {{"mean", "(0.1, 0.2, 0.3)"}, {"std", "(0.5, 1.0, 2.0)"}}));
+}
+
+// The densities of core/op/random (their gradients w.r.t. the parameters and,
+// for the continuous ones, the sample). Discrete samples are not differentiated.
+void AddRandomPdf(std::vector<GradCase>* t) {
+  t->push_back(C("_random_pdf_normal", {X({2, 3}), X({2}), X({2}, U(0.5, 1.5))}));
+  t->push_back(C("_random_pdf_normal", {X({2, 3}), X({2}), X({2}, U(0.5, 1.5))}, {{"is_log", "True"}}, "log"));
+  t->push_back(C("_random_pdf_uniform", {I({2, 3}, U(0.0, 1.0)), X({2}, U(-1.0, -0.5)), X({2}, U(1.5, 2.0))}));
+  t->push_back(C("_random_pdf_gamma", {X({2, 3}, U(0.5, 2.0)), X({2}, U(1.0, 3.0)), X({2}, U(0.5, 2.0))}));
+  t->push_back(C("_random_pdf_exponential", {X({2, 3}, U(0.5, 2.0)), X({2}, U(0.5, 2.0))}));
+  t->push_back(C("_random_pdf_poisson", {I({2, 3}, Fixed({0, 1, 3, 2, 5, 1})), X({2}, U(1.0, 3.0))}));
+  t->push_back(C("_random_pdf_negative_binomial",
+                 {I({2, 3}, Fixed({0, 1, 3, 2, 5, 1})), X({2}, U(1.0, 3.0)), X({2}, U(0.3, 0.7))}));
+  t->push_back(C("_random_pdf_generalized_negative_binomial",
+                 {I({2, 3}, Fixed({0, 1, 3, 2, 5, 1})), X({2}, U(1.0, 3.0)), X({2}, U(0.3, 1.0))}));
+  t->push_back(C("_random_pdf_dirichlet",
+                 {I({2, 2, 3}, Fixed({0.2, 0.3, 0.5, 0.6, 0.1, 0.3, 0.1, 0.1, 0.8, 0.4, 0.4, 0.2})),
+                  X({2, 3}, U(1.0, 3.0))}));
+  // One category: the draw is always 0, so only the log-probability output moves.
+  t->push_back(C("_sample_multinomial", {X({2, 1}, U(0.9, 1.1))}, {{"get_prob", "True"}, {"dtype", "float64"}}));
+}
+
 // Custom (core/op/custom/): a C++ custom operator, y = scale * x^3 with
 // scale a keyword argument given as a string; backward reads out_grad and
 // data (declare_backward_dependency) and honours req.
@@ -847,6 +875,8 @@ const std::vector<GradCase>& Table() {
     AddShapeMore(&t);
     AddSpatial(&t);
     AddCustom(&t);
+    AddImage(&t);
+    AddRandomPdf(&t);
     return t;
   }();
   return table;

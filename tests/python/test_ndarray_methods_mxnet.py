@@ -231,50 +231,6 @@ def test_symbol_shape_methods():
 
 
 # ---- module functions of mx.nd written in Python in MXNet --------------------------------------------------
-def test_from_numpy_zero_copy_and_copy():
-    a = np.arange(6, dtype=np.float32).reshape(2, 3)
-    x = weft.nd.from_numpy(a)
-    np.testing.assert_array_equal(x.asnumpy(), a)
-    assert not a.flags.writeable  # MXNet makes the numpy array read-only
-    x[:] = 5  # the NDArray owns the memory now; its writes are asynchronous, so wait before reading a
-    x.wait_to_read()
-    np.testing.assert_array_equal(a, np.full((2, 3), 5.0))
-    b = np.ones((2, 2), dtype=np.int32)
-    y = weft.nd.from_numpy(b, zero_copy=False)
-    assert y.dtype == np.int32 and b.flags.writeable
-    y[:] = 0
-    assert (b == 1).all()
-    with pytest.raises(weft.base.InvalidArgumentError, match="C-contiguous"):
-        weft.nd.from_numpy(np.ones((3, 4), dtype=np.float32)[:, ::2])
-    with pytest.raises(TypeError, match="numpy.ndarray"):
-        weft.nd.from_numpy([1, 2, 3])
-
-
-def test_indexing_helpers_mxnet_examples():
-    shape = (3, 4, 5)
-    expand = weft.nd.indexing_key_expand_implicit_axes
-    assert expand(np.s_[2, 1, 1], shape) == (2, 1, 1)
-    assert expand(np.s_[0], shape) == (0, slice(None), slice(None))
-    assert expand(np.s_[0, ...], shape) == (0, slice(None), slice(None))
-    assert expand(np.s_[:2, None, 0, ...], shape) == (slice(None, 2), None, 0, slice(None))
-    assert expand(np.s_[..., 1], shape) == (slice(None), slice(None), 1)
-    with pytest.raises(IndexError, match="more than one ellipsis"):
-        expand(np.s_[..., 0, ...], shape)
-
-    code = weft.nd.get_indexing_dispatch_code
-    assert code((0, slice(None), None)) == 0
-    assert code((0, [1, 2])) == 1 and code((weft.nd.ones((2,)),)) == 1 and code((range(2),)) == 1
-    assert code(((),)) == 2
-    with pytest.raises(ValueError, match="does not support slicing with key"):
-        code((1.5,))
-
-    oshape = weft.nd.get_oshape_of_gather_nd_op
-    assert oshape((3, 4, 5), (2, 7)) == (7, 5)
-    assert oshape((3, 4), (2, 6, 2)) == (6, 2)
-    idx = weft.nd.array([[0, 1], [2, 3]], dtype="int32")
-    assert weft.nd.gather_nd(weft.nd.zeros((3, 4, 5)), idx).shape == oshape((3, 4, 5), idx.shape)
-
-
 def test_broadcast_to_and_like_methods_mxnet_examples():
     x = weft.nd.arange(0, 3).reshape((1, 3, 1))
     y = x.broadcast_to((2, 3, 3))
@@ -291,18 +247,3 @@ def test_broadcast_to_and_like_methods_mxnet_examples():
         v.broadcast_to((2, 2))
     with pytest.raises(ValueError, match="requested shape"):
         weft.nd.ones((2, 3)).broadcast_to((3,))
-
-
-def test_onehot_encode_legacy_function():
-    out = weft.nd.zeros((3, 4))
-    got = weft.nd.onehot_encode(weft.nd.array([0, 2, 3]), out)
-    assert got is out
-    np.testing.assert_array_equal(out.asnumpy(), np.eye(4)[[0, 2, 3]])
-    iout = weft.nd.full((2, 3), 7, dtype="int32")
-    weft.nd.onehot_encode(weft.nd.array([1, 0]), iout)
-    assert iout.dtype == np.int32
-    np.testing.assert_array_equal(iout.asnumpy(), [[0, 1, 0], [1, 0, 0]])
-    with pytest.raises(weft.base.ShapeError, match="onehot_encode: expected 1-d indices"):
-        weft.nd.onehot_encode(weft.nd.array([0, 1, 2]), weft.nd.zeros((2, 4)))
-    with pytest.raises(TypeError, match="must be NDArrays"):
-        weft.nd.onehot_encode([0, 1], out)

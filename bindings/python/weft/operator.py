@@ -472,6 +472,10 @@ def _install():
         setattr(mod, "_backward_Custom", _nd_backward_custom)
     for mod in (_sym, _sym.op, _sym._internal):  # pylint: disable=protected-access
         setattr(mod, "Custom", _sym_custom)
+    # The wrappers are the namespaces' Custom functions now (one table, as for every op).
+    _nd._FUNCS["Custom"] = _nd_custom  # pylint: disable=protected-access
+    _nd._FUNCS["_backward_Custom"] = _nd_backward_custom  # pylint: disable=protected-access
+    _sym._FUNCS["Custom"] = _sym_custom  # pylint: disable=protected-access
 
 
 _install()
