@@ -4,24 +4,14 @@
 // suppression loop inside it).
 #include "core/op/detect/detect_gpu.h"
 
-#include "core/op/common/gpu_kernel.h"
+#include "core/op/common/gpu_loop.h"
 #include "core/op/detect/detect_impl.h"
 
 namespace weft {
 namespace cuda {
 namespace {
 
-struct GpuLoop {
-  static constexpr bool kHalf = false;
-  template <typename F>
-  static void For(const OpContext& ctx, int64_t n, F f) {
-    Launch(ctx, n, f);
-  }
-  static void* Temp(const OpContext& ctx, size_t bytes, std::vector<char>*) { return Scratch(ctx, bytes); }
-  static void Unsupported(const char* op, DType dt) { UnsupportedDType(op, dt); }
-};
-
-using L = GpuLoop;
+using L = GpuLoop;  // common/gpu_loop.h
 
 }  // namespace
 

@@ -1,7 +1,7 @@
 // The drivers of the detection ops (box_ops.cc, multibox_prior.cc), shared by
 // the CPU kernels (detect_cpu.cc) and the GPU kernels (detect.cu): templates
 // over a loop policy L with L::For(ctx, n, f), L::Temp(ctx, bytes, &hold) and
-// L::kHalf, as core/op/optim/optim_more_impl.h. Included by those two files.
+// L::kHalf (core/op/common/loop_policy.h). Included by those two files.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include "core/base/dtype.h"
 #include "core/base/error.h"
 #include "core/op/common/hd.h"
+#include "core/op/common/loop_policy.h"
 #include "core/op/detect/box_rules.h"
 #include "core/op/op_def.h"
 
@@ -17,22 +18,7 @@ namespace weft {
 namespace detect {
 
 template <typename T>
-struct AccOf { using type = float; };
-template <>
-struct AccOf<double> { using type = double; };
-
-#define WEFT_DETECT_SWITCH(L, dt, opname, T, ...)                                          \
-  switch (dt) {                                                                          \
-    case ::weft::DType::kFloat32: { using T = float; __VA_ARGS__ break; }                \
-    case ::weft::DType::kFloat64: { using T = double; __VA_ARGS__ break; }               \
-    case ::weft::DType::kFloat16:                                                        \
-      if constexpr (L::kHalf) { using T = ::weft::half_t; __VA_ARGS__ }                  \
-      else { L::Unsupported(opname, dt); }                                               \
-      break;                                                                             \
-    default:                                                                             \
-      WEFT_THROW(kDType) << (opname) << ": unsupported dtype " << ::weft::DTypeName(dt) \
-                         << " (float16, float32 or float64 is expected)";               \
-  }
+using AccOf = ::weft::LoopAccOf<T>;
 
 template <typename T, typename A>
 WEFT_HD inline void Load4(const T* p, A* b) {
@@ -46,7 +32,7 @@ void BoxIou(const OpContext& ctx, const Params& p, const std::vector<TensorView>
   if (req[0] == OpReq::kNull) return;
   const int f = p.GetString("format") == "center" ? kCenter : kCorner;
   const int64_t nr = in[1].Size() / 4;
-  WEFT_DETECT_SWITCH(L, in[0].dtype, "_contrib_box_iou", T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, "_contrib_box_iou", T, {
     using A = typename AccOf<T>::type;
     const T* l = in[0].ptr<T>();
     const T* r = in[1].ptr<T>();
@@ -170,7 +156,7 @@ void BoxNms(const OpContext& ctx, const Params& p, const std::vector<TensorView>
   std::vector<char> hold;
   int32_t* work = static_cast<int32_t*>(
       L::Temp(ctx, static_cast<size_t>(batches * 2 * n) * sizeof(int32_t) + sizeof(int32_t), &hold));
-  WEFT_DETECT_SWITCH(L, in[0].dtype, "_contrib_box_nms", T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, "_contrib_box_nms", T, {
     using A = typename AccOf<T>::type;
     const T* d = in[0].ptr<T>();
     T* o = out[0].ptr<T>();
@@ -188,7 +174,7 @@ void BoxNmsBackward(const OpContext& ctx, const Params&, const std::vector<Tenso
   const Shape& s = in[0].shape;
   const int64_t w = s[s.ndim() - 1];
   const int64_t rows = w > 0 ? in[0].Size() / w : 0;
-  WEFT_DETECT_SWITCH(L, in[0].dtype, "_backward_contrib_box_nms", T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, "_backward_contrib_box_nms", T, {
     using A = typename AccOf<T>::type;
     const T* og = in[0].ptr<T>();
     const T* rec = in[1].ptr<T>();
@@ -245,7 +231,7 @@ void MultiBoxPrior(const OpContext& ctx, const Params& p, const std::vector<Tens
   if (req[0] == OpReq::kNull) return;
   const PriorArgs a = PriorArgsOf(p, in[0].shape);
   const int per = a.num_sizes + a.num_ratios - 1;
-  WEFT_DETECT_SWITCH(L, out[0].dtype, "_contrib_MultiBoxPrior", T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, out[0].dtype, "_contrib_MultiBoxPrior", T, {
     using A = typename AccOf<T>::type;
     T* o = out[0].ptr<T>();
     L::For(ctx, a.h * a.w * per, [=] WEFT_HD(int64_t i) {
@@ -266,7 +252,7 @@ void BoxEncode(const OpContext& ctx, const Params&, const std::vector<TensorView
   if (req[0] == OpReq::kNull && req[1] == OpReq::kNull) return;
   const Shape& as = in[2].shape;
   const int64_t n = as[1], m = in[3].shape[1];
-  WEFT_DETECT_SWITCH(L, in[2].dtype, "_contrib_box_encode", T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[2].dtype, "_contrib_box_encode", T, {
     using A = typename AccOf<T>::type;
     const T* samples = in[0].ptr<T>();
     const T* matches = in[1].ptr<T>();
@@ -309,7 +295,7 @@ void BoxDecode(const OpContext& ctx, const Params& p, const std::vector<TensorVi
   const double s0 = p.GetFloat("std0"), s1 = p.GetFloat("std1"), s2 = p.GetFloat("std2"), s3 = p.GetFloat("std3");
   const double clip = p.GetFloat("clip");
   const bool corner = p.GetString("format") == "corner";
-  WEFT_DETECT_SWITCH(L, in[0].dtype, "_contrib_box_decode", T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, "_contrib_box_decode", T, {
     using A = typename AccOf<T>::type;
     const T* x = in[0].ptr<T>();
     const T* anchors = in[1].ptr<T>();
@@ -437,7 +423,7 @@ void MultiBoxDetection(const OpContext& ctx, const Params& p, const std::vector<
   if (req[0] == OpReq::kNull) return;
   const DetectionArgs a = DetectionArgsOf(p);
   const int64_t batches = in[0].shape[0], classes = in[0].shape[1], n = in[0].shape[2];
-  WEFT_DETECT_SWITCH(L, in[0].dtype, "_contrib_MultiBoxDetection", T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, "_contrib_MultiBoxDetection", T, {
     using A = typename AccOf<T>::type;
     std::vector<char> hold;
     const size_t rows = static_cast<size_t>(batches * n * 6) * sizeof(T);
@@ -514,7 +500,7 @@ void BipartiteMatching(const OpContext& ctx, const Params& p, const std::vector<
   std::vector<char> hold;
   int32_t* work = static_cast<int32_t*>(
       L::Temp(ctx, static_cast<size_t>(batches * 2 * nr * nc) * sizeof(int32_t) + sizeof(int32_t), &hold));
-  WEFT_DETECT_SWITCH(L, in[0].dtype, "_contrib_bipartite_matching", T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, "_contrib_bipartite_matching", T, {
     using A = typename AccOf<T>::type;
     const T* sc = in[0].ptr<T>();
     T* rows = out[0].ptr<T>();
@@ -688,7 +674,7 @@ void MultiBoxTarget(const OpContext& ctx, const Params& p, const std::vector<Ten
       L::Temp(ctx, dbytes + static_cast<size_t>(batches * (4 * n + m)) * sizeof(int32_t) + 8, &hold));
   double* dwork = reinterpret_cast<double*>(scratch);
   int32_t* iwork = reinterpret_cast<int32_t*>(scratch + dbytes);
-  WEFT_DETECT_SWITCH(L, in[0].dtype, "_contrib_MultiBoxTarget", T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, "_contrib_MultiBoxTarget", T, {
     using A = typename AccOf<T>::type;
     const T* anchors = in[0].ptr<T>();
     const T* labels = in[1].ptr<T>();
@@ -826,7 +812,7 @@ void Proposal(const OpContext& ctx, const Params& p, const std::vector<TensorVie
       L::Temp(ctx, dbytes + static_cast<size_t>(batches * count * 4) * sizeof(int32_t) + 8, &hold));
   double* dwork = reinterpret_cast<double*>(scratch);
   int32_t* iwork = reinterpret_cast<int32_t*>(scratch + dbytes);
-  WEFT_DETECT_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
     using A = typename AccOf<T>::type;
     const T* cls = in[0].ptr<T>();
     const T* dl = in[1].ptr<T>();

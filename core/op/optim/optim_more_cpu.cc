@@ -9,25 +9,7 @@ namespace weft {
 namespace optim {
 namespace {
 
-struct CpuLoop {
-  static constexpr bool kHalf = true;
-  template <typename F>
-  static void For(const OpContext&, int64_t n, F f) {
-    if (n <= 0) return;
-    ParallelFor(n, 8, [&f](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) f(i);
-    });
-  }
-  static void* Temp(const OpContext&, size_t bytes, std::vector<char>* hold) {
-    hold->resize(bytes);
-    return hold->data();
-  }
-  [[noreturn]] static void Unsupported(const char* op, DType dt) {
-    WEFT_THROW(kDType) << op << ": unsupported dtype " << DTypeName(dt);
-  }
-};
-
-using L = CpuLoop;
+using L = ::weft::CpuLoop;  // common/loop_policy.h
 
 }  // namespace
 

@@ -15,6 +15,7 @@
 #include "core/base/dtype.h"
 #include "core/base/error.h"
 #include "core/op/common/hd.h"
+#include "core/op/common/loop_policy.h"
 #include "core/op/op_def.h"
 #include "core/op/optim/optim_more_args.h"
 #include "core/op/optim/optim_more_rules.h"
@@ -23,31 +24,13 @@ namespace weft {
 namespace optim {
 
 template <typename T>
-struct AccOf { using type = float; };
-template <>
-struct AccOf<double> { using type = double; };
+using AccOf = ::weft::LoopAccOf<T>;
 
 template <typename T, typename A>
 WEFT_HD inline void Put(T* o, int64_t i, OpReq req, A v) {
   if (req == OpReq::kAddTo) o[i] = static_cast<T>(static_cast<A>(o[i]) + v);
   else o[i] = static_cast<T>(v);
 }
-
-// Runs BODY with T the storage type of dtype dt: float32, float64 and, where
-// the loop policy builds it (L::kHalf), float16 -- MXNet's real dtypes of the
-// updates (type inference rejects bfloat16 first, optim_more_decl.cc).
-#define WEFT_OPTIM_SWITCH(L, dt, opname, T, ...)                                           \
-  switch (dt) {                                                                          \
-    case ::weft::DType::kFloat32: { using T = float; __VA_ARGS__ break; }                \
-    case ::weft::DType::kFloat64: { using T = double; __VA_ARGS__ break; }               \
-    case ::weft::DType::kFloat16:                                                        \
-      if constexpr (L::kHalf) { using T = ::weft::half_t; __VA_ARGS__ }                  \
-      else { L::Unsupported(opname, dt); }                                               \
-      break;                                                                             \
-    default:                                                                             \
-      WEFT_THROW(kDType) << (opname) << ": unsupported dtype " << ::weft::DTypeName(dt) \
-                         << " (float16, float32 or float64 is expected)";               \
-  }
 
 // ---------------------------------------------------------------------------
 // The SGD family, one tensor: sgd (kStates 0), sgd_mom (1), nag_mom (kNag);
@@ -105,7 +88,7 @@ void MultiSgd(const OpContext& ctx, const Params& p, const std::vector<TensorVie
     const TensorView& w = in[k * stride];
     const TensorView* mom = kMom ? &in[k * stride + 2] : nullptr;
     const TensorView* w32 = kMp ? &in[k * stride + 2 + (kMom ? 1 : 0)] : nullptr;
-    WEFT_OPTIM_SWITCH(L, w.dtype, p.op()->name.c_str(), T, {
+    WEFT_LOOP_FLOAT_SWITCH(L, w.dtype, p.op()->name.c_str(), T, {
       using A = typename std::conditional<kMp, float, typename AccOf<T>::type>::type;
       Consts<A> c = ConstsOf<A>(a);
       if (!kPreloaded) {
@@ -123,7 +106,7 @@ template <class L, bool kMom, bool kNag>
 void MpSgd(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
            const std::vector<TensorView>& out) {
   const Consts<float> c = ConstsOf<float>(UpdateArgsOf(p));
-  WEFT_OPTIM_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
     SgdTensor<L, T, kMom, kNag, true>(ctx, c, nullptr, nullptr, 0, in[0], in[1], kMom ? &in[2] : nullptr,
                                       &in[kMom ? 3 : 2], req[0], out[0]);
   })
@@ -136,7 +119,7 @@ void ThreeStates(const OpContext& ctx, const Params& p, const std::vector<Tensor
                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
   const UpdateArgs a = UpdateArgsOf(p);
-  WEFT_OPTIM_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
     using A = typename AccOf<T>::type;
     const Consts<A> c = ConstsOf<A>(a);
     const T* w = in[0].ptr<T>();
@@ -197,7 +180,7 @@ void LambPhase1(const OpContext& ctx, const Params& p, const std::vector<TensorV
                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
   const UpdateArgs a = UpdateArgsOf(p);
-  WEFT_OPTIM_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
     if constexpr (kMp) {
       LambPhase1Tensor<L, T, float, float, float>(ctx, ConstsOf<float>(a), in[4].data, in[1], in[2], in[3],
                                                   out[0].ptr<float>(), req[0]);
@@ -214,7 +197,7 @@ void LambPhase2(const OpContext& ctx, const Params& p, const std::vector<TensorV
                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
   const UpdateArgs a = UpdateArgsOf(p);
-  WEFT_OPTIM_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
     if constexpr (kMp) {
       LambPhase2Tensor<L, T, float, float, float, true>(ctx, ConstsOf<float>(a), in[0].data, in[1].ptr<float>(),
                                                  in[2].ptr<float>(), in[3].ptr<float>(), in[4].ptr<float>(),
@@ -260,7 +243,7 @@ void MultiLamb(const OpContext& ctx, const Params& p, const std::vector<TensorVi
     if (req[k] == OpReq::kNull) continue;
     const TensorView& w = in[k * stride];
     const int64_t size = w.Size();
-    WEFT_OPTIM_SWITCH(L, w.dtype, p.op()->name.c_str(), T, {
+    WEFT_LOOP_FLOAT_SWITCH(L, w.dtype, p.op()->name.c_str(), T, {
       using A = typename std::conditional<kMp, float, typename AccOf<T>::type>::type;
       using S = typename std::conditional<kMp, float, T>::type;
       using G = typename std::conditional<std::is_same<A, double>::value, double, float>::type;
@@ -325,7 +308,7 @@ template <class L, bool kMp>
 void AdamW(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
            const std::vector<TensorView>& out) {
   const UpdateArgs a = UpdateArgsOf(p);
-  WEFT_OPTIM_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
     using A = typename std::conditional<kMp, float, typename AccOf<T>::type>::type;
     using Sc = typename std::conditional<kMp, float, T>::type;
     AdamWTensor<L, T, kMp, Sc>(ctx, ConstsOf<A>(a), in[0], in[1], in[2], in[3], kMp ? &in[4] : nullptr,
@@ -342,7 +325,7 @@ void MultiAdamW(const OpContext& ctx, const Params& p, const std::vector<TensorV
   const size_t stride = kMp ? 5 : 4;
   const TensorView& scale = in.back();
   for (size_t k = 0; k < out.size(); ++k) {
-    WEFT_OPTIM_SWITCH(L, in[k * stride].dtype, p.op()->name.c_str(), T, {
+    WEFT_LOOP_FLOAT_SWITCH(L, in[k * stride].dtype, p.op()->name.c_str(), T, {
       using A = typename std::conditional<kMp, float, typename AccOf<T>::type>::type;
       Consts<A> c = ConstsOf<A>(a);
       c.lr = static_cast<A>(a.lrs[k]);
@@ -361,7 +344,7 @@ void GroupAdagrad(const OpContext& ctx, const Params& p, const std::vector<Tenso
                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
   const UpdateArgs a = UpdateArgsOf(p);
-  WEFT_OPTIM_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
     using A = typename AccOf<T>::type;
     const Consts<A> c = ConstsOf<A>(a);
     const int64_t rows = in[0].shape[0];
@@ -395,7 +378,7 @@ void MultiLars(const OpContext& ctx, const Params& p, const std::vector<TensorVi
                const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
   const double eta = p.GetFloat("eta"), eps = p.GetFloat("eps"), rescale = p.GetFloat("rescale_grad");
-  WEFT_OPTIM_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
+  WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, p.op()->name.c_str(), T, {
     using A = typename AccOf<T>::type;
     const T* lr = in[0].ptr<T>();
     const T* ws = in[1].ptr<T>();

@@ -1,0 +1,24 @@
+// The GPU loop policy (common/loop_policy.h): Launch over the indices, device
+// scratch from the worker; float16 is not built on GPU (Note [GPU kernel
+// style] in common/gpu_kernel.h). Included by .cu files only.
+#pragma once
+#include <vector>
+
+#include "core/op/common/gpu_kernel.h"
+#include "core/op/common/loop_policy.h"
+
+namespace weft {
+namespace cuda {
+
+struct GpuLoop {
+  static constexpr bool kHalf = false;
+  template <typename F>
+  static void For(const OpContext& ctx, int64_t n, F f) {
+    Launch(ctx, n, f);
+  }
+  static void* Temp(const OpContext& ctx, size_t bytes, std::vector<char>*) { return Scratch(ctx, bytes); }
+  static void Unsupported(const char* op, DType dt) { UnsupportedDType(op, dt); }
+};
+
+}  // namespace cuda
+}  // namespace weft
