@@ -313,15 +313,6 @@ def test_error_in_infer_shape_names_the_op():
         mx.nd.Custom(mx.nd.ones((2,)), op_type="test_bad_shape")
 
 
-def test_gpu_context_runs_the_callbacks_on_host_copies():
-    if mx.num_gpus() == 0:
-        pytest.skip("no GPU device (set WEFT_GPU_EMULATE=1 for the host emulation)")
-    x = np.random.RandomState(5).randn(3, 4).astype(np.float32)
-    y = mx.nd.Custom(mx.nd.array(x, ctx=mx.gpu(0)), mx.nd.array([0, 1, 2], ctx=mx.gpu(0)), op_type="test_softmax")
-    assert y.context == mx.gpu(0)
-    np.testing.assert_allclose(y.asnumpy(), softmax_np(x), rtol=1e-5, atol=1e-6)
-
-
 _ONE_WORKER = r"""
 import numpy as np, weft as mx
 
