@@ -6,9 +6,10 @@ set -euo pipefail
 # R binding: r-base-core r-base-dev r-cran-testthat. Dependency-free predictor on ARM:
 # g++-aarch64-linux-gnu qemu-user-static. Network-namespace tests: iproute2. The
 # mpirun launcher test: openmpi-bin. weft.viz.plot_network renders with graphviz's dot.
+# scripts/test.sh compiles through ccache (the CUDA build reuses the CPU build's objects).
 PKGS="cmake ninja-build g++ pkg-config binutils libopenblas-dev libopenblas-openmp-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev
       libzmq3-dev cppzmq-dev r-base-core r-base-dev r-cran-testthat g++-aarch64-linux-gnu qemu-user-static
-      iproute2 openmpi-bin graphviz"
+      iproute2 openmpi-bin graphviz ccache"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -10,6 +10,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 start=$SECONDS
+# Every build below goes through ccache: the CUDA build's C++ files compile
+# exactly as the CPU build's (Note [CUDA usage requirements] in CMakeLists.txt),
+# so they are cache hits. Paths are made relative to the checkout (base dir) so
+# build/ and build-cuda/ hash alike; depend mode needs no extra preprocessor
+# pass on a miss. The cache lives in the build tree, never in the user's.
+if command -v ccache >/dev/null 2>&1; then
+  export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}" CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1 \
+         CCACHE_DEPEND=1 CCACHE_SLOPPINESS=pch_defines,time_macros CCACHE_MAXSIZE=4G
+  export WEFT_CMAKE_ARGS="${WEFT_CMAKE_ARGS:-} -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+fi
 bash scripts/build.sh
 echo "== build took $((SECONDS - start)) s"
 echo "== C++ and C tests (ctest)"

@@ -25,11 +25,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// ../shared/fixtures beside the repository root (this file is tests/cpp/x.cc);
+// ../shared/fixtures beside the repository root (WEFT_SOURCE_DIR, set by
+// tests/CMakeLists.txt: __FILE__ is relative under ccache's base_dir);
 // WEFT_FIXTURES_DIR overrides.
 fs::path FixtureDir() {
   if (const char* env = std::getenv("WEFT_FIXTURES_DIR")) return env;
-  return fs::path(__FILE__).parent_path().parent_path().parent_path().parent_path() / "shared" / "fixtures";
+  return fs::path(WEFT_SOURCE_DIR).parent_path() / "shared" / "fixtures";
 }
 
 std::string ReadText(const fs::path& p) {

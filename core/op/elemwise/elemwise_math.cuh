@@ -146,6 +146,10 @@ WEFT_HD inline A ActBackward(int kind, A g, A o, A v) {
   }
 }
 
+// sign(v): -1, 0 or 1 (0 for NaN), as the CPU kernels' sign.
+template <typename A>
+WEFT_HD inline A SignOf(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0); }
+
 }  // namespace elem
 }  // namespace cuda
 }  // namespace weft

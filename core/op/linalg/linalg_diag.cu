@@ -6,12 +6,13 @@
 #include "core/op/common/gpu_kernel.h"
 #include "core/op/linalg/diag_geom.h"
 #include "core/op/linalg/linalg_gpu.h"
+#include "core/op/linalg/linalg_gpu_util.cuh"
 
 namespace weft {
 namespace cuda {
 namespace {
 
-int64_t LastDim(const TensorView& t) { return t.shape[t.ndim() - 1]; }
+using linalg_gpu::LastDim;
 
 template <typename T>
 void DiagT(int which, const OpContext& ctx, const Params& p, const TensorView& in, OpReq req,

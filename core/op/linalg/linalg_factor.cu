@@ -20,10 +20,10 @@ namespace weft {
 namespace cuda {
 namespace {
 
+using linalg_gpu::LastDim;
 using linalg_gpu::OutSlot;
 using linalg_gpu::ScratchPlan;
 
-int64_t LastDim(const TensorView& t) { return t.shape[t.ndim() - 1]; }
 
 // In-place Cholesky of the n x n matrix w (lower triangle read and written).
 WEFT_HD inline void CholeskyLower(double* w, int64_t n) {

@@ -10,6 +10,9 @@ namespace weft {
 namespace cuda {
 namespace linalg_gpu {
 
+// The trailing dimension: the matrix size n of a batch of n x n matrices.
+inline int64_t LastDim(const TensorView& t) { return t.shape[t.ndim() - 1]; }
+
 // Sizes first (Add), then one Scratch call (Allocate), then the pieces (At).
 class ScratchPlan {
  public:

@@ -20,8 +20,7 @@ WEFT_HD inline void StoreReal(T* out, int64_t i, OpReq req, T v) {
   out[i] = req == OpReq::kAddTo ? static_cast<T>(out[i] + v) : v;
 }
 
-template <typename T>
-WEFT_HD inline T SignOf(T v) { return v > T(0) ? T(1) : v < T(0) ? T(-1) : T(0); }
+using elem::SignOf;
 
 // gy == nullptr: forward y = f(x); otherwise gx = gy * f'(x).
 template <typename T>

@@ -7,6 +7,7 @@
 
 #include "core/op/softmax/softmax_cpu.h"
 #include "core/op/common/gpu_kernel.h"
+#include "core/op/elemwise/elemwise_math.cuh"
 #include "core/op/softmax/softmax_geom.h"
 
 namespace weft {
@@ -17,8 +18,7 @@ namespace {
 template <typename A>
 WEFT_HD inline A MaxOf(A m, A v) { return m < v ? v : m; }
 
-template <typename A>
-WEFT_HD inline A SignOf(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0); }
+using elem::SignOf;
 
 // ---- regression outputs ----
 
