@@ -9,6 +9,7 @@
 #include "core/base/context.h"
 #include "core/base/dtype.h"
 #include "core/base/error.h"
+#include "core/engine/profiler.h"
 #include "core/graph/symbol.h"
 #include "core/ndarray/ndarray.h"
 #include "core/op/op_def.h"
@@ -64,7 +65,12 @@ inline weft_ndarray* NewHandle(NDArray a) {
 }  // namespace weft
 
 // Every exported function body is wrapped: no exception crosses the C boundary.
-#define WEFT_API_BEGIN() try {
+// While the profiler runs with profile_api, each call is one MXNET_C_API event.
+#define WEFT_API_BEGIN()                         \
+  ::weft::profiler::ApiScope weft_api_scope_(__func__); \
+  try {
+// The profiler's own calls (a Task's start and stop must not cut API events).
+#define WEFT_API_BEGIN_UNPROFILED() try {
 #define WEFT_API_END()                                                   \
   }                                                                      \
   catch (const ::weft::Error& e) {                                       \

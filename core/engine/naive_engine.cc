@@ -9,6 +9,7 @@
 #include "core/base/error.h"
 #include "core/gpu/device_api.h"
 #include "core/engine/engine_internal.h"
+#include "core/engine/profiler.h"
 
 namespace weft {
 namespace engine_internal {
@@ -54,6 +55,7 @@ class NaiveEngine final : public Engine {
       return;
     }
     if (!fn) return;
+    profiler::MaybeProfileOp(&fn, name, ctx);
     try {
       std::lock_guard<std::recursive_mutex> run(run_mu_);
       RunContext rctx{ctx, nullptr};

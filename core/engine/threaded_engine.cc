@@ -8,6 +8,7 @@
 #include "core/base/error.h"
 #include "core/engine/inline_push.h"
 #include "core/engine/object_pool.h"
+#include "core/engine/profiler.h"
 #include "core/gpu/device_api.h"
 
 namespace weft {
@@ -135,6 +136,7 @@ void ThreadedEngine::Push(SyncFn fn, Context ctx, const std::vector<VarHandle>& 
   if (name == nullptr) name = "";
   CheckVars(const_vars, "const_vars", name);
   CheckVars(mutable_vars, "mutable_vars", name);
+  profiler::MaybeProfileOp(&fn, name, ctx);  // Note [Profiler recording]
   OprBlock* op = NewOpr(std::move(fn), ctx, const_vars.data(), const_vars.size(), mutable_vars.data(),
                         mutable_vars.size(), prop, priority, name);
   op->run_inline = ctx.dev_type != DevType::kGPU && InlinePushScope::Active();  // Note [Inline pushes]

@@ -1,6 +1,7 @@
 #include "core/executor/cached_op.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 #include <utility>
 #include <unordered_map>
@@ -14,11 +15,27 @@ namespace weft {
 CachedOp::CachedOp(const Symbol& sym, const std::map<std::string, std::string>& flags)
     : sym_(sym), input_names_(sym.ListInputs()), arg_names_(sym.ListArguments()),
       aux_names_(sym.ListAuxiliaryStates()) {
-  for (const auto& kv : flags)
-    WEFT_CHECK(kv.first == "static_alloc" || kv.first == "static_shape" || kv.first == "data_indices" ||
-                   kv.first == "param_indices" || kv.first == "inline_recording",
-               kInvalidArgument)
-        << "CachedOp: unknown flag '" << kv.first << "' (known: static_alloc, static_shape, inline_recording)";
+  // MXNet 1.9.1's CachedOpConfig keys. The bulk sizes and inline_limit tune
+  // MXNet's engine bundling and inlining; Weft's executor schedules every
+  // node itself, so they are checked and change no result.
+  for (const auto& kv : flags) {
+    const std::string& k = kv.first;
+    const std::string& v = kv.second;
+    if (k == "static_alloc" || k == "static_shape" || k == "is_dynamic" || k == "inline_recording") {
+      WEFT_CHECK(v == "0" || v == "1" || v == "True" || v == "False" || v == "true" || v == "false", kInvalidArgument)
+          << "CachedOp: flag '" << k << "' must be a boolean, got '" << v << "'";
+    } else if (k == "inline_limit" || k == "forward_bulk_size" || k == "backward_bulk_size") {
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      WEFT_CHECK(!v.empty() && *end == '\0' && n >= 0, kInvalidArgument)
+          << "CachedOp: flag '" << k << "' must be an integer >= 0, got '" << v << "'";
+    } else {
+      WEFT_CHECK(k == "data_indices" || k == "param_indices", kInvalidArgument)
+          << "CachedOp: unknown flag '" << k
+          << "' (known: static_alloc, static_shape, is_dynamic, inline_limit, forward_bulk_size, "
+             "backward_bulk_size, data_indices, param_indices, inline_recording)";
+    }
+  }
   auto it = flags.find("inline_recording");
   inline_recording_ = it != flags.end() && (it->second == "1" || it->second == "True" || it->second == "true");
 }

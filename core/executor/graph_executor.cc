@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "core/base/error.h"
+#include "core/engine/profiler.h"
 
 namespace weft {
 namespace {
@@ -255,6 +256,7 @@ void GraphExecutor::Rebind(const std::vector<NDArray>& args, const std::vector<N
 }
 
 void GraphExecutor::RunSteps(const std::vector<Step>& steps, bool is_train) {
+  profiler::SymbolicScope symbolic;  // profile_symbolic governs these ops
   for (const Step& st : steps) PushPrepared(st.op, is_train);
 }
 
@@ -265,6 +267,7 @@ void GraphExecutor::Forward(bool is_train) {
 
 void GraphExecutor::Backward(const std::vector<NDArray>& head_grads) {
   if (head_grad_in_.empty()) return;  // nothing requires a gradient
+  profiler::SymbolicScope symbolic;
   WEFT_CHECK(head_grads.empty() || head_grads.size() == head_grad_in_.size(), kInvalidArgument)
       << "backward: expected " << head_grad_in_.size() << " head gradients, got " << head_grads.size();
   for (size_t i = 0; i < head_grad_in_.size(); ++i) {

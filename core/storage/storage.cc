@@ -7,6 +7,7 @@
 #include "core/base/env.h"
 #include "core/base/error.h"
 #include "core/gpu/device_api.h"
+#include "core/storage/memory_hook.h"
 #include "core/storage/pooled_storage.h"
 
 namespace weft {
@@ -39,15 +40,28 @@ PooledAllocator* AllocatorFor(Context ctx) {
 
 StorageHandle Storage::Alloc(size_t size, Context ctx) {
   StorageHandle h;
-  h.dptr = AllocatorFor(ctx)->Alloc(size);
+  PooledAllocator* a = AllocatorFor(ctx);
+  h.dptr = a->Alloc(size);
   h.size = size;
   h.ctx = ctx;
+  if (StorageMemoryHook hook = StorageMemoryHookSlot().load(std::memory_order_relaxed)) {
+    hook(ctx, static_cast<int64_t>(size), a->Stats().bytes_in_use);
+  }
   return h;
 }
 
 void Storage::Free(StorageHandle h) {
   if (h.dptr == nullptr) return;
-  AllocatorFor(h.ctx)->Free(h.dptr, h.size);
+  PooledAllocator* a = AllocatorFor(h.ctx);
+  a->Free(h.dptr, h.size);
+  if (StorageMemoryHook hook = StorageMemoryHookSlot().load(std::memory_order_relaxed)) {
+    hook(h.ctx, -static_cast<int64_t>(h.size), a->Stats().bytes_in_use);
+  }
+}
+
+std::atomic<StorageMemoryHook>& StorageMemoryHookSlot() {
+  static std::atomic<StorageMemoryHook> slot{nullptr};
+  return slot;
 }
 
 StorageStats Storage::Stats(Context ctx) { return AllocatorFor(ctx)->Stats(); }

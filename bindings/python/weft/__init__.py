@@ -40,6 +40,8 @@ from . import runtime, engine, util
 from . import monitor
 from . import operator  # custom operators (mx.operator); installs nd.Custom / sym.Custom
 from .monitor import Monitor
+from . import profiler  # mx.profiler: engine traces and aggregate tables
+ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
 
 __version__ = "0.1.0"
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged

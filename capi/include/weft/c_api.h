@@ -440,6 +440,38 @@ typedef struct weft_custom_op_callbacks {
 WEFT_API int weft_custom_op_register(const char* op_type, const weft_custom_op_callbacks* callbacks, void* user);
 /* From inside a failing callback: the message the core reports. */
 WEFT_API void weft_custom_op_set_error(const char* msg);
+/* ---- profiler (MXNet's mx.profiler) ------------------------------------ */
+/* Keys and values as MXNet's set_config takes them ("True"/"False", numbers,
+ * the file name): profile_all, profile_symbolic, profile_imperative,
+ * profile_memory, profile_api, filename, continuous_dump, dump_period,
+ * aggregate_stats, profile_process ("worker"). An unknown key or bad value
+ * fails naming it, and changes nothing. */
+WEFT_API int weft_profiler_set_config(int num, const char* const* keys, const char* const* values);
+/* state: 1 run, 0 stop. */
+WEFT_API int weft_profiler_set_state(int state);
+/* paused: 1 pause, 0 resume; ops pushed while paused are not recorded. */
+WEFT_API int weft_profiler_pause(int paused);
+/* Writes the Chrome trace (JSON) of what ran since the last finished dump to
+ * the configured file; finished = 1 starts the next trace afresh. */
+WEFT_API int weft_profiler_dump(int finished);
+/* The aggregate statistics: format 0 table, 1 JSON; sort_by 0 total, 1 avg,
+ * 2 min, 3 max, 4 count. *out stays valid until this thread's next call. */
+WEFT_API int weft_profiler_dumps(int reset, int format, int sort_by, int ascending, const char** out);
+/* The profiler scope of this thread ("name:"; "<unk>:" for none): prefixes
+ * the names of the ops it pushes. */
+WEFT_API int weft_profiler_set_scope(const char* scope);
+/* Profiling objects. kind: 0 domain, 1 task, 2 frame, 3 event, 4 counter;
+ * domain: NULL for a domain or an event, else a domain handle. */
+typedef struct weft_profile_object weft_profile_object;
+WEFT_API int weft_profiler_create_object(int kind, const weft_profile_object* domain, const char* name,
+                                         weft_profile_object** out);
+WEFT_API int weft_profiler_free_object(weft_profile_object* obj);
+WEFT_API int weft_profiler_duration_start(weft_profile_object* obj);
+WEFT_API int weft_profiler_duration_stop(weft_profile_object* obj);
+WEFT_API int weft_profiler_set_counter(weft_profile_object* obj, int64_t value);
+WEFT_API int weft_profiler_adjust_counter(weft_profile_object* obj, int64_t delta);
+/* scope: "global", "process", "thread", "task" or "marker". */
+WEFT_API int weft_profiler_set_marker(const weft_profile_object* domain, const char* name, const char* scope);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus
