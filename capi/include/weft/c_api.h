@@ -300,7 +300,7 @@ WEFT_API int weft_autograd_record_function(int64_t id, int num_inputs, weft_ndar
                                            int num_outputs, weft_ndarray* const* outputs);
 /* ---- kvstore (parameter store; DESIGN.md "KVStore") -------------------- */
 typedef struct weft_kvstore weft_kvstore;
-/* type: "local", "device", "dist_sync", "dist_async" or "dist_device_sync".
+/* type: "local", "device", "dist_sync", "dist_async", "dist_device_sync" or "allreduce" (MPI).
  * Dist types connect to the job started by python -m weft.launch (WEFT_ROLE=worker
  * and the other WEFT_* / DMLC_* variables) and block until every node has
  * registered. *out is owned by the caller: weft_kvstore_free. */
@@ -336,6 +336,10 @@ WEFT_API int weft_kvstore_set_updater(weft_kvstore* kv, weft_kvstore_updater_fn 
 WEFT_API int weft_kvstore_set_optimizer(weft_kvstore* kv, const char* optimizer_json);
 /* Waits until every worker has reached the barrier (local stores: returns at once). */
 WEFT_API int weft_kvstore_barrier(weft_kvstore* kv);
+/* Ends every process of the job at once after printing reason (the
+ * 'allreduce' store: MPI_Abort, so a rank that failed never leaves the others
+ * waiting in a collective); other stores: does nothing. Returns only for them. */
+WEFT_API int weft_kvstore_abort(weft_kvstore* kv, const char* reason);
 /* The role of this process from WEFT_ROLE / DMLC_ROLE: "worker", "server",
  * "scheduler", or "" when unset. Static storage. */
 WEFT_API int weft_kvstore_role(const char** role);
