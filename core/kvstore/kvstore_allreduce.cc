@@ -48,6 +48,18 @@ std::vector<std::string> Lines(const std::string& text) {
   return out;
 }
 
+// One lane for every allreduce store of the process: they share one MPI
+// communicator, so their collectives must not interleave either. Lives as
+// long as the process (a store may be made again after another is freed).
+VarHandle SharedLane() {
+  static VarHandle lane = [] {
+    VarHandle v = Engine::Get()->NewVar();
+    Engine::Get()->KeepValidOnFailure(v);
+    return v;
+  }();
+  return lane;
+}
+
 }  // namespace
 
 AllreduceKVStore::AllreduceKVStore(const std::string& type) : KVStore(type) {
@@ -66,14 +78,10 @@ AllreduceKVStore::AllreduceKVStore(const std::string& type) : KVStore(type) {
         << "kvstore 'allreduce': rank " << r << " was started for " << all[r]
         << " workers (WEFT_NUM_WORKER) but the MPI job has " << size_ << " ranks";
   }
-  lane_ = Engine::Get()->NewVar();
-  Engine::Get()->KeepValidOnFailure(lane_);
+  lane_ = SharedLane();
 }
 
-AllreduceKVStore::~AllreduceKVStore() {
-  Finalize();
-  Engine::Get()->DeleteVar([] {}, Context::CPU(0), lane_);
-}
+AllreduceKVStore::~AllreduceKVStore() { Finalize(); }
 
 void AllreduceKVStore::Fail(const char* what, const char* err) {
   // The ranks no longer issue the same collectives: nobody may go on.

@@ -82,8 +82,8 @@ class AllreduceKVStore : public KVStore {
   int rank_ = 0, size_ = 1;
   size_t bucket_bytes_ = 4u << 20;
   double timeout_s_ = 300;
-  VarHandle lane_ = nullptr;  // Note [Collectives as engine ops]
-  std::vector<char> scratch_;  // the bucket buffer (ops run one at a time on the lane)
+  VarHandle lane_ = nullptr;  // Note [Collectives as engine ops]; shared by every allreduce store
+  std::vector<char> scratch_;  // the bucket buffer (this store's ops run one at a time on the lane)
   std::map<std::string, Entry> entries_;
   KVUpdater updater_;
 };
