@@ -29,11 +29,16 @@ Roles. The launcher runs the scheduler and the servers as
 ``python -m weft.kvstore.server`` (WEFT_ROLE=scheduler / server). As in MXNet,
 importing weft in a process whose WEFT_ROLE (or DMLC_ROLE) is ``server`` or
 ``scheduler`` also runs that node and exits when the job ends, so a launcher
-that starts the user's script for every role works as well.
+that starts the user's script for every role works as well. Under mpirun,
+srun or a Kubernetes Indexed Job with WEFT_NUM_SERVER set and no WEFT_ROLE,
+the role comes from the rank (weft.cluster_env): rank 0 the scheduler, the
+next WEFT_NUM_SERVER ranks the servers, the rest workers.
 """
 from .kvstore import KVStore, create
 from .server import run_node_if_requested as _run_node_if_requested
+from ..cluster_env import assign_roles as _assign_roles
 
 __all__ = ["KVStore", "create"]
 
+_assign_roles()  # under mpirun / srun / an Indexed Job with WEFT_NUM_SERVER set: the PS role from the rank
 _run_node_if_requested()
