@@ -336,10 +336,6 @@ WEFT_API int weft_kvstore_set_updater(weft_kvstore* kv, weft_kvstore_updater_fn 
 WEFT_API int weft_kvstore_set_optimizer(weft_kvstore* kv, const char* optimizer_json);
 /* Waits until every worker has reached the barrier (local stores: returns at once). */
 WEFT_API int weft_kvstore_barrier(weft_kvstore* kv);
-/* Ends every process of the job at once after printing reason (the
- * 'allreduce' store: MPI_Abort, so a rank that failed never leaves the others
- * waiting in a collective); other stores: does nothing. Returns only for them. */
-WEFT_API int weft_kvstore_abort(weft_kvstore* kv, const char* reason);
 /* The role of this process from WEFT_ROLE / DMLC_ROLE: "worker", "server",
  * "scheduler", or "" when unset. Static storage. */
 WEFT_API int weft_kvstore_role(const char** role);
@@ -444,6 +440,11 @@ typedef struct weft_custom_op_callbacks {
 WEFT_API int weft_custom_op_register(const char* op_type, const weft_custom_op_callbacks* callbacks, void* user);
 /* From inside a failing callback: the message the core reports. */
 WEFT_API void weft_custom_op_set_error(const char* msg);
+/* ---- kvstore, appended (ABI order) ----------------------------------- */
+/* Ends every process of the job at once after printing reason (the
+ * 'allreduce' store: MPI_Abort, so a rank that failed never leaves the others
+ * waiting in a collective); other stores: does nothing. Returns only for them. */
+WEFT_API int weft_kvstore_abort(weft_kvstore* kv, const char* reason);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus
