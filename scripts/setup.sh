@@ -32,4 +32,6 @@ python3 -m pip install -q --disable-pip-version-check opencv-python-headless
 # are already part of the toolkit.
 if command -v nvcc >/dev/null 2>&1; then
   python3 -m pip install -q --disable-pip-version-check --no-deps "nvidia-cublas>=13,<14"
+  # NCCL for the CUDA build's allreduce plugin (cmake/allreduce.cmake, plugins/nccl).
+  python3 -m pip install -q --disable-pip-version-check --no-deps "nvidia-nccl-cu13>=2.27"
 fi
