@@ -1,6 +1,7 @@
 """The 'allreduce' KVStore under a real mpirun (Open MPI, loopback TCP):
 2- and 4-rank data-parallel training equals one process on the combined batch
-(an MLP and a small CNN, with gluon.Trainer and with a raw pushpull loop; the
+(an MLP and a small CNN, with gluon.Trainer and with a raw pushpull loop, and
+an MLP with weft.mod.Module; the
 4-rank run uses 256-byte buckets so small keys are fused and large ones split);
 a rank killed mid-allreduce or one that stops calling collectives ends the job
 on every rank with a clear error; a rank with another model or another
@@ -22,7 +23,7 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRAIN = os.path.join(HERE, "allreduce_workers", "train.py")
 FAULTS = os.path.join(HERE, "allreduce_workers", "faults.py")
-RUNS = [(m, l) for m in ("mlp", "cnn") for l in ("trainer", "pushpull")]
+RUNS = [(m, l) for m in ("mlp", "cnn") for l in ("trainer", "pushpull")] + [("mlp", "module")]
 
 if shutil.which("mpirun") is None:  # scripts/setup.sh installs openmpi-bin and libopenmpi-dev
     pytest.skip("mpirun (openmpi-bin) is not installed", allow_module_level=True)

@@ -1,6 +1,7 @@
 """A rank of tests/python/test_kvstore_allreduce.py: trains an MLP and a small
-CNN, each with a Gluon Trainer and with a raw pushpull loop, and writes every
-rank's final weights to OUT_DIR/<model>_<loop>.rank<R>.npz.
+CNN, each with a Gluon Trainer and with a raw pushpull loop, and an MLP with
+weft.mod.Module, and writes every rank's final weights to
+OUT_DIR/<model>_<loop>.rank<R>.npz.
 
 The data are the same everywhere; each global batch of --global-batch rows is
 split evenly over the ranks and every update uses the global batch size, so
@@ -32,7 +33,7 @@ def build(model, seed):
     return net
 
 
-def data(model, rows):
+def make_data(model, rows):
     rng = np.random.RandomState(0)
     shape = (rows, 6) if model == "mlp" else (rows, 1, 8, 8)
     x = rng.randn(*shape).astype(np.float32)
@@ -46,7 +47,7 @@ def train(kind, model, loop, steps, global_batch):
     net = build(model, seed=1 + rank)
     params = [net.collect_params()[k] for k in sorted(net.collect_params().keys())]
     loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
-    x_all, y_all = data(model, steps * global_batch)
+    x_all, y_all = make_data(model, steps * global_batch)
     per_rank = global_batch // nranks
     lr = 0.1
     if loop == "trainer":
@@ -74,6 +75,35 @@ def train(kind, model, loop, steps, global_batch):
     return rank, weights
 
 
+def train_module(kind, steps, global_batch):
+    """weft.mod.Module on the MLP's symbol: init_optimizer(kvstore=...) with the store."""
+    kv = mx.kv.create(kind)
+    rank, nranks = kv.rank, kv.num_workers
+    per_rank = global_batch // nranks
+    data = mx.sym.Variable("data")
+    net = mx.sym.FullyConnected(data, num_hidden=16, name="fc1")
+    net = mx.sym.Activation(net, act_type="relu")
+    net = mx.sym.FullyConnected(net, num_hidden=3, name="fc2")
+    net = mx.sym.SoftmaxOutput(net, name="softmax")
+    mod = mx.mod.Module(net, data_names=["data"], label_names=["softmax_label"], context=mx.cpu())
+    mod.bind(data_shapes=[("data", (per_rank, 6))], label_shapes=[("softmax_label", (per_rank,))])
+    mx.random.seed(1 + rank)  # only rank 0's initial values may survive
+    mod.init_params(mx.init.Xavier())
+    mod.init_optimizer(kvstore=kv if kind == "allreduce" else "local", optimizer="sgd",
+                       optimizer_params={"learning_rate": 0.1, "rescale_grad": 1.0 / global_batch})
+    x_all, y_all = make_data("mlp", steps * global_batch)
+    for step in range(steps):
+        base = step * global_batch + rank * per_rank
+        batch = mx.io.DataBatch(data=[mx.nd.array(x_all[base:base + per_rank])],
+                                label=[mx.nd.array(y_all[base:base + per_rank])])
+        mod.forward_backward(batch)
+        mod.update()
+    arg, _ = mod.get_params()
+    weights = {k: v.asnumpy() for k, v in arg.items()}
+    kv.close()
+    return rank, weights
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kvstore", default="allreduce")
@@ -85,6 +115,8 @@ def main():
         for loop in ("trainer", "pushpull"):
             rank, weights = train(args.kvstore, model, loop, args.steps, args.global_batch)
             np.savez(os.path.join(args.out_dir, "%s_%s.rank%d.npz" % (model, loop, rank)), **weights)
+    rank, weights = train_module(args.kvstore, args.steps, args.global_batch)
+    np.savez(os.path.join(args.out_dir, "mlp_module.rank%d.npz" % rank), **weights)
     kv = mx.kv.create(args.kvstore)
     kv.barrier()
     print("rank %d of %d ok" % (kv.rank, kv.num_workers), flush=True)
