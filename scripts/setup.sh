@@ -10,6 +10,8 @@ set -euo pipefail
 PKGS="cmake ninja-build g++ pkg-config binutils libopenblas-dev libopenblas-openmp-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev
       libzmq3-dev cppzmq-dev r-base-core r-base-dev r-cran-testthat g++-aarch64-linux-gnu qemu-user-static
       iproute2 openmpi-bin graphviz ccache"
+# The allreduce KVStore's MPI plugin (cmake/allreduce.cmake) builds against OpenMPI's headers.
+PKGS="$PKGS libopenmpi-dev"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -31,4 +33,6 @@ python3 -m pip install -q --disable-pip-version-check opencv-python-headless
 # are already part of the toolkit.
 if command -v nvcc >/dev/null 2>&1; then
   python3 -m pip install -q --disable-pip-version-check --no-deps "nvidia-cublas>=13,<14"
+  # NCCL for the CUDA build's allreduce plugin (cmake/allreduce.cmake, plugins/nccl).
+  python3 -m pip install -q --disable-pip-version-check --no-deps "nvidia-nccl-cu13>=2.27"
 fi

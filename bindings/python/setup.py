@@ -84,6 +84,9 @@ class BuildExt(build_ext):
         pkg_dir = os.path.dirname(self.get_ext_fullpath("weft._weft_ffi"))
         os.makedirs(os.path.join(pkg_dir, "lib"), exist_ok=True)
         shutil.copy2(lib, os.path.join(pkg_dir, "lib", "libweft.so"))
+        for plugin in ("libweft_mpi.so", "libweft_nccl.so"):  # loaded on demand by the allreduce store
+            if os.path.isfile(os.path.join(build_dir, plugin)):
+                shutil.copy2(os.path.join(build_dir, plugin), os.path.join(pkg_dir, "lib", plugin))
 
     def build_extension(self, ext):
         if ext.name == "weft._weft_ffi":

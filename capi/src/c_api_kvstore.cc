@@ -119,8 +119,7 @@ int weft_kvstore_pushpull(weft_kvstore* kv, int num_values, const char* const* v
   std::vector<NDArray> vs, os;
   Gather(num_values, value_keys, values, "pushpull", &vk, &vs);
   Gather(num_outs, out_keys, outs, "pushpull", &ok, &os);
-  Store(kv).Push(vk, vs, priority);
-  Store(kv).Pull(ok, os, priority);
+  Store(kv).PushPull(vk, vs, ok, os, priority);
   WEFT_API_END();
 }
 
@@ -148,6 +147,13 @@ int weft_kvstore_set_optimizer(weft_kvstore* kv, const char* optimizer_json) {
 int weft_kvstore_barrier(weft_kvstore* kv) {
   WEFT_API_BEGIN();
   Store(kv).Barrier();
+  WEFT_API_END();
+}
+
+int weft_kvstore_abort(weft_kvstore* kv, const char* reason) {
+  WEFT_API_BEGIN();
+  WEFT_CHECK_ARG(reason);
+  Store(kv).Abort(reason);
   WEFT_API_END();
 }
 

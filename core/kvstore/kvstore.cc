@@ -6,6 +6,7 @@
 #include "core/base/error.h"
 #include "core/kvstore/kvstore_local.h"
 #include "core/kvstore/kvstore_dist.h"
+#include "core/kvstore/kvstore_allreduce.h"
 #include "core/ndarray/imperative.h"
 #include "core/op/op_def.h"
 
@@ -16,8 +17,9 @@ std::unique_ptr<KVStore> KVStore::Create(const std::string& type) {
   if (type == "dist_sync" || type == "dist_async" || type == "dist_device_sync" || type == "dist") {
     return std::make_unique<DistKVStore>(type == "dist" ? std::string("dist_sync") : type);
   }
+  if (type == "allreduce") return std::make_unique<AllreduceKVStore>(type);
   WEFT_THROW(kInvalidArgument) << "kvstore: unknown type '" << type
-                               << "' (expected local, device, dist_sync, dist_async or dist_device_sync)";
+                               << "' (expected local, device, dist_sync, dist_async, dist_device_sync or allreduce)";
 }
 
 void KVStore::SetUpdater(KVUpdater) {

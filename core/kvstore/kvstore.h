@@ -29,7 +29,8 @@ class KVStore {
  public:
   virtual ~KVStore() = default;
 
-  // "local", "device", "dist_sync", "dist_async" or "dist_device_sync";
+  // "local", "device", "dist_sync", "dist_async", "dist_device_sync" or
+  // "allreduce" (kvstore_allreduce.h);
   // throws kInvalidArgument naming the type otherwise. Dist types need the
   // environment of a launched job (WEFT_ROLE=worker, ...; kvstore_env.h).
   static std::unique_ptr<KVStore> Create(const std::string& type);
@@ -43,6 +44,17 @@ class KVStore {
   virtual void Init(const std::vector<std::string>& keys, const std::vector<NDArray>& values) = 0;
   virtual void Push(const std::vector<std::string>& keys, const std::vector<NDArray>& values, int priority) = 0;
   virtual void Pull(const std::vector<std::string>& keys, const std::vector<NDArray>& outs, int priority) = 0;
+  // push then pull; a store may fuse the two (the allreduce store reduces
+  // straight into outs when it has no updater).
+  virtual void PushPull(const std::vector<std::string>& value_keys, const std::vector<NDArray>& values,
+                        const std::vector<std::string>& out_keys, const std::vector<NDArray>& outs, int priority) {
+    Push(value_keys, values, priority);
+    Pull(out_keys, outs, priority);
+  }
+  // Ends every process of the job at once, printing reason (the allreduce
+  // store: MPI_Abort; a rank that failed must not leave the others waiting in
+  // a collective). Other stores: nothing (their liveness rule handles it).
+  virtual void Abort(const std::string& reason) { (void)reason; }
   // Local update rule (level 1 only; dist stores take an optimizer instead).
   virtual void SetUpdater(KVUpdater updater);
   // Optimizer that runs where the weights live: on the servers for dist

@@ -14,6 +14,22 @@ Launchers:
          exported. Needs password-less ssh.
   mpi    one ``mpirun`` with an MPMD command line (scheduler : servers :
          workers); -H is passed as --hostfile. Extra mpirun flags: --mpi-args.
+  slurm  one ``srun`` of 1 + SERVERS + WORKERS tasks (inside an allocation:
+         salloc / sbatch, scripts/slurm_train.sbatch); each task runs this
+         launcher again, which takes its role from SLURM_PROCID and rank 0's
+         host from SLURM_STEP_NODELIST. Extra srun flags: --srun-args.
+  k8s    the container command of every pod of a Kubernetes Indexed Job
+         (deploy/k8s/weft-job.yaml): the role comes from JOB_COMPLETION_INDEX,
+         rank 0's address from WEFT_PS_ROOT_URI (the headless service).
+
+``-s 0``: no servers, an allreduce job (kvstore 'allreduce', MPI collectives):
+``mpirun -np WORKERS command`` (mpi) or ``srun --mpi=pmix`` (slurm).
+
+Run inside a task of those systems (OMPI_COMM_WORLD_RANK, SLURM_PROCID or
+JOB_COMPLETION_INDEX set), ``--launcher mpi|slurm|k8s`` starts nothing: it
+checks the world size against -n / -s (an error names both), sets this
+rank's role (weft.cluster_env) and runs the scheduler node, a server or the
+command in its place.
 ``--dry-run`` prints the command lines instead of running them.
 """
 import argparse
@@ -24,6 +40,8 @@ import socket
 import subprocess
 import sys
 import time
+
+from . import cluster_env
 
 __all__ = ["main"]
 
@@ -91,12 +109,14 @@ def ssh_commands(args, hosts, port):
 
 
 def mpi_command(args, port):
-    """One mpirun MPMD command line running every role."""
+    """One mpirun MPMD command line running every role (-s 0: the workers only)."""
     env = _job_env(args, args.root_uri or "127.0.0.1", port)
     cmd = ["mpirun"]
     if args.hostfile:
         cmd += ["--hostfile", args.hostfile]
     cmd += shlex.split(args.mpi_args or "")
+    if args.num_servers == 0:
+        return cmd + ["-np", str(args.num_workers), "-x", "WEFT_NUM_WORKER=%d" % args.num_workers] + list(args.command)
     groups = [("scheduler", 1, _node_command()), ("server", args.num_servers, _node_command()),
               ("worker", args.num_workers, list(args.command))]
     first = True
@@ -188,7 +208,93 @@ def run_ssh(args):
     return supervise([(role, subprocess.Popen(c, start_new_session=True)) for role, c in cmds])
 
 
+def slurm_command(args, port):
+    """One srun of every task, each running this launcher again inside its task."""
+    cmd = ["srun", "--ntasks=%d" % _world_size(args), "--kill-on-bad-exit=1"]
+    if args.num_servers == 0:
+        cmd.append("--mpi=pmix")  # the allreduce store's MPI gets its peers from Slurm
+    cmd += shlex.split(args.srun_args or "")
+    env = {"WEFT_PS_ROOT_PORT": str(port)}
+    if args.root_uri:
+        env["WEFT_PS_ROOT_URI"] = args.root_uri
+    cmd.append("--export=ALL," + ",".join("%s=%s" % kv for kv in sorted(env.items())))
+    cmd += [sys.executable, "-m", "weft.launch", "--launcher", "slurm", "-n", str(args.num_workers),
+            "-s", str(args.num_servers)]
+    if args.timeout is not None:
+        cmd += ["--timeout", str(args.timeout)]
+    return cmd + ["--"] + list(args.command)
+
+
+def _world_size(args):
+    return args.num_workers if args.num_servers == 0 else 1 + args.num_servers + args.num_workers
+
+
+def task_command(args, env):
+    """Inside a task of mpirun / srun / an Indexed Job: (argv, env) this rank runs.
+    Raises ClusterEnvError when the scheduler's world size is not the job's."""
+    info = cluster_env.detect(env)
+    env = dict(env)
+    want = _world_size(args)
+    size = info["size"] if info["size"] is not None else want
+    env.setdefault("WEFT_WORLD_SIZE", str(size))
+    if size != want:
+        raise cluster_env.ClusterEnvError(
+            "weft.launch: %s started %d processes but -n %d -s %d needs %d%s"
+            % (info["system"], size, args.num_workers, args.num_servers, want,
+               "" if args.num_servers == 0 else " (1 scheduler + %d servers + %d workers)"
+               % (args.num_servers, args.num_workers)))
+    for k in ("WEFT_ROLE", "DMLC_ROLE"):
+        env.pop(k, None)
+    env.update({"WEFT_NUM_WORKER": str(args.num_workers), "DMLC_NUM_WORKER": str(args.num_workers)})
+    if args.timeout is not None:
+        env["WEFT_PS_TIMEOUT"] = str(args.timeout)
+    if args.root_uri:
+        env["WEFT_PS_ROOT_URI"] = args.root_uri
+    if args.port:
+        env["WEFT_PS_ROOT_PORT"] = str(args.port)
+    if args.num_servers == 0:
+        return list(args.command), env  # allreduce: MPI gives the rank
+    env.update({"WEFT_NUM_SERVER": str(args.num_servers), "DMLC_NUM_SERVER": str(args.num_servers)})
+    role = cluster_env.assign_roles(env)
+    return (list(args.command) if role == "worker" else _node_command()), env
+
+
+def run_in_task(args):
+    try:
+        cmd, env = task_command(args, os.environ)
+    except cluster_env.ClusterEnvError as exc:
+        raise SystemExit(str(exc)) from None
+    if args.dry_run:
+        print("%s: %s" % (env.get("WEFT_ROLE", "worker"), " ".join(shlex.quote(c) for c in cmd)))
+        return 0
+    sys.stdout.flush()
+    os.execvpe(cmd[0], cmd, env)
+    return 127  # not reached
+
+
+def run_slurm(args):
+    if "SLURM_PROCID" in os.environ and "SLURM_STEP_NUM_TASKS" in os.environ:  # a task of srun, not sbatch
+        return run_in_task(args)
+    if "SLURM_JOB_ID" not in os.environ and not args.dry_run:
+        raise SystemExit("weft.launch: --launcher slurm runs inside a Slurm allocation (sbatch / salloc; "
+                         "see scripts/slurm_train.sbatch)")
+    cmd = slurm_command(args, args.port or cluster_env.DEFAULT_ROOT_PORT)
+    if args.dry_run:
+        print(" ".join(shlex.quote(x) for x in cmd))
+        return 0
+    return subprocess.call(cmd)
+
+
+def run_k8s(args):
+    if "JOB_COMPLETION_INDEX" not in os.environ:
+        raise SystemExit("weft.launch: --launcher k8s is the container command of a Kubernetes Indexed Job "
+                         "(JOB_COMPLETION_INDEX is not set); see deploy/k8s/weft-job.yaml")
+    return run_in_task(args)
+
+
 def run_mpi(args):
+    if "OMPI_COMM_WORLD_RANK" in os.environ:
+        return run_in_task(args)
     cmd = mpi_command(args, args.port or _free_port())
     if args.dry_run:
         print(" ".join(shlex.quote(x) for x in cmd))
@@ -201,12 +307,13 @@ def parse_args(argv):
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-n", "--num-workers", type=int, required=True, help="number of workers")
     p.add_argument("-s", "--num-servers", type=int, default=None, help="number of servers (default: workers)")
-    p.add_argument("--launcher", choices=("local", "ssh", "mpi"), default="local")
+    p.add_argument("--launcher", choices=("local", "ssh", "mpi", "slurm", "k8s"), default="local")
     p.add_argument("-H", "--hostfile", default=None, help="hosts, one a line (ssh, mpi)")
     p.add_argument("--port", type=int, default=None, help="scheduler port (default: a free one)")
     p.add_argument("--root-uri", default=None, help="scheduler address seen by the others (ssh, mpi)")
     p.add_argument("--timeout", type=int, default=None, help="WEFT_PS_TIMEOUT for every process")
     p.add_argument("--mpi-args", default=None, help="extra mpirun arguments (one string)")
+    p.add_argument("--srun-args", default=None, help="extra srun arguments (one string)")
     p.add_argument("--dry-run", action="store_true", help="print the command lines only")
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- the worker command")
     args = p.parse_args(argv)
@@ -218,14 +325,16 @@ def parse_args(argv):
         p.error("-n must be at least 1")
     if args.num_servers is None:
         args.num_servers = args.num_workers
-    if args.num_servers < 1:
-        p.error("-s must be at least 1")
+    if args.num_servers < 0:
+        p.error("-s must be at least 0")
+    if args.num_servers == 0 and args.launcher in ("local", "ssh"):
+        p.error("-s 0 (no servers) is an allreduce job: use --launcher mpi, slurm or k8s")
     return args
 
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    runner = {"local": run_local, "ssh": run_ssh, "mpi": run_mpi}[args.launcher]
+    runner = {"local": run_local, "ssh": run_ssh, "mpi": run_mpi, "slurm": run_slurm, "k8s": run_k8s}[args.launcher]
     return runner(args)
 
 

@@ -28,7 +28,7 @@ def _create_kvstore(kvstore, num_device, arg_params):
     elif isinstance(kvstore, kvs.KVStore):
         kv = kvstore
     elif isinstance(kvstore, str):
-        if num_device == 1 and "dist" not in kvstore:
+        if num_device == 1 and "dist" not in kvstore and kvstore != "allreduce":
             kv = None  # no need for a store on one device
         else:
             kv = kvs.create(kvstore)
@@ -47,7 +47,7 @@ def _initialize_kvstore(kvstore, param_arrays, arg_params, param_names, update_o
     for idx, param_on_devs in enumerate(param_arrays):
         name = param_names[idx]
         kvstore.init(name, arg_params[name])
-        if update_on_kvstore:
+        if update_on_kvstore or kvstore.type == "allreduce":  # allreduce: every rank starts from rank 0's values
             kvstore.pull(name, param_on_devs, priority=-idx)
 
 

@@ -300,7 +300,7 @@ WEFT_API int weft_autograd_record_function(int64_t id, int num_inputs, weft_ndar
                                            int num_outputs, weft_ndarray* const* outputs);
 /* ---- kvstore (parameter store; DESIGN.md "KVStore") -------------------- */
 typedef struct weft_kvstore weft_kvstore;
-/* type: "local", "device", "dist_sync", "dist_async" or "dist_device_sync".
+/* type: "local", "device", "dist_sync", "dist_async", "dist_device_sync" or "allreduce" (MPI).
  * Dist types connect to the job started by python -m weft.launch (WEFT_ROLE=worker
  * and the other WEFT_* / DMLC_* variables) and block until every node has
  * registered. *out is owned by the caller: weft_kvstore_free. */
@@ -472,6 +472,11 @@ WEFT_API int weft_profiler_set_counter(weft_profile_object* obj, int64_t value);
 WEFT_API int weft_profiler_adjust_counter(weft_profile_object* obj, int64_t delta);
 /* scope: "global", "process", "thread", "task" or "marker". */
 WEFT_API int weft_profiler_set_marker(const weft_profile_object* domain, const char* name, const char* scope);
+/* ---- kvstore, appended (ABI order) ----------------------------------- */
+/* Ends every process of the job at once after printing reason (the
+ * 'allreduce' store: MPI_Abort, so a rank that failed never leaves the others
+ * waiting in a collective); other stores: does nothing. Returns only for them. */
+WEFT_API int weft_kvstore_abort(weft_kvstore* kv, const char* reason);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

@@ -29,6 +29,12 @@ Note [Trainer and KVStore]
     re-sends the optimizer with the new rescale_grad. ``kvstore=None`` leaves
     each copy's gradient alone, as in MXNet. compression_params are refused
     where gradients would travel (weft has no gradient compression).
+    ``'allreduce'`` (a job under mpirun): the store is made by the
+    constructor, not at the first step, so every rank starts from rank 0's
+    values (Parameter i is key i; init broadcasts them); each step sums every gradient over the
+    workers in one ``pushpull`` call (bucketed, Note [Buckets] in
+    core/kvstore/kvstore_allreduce.h) and each worker updates its own copy
+    (update_on_kvstore=True runs the same update inside the store).
 
 Note [Stale gradients]
     As in MXNet, backward marks a gradient "fresh" when it writes it
@@ -107,6 +113,10 @@ class Trainer:
         self._reduce_grads = False
         self._contexts = None
         self._params_to_init = []
+        if kvstore == "allreduce" or (isinstance(kvstore, kvs.KVStore) and kvstore.type == "allreduce"):
+            # Every rank must compute its first gradient on rank 0's weights: broadcast the
+            # initialized ones now, not at the first step (deferred ones follow at that step).
+            self._init_kvstore()
 
     def _init_optimizer(self, optimizer, optimizer_params):
         param_dict = dict(enumerate(self._params))
@@ -143,8 +153,8 @@ class Trainer:
         contexts = self._check_contexts()
         kvstore = self._kvstore_params["kvstore"]
         want_update = self._kvstore_params["update_on_kvstore"]
-        distributed = (isinstance(kvstore, kvs.KVStore) and kvstore.type.startswith("dist")) or \
-            (isinstance(kvstore, str) and kvstore.startswith("dist"))
+        distributed = (isinstance(kvstore, kvs.KVStore) and _is_multi_worker(kvstore.type)) or \
+            (isinstance(kvstore, str) and _is_multi_worker(kvstore))
         multi = len(contexts) > 1
         store = None
         # A store that outlives this call (a distributed one, or one the caller gave) keeps its
@@ -160,10 +170,10 @@ class Trainer:
             store = kvstore
         update_on_kvstore = False
         if store is not None:
-            self._distributed = store.type.startswith("dist")
+            self._distributed = _is_multi_worker(store.type)
             if want_update is not None:
                 update_on_kvstore = want_update
-            elif self._distributed:
+            elif self._distributed and store.type != "allreduce":
                 update_on_kvstore = _can_run_on_servers(self._optimizer)
             if store.type == "dist_async" and not update_on_kvstore:
                 raise InvalidArgumentError("Trainer: dist_async needs update_on_kvstore (the servers apply each "
@@ -268,6 +278,17 @@ class Trainer:
         if self._update_on_kvstore and self._optimizer.rescale_grad != self._sent_rescale:
             self._kvstore.set_optimizer(self._optimizer)  # the batch size changed: new rescale_grad
             self._sent_rescale = self._optimizer.rescale_grad
+        if self._kvstore.type == "allreduce" and not self._update_on_kvstore:
+            # One call for every key: the store fuses small gradients into buckets and
+            # reduces them from the last layer back (Note [Buckets] in kvstore_allreduce.h).
+            keys, grads = [], []
+            for i, param in enumerate(self._params):
+                if param.grad_req != "null" and not param._deferred_init:
+                    keys.append(i)
+                    grads.append(param.list_grad())
+            if keys:
+                self._kvstore.pushpull(keys, grads, out=grads)
+            return
         for i, param in enumerate(self._params):
             if param.grad_req == "null" or param._deferred_init:
                 continue
@@ -342,7 +363,12 @@ class Trainer:
         self._optimizer.param_dict = dict(enumerate(self._params))
 
 
-_STORE_TYPES = ("local", "device", "dist_sync", "dist_async", "dist_device_sync", "dist")
+_STORE_TYPES = ("local", "device", "dist_sync", "dist_async", "dist_device_sync", "dist", "allreduce")
+
+
+def _is_multi_worker(store_type):
+    """Stores whose workers are separate processes (the weights are set up once per job)."""
+    return store_type.startswith("dist") or store_type == "allreduce"
 
 
 def _check_kvstore_arg(kvstore):
@@ -356,8 +382,8 @@ def _check_kvstore_arg(kvstore):
         return
     if isinstance(kvstore, str):
         raise InvalidArgumentError("Trainer: kvstore=%r: weft has no KVStore of this type; "
-                                   "use 'device', 'local', None or 'dist_sync' / 'dist_async' / "
-                                   "'dist_device_sync'" % kvstore)
+                                   "use 'device', 'local', None, 'dist_sync' / 'dist_async' / "
+                                   "'dist_device_sync' or 'allreduce'" % kvstore)
     raise InvalidArgumentError("Trainer: kvstore must be None, a store name or a weft.kvstore.KVStore, got a %s "
                                "object" % type(kvstore).__name__)
 

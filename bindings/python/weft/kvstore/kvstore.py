@@ -7,6 +7,7 @@ update on push, all written on pull).
 # pylint: disable=protected-access
 import atexit
 import json
+import sys
 import weakref
 
 from ..base import InvalidArgumentError, check_call, error_for, ffi, lib
@@ -15,7 +16,7 @@ from .. import optimizer as opt
 
 __all__ = ["KVStore", "create"]
 
-_TYPES = ("local", "device", "dist_sync", "dist_async", "dist_device_sync", "dist")
+_TYPES = ("local", "device", "dist_sync", "dist_async", "dist_device_sync", "dist", "allreduce")
 
 # Optimizers the servers can run (core/kvstore/server_optimizer.h) and the
 # hyper-parameters each sends besides learning_rate, wd, rescale_grad and
@@ -76,7 +77,7 @@ class KVStore:
     # -- properties -----------------------------------------------------------------------------
     @property
     def type(self):
-        """'local', 'device', 'dist_sync', 'dist_async' or 'dist_device_sync'."""
+        """'local', 'device', 'dist_sync', 'dist_async', 'dist_device_sync' or 'allreduce'."""
         out = ffi.new("const char**")
         check_call(lib.weft_kvstore_type(self._h(), out))
         return ffi.string(out[0]).decode()
@@ -171,6 +172,17 @@ class KVStore:
         keep1, vk, va = self._c_lists(vkeys, varrays)  # pylint: disable=unused-variable
         keep2, ok, oa = self._c_lists(okeys, oarrays)  # pylint: disable=unused-variable
         self._call(lib.weft_kvstore_pushpull(self._h(), len(vkeys), vk, va, len(okeys), ok, oa, int(priority)))
+
+    def broadcast(self, key, value, out, priority=0):
+        """Initialises key(s) with rank 0's value(s) and pulls them into out (MXNet 1.9's
+        ``KVStore.broadcast``: init then pull)."""
+        self.init(key, value)
+        self.pull(key, out=out, priority=priority)
+
+    def abort(self, reason):
+        """Ends every process of the job at once, printing reason (the 'allreduce' store:
+        MPI_Abort; other stores: nothing)."""
+        check_call(lib.weft_kvstore_abort(self._h(), str(reason).encode()))
 
     def row_sparse_pull(self, key, out=None, priority=0, row_ids=None):
         """Not available: weft arrays are dense; use pull."""
@@ -292,5 +304,10 @@ def _key_multipliers(optimizer, keys):
 @atexit.register
 def _leave_jobs():
     # A dist worker must tell the scheduler it is done, or the job would count it as dead.
+    # A rank of an allreduce job that dies of an uncaught exception ends the whole job now:
+    # the others would otherwise wait in their next collective until the timeout.
+    failure = getattr(sys, "last_value", None)
     for store in list(_LIVE_STORES):
+        if failure is not None and store.handle is not None and store.type == "allreduce" and store.num_workers > 1:
+            store.abort("the script raised %s: %s" % (type(failure).__name__, failure))
         store.close()

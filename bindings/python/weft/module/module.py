@@ -269,7 +269,7 @@ class Module(BaseModule):
             self._sync_params_from_devices()
         kvstore, update_on_kvstore = _create_kvstore(kvstore, len(self._context), self._arg_params)
         batch_size = self._exec_group.batch_size
-        if kvstore and "dist" in kvstore.type and "_sync" in kvstore.type:
+        if kvstore and (("dist" in kvstore.type and "_sync" in kvstore.type) or kvstore.type == "allreduce"):
             batch_size *= kvstore.num_workers
         rescale_grad = 1.0 / batch_size
         idx2name = {}
