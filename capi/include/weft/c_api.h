@@ -472,6 +472,11 @@ WEFT_API int weft_profiler_set_counter(weft_profile_object* obj, int64_t value);
 WEFT_API int weft_profiler_adjust_counter(weft_profile_object* obj, int64_t delta);
 /* scope: "global", "process", "thread", "task" or "marker". */
 WEFT_API int weft_profiler_set_marker(const weft_profile_object* domain, const char* name, const char* scope);
+/* ---- GPU memory (MXNet's gpu_memory_info) ------------------------------ */
+/* Free and total bytes of gpu(dev_id); fails naming the device when there is
+ * no such GPU or no GPU support. The host emulation (WEFT_GPU_EMULATE)
+ * reports the host's memory, which its devices allocate from. */
+WEFT_API int weft_gpu_memory_info(int dev_id, uint64_t* free_bytes, uint64_t* total_bytes);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus
