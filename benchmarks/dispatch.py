@@ -5,7 +5,11 @@ one wait (weft: waitall; the others are synchronous); microseconds per op
 (2 ops per iteration), median of 5 runs each. PyTorch runs with one thread and
 only when importable.
 
-    PYTHONPATH=bindings/python python benchmarks/dispatch.py [--iters N] [--runs R]
+    PYTHONPATH=bindings/python python benchmarks/dispatch.py [--iters N] [--runs R] [--profiler on]
+
+``--profiler on`` runs everything with weft.profiler recording (profile_all,
+aggregate_stats): the cost of recording each op; off (the default) is the cost
+of the profiler's one check per push when nobody profiles.
 
 What the weft figure contains: Python operator dispatch (NDArray.__mul__ with a
 cached scalar attribute), one cffi call (API mode when weft._weft_ffi is built,
@@ -74,9 +78,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--iters", type=int, default=20000)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--profiler", choices=("off", "on"), default="off")
     args = ap.parse_args(argv)
 
     import weft  # pylint: disable=import-outside-toplevel
+
+    if args.profiler == "on":
+        weft.profiler.set_config(profile_all=True, aggregate_stats=True, continuous_dump=False)
+        weft.profiler.set_state("run")
 
     mode = "API mode (weft._weft_ffi)" if weft.base.API_MODE else "ABI mode (ffi.dlopen)"
     fns = {"weft": bench_weft, "numpy": bench_numpy}
@@ -90,7 +99,7 @@ def main(argv=None):
 
     print("x = x * 1.0001 + 0.0001, shape (16,) float32, %d iterations, median of %d runs"
           % (args.iters, args.runs))
-    print("weft cffi: %s, library %s" % (mode, weft.base.LIB_PATH))
+    print("weft cffi: %s, library %s, profiler %s" % (mode, weft.base.LIB_PATH, args.profiler))
     print()
     print("%-8s %12s   %s" % ("", "us/op", "runs (us/op)"))
     for name, (med, times, _) in results.items():

@@ -42,6 +42,7 @@ from . import operator  # custom operators (mx.operator); installs nd.Custom / s
 from .monitor import Monitor
 from . import profiler  # mx.profiler: engine traces and aggregate tables
 ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
+rnd, mon, img = random, monitor, image  # MXNet's short aliases (mx.rnd, mx.mon, mx.img)
 
 __version__ = "0.1.0"
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged

@@ -375,3 +375,26 @@ def op_schema(name_or_handle):
 
 def version():
     return ffi.string(lib.weft_version()).decode()
+
+
+# ---- MXNet 1.9.1's mx.base helpers that scripts import --------------------------------------------
+import numpy as _np  # noqa: E402  (only these helpers need it)
+
+numeric_types = (float, int, _np.generic)
+string_types = (str,)
+integer_types = (int, _np.int32, _np.int64)
+
+
+def py_str(x):
+    """bytes -> str (MXNet's py_str)."""
+    return x.decode("utf-8") if isinstance(x, bytes) else x
+
+
+def data_dir_default():
+    """~/.mxnet, where MXNet keeps downloaded models and data."""
+    return os.path.join(os.path.expanduser("~"), ".mxnet")
+
+
+def data_dir():
+    """MXNET_HOME, else data_dir_default()."""
+    return os.getenv("MXNET_HOME", data_dir_default())

@@ -123,6 +123,19 @@ def num_gpus():
     return int(n[0])
 
 
+def gpu_memory_info(device_id=0):
+    """(free, total) bytes of gpu(device_id)'s memory, as MXNet's
+    ``mx.context.gpu_memory_info``. Raises naming the device when there is no
+    such GPU (a build without CUDA has none unless WEFT_GPU_EMULATE is set; the
+    emulated devices report the host's memory, which they allocate from)."""
+    from . import base
+    if isinstance(device_id, bool) or not isinstance(device_id, int):
+        raise base.InvalidArgumentError("gpu_memory_info: device_id must be an int, got %r" % (device_id,))
+    free, total = base.ffi.new("uint64_t*"), base.ffi.new("uint64_t*")
+    base.check_call(base.lib.weft_gpu_memory_info(device_id, free, total))
+    return (int(free[0]), int(total[0]))
+
+
 def gpu_backend():
     """"cuda", or "emulated" (a build without CUDA; see num_gpus)."""
     from . import base

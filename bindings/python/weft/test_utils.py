@@ -164,7 +164,8 @@ def rand_ndarray(shape, stype="default", density=None, dtype=None, modifier_func
                  shuffle_csr_indices=False, distribution=None, ctx=None):
     """A random (standard-normal) NDArray. Only the dense storage type exists in weft."""
     if stype != "default":
-        raise InvalidArgumentError("rand_ndarray: weft arrays are dense; stype=%r is not available" % (stype,))
+        raise InvalidArgumentError("rand_ndarray: weft arrays are dense: storage type %r is not available "
+                                   "(only 'default')" % (stype,))
     ctx = ctx if ctx else default_context()
     return nd.array(random_arrays(shape), dtype=dtype, ctx=ctx)
 
@@ -723,3 +724,11 @@ from ._test_checks import (almost_equal_ignore_nan, assign_each, assign_each2, c
                            collapse_sum_like, compare_ndarray_tuple, compare_optimizer, create_2d_tensor,
                            create_vector, retry, same_symbol_structure, set_env_var, simple_forward,
                            verify_generator)
+from ._test_more import (check_gluon_hybridize_consistency, create_sparse_array, create_sparse_array_zd,  # noqa: E402
+                         download_model, get_cifar10, get_identity_mat, get_identity_mat_batch, get_im2rec_path,
+                         is_aarch64_run, new_matrix_with_real_eigvals_2d, new_matrix_with_real_eigvals_nd,
+                         new_orthonormal_matrix_2d, new_sym_matrix_with_real_eigvals_2d,
+                         new_sym_matrix_with_real_eigvals_nd, rand_sparse_ndarray, shuffle_csr_column_indices)
+from ._test_more import __all__ as _more_all  # noqa: E402
+
+__all__ += _more_all

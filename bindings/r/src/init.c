@@ -18,7 +18,9 @@
   X(weft_r_sym_name, 1) X(weft_r_sym_get_attr, 2) X(weft_r_sym_set_attr, 3)                     \
   X(weft_r_sym_list_attr, 2) X(weft_r_sym_to_json, 1) X(weft_r_sym_from_json, 1)                \
   X(weft_r_sym_infer_shape, 4) X(weft_r_exec_bind, 7) X(weft_r_exec_forward, 2)                 \
-  X(weft_r_exec_backward, 2) X(weft_r_exec_outputs, 1) X(weft_r_storage_stats, 2)
+  X(weft_r_exec_backward, 2) X(weft_r_exec_outputs, 1) X(weft_r_storage_stats, 2)           \
+  X(weft_r_profiler_set_config, 2) X(weft_r_profiler_set_state, 1) X(weft_r_profiler_pause, 1)  \
+  X(weft_r_profiler_dump, 1) X(weft_r_profiler_dumps, 2)
 
 WEFT_R_ENTRIES(DECL)
 

@@ -477,6 +477,11 @@ WEFT_API int weft_profiler_set_marker(const weft_profile_object* domain, const c
  * 'allreduce' store: MPI_Abort, so a rank that failed never leaves the others
  * waiting in a collective); other stores: does nothing. Returns only for them. */
 WEFT_API int weft_kvstore_abort(weft_kvstore* kv, const char* reason);
+/* ---- GPU memory (MXNet's gpu_memory_info) ------------------------------ */
+/* Free and total bytes of gpu(dev_id); fails naming the device when there is
+ * no such GPU or no GPU support. The host emulation (WEFT_GPU_EMULATE)
+ * reports the host's memory, which its devices allocate from. */
+WEFT_API int weft_gpu_memory_info(int dev_id, uint64_t* free_bytes, uint64_t* total_bytes);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

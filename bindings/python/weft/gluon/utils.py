@@ -208,3 +208,17 @@ class HookHandle:
 
     def __exit__(self, ptype, value, trace):
         self.detach()
+
+
+def replace_file(src, dst):
+    """Moves src over dst atomically (MXNet's replace_file); on failure src is
+    removed and OSError names both."""
+    try:
+        os.replace(src, dst)
+    except OSError as err:
+        try:
+            os.remove(src)
+        except OSError:
+            pass
+        raise OSError("Moving downloaded temp file - {}, to {} failed. Please retry the download.".format(src, dst)) \
+            from err

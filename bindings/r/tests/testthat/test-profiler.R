@@ -1,0 +1,16 @@
+test_that("the profiler records engine ops into a Chrome trace and MXNet's table", {
+  path <- tempfile(fileext = ".json")
+  weft.profiler.config(profile_all = TRUE, aggregate_stats = TRUE, continuous_dump = FALSE, filename = path)
+  weft.profiler.state("run")
+  a <- weft.nd.array(c(1, 2, 3))
+  b <- a * 2
+  weft.nd.wait.all()
+  weft.profiler.state("stop")
+  weft.profiler.dump()
+  trace <- .Call(weft:::weft_r_json_parse_string, paste(readLines(path, warn = FALSE), collapse = "\n"))
+  names <- vapply(trace$traceEvents, function(e) if (identical(e$cat, "operator")) e$name else "", "")
+  expect_equal(sum(names == "_mul_scalar"), 1)
+  expect_true(grepl("_mul_scalar", weft.profiler.dumps(reset = TRUE)))
+  expect_error(weft.profiler.config(no_such_key = 1), "no_such_key")
+  expect_error(weft.profiler.state("running"), "running")
+})
