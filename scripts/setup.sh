@@ -9,6 +9,9 @@ set -euo pipefail
 PKGS="cmake ninja-build g++ pkg-config binutils libopenblas-dev libopenblas-openmp-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev
       libzmq3-dev cppzmq-dev r-base-core r-base-dev r-cran-testthat g++-aarch64-linux-gnu qemu-user-static
       iproute2 openmpi-bin graphviz"
+# ASan + UBSan build and fuzzing (scripts/build_asan.sh, tests/fuzz): Debian's clang,
+# its sanitizer and libFuzzer runtimes, and its OpenMP runtime.
+PKGS="$PKGS clang-14 libclang-rt-14-dev libomp-14-dev"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
