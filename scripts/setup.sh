@@ -12,6 +12,9 @@ PKGS="cmake ninja-build g++ pkg-config binutils libopenblas-dev libopenblas-open
       iproute2 openmpi-bin graphviz ccache"
 # The allreduce KVStore's MPI plugin (cmake/allreduce.cmake) builds against OpenMPI's headers.
 PKGS="$PKGS libopenmpi-dev"
+# ASan + UBSan build and fuzzing (scripts/build_asan.sh, tests/fuzz): Debian's clang,
+# its sanitizer and libFuzzer runtimes, and its OpenMP runtime.
+PKGS="$PKGS clang-14 libclang-rt-14-dev libomp-14-dev"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
