@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <new>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -134,9 +135,31 @@ struct State {
   std::condition_variable dumper_cv;
   bool dumper_stop = false;
 };
+void InstallForkHandlers();
 State& S() {
-  static State* s = new State;
+  static State* s = [] {
+    auto* st = new State;
+    InstallForkHandlers();
+    return st;
+  }();
   return *s;
+}
+
+// After a fork the child has no dumper thread, and mu may have been held by a
+// parent thread that does not exist there: the child starts stopped, with a
+// fresh mutex and an empty dumper handle. (Holding mu across fork instead
+// could deadlock with the engine's own fork handler, which waits for ops
+// that may be recording.)
+void InstallForkHandlers() {
+  pthread_atfork(nullptr, nullptr, [] {
+    State& s = S();
+    new (&s.mu) std::mutex();
+    new (&s.dumper) std::thread();
+    new (&s.dumper_cv) std::condition_variable();
+    s.running = false;
+    g_active.store(0, std::memory_order_relaxed);
+    StorageMemoryHookSlot().store(nullptr, std::memory_order_relaxed);
+  });
 }
 
 struct BufferHolder {

@@ -295,3 +295,41 @@ def test_continuous_dump_writes_the_file_while_running(tmp_path):
     finally:
         profiler.set_state("stop")
         _reset(tmp_path)
+
+
+def test_a_forked_child_can_use_weft_while_the_parent_profiles(tmp_path):
+    import os
+    import signal
+    import time
+    _reset(tmp_path)
+    profiler.set_config(continuous_dump=True, dump_period=0.01, filename=str(tmp_path / "parent.json"))
+    profiler.set_state("run")
+    try:
+        (nd.ones((2,)) * 2).wait_to_read()
+        pid = os.fork()
+        if pid == 0:  # child: starts with the profiler stopped, and may start its own
+            try:
+                (nd.ones((2,)) + 1).wait_to_read()
+                profiler.set_config(filename=str(tmp_path / "child.json"), continuous_dump=False)
+                profiler.set_state("run")
+                (nd.ones((2,)) + 1).wait_to_read()
+                profiler.set_state("stop")
+                profiler.dump()
+                os._exit(0)
+            except BaseException:  # pylint: disable=broad-except
+                os._exit(1)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child hung")
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+        assert "_plus_scalar" in [e["name"] for e in _ops(_load(tmp_path / "child.json"))]
+    finally:
+        profiler.set_state("stop")
+        _reset(tmp_path)
