@@ -9,6 +9,7 @@
 #include "core/autograd/autograd.h"
 #include "core/base/error.h"
 #include "core/ndarray/imperative.h"
+#include "core/op/dynamic_shape.h"
 
 namespace weft {
 
@@ -38,6 +39,10 @@ CachedOp::CachedOp(const Symbol& sym, const std::map<std::string, std::string>& 
   }
   auto it = flags.find("inline_recording");
   inline_recording_ = it != flags.end() && (it->second == "1" || it->second == "True" || it->second == "true");
+  // Note [Data-dependent output shapes]: no fixed plan; the graph runs op by op.
+  IndexedGraph g(sym_.outputs);
+  for (size_t nid = 0; nid < g.num_nodes() && !dynamic_shapes_; ++nid)
+    dynamic_shapes_ = !g[nid].source->is_variable() && FindDynamicShapeRule(*g[nid].source->op) != nullptr;
 }
 
 std::vector<NDArray> CachedOp::Invoke(const std::vector<NDArray>& inputs) {
@@ -46,6 +51,7 @@ std::vector<NDArray> CachedOp::Invoke(const std::vector<NDArray>& inputs) {
   for (size_t i = 0; i < inputs.size(); ++i)
     WEFT_CHECK(!inputs[i].is_none(), kInvalidArgument) << "CachedOp: input '" << input_names_[i] << "' is empty";
   const bool is_train = Autograd::IsTraining();
+  if (dynamic_shapes_) return RunInline(sym_, input_names_, inputs, is_train);  // recorded op by op when recording
   if (Autograd::IsRecording()) {
     bool on_tape = false;
     for (const NDArray& a : inputs) on_tape = on_tape || a.ag_node() != nullptr;

@@ -44,6 +44,7 @@ class CachedOp {
 
   struct TrainSlot;
   bool inline_recording_ = false;
+  bool dynamic_shapes_ = false;  // an op's output shape depends on input values: always RunInline
   std::map<std::string, std::vector<std::shared_ptr<TrainSlot>>> train_slots_;
 
   Symbol sym_;

@@ -6,6 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/graph/gradient.h"
+#include "core/op/dynamic_shape.h"
 
 namespace weft {
 namespace {
@@ -68,6 +69,11 @@ void InferAll(ExecGraph* eg, const std::unordered_map<std::string, Shape>& shape
   for (size_t nid = 0; nid < g.num_nodes(); ++nid)
     for (int o = 0; o < g[nid].source->num_outputs(); ++o) {
       uint32_t eid = g.entry_id(static_cast<uint32_t>(nid), static_cast<uint32_t>(o));
+      const Node* n = g[nid].source;
+      WEFT_CHECK(eg->shapes.entry[eid].known() || n->is_variable() || FindDynamicShapeRule(*n->op) == nullptr, kShape)
+          << "bind: node '" << n->name << "' (" << n->op->name << ") has an output shape that depends on the values "
+          << "of its inputs, which a bound executor cannot plan for (MXNet 1.9.1 runs it only imperatively and in a "
+          << "hybridized Gluon block, where weft runs it too)";
       WEFT_CHECK(eg->shapes.entry[eid].known(), kShape)
           << "bind: cannot infer the shape of " << (g[nid].source->is_variable() ? "input '" : "output ")
           << (g[nid].source->is_variable() ? g[nid].source->name + "'"

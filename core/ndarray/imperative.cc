@@ -1,6 +1,7 @@
 #include "core/ndarray/imperative.h"
 
 #include "core/base/error.h"
+#include "core/op/dynamic_shape.h"
 #include "core/op/op_rules.h"
 #include "core/op/random_state.h"
 
@@ -20,6 +21,25 @@ Context ResolveContext(const OpDef& op, const Params& params, const std::vector<
   if (op.ParamIndex("ctx") >= 0 && !params.IsNone("ctx") && !params.GetString("ctx").empty())
     return Context::Parse(params.GetString("ctx"));
   return Context::CPU(0);
+}
+
+// Note [Data-dependent output shapes] (core/op/dynamic_shape.h): waits for the
+// inputs the rule reads (copied to the host when on a device) and asks it.
+std::vector<Shape> DynamicOutputShapes(const OpDef& op, const DynamicShapeRule& rule, const Params& params,
+                                       const std::vector<NDArray>& inputs, const std::vector<Shape>& in_shapes) {
+  std::vector<TensorView> values(inputs.size());
+  std::vector<NDArray> host(inputs.size());
+  for (int r : rule.reads) {
+    WEFT_CHECK(r >= 0 && static_cast<size_t>(r) < inputs.size(), kInternal) << op.name << ": shape rule reads input " << r;
+    const NDArray& a = inputs[static_cast<size_t>(r)];
+    host[static_cast<size_t>(r)] = a.ctx().is_cpu() ? a : a.CopyTo(Context::CPU(0));
+    host[static_cast<size_t>(r)].WaitToRead();
+    values[static_cast<size_t>(r)] = host[static_cast<size_t>(r)].View();
+  }
+  std::vector<Shape> out = rule.shapes(params, in_shapes, values);
+  WEFT_CHECK(static_cast<int>(out.size()) == op.NumOutputs(params), kInternal)
+      << op.name << ": the shape rule gave " << out.size() << " shapes";
+  return out;
 }
 
 RecordingFn g_is_recording = nullptr;
@@ -63,6 +83,12 @@ void InvokeImpl(const OpDef& op, Params params, std::vector<NDArray> inputs, std
     in_types.push_back(a.dtype());
   }
   bool shapes_done = op.InferShape(params, &in_shapes, &out_shapes);
+  if (!shapes_done) {
+    if (const DynamicShapeRule* rule = FindDynamicShapeRule(op)) {
+      out_shapes = DynamicOutputShapes(op, *rule, params, inputs, in_shapes);
+      shapes_done = true;
+    }
+  }
   WEFT_CHECK(shapes_done, kShape) << op.name << ": cannot infer the output shape from the inputs";
   bool types_done = op.InferType(params, &in_types, &out_types);
   WEFT_CHECK(types_done, kDType) << op.name << ": cannot infer the output dtype from the inputs";

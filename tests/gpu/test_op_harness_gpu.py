@@ -45,7 +45,7 @@ def _run(op, case, xs, ctx):
     outs = list(result) if isinstance(result, (list, tuple)) else [result]
     for o in outs:
         assert o.context == ctx, "%s: output on %s, expected %s" % (op, o.context, ctx)
-    return [o.asnumpy() for o in outs]
+    return [o.asnumpy() for o in (inputs if case.compare_inputs else outs)]
 
 
 def test_every_op_has_a_gpu_kernel():

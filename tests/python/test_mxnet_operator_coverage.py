@@ -56,9 +56,6 @@ EXCLUDED = (
     # The *_v1 legacy layers, unless aliased to their successors (then they exist and pass).
     ("mx.nd *_v1", "legacy layer"),
     # Not built this round (listed in the issue-17 closing note):
-    ("mx.nd reset_arrays", "an op with no outputs that zeroes its num_arrays inputs in place; not built yet"),
-    ("mx.nd.contrib boolean_mask", "output shape depends on the data; the imperative path infers shapes first"),
-    ("mx.sym.contrib boolean_mask", "output shape depends on the data; the imperative path infers shapes first"),
     ("mx.nd.contrib edge_id", "defined on CSR storage (stored entries); Weft has dense arrays only"),
     ("mx.sym.contrib edge_id", "defined on CSR storage (stored entries); Weft has dense arrays only"),
     ("mx.nd.contrib getnnz", "counts CSR stored entries; Weft has dense arrays only"),

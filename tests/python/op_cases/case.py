@@ -28,6 +28,9 @@ class Case:
     # Pass attrs to the reference too (False when the reference takes none).
     ref_takes_attrs: bool = False
     name: str = ""
+    # The op writes its inputs in place (reset_arrays, no outputs): compare the
+    # inputs as they are after the call, instead of the outputs, with ref.
+    compare_inputs: bool = False
 
     def make_inputs(self, rng: np.random.Generator) -> List[np.ndarray]:
         xs = self.inputs(rng) if callable(self.inputs) else self.inputs

@@ -412,3 +412,18 @@ def multi_cases():
 
 CASES = dict(single_cases())
 CASES.update(multi_cases())
+
+
+# ---- reset_arrays: no outputs; its inputs are zeroed in place (compare_inputs) ----
+def _zeros_like_all(*xs):
+    return tuple(np.zeros_like(x) for x in xs)
+
+
+CASES["reset_arrays"] = [
+    Case(lambda r: [r.standard_normal((3, 4)).astype(F32), r.standard_normal((5,)).astype(F64),
+                    r.integers(-9, 9, (2, 3)).astype(np.int32)],
+         attrs={"num_arrays": 3}, ref=_zeros_like_all, rtol=0, atol=0, compare_inputs=True,
+         name="reset_arrays-three-dtypes"),
+    Case(lambda r: [r.standard_normal((7,)).astype(F32)], attrs={"num_arrays": 1}, ref=_zeros_like_all,
+         rtol=0, atol=0, compare_inputs=True, name="reset_arrays-one"),
+]

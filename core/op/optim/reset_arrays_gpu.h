@@ -1,0 +1,11 @@
+// GPU kernel of reset_arrays (reset_arrays.cu).
+#pragma once
+#include "core/op/op_def.h"
+
+namespace weft {
+namespace cuda {
+
+WEFT_GPU_KERNEL_DECL(ResetArraysGpu);
+
+}  // namespace cuda
+}  // namespace weft
