@@ -145,3 +145,19 @@ def test_device_ids_in_a_params_file_make_no_threads():
     before, after, total = r.stdout.split()
     assert int(after) <= int(before) + 2, r.stdout  # (a pool per id made it ~3,000 more)
     assert float(total) == 2 * sum(range(0, 1000, 10))
+
+
+def test_a_params_name_holding_a_nul_is_refused(tmp_path):
+    # The name came back cut short through the C ABI ("a\0b" loaded as "a").
+    import struct
+    record = struct.pack("<IiIqiii", 0xF993FAC9, 0, 1, 1, 1, 0, 0) + struct.pack("<f", 1.0)
+    path = tmp_path / "nul.params"
+    path.write_bytes(struct.pack("<QQQ", 0x112, 0, 1) + record + struct.pack("<QQ", 1, 3) + b"a\0b")
+    with pytest.raises(WeftError, match="NUL"):
+        mx.nd.load(str(path))
+    with pytest.raises(ValueError, match="NUL"):
+        mx.nd.save(str(tmp_path / "out.params"), {"a\0b": mx.nd.ones((1,))})
+    # A name that is not UTF-8 loads and saves back as the same bytes.
+    path.write_bytes(struct.pack("<QQQ", 0x112, 0, 1) + record + struct.pack("<QQ", 1, 3) + b"a\xf0b")
+    mx.nd.save(str(tmp_path / "out.params"), mx.nd.load(str(path)))
+    assert (tmp_path / "out.params").read_bytes() == path.read_bytes()
