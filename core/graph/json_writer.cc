@@ -31,6 +31,7 @@ class MXJSONWriter {
 
   // Starts an object member: separator, then `"key": `.
   void Key(const std::string& key) {
+    RefuseNUL(key);
     ItemSeparator();
     out_ += '"';
     out_ += key;
@@ -40,6 +41,7 @@ class MXJSONWriter {
   void Item() { ItemSeparator(); }
 
   void String(const std::string& s) {
+    RefuseNUL(s);
     out_ += '"';
     for (char c : s) {
       switch (c) {
@@ -54,6 +56,13 @@ class MXJSONWriter {
     out_ += '"';
   }
   void Raw(const std::string& text) { out_ += text; }
+  // MXNet's writer has no escape for a NUL, and the text crosses the C ABI as
+  // a C string: one NUL would hand out (and save) a cut-off file. The reader
+  // refuses \u0000, so none should get here; if one does, fail loudly.
+  static void RefuseNUL(const std::string& s) {
+    WEFT_CHECK(s.find('\0') == std::string::npos, kInvalidArgument)
+        << "cannot write symbol JSON: the string '" << s.c_str() << "...' holds a NUL byte";
+  }
   void UInt(uint64_t v) { out_ += std::to_string(v); }
 
   std::string Take() { return std::move(out_); }

@@ -13,9 +13,10 @@
 //    a none NDArray (NDArray()), like MXNet; callers that cannot represent one
 //    must check is_none().
 //  * Sparse records (row_sparse, csr) are rejected with kIO.
-//  * Device: a cpu record keeps cpu(dev_id); gpu, cpu_pinned and cpu_shared
-//    records load on cpu(0) (this build has no CUDA; MXNet does the same on a
-//    machine without GPUs).
+//  * Device: every record loads on cpu(0), as MXNet loads cpu records into
+//    Context::CPU() and gpu ones on a machine without GPUs. The device id is
+//    still range-checked, but never used: a file naming cpu(0)..cpu(999) made
+//    one engine worker pool per id (a thousand threads from a 36 KB file).
 //  * Saving writes V2 records (what mx.nd.save writes). V2 cannot express a 0-d
 //    array (ndim 0 means none) nor a zero-size one (dim 0 means unknown), so
 //    those are written as V3 records, which MXNet reads in np-shape mode.
@@ -123,7 +124,7 @@ Context ReadContext(Reader* r) {
       << r->Where() << "unknown device type " << dev_type;
   WEFT_CHECK(dev_id >= 0 && dev_id < 1024, kIO) << r->Where() << "device id " << dev_id
                                                 << " out of range";
-  return dev_type == 1 ? Context::CPU(dev_id) : Context::CPU(0);
+  return Context::CPU(0);
 }
 
 // Byte size of shape x elem_size, after checking it fits in what remains.
@@ -265,6 +266,9 @@ void LoadNDArrays(const char* data, size_t size, const std::string& source,
         << r.Where() << "name length " << len << " exceeds the " << r.remaining()
         << " bytes that remain";
     const char* p = r.Take(static_cast<size_t>(len), "name");
+    // Names cross the C ABI as C strings: one holding a NUL would come back cut short.
+    WEFT_CHECK(std::memchr(p, 0, static_cast<size_t>(len)) == nullptr, kIO)
+        << r.Where() << "the name holds a NUL byte";
     out_keys.emplace_back(p, static_cast<size_t>(len));
   }
   arrays->swap(out_arrays);

@@ -7,6 +7,7 @@
 #include "core/base/error.h"
 #include "core/op/op_def.h"
 #include "core/op/op_rules.h"
+#include "core/op/param_bounds.h"
 
 namespace weft {
 namespace {
@@ -180,6 +181,7 @@ Params Params::Parse(const OpDef& op, const std::vector<std::pair<std::string, s
                                                     : " (expected one of: " + list + ")");
     }
     ParseValue(op, op.params[static_cast<size_t>(idx)], kv.second, &p.values_[static_cast<size_t>(idx)]);
+    CheckParamBounds(op, op.params[static_cast<size_t>(idx)], p.values_[static_cast<size_t>(idx)]);
     given[static_cast<size_t>(idx)] = true;
   }
   for (size_t i = 0; i < op.params.size(); ++i) {

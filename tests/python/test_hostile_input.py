@@ -1,6 +1,7 @@
 """Issue 22's findings that are regression tests now: input that used to be
 accepted silently and came back wrong."""
 import json
+import os
 
 import numpy as np
 import pytest
@@ -100,3 +101,63 @@ def test_convolution_of_a_zero_size_input_with_a_huge_axis_does_not_kill_the_pro
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, (r.returncode, r.stdout, r.stderr[-2000:])
     assert r.stdout.startswith(("shape (0, 4,", "error")), r.stdout
+
+
+def _params_with_device_ids(dev_type, ids):
+    """A .params list of one-float V2 records, record i on (dev_type, ids[i])."""
+    import struct
+    out = struct.pack("<QQQ", 0x112, 0, len(ids))
+    for i in ids:
+        out += struct.pack("<IiIqiii", 0xF993FAC9, 0, 1, 1, dev_type, i, 0) + struct.pack("<f", float(i))
+    return out + struct.pack("<Q", 0)
+
+
+def test_device_ids_in_a_params_file_make_no_threads():
+    # 1,000 records on cpu(0)..cpu(999) left 1,002 threads after nd.load (one
+    # engine pool per device id) and 3,002 after the arrays were freed. Every
+    # record now loads on cpu(0), as in MXNet; a child process counts its
+    # threads in /proc/self/task before and after.
+    import subprocess
+    import sys
+    import tempfile
+    with tempfile.NamedTemporaryFile(suffix=".params", delete=False) as f:
+        f.write(_params_with_device_ids(1, range(1000)))
+        cpu_file = f.name
+    with tempfile.NamedTemporaryFile(suffix=".params", delete=False) as f:
+        f.write(_params_with_device_ids(2, range(0, 1000, 10)))  # gpu(0)..gpu(990)
+        gpu_file = f.name
+    code = ("import gc, os, weft as mx\n"
+            "threads = lambda: len(os.listdir('/proc/self/task'))\n"
+            "(mx.nd.ones((2,)) + 1).wait_to_read()\n"
+            "before = threads()\n"
+            "for path in %r:\n"
+            "    arrays = mx.nd.load(path)\n"
+            "    assert {str(a.context) for a in arrays} == {'cpu(0)'}, {str(a.context) for a in arrays}\n"
+            "    total = sum(float((a * 2).sum().asscalar()) for a in arrays)\n"
+            "    mx.nd.waitall(); del arrays; gc.collect(); mx.nd.waitall()\n"
+            "print(before, threads(), total)\n" % ([cpu_file, gpu_file],))
+    try:
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    finally:
+        os.unlink(cpu_file)
+        os.unlink(gpu_file)
+    assert r.returncode == 0, r.stderr[-2000:]
+    before, after, total = r.stdout.split()
+    assert int(after) <= int(before) + 2, r.stdout  # (a pool per id made it ~3,000 more)
+    assert float(total) == 2 * sum(range(0, 1000, 10))
+
+
+def test_a_params_name_holding_a_nul_is_refused(tmp_path):
+    # The name came back cut short through the C ABI ("a\0b" loaded as "a").
+    import struct
+    record = struct.pack("<IiIqiii", 0xF993FAC9, 0, 1, 1, 1, 0, 0) + struct.pack("<f", 1.0)
+    path = tmp_path / "nul.params"
+    path.write_bytes(struct.pack("<QQQ", 0x112, 0, 1) + record + struct.pack("<QQ", 1, 3) + b"a\0b")
+    with pytest.raises(WeftError, match="NUL"):
+        mx.nd.load(str(path))
+    with pytest.raises(ValueError, match="NUL"):
+        mx.nd.save(str(tmp_path / "out.params"), {"a\0b": mx.nd.ones((1,))})
+    # A name that is not UTF-8 loads and saves back as the same bytes.
+    path.write_bytes(struct.pack("<QQQ", 0x112, 0, 1) + record + struct.pack("<QQ", 1, 3) + b"a\xf0b")
+    mx.nd.save(str(tmp_path / "out.params"), mx.nd.load(str(path)))
+    assert (tmp_path / "out.params").read_bytes() == path.read_bytes()

@@ -34,7 +34,12 @@ def _c_lists(arrays, keys):
     handles = ffi.new("weft_ndarray*[]", [a.handle for a in arrays]) if arrays else _NULL
     if keys is None:
         return handles, _NULL, None
-    keep = [ffi.new("char[]", k.encode("utf-8")) for k in keys]
+    # surrogateescape undoes load's decoding, so a name that was not UTF-8 in
+    # a file saves back as the same bytes; a NUL would cut the C string short.
+    for k in keys:
+        if "\0" in k:
+            raise ValueError("cannot save the array named %r: names cannot hold a NUL character" % k)
+    keep = [ffi.new("char[]", k.encode("utf-8", "surrogateescape")) for k in keys]
     ckeys = ffi.new("const char*[]", keep) if keep else ffi.new("const char*[1]")
     return handles, ckeys, keep
 
