@@ -9,6 +9,8 @@ set -euo pipefail
 PKGS="cmake ninja-build g++ pkg-config binutils libopenblas-dev libopenblas-openmp-dev libgtest-dev libdnnl-dev ocl-icd-opencl-dev
       libzmq3-dev cppzmq-dev r-base-core r-base-dev r-cran-testthat g++-aarch64-linux-gnu qemu-user-static
       iproute2 openmpi-bin graphviz"
+# The C++ ImageRecordIter's decoders (core/io/, Note [Image decoders]): libjpeg-turbo, libpng.
+PKGS="$PKGS libturbojpeg0-dev libpng-dev"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
