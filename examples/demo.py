@@ -69,8 +69,35 @@ def main():
         print(f"loaded {len(params)} arrays written by MXNet 1.9.1, e.g.",
               {k: v.shape for k, v in list(params.items())[:3]})
     train_mlp_symbolically()
+    load_images_from_a_record_file()
     mx.nd.waitall()
     print("demo finished OK")
+
+
+def load_images_from_a_record_file():
+    """The data pipeline: JPEGs packed into an MXNet .rec/.idx (weft.recordio;
+    `python -m weft.tools.im2rec` does it for an image folder), then
+    mx.io.ImageRecordIter reads, decodes (libjpeg-turbo) and augments them in
+    a C++ thread pool, a few batches ahead, and hands out NDArrays."""
+    import cv2  # pylint: disable=import-outside-toplevel
+    rng = np.random.default_rng(1)
+    with tempfile.TemporaryDirectory() as d:
+        rec, idx = os.path.join(d, "imgs.rec"), os.path.join(d, "imgs.idx")
+        w = mx.recordio.MXIndexedRecordIO(idx, rec, "w")
+        for i in range(10):
+            img = rng.integers(0, 255, size=(60, 80, 3), dtype=np.uint8)
+            w.write_idx(i, mx.recordio.pack(mx.recordio.IRHeader(0, float(i % 3), i, 0),
+                                            cv2.imencode(".jpg", img)[1].tobytes()))
+        w.close()
+        it = mx.io.ImageRecordIter(path_imgrec=rec, path_imgidx=idx, data_shape=(3, 32, 32), batch_size=4,
+                                   random_resized_crop=True, min_random_area=0.3, rand_mirror=True, shuffle=True,
+                                   mean_r=123.7, mean_g=116.3, mean_b=103.5, std_r=58.4, std_g=57.1, std_b=57.4,
+                                   preprocess_threads=2)
+        for batch in it:
+            # the batch is an engine array: ops on it are pushed like any other
+            m = batch.data[0].mean().asscalar()
+            print(f"ImageRecordIter batch {batch.data[0].shape}, labels {batch.label[0].asnumpy().tolist()}, "
+                  f"pad {batch.pad}, mean {m:+.3f}")
 
 
 def train_mlp_symbolically():

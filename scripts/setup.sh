@@ -15,6 +15,8 @@ PKGS="$PKGS libopenmpi-dev"
 # ASan + UBSan build and fuzzing (scripts/build_asan.sh, tests/fuzz): Debian's clang,
 # its sanitizer and libFuzzer runtimes, and its OpenMP runtime.
 PKGS="$PKGS clang-14 libclang-rt-14-dev libomp-14-dev"
+# The C++ ImageRecordIter's decoders (core/io/, Note [Image decoders]): libjpeg-turbo, libpng.
+PKGS="$PKGS libturbojpeg0-dev libpng-dev"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -1,4 +1,4 @@
-"""weft.io.ImageRecordIter / ImageRecordUInt8Iter (the Python implementation):
+"""weft.io.ImageRecordIter / ImageRecordUInt8Iter (the C++ pipeline, core/io/):
 MXNet's parameters, normalisation, crops, round_batch, sharding, shuffling
 reproducible from the seed whatever the thread count, and bad records."""
 import numpy as np

@@ -482,6 +482,22 @@ WEFT_API int weft_kvstore_abort(weft_kvstore* kv, const char* reason);
  * no such GPU or no GPU support. The host emulation (WEFT_GPU_EMULATE)
  * reports the host's memory, which its devices allocate from. */
 WEFT_API int weft_gpu_memory_info(int dev_id, uint64_t* free_bytes, uint64_t* total_bytes);
+/* ---- C++ ImageRecordIter (core/io/, Note [ImageRecordIter engine pipeline]) ---- */
+typedef struct weft_image_record_iter weft_image_record_iter;
+/* MXNet's ImageRecordIter parameters as key/value text (path_imgrec, data_shape
+ * "(3,224,224)", batch_size, ...; normalize "False" gives uint8 batches as
+ * ImageRecordUInt8Iter). Reads the index (or scans the file) and starts the pool. */
+WEFT_API int weft_image_record_iter_create(int num_params, const char* const* keys, const char* const* vals,
+                                           weft_image_record_iter** out);
+WEFT_API void weft_image_record_iter_free(weft_image_record_iter* it);
+/* The next batch: *has_batch = 0 at the end of the epoch; otherwise *data and
+ * *label are new handles owned by the caller, *pad the padding count, *index
+ * batch_size record ids valid until the next call on it. A bad record: WEFT_ERR_IO
+ * naming the file and record, and the epoch ends. */
+WEFT_API int weft_image_record_iter_next(weft_image_record_iter* it, int* has_batch, weft_ndarray** data,
+                                         weft_ndarray** label, int* pad, const uint64_t** index);
+WEFT_API int weft_image_record_iter_reset(weft_image_record_iter* it);
+WEFT_API int weft_image_record_iter_num_records(const weft_image_record_iter* it, int64_t* n);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

@@ -4,8 +4,10 @@ file, decoded and augmented in a thread pool, with MXNet 1.x's parameters.
 This is the *Python* implementation: records are read by a background thread,
 decoded (OpenCV: JPEG and PNG) and augmented by ``preprocess_threads`` threads
 (OpenCV releases the GIL), and up to ``prefetch_buffer`` batches are made
-ahead of the consumer. MXNet does this in C++ on its engine; a C++ version on
-weft's engine is planned and will keep this interface.
+ahead of the consumer. ``weft.io.ImageRecordIter`` is the C++ pipeline
+(native_image_record_iter.py, core/io/), with this interface; it hands over to
+this implementation only for inter_method 2/3/4/9/10 (OpenCV's cubic, area,
+Lanczos and automatic resizers).
 
 Note [ImageRecordIter pipeline]
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
