@@ -26,6 +26,10 @@ echo "== C++ and C tests (ctest)"
 ctest --test-dir build --output-on-failure -j 2
 echo "== Go module, weft-serve, weft-predict (scripts/test_go.sh)"
 bash scripts/test_go.sh build
+echo "== weft-serve's request decoders under Go's fuzzer, 10 s each (scripts/fuzz_go.sh; issue 22)"
+t0=$SECONDS
+bash scripts/fuzz_go.sh build 10
+echo "== Go fuzzing took $((SECONDS - t0)) s"
 echo "== R package (scripts/test_r.sh)"
 bash scripts/test_r.sh build
 echo "== Julia tests (Weft.jl)"
