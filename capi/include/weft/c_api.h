@@ -440,6 +440,15 @@ typedef struct weft_custom_op_callbacks {
 WEFT_API int weft_custom_op_register(const char* op_type, const weft_custom_op_callbacks* callbacks, void* user);
 /* From inside a failing callback: the message the core reports. */
 WEFT_API void weft_custom_op_set_error(const char* msg);
+
+/* ---- CPU BLAS ---------------------------------------------------------- */
+/* The CPU BLAS the library runs (Note [Which BLAS]): its name ("OpenBLAS"), build
+ * configuration (version and options), kernel family in use (e.g. "Haswell",
+ * "SkylakeX", "SapphireRapids"), the shared library's path, how its threads run
+ * ("openmp-callback": on the OpenMP team; "openmp"; "pthreads") and its thread count.
+ * Strings in static storage; any out pointer may be NULL. */
+WEFT_API int weft_blas_info(const char** name, const char** config, const char** kernel, const char** library,
+                            const char** threading, int* threads);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus
