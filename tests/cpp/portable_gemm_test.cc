@@ -1,17 +1,18 @@
 // The portable GEMM (core/op/dense/portable_gemm.cc, what the dependency-free
-// predictor uses instead of BLAS) against OpenBLAS: every transpose pair,
+// predictor uses instead of BLAS) against the BLAS the library links
+// (lapack::Gemm, CBLAS underneath): every transpose pair,
 // padded leading dimensions, alpha/beta, edge tiles smaller than the register
 // tile, several k blocks, shapes split across threads, and beta == 0 ignoring
 // NaNs already in C.
 #include <gtest/gtest.h>
 
-#include <cblas.h>
 
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include "core/op/dense/portable_gemm.h"
+#include "core/op/linalg/lapack_cpu.h"  // the library's CBLAS GEMM (Note [Which BLAS])
 
 namespace weft {
 namespace {
@@ -35,15 +36,10 @@ void CheckAgainstBlas(const Case& c) {
   want = got;
   portable_gemm::Gemm(c.ta, c.tb, c.m, c.n, c.k, static_cast<T>(c.alpha), a.data(), lda, b.data(), ldb,
                       static_cast<T>(c.beta), got.data(), ldc);
-  const auto ta = c.ta ? CblasTrans : CblasNoTrans, tb = c.tb ? CblasTrans : CblasNoTrans;
   if (c.beta == 0)
     for (T& v : want) v = 0;  // BLAS may read C even with beta 0; the portable one must not
-  if constexpr (sizeof(T) == 4)
-    cblas_sgemm(CblasRowMajor, ta, tb, c.m, c.n, c.k, static_cast<float>(c.alpha), a.data(), lda, b.data(), ldb,
-                static_cast<float>(c.beta), want.data(), ldc);
-  else
-    cblas_dgemm(CblasRowMajor, ta, tb, c.m, c.n, c.k, c.alpha, a.data(), lda, b.data(), ldb, c.beta, want.data(),
-                ldc);
+  lapack::Gemm(c.ta, c.tb, c.m, c.n, c.k, static_cast<T>(c.alpha), a.data(), lda, b.data(), ldb,
+               static_cast<T>(c.beta), want.data(), ldc);
   const double tol = (sizeof(T) == 4 ? 2e-5 : 1e-12) * std::sqrt(static_cast<double>(c.k) + 1) * 4;
   for (int64_t i = 0; i < c.m; ++i)
     for (int64_t j = 0; j < c.n; ++j) {

@@ -22,14 +22,14 @@ import struct
 
 from . import base
 
-__all__ = ["Feature", "feature_list", "Features"]
+__all__ = ["Feature", "feature_list", "Features", "blas_info"]
 
 # feature name -> prefixes of the sonames that mean it is built in
 _LINKED_FEATURES = (
-    ("BLAS_OPEN", ("libopenblas",)),
+    ("BLAS_OPEN", ("libopenblas", "libscipy_openblas")),
     ("BLAS_MKL", ("libmkl_rt", "libmkl_core")),
     ("BLAS_ATLAS", ("libatlas", "libsatlas", "libtatlas")),
-    ("LAPACK", ("liblapack", "libmkl_rt")),
+    ("LAPACK", ("liblapack", "libmkl_rt", "libscipy_openblas")),
     ("MKLDNN", ("libdnnl", "libmkldnn")),
     ("OPENMP", ("libgomp", "libomp", "libiomp5")),
     ("DIST_KVSTORE", ("libzmq",)),
@@ -79,6 +79,23 @@ def _elf_needed(path):
                 stop = data.index(b"\0", strtab_offset + value)
                 needed.append(data[strtab_offset + value:stop].decode("ascii", "replace"))
     return needed
+
+
+def blas_info():
+    """The CPU BLAS the library runs (C ABI ``weft_blas_info``, Note [Which BLAS]), as a dict:
+    ``name`` ("OpenBLAS"), ``version``, ``config`` (its build options), ``kernel`` (the kernel
+    family it chose for this CPU, e.g. "Haswell", "SkylakeX", "SapphireRapids"), ``library`` (the
+    shared library's path), ``threading`` ("openmp-callback": its jobs run on the OpenMP team that
+    oneDNN and the kernels use; "openmp"; "pthreads") and ``threads``."""
+    strs = [base.ffi.new("const char**") for _ in range(5)]
+    threads = base.ffi.new("int*")
+    base.check_call(base.lib.weft_blas_info(*strs, threads))
+    name, config, kernel, library, threading = (base.ffi.string(p[0]).decode("utf-8", "replace") for p in strs)
+    config = config.strip()
+    words = config.split()
+    version = words[1] if len(words) > 1 and words[0] == name else ""
+    return {"name": name, "version": version, "config": config, "kernel": kernel, "library": library,
+            "threading": threading, "threads": threads[0]}
 
 
 class Feature:

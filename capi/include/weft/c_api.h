@@ -498,6 +498,15 @@ WEFT_API int weft_image_record_iter_next(weft_image_record_iter* it, int* has_ba
                                          weft_ndarray** label, int* pad, const uint64_t** index);
 WEFT_API int weft_image_record_iter_reset(weft_image_record_iter* it);
 WEFT_API int weft_image_record_iter_num_records(const weft_image_record_iter* it, int64_t* n);
+
+/* ---- CPU BLAS ---------------------------------------------------------- */
+/* The CPU BLAS the library runs (Note [Which BLAS]): its name ("OpenBLAS"), build
+ * configuration (version and options), kernel family in use (e.g. "Haswell",
+ * "SkylakeX", "SapphireRapids"), the shared library's path, how its threads run
+ * ("openmp-callback": on the OpenMP team; "openmp"; "pthreads") and its thread count.
+ * Strings in static storage; any out pointer may be NULL. */
+WEFT_API int weft_blas_info(const char** name, const char** config, const char** kernel, const char** library,
+                            const char** threading, int* threads);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

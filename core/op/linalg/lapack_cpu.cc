@@ -1,6 +1,7 @@
 // LAPACK through its Fortran entry points, and BLAS-3 through CBLAS, from the
-// OpenBLAS the project links (CMakeLists.txt: find_package(BLAS), OpenBLAS
-// ships LAPACK in the same library).
+// OpenBLAS the project links (Note [Which BLAS] in core/op/common/cpu_blas.h:
+// the wheel's or the system's; OpenBLAS ships LAPACK in the same library, and
+// cpu_blas.h maps these names onto the wheel's scipy_-prefixed symbols).
 //
 // Note [Row-major LAPACK]
 // Debian's OpenBLAS packages install cblas.h but no lapacke.h (that is
@@ -12,7 +13,7 @@
 // so the callers (factor.cc) swap 'U'/'L' and read results transposed.
 #include "core/op/linalg/lapack_cpu.h"
 
-#include <cblas.h>
+#include "core/op/common/cpu_blas.h"
 
 #include <cstddef>
 #include <vector>
