@@ -11,7 +11,8 @@
 // Note [NDArray file choices]
 //  * A "none" record (V2 ndim 0, V3 ndim -1 or a dim -1, V1/V0 ndim 0) loads as
 //    a none NDArray (NDArray()), like MXNet; callers that cannot represent one
-//    must check is_none().
+//    must check is_none(). A none array saves as MXNet 1.9.1 writes it: V2,
+//    storage type -1 (undefined), ndim 0.
 //  * Sparse records (row_sparse, csr) are rejected with kIO.
 //  * Device: every record loads on cpu(0), as MXNet loads cpu records into
 //    Context::CPU() and gpu ones on a machine without GPUs. The device id is
@@ -46,6 +47,7 @@ constexpr uint64_t kListMagic = 0x112;
 constexpr uint32_t kV1Magic = 0xF993FAC8;
 constexpr uint32_t kV2Magic = 0xF993FAC9;
 constexpr uint32_t kV3Magic = 0xF993FACA;
+constexpr int32_t kUndefinedStorage = -1;  // MXNet's kUndefinedStorage: a none array
 constexpr int kMaxNDim = NDArray::kMaxNDim;  // the format's limit is every array's
 
 bool HostIsLittleEndian() {
@@ -153,6 +155,7 @@ NDArray ReadRecord(Reader* r) {
   uint32_t magic = r->Read<uint32_t>("record magic");
   bool v2 = magic == kV2Magic, v3 = magic == kV3Magic, v1 = magic == kV1Magic;
   bool v0 = !(v1 || v2 || v3);
+  bool undefined_storage = false;
   WEFT_CHECK(!v0 || magic <= static_cast<uint32_t>(kMaxNDim), kIO)
       << r->Where() << "bad record magic 0x" << std::hex << magic
       << " (not V1/V2/V3, and too large for a V0 ndim)";
@@ -160,12 +163,17 @@ NDArray ReadRecord(Reader* r) {
     int32_t stype = r->Read<int32_t>("storage type");
     WEFT_CHECK(stype != 1, kIO) << r->Where() << "row_sparse arrays are not supported";
     WEFT_CHECK(stype != 2, kIO) << r->Where() << "csr arrays are not supported";
-    WEFT_CHECK(stype == 0, kIO) << r->Where() << "unknown storage type " << stype;
+    WEFT_CHECK(stype == 0 || stype == kUndefinedStorage, kIO) << r->Where() << "unknown storage type " << stype;
+    undefined_storage = stype == kUndefinedStorage;
   }
   Shape shape;
   bool known = ReadShape(r, v0, magic, v3, &shape);
   // V3: none is ndim -1 / a dim -1 and ndim 0 is a scalar; older: ndim 0 is none.
-  if (!known || (!v3 && shape.ndim() == 0)) return NDArray();
+  bool none = !known || (!v3 && shape.ndim() == 0);
+  WEFT_CHECK(none || !undefined_storage, kIO)
+      << r->Where() << "storage type -1 (undefined) with shape " << shape.ToString()
+      << ": only a none array has no storage type";
+  if (none) return NDArray();
   Context ctx = ReadContext(r);
   int32_t flag = r->Read<int32_t>("dtype flag");
   WEFT_CHECK(IsValidDTypeFlag(flag), kIO)
@@ -191,7 +199,14 @@ void Put(std::string* out, T v) {
 }
 
 void WriteRecord(const NDArray& a, size_t index, std::string* out) {
-  WEFT_CHECK(!a.is_none(), kInvalidArgument) << "cannot save array " << index << ": it is none";
+  if (a.is_none()) {
+    // As MXNet 1.9.1's NDArray::Save: V2 magic, storage type -1 (undefined),
+    // a shape of ndim 0, nothing else.
+    Put<uint32_t>(out, kV2Magic);
+    Put<int32_t>(out, kUndefinedStorage);
+    Put<int32_t>(out, 0);
+    return;
+  }
   const Shape& s = a.shape();
   // Note [NDArray file choices]: V2 unless the shape needs V3.
   bool v3 = s.ndim() == 0 || s.Size() == 0;
