@@ -47,6 +47,7 @@ echo "== CUDA build (scripts/build_cuda.sh): compiled, C++ tests run without a G
 # compile check's nvcc time in CI's budget; scripts/build_cuda.sh alone builds
 # sm_80 and sm_90.
 WEFT_CMAKE_ARGS="${WEFT_CMAKE_ARGS:-} -DCMAKE_CUDA_ARCHITECTURES=${WEFT_CI_CUDA_ARCHS:-90}" bash scripts/build_cuda.sh build-cuda
+if command -v ccache >/dev/null 2>&1; then ccache --show-stats | grep -iE "hits|misses" | head -n 4 || true; fi
 echo "== pip install ./bindings/python"
 python3 -m pip install -q --disable-pip-version-check ./bindings/python
 echo "== Python and cross-language tests (pytest, against the installed package)"

@@ -569,22 +569,25 @@ class HybridBlock(Block):
         self._cached_graph = ()
         self._cached_op = None
 
-    def hybridize(self, active=True, backend=None, clear=True, static_alloc=False, static_shape=False,
-                  inline_limit=2, forward_bulk_size=None, backward_bulk_size=None, **kwargs):
+    def hybridize(self, active=True, backend=None, backend_opts=None, clear=True, partition_if_dynamic=False,
+                  static_alloc=False, static_shape=False, inline_limit=2, forward_bulk_size=None,
+                  backward_bulk_size=None, inline_recording=False, **kwargs):
         """Runs this block and its descendants as one compiled graph from the
-        next call on (Note [Hybridize]), with MXNet 1.9.1's flags: static_alloc,
-        static_shape, inline_limit, forward_bulk_size, backward_bulk_size go to
-        the CachedOp (Weft's executor always plans memory statically; the
-        bulk sizes and inline_limit are checked and change no result). MXNet
+        next call on (Note [Hybridize]), with MXNet 1.9.1's signature and flags:
+        static_alloc, static_shape, inline_limit, forward_bulk_size,
+        backward_bulk_size go to the CachedOp (Weft's executor always plans
+        memory statically; the bulk sizes and inline_limit are checked and
+        change no result). ``inline_recording=True`` (Weft's) records op by op
+        under autograd, for second-order gradients through random ops. MXNet
         hands other keywords to a partitioning backend; Weft has none, so a
         backend or an unknown keyword raises naming it."""
-        if backend is not None:
+        if backend is not None or backend_opts:
             raise InvalidArgumentError("hybridize: backend %r: backend partitioning is not supported" % (backend,))
         if kwargs:
             raise InvalidArgumentError(
                 "hybridize: unknown flag %s (known: static_alloc, static_shape, inline_limit, forward_bulk_size, "
-                "backward_bulk_size; MXNet passes other keywords to a partitioning backend, which Weft does not "
-                "have)" % ", ".join("'%s'" % k for k in sorted(kwargs)))
+                "backward_bulk_size, inline_recording; MXNet passes other keywords to a partitioning backend, "
+                "which Weft does not have)" % ", ".join("'%s'" % k for k in sorted(kwargs)))
         for name, value in (("inline_limit", inline_limit), ("forward_bulk_size", forward_bulk_size),
                             ("backward_bulk_size", backward_bulk_size)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
@@ -596,6 +599,8 @@ class HybridBlock(Block):
             self._flags.append(("forward_bulk_size", forward_bulk_size))
         if backward_bulk_size is not None:
             self._flags.append(("backward_bulk_size", backward_bulk_size))
+        if inline_recording:
+            self._flags.append(("inline_recording", True))
         if clear:
             self._clear_cached_op()
         if active and (self._forward_hooks or self._forward_pre_hooks):
@@ -603,7 +608,8 @@ class HybridBlock(Block):
                           'is a child of HybridBlock, the hooks will not take effect.'.format(block=self),
                           stacklevel=2)
         super().hybridize(active, static_alloc=static_alloc, static_shape=static_shape, inline_limit=inline_limit,
-                          forward_bulk_size=forward_bulk_size, backward_bulk_size=backward_bulk_size)
+                          forward_bulk_size=forward_bulk_size, backward_bulk_size=backward_bulk_size,
+                          inline_recording=inline_recording)
 
     def cast(self, dtype):
         self._clear_cached_op()
