@@ -63,7 +63,7 @@ def test_required_and_bad_parameters():
     x = nd.ones((3,))
     _raises(weft.InvalidArgumentError, lambda: nd.amp_cast(x), "amp_cast", "dtype")
     _raises(weft.DTypeError, lambda: nd.amp_cast(x, dtype="int32"), "amp_cast", "dtype", "floating")
-    _raises(weft.InvalidArgumentError, lambda: nd.amp_multicast(x, num_outputs=0), "amp_multicast", "input")
+    _raises(weft.InvalidArgumentError, lambda: nd.amp_multicast(x, num_outputs=0), "amp_multicast", "num_outputs")
     _raises(weft.InvalidArgumentError, lambda: nd.hard_sigmoid(x, alpha="steep"), "hard_sigmoid", "alpha")
 
 
