@@ -52,7 +52,7 @@ list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/optim/")
 list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/linalg/")
 # GPU: only the device layer's host emulation (the engine and storage call
 # it; it reports no device). No GPU kernels, no GEMM.
-list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/gpu/(blas_[a-z]*|device_api_cuda)\\.cc$")
+list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/gpu/(blas_[a-z]*|[a-z_]*_cuda)\\.cc$")
 list(APPEND WEFT_PREDICT_SRCS ${PROJECT_SOURCE_DIR}/capi/src/c_predict_api.cc
                               ${PROJECT_SOURCE_DIR}/capi/src/c_api_misc.cc)
 
