@@ -183,6 +183,26 @@ class _Augmenter:
         return np.clip(np.rint(out), 0, 255).astype(np.uint8)
 
 
+def check_args(name, what, kwargs, data_shape, batch_size, preprocess_threads, prefetch_buffer, num_parts,
+               part_index):
+    """The argument checks both ImageRecordIter paths (this one and the C++ one,
+    native_image_record_iter.py) make; returns data_shape as a tuple of ints."""
+    for k, v in kwargs.items():
+        if k in _UNSUPPORTED and v != _UNSUPPORTED[k]:
+            raise NotImplementedError("%s: %s is not implemented in %s" % (name, k, what))
+    ignore_unknown(name, {k: v for k, v in kwargs.items() if k not in _UNSUPPORTED and k not in _ACCEPTED})
+    data_shape = tuple(int(s) for s in data_shape)
+    if len(data_shape) != 3 or data_shape[0] not in (1, 3):
+        raise ValueError("data_shape must be (channels, height, width) with 1 or 3 channels, got %s"
+                         % (data_shape,))
+    if batch_size <= 0 or preprocess_threads <= 0 or prefetch_buffer <= 0:
+        raise ValueError("batch_size, preprocess_threads and prefetch_buffer must be positive")
+    if num_parts <= 0 or not 0 <= part_index < num_parts:
+        raise ValueError("part_index must be in [0, num_parts), got part_index=%d, num_parts=%d"
+                         % (part_index, num_parts))
+    return data_shape
+
+
 class ImageRecordIter(BatchIter):
     """Batches (batch, C, H, W) of the images of ``path_imgrec`` (float32,
     (pixel - mean_c) / std_c * scale, RGB), labels (batch,) or
@@ -205,22 +225,8 @@ class ImageRecordIter(BatchIter):
                  scale=1.0, preprocess_threads=4, prefetch_buffer=4, dtype=None, data_name="data",
                  label_name="softmax_label", **kwargs):
         super().__init__(batch_size)
-        for k, v in kwargs.items():
-            if k in _UNSUPPORTED:
-                if v != _UNSUPPORTED[k]:
-                    raise NotImplementedError("%s: %s is not implemented in weft's Python ImageRecordIter"
-                                              % (type(self).__name__, k))
-        ignore_unknown(type(self).__name__, {k: v for k, v in kwargs.items()
-                                             if k not in _UNSUPPORTED and k not in _ACCEPTED})
-        data_shape = tuple(int(s) for s in data_shape)
-        if len(data_shape) != 3 or data_shape[0] not in (1, 3):
-            raise ValueError("data_shape must be (channels, height, width) with 1 or 3 channels, got %s"
-                             % (data_shape,))
-        if batch_size <= 0 or preprocess_threads <= 0 or prefetch_buffer <= 0:
-            raise ValueError("batch_size, preprocess_threads and prefetch_buffer must be positive")
-        if num_parts <= 0 or not 0 <= part_index < num_parts:
-            raise ValueError("part_index must be in [0, num_parts), got part_index=%d, num_parts=%d"
-                             % (part_index, num_parts))
+        data_shape = check_args(type(self).__name__, "weft's Python ImageRecordIter", kwargs, data_shape,
+                                batch_size, preprocess_threads, prefetch_buffer, num_parts, part_index)
         self.path_imgrec = str(path_imgrec)
         if path_imgidx:
             index = recordio.MXIndexedRecordIO(path_imgidx, self.path_imgrec, "r")

@@ -18,7 +18,7 @@ import numpy as np
 from ..base import check_call, ffi, lib
 from ..ndarray import NDArray
 from . import image_record_iter as _py
-from .base import BatchIter, DataBatch, DataDesc, ignore_unknown
+from .base import BatchIter, DataBatch, DataDesc
 
 __all__ = ["ImageRecordIter", "ImageRecordUInt8Iter"]
 
@@ -62,21 +62,8 @@ class ImageRecordIter(BatchIter):
                  label_name="softmax_label", **kwargs):
         self._handle = None
         super().__init__(batch_size)
-        name = type(self).__name__
-        for k, v in kwargs.items():
-            if k in _py._UNSUPPORTED and v != _py._UNSUPPORTED[k]:  # pylint: disable=protected-access
-                raise NotImplementedError("%s: %s is not implemented in weft's ImageRecordIter" % (name, k))
-        ignore_unknown(name, {k: v for k, v in kwargs.items()
-                              if k not in _py._UNSUPPORTED and k not in _py._ACCEPTED})  # pylint: disable=protected-access
-        data_shape = tuple(int(s) for s in data_shape)
-        if len(data_shape) != 3 or data_shape[0] not in (1, 3):
-            raise ValueError("data_shape must be (channels, height, width) with 1 or 3 channels, got %s"
-                             % (data_shape,))
-        if batch_size <= 0 or preprocess_threads <= 0 or prefetch_buffer <= 0:
-            raise ValueError("batch_size, preprocess_threads and prefetch_buffer must be positive")
-        if num_parts <= 0 or not 0 <= part_index < num_parts:
-            raise ValueError("part_index must be in [0, num_parts), got part_index=%d, num_parts=%d"
-                             % (part_index, num_parts))
+        data_shape = _py.check_args(type(self).__name__, "weft's ImageRecordIter", kwargs, data_shape, batch_size,
+                                    preprocess_threads, prefetch_buffer, num_parts, part_index)
         self.path_imgrec = str(path_imgrec)
         params = dict(path_imgrec=self.path_imgrec, data_shape=data_shape, batch_size=int(batch_size),
                       label_width=int(label_width), shuffle=bool(shuffle), seed=int(seed),
