@@ -48,8 +48,11 @@ echo "== CUDA build (scripts/build_cuda.sh): compiled, C++ tests run without a G
 # sm_80 and sm_90.
 WEFT_CMAKE_ARGS="${WEFT_CMAKE_ARGS:-} -DCMAKE_CUDA_ARCHITECTURES=${WEFT_CI_CUDA_ARCHS:-90}" bash scripts/build_cuda.sh build-cuda
 if command -v ccache >/dev/null 2>&1; then ccache --show-stats | grep -iE "hits|misses" | head -n 4 || true; fi
-echo "== pip install ./bindings/python"
-python3 -m pip install -q --disable-pip-version-check ./bindings/python
+echo "== pip install ./bindings/python (libweft.so from build/, WEFT_CMAKE_BUILD_DIR)"
+# build/ is current (scripts/build.sh above), so the package takes its libweft.so
+# instead of compiling the library a third time; scripts/demo.sh installs the
+# package the way a user does, with its own build.
+WEFT_CMAKE_BUILD_DIR="$PWD/build" python3 -m pip install -q --disable-pip-version-check ./bindings/python
 echo "== Python and cross-language tests (pytest, against the installed package)"
 WEFT_GO_BIN_DIR="$PWD/build/go-bin" WEFT_R_LIBS="$PWD/build/r-lib" \
   python3 -m pytest -q tests/python tests/cross -p no:cacheprovider

@@ -59,10 +59,25 @@ class BuildExt(build_ext):
         cmake = shutil.which("cmake")
         if cmake is None:
             sys.exit("weft: cmake is required to build libweft.so")
+        # A checkout that already has a configured build tree (scripts/build.sh's
+        # build/) names it in WEFT_CMAKE_BUILD_DIR: libweft.so is then brought up
+        # to date there and copied, instead of compiled again in a tree of pip's.
+        existing = os.environ.get("WEFT_CMAKE_BUILD_DIR")
+        if existing:
+            existing = os.path.abspath(existing)
+            if not os.path.isfile(os.path.join(existing, "CMakeCache.txt")):
+                sys.exit("weft: WEFT_CMAKE_BUILD_DIR=%s is not a configured CMake build tree "
+                         "(no CMakeCache.txt; run scripts/build.sh first)" % existing)
+            self._build_and_copy(cmake, existing)
+            return
         build_dir = os.path.join(os.path.abspath(self.build_temp), "cmake")
         os.makedirs(build_dir, exist_ok=True)
         ninja = shutil.which("ninja")
-        cfg = [cmake, "-S", REPO, "-B", build_dir, "-DWEFT_BUILD_TESTS=OFF", "-DCMAKE_BUILD_TYPE=Release"]
+        # The Python that runs this build (pip's build environment, which has the
+        # scipy-openblas32 wheel: pyproject.toml) is the one CMake asks for the
+        # wheel, and libweft.so finds it relative to itself (Note [Package RPATH]).
+        cfg = [cmake, "-S", REPO, "-B", build_dir, "-DWEFT_BUILD_TESTS=OFF", "-DCMAKE_BUILD_TYPE=Release",
+               "-DPython3_EXECUTABLE=" + sys.executable, "-DWEFT_PACKAGE_RPATH=ON"]
         cache = os.path.join(build_dir, "CMakeCache.txt")
         if os.path.exists(cache):  # the generator is fixed at the first configure
             with open(cache, encoding="utf-8", errors="replace") as f:
@@ -73,6 +88,9 @@ class BuildExt(build_ext):
         if not os.path.exists(cache):
             cfg += ["-G", "Ninja"] if ninja else ["-G", "Unix Makefiles"]
         subprocess.check_call(cfg)
+        self._build_and_copy(cmake, build_dir)
+
+    def _build_and_copy(self, cmake, build_dir):
         build = [cmake, "--build", build_dir, "--target", "weft"]
         uses_ninja = os.path.exists(os.path.join(build_dir, "build.ninja"))
         if not uses_ninja:

@@ -31,7 +31,16 @@ def test_blas_info_names_the_linked_library_and_its_kernel():
 def test_the_wheel_reports_its_own_corename():
     info = runtime.blas_info()
     if "scipy_openblas" not in os.path.basename(info["library"]):
-        pytest.skip("this build links the system OpenBLAS (the scipy-openblas32 wheel was not installed)")
+        # The package requires the wheel (pyproject.toml), so where it is installed the
+        # library must have linked it; only a build without it may use the system OpenBLAS.
+        try:
+            import scipy_openblas32  # noqa: F401
+        except ImportError:
+            pytest.skip("this build links the system OpenBLAS (the scipy-openblas32 wheel is not installed)")
+        if os.environ.get("WEFT_SYSTEM_BLAS_EXPECTED") != "1":
+            pytest.fail("scipy-openblas32 is installed but libweft.so (%s) links %s"
+                        % (base.LIB_PATH, info["library"]))
+        pytest.skip("built with -DWEFT_SYSTEM_BLAS=ON (WEFT_SYSTEM_BLAS_EXPECTED=1)")
     lib = ctypes.CDLL(info["library"])
     lib.scipy_openblas_get_corename.restype = ctypes.c_char_p
     assert lib.scipy_openblas_get_corename().decode() == info["kernel"]
