@@ -57,10 +57,15 @@ list(APPEND WEFT_PREDICT_SRCS ${PROJECT_SOURCE_DIR}/capi/src/c_predict_api.cc
                               ${PROJECT_SOURCE_DIR}/capi/src/c_api_misc.cc)
 
 add_library(weft_predict_objs OBJECT ${WEFT_PREDICT_SRCS})
+include(${PROJECT_SOURCE_DIR}/cmake/unity.cmake)  # as the full build (Note [Unity build])
+weft_unity_build(weft_predict_objs ${WEFT_PREDICT_SRCS})
 target_include_directories(weft_predict_objs PUBLIC ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/capi/include)
 target_compile_definitions(weft_predict_objs PUBLIC WEFT_PORTABLE=1
                            PRIVATE WEFT_VERSION_STRING="${PROJECT_VERSION}" WEFT_BUILDING_LIB=1)
 target_link_libraries(weft_predict_objs PUBLIC Threads::Threads)
+# The full build's precompiled header (core/precompiled.h says why): the
+# cross-compiled predictor is a CI step of its own, about 300 s without it.
+target_precompile_headers(weft_predict_objs PRIVATE ${PROJECT_SOURCE_DIR}/core/precompiled.h)
 
 add_library(weft_predict STATIC $<TARGET_OBJECTS:weft_predict_objs>)
 target_include_directories(weft_predict PUBLIC ${PROJECT_SOURCE_DIR}/capi/include)
