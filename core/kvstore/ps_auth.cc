@@ -149,7 +149,7 @@ void RejectionLog::Note(const std::string& peer, const std::string& why) {
   }
   if (in_window_ < kLinesPerWindow) {
     ++in_window_;
-    std::fprintf(stderr, "%s: rejected a message from %s: %s\n", who_.c_str(), peer.empty() ? "?" : peer.c_str(),
+    std::fprintf(stderr, "%s: rejected a message from %s: %s\n", who_.c_str(), peer.empty() ? "an unnamed peer" : peer.c_str(),
                  why.c_str());
   } else {
     ++suppressed_;

@@ -54,14 +54,23 @@ bool ReceiveMessage(void* sock, bool routed, uint64_t max_payload, Auth* auth, u
       return false;
     }
     bool more = zmq_msg_more(f.raw()) != 0;
-    if (frames.empty()) {
+    // A ROUTER's identity frame may lack the connection's metadata: ask each frame.
+    if (m->peer.empty()) {
       const char* addr = zmq_msg_gets(f.raw(), "Peer-Address");  // tcp peers only
-      m->peer = addr != nullptr ? addr : "a local peer";
+      if (addr != nullptr) m->peer = addr;
     }
     if (frames.size() < 8) frames.push_back(std::move(f));  // more than 5 frames is invalid anyway
     if (!more) break;
   }
   size_t first = routed ? 1 : 0;
+  if (m->peer.empty() && routed && !frames.empty()) {
+    // ZeroMQ does not report the address of every frame (small ones come
+    // without it): name the connection by its routing id instead.
+    static const char kHex[] = "0123456789abcdef";
+    std::string id = "routing id 0x";
+    for (unsigned char c : frames[0].str()) id += std::string{kHex[c >> 4], kHex[c & 15]};
+    m->peer = id;
+  }
   if (frames.size() != first + 4) {
     *why = "expected " + std::to_string(first + 4) + " frames, got " + std::to_string(frames.size());
     return false;
