@@ -60,7 +60,8 @@ Auth::Auth(const std::string& secret, Role self) : role_(self) {
   EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
   EVP_MAC_free(mac);  // the context holds its own reference
   char digest[] = "SHA256";
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0), OSSL_PARAM_construct_end()};
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+                         OSSL_PARAM_construct_end()};
   WEFT_CHECK(ctx != nullptr && EVP_MAC_init(ctx, reinterpret_cast<const unsigned char*>(secret.data()),
                                             secret.size(), params) == 1,
              kInternal)
@@ -115,7 +116,8 @@ std::string Auth::Verify(const Header& h, const void* key, const void* payload, 
     return "bad MAC: the sender does not have this job's WEFT_PS_SECRET, or the message was altered";
   }
   // Authentic from here on: a node of this job sent it (bugs, not attacks).
-  if (h.sender_role > static_cast<uint8_t>(Role::kScheduler) || (RoleBit(static_cast<Role>(h.sender_role)) & from) == 0) {
+  if (h.sender_role > static_cast<uint8_t>(Role::kScheduler) ||
+      (RoleBit(static_cast<Role>(h.sender_role)) & from) == 0) {
     return "a " + std::string(RoleName(static_cast<Role>(h.sender_role))) + " may not send on this socket";
   }
   int rank = rank_;
@@ -149,8 +151,8 @@ void RejectionLog::Note(const std::string& peer, const std::string& why) {
   }
   if (in_window_ < kLinesPerWindow) {
     ++in_window_;
-    std::fprintf(stderr, "%s: rejected a message from %s: %s\n", who_.c_str(), peer.empty() ? "an unnamed peer" : peer.c_str(),
-                 why.c_str());
+    std::fprintf(stderr, "%s: rejected a message from %s: %s\n", who_.c_str(),
+                 peer.empty() ? "an unnamed peer" : peer.c_str(), why.c_str());
   } else {
     ++suppressed_;
   }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -148,6 +149,12 @@ std::string Config::ListenAddress() const {
   WEFT_CHECK(!ip.empty(), kInvalidArgument)
       << "kvstore " << RoleName(role) << ": cannot resolve '" << name << "' to an IPv4 address to listen on; set "
       << "WEFT_NODE_HOST to the address of this node's interface";
+  if (ip.rfind("127.", 0) == 0 && name != "localhost" && name.rfind("127.", 0) != 0) {
+    // Debian maps a host's own name to 127.0.1.1: other machines could not connect.
+    std::fprintf(stderr, "weft kvstore %s: '%s' resolves to %s here, so only this machine can reach it; for a "
+                 "job across machines set WEFT_NODE_HOST (or --root-uri) to this node's network address\n",
+                 RoleName(role), name.c_str(), ip.c_str());
+  }
   return ip;
 }
 
