@@ -1,4 +1,5 @@
-# The distributed KVStore's transport: ZeroMQ (Debian libzmq3-dev). Included
+# The distributed KVStore's transport: ZeroMQ (Debian libzmq3-dev) and
+# OpenSSL's libcrypto (libssl-dev). Included
 # by the top CMakeLists.txt after the weft library targets exist. The portable
 # build (WEFT_PORTABLE) leaves core/kvstore/** and capi/src/c_api_kvstore.cc
 # out of the sources and never reaches this code.
@@ -7,6 +8,11 @@ if(NOT WEFT_PORTABLE)
   pkg_check_modules(ZMQ REQUIRED IMPORTED_TARGET libzmq)
   target_link_libraries(weft_objs PUBLIC PkgConfig::ZMQ)
   target_link_libraries(weft PRIVATE PkgConfig::ZMQ)
+  # HMAC-SHA256 of every PS message (Note [PS authentication] in
+  # core/kvstore/ps_auth.h): OpenSSL's libcrypto (Debian libssl-dev).
+  pkg_check_modules(CRYPTO REQUIRED IMPORTED_TARGET libcrypto)
+  target_link_libraries(weft_objs PUBLIC PkgConfig::CRYPTO)
+  target_link_libraries(weft PRIVATE PkgConfig::CRYPTO)
 
   # Raw-ZeroMQ baseline for benchmarks/kvstore.py: the same bytes moved by
   # libzmq alone (DEALER/ROUTER request-reply), so the KVStore's overhead is

@@ -17,6 +17,8 @@ PKGS="$PKGS libopenmpi-dev"
 PKGS="$PKGS clang-14 libclang-rt-14-dev libomp-14-dev"
 # The C++ ImageRecordIter's decoders (core/io/, Note [Image decoders]): libjpeg-turbo, libpng.
 PKGS="$PKGS libturbojpeg0-dev libpng-dev"
+# HMAC-SHA256 authentication of the parameter server's messages (Note [PS authentication]): libcrypto.
+PKGS="$PKGS libssl-dev"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -1,15 +1,18 @@
 #include "core/kvstore/ps_config.h"
 
 #include <arpa/inet.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "core/base/error.h"
+#include "core/kvstore/ps_auth.h"
 
 namespace weft {
 namespace ps {
@@ -38,13 +41,30 @@ int64_t RequiredInt(const char* weft_name, const char* dmlc_name, int64_t lo, in
   return ParseInt(weft_name, v, lo, hi);
 }
 
+// host's IPv4 address as text (host itself when it is one); empty when it
+// does not resolve.
+std::string ResolveIPv4(const std::string& host) {
+  in_addr a{};
+  if (inet_pton(AF_INET, host.c_str(), &a) == 1) return host;
+  addrinfo hints{};
+  hints.ai_family = AF_INET;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &res) != 0 || res == nullptr) return "";
+  char buf[INET_ADDRSTRLEN] = {0};
+  const char* ok = inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(res->ai_addr)->sin_addr, buf, sizeof(buf));
+  freeaddrinfo(res);
+  return ok ? buf : "";
+}
+
 // The local address of the route to `host` (no packet is sent: a UDP connect
 // only picks the route). Empty when it cannot be found.
 std::string RouteAddressTo(const std::string& host) {
   sockaddr_in dst{};
   dst.sin_family = AF_INET;
   dst.sin_port = htons(9);
-  if (inet_pton(AF_INET, host.c_str(), &dst.sin_addr) != 1) return "";
+  std::string ip = ResolveIPv4(host);
+  if (ip.empty() || inet_pton(AF_INET, ip.c_str(), &dst.sin_addr) != 1) return "";
   int fd = socket(AF_INET, SOCK_DGRAM, 0);
   if (fd < 0) return "";
   std::string out;
@@ -106,8 +126,10 @@ Config Config::FromEnv() {
   if (const char* b = Lookup("WEFT_KVSTORE_BIGARRAY_BOUND", "MXNET_KVSTORE_BIGARRAY_BOUND")) {
     c.bigarray_bound = ParseInt("WEFT_KVSTORE_BIGARRAY_BOUND", b, 1, int64_t{1} << 62);
   }
+  c.secret = DecodeSecret(Lookup("WEFT_PS_SECRET", nullptr));
   if (const char* h = Lookup("WEFT_NODE_HOST", "DMLC_NODE_HOST")) {
     c.node_host = h;
+    c.node_host_given = true;
   } else if (c.root_uri == "127.0.0.1" || c.root_uri == "localhost") {
     c.node_host = "127.0.0.1";
   } else {
@@ -119,6 +141,21 @@ Config Config::FromEnv() {
     }
   }
   return c;
+}
+
+std::string Config::ListenAddress() const {
+  std::string name = role == Role::kScheduler && !node_host_given ? root_uri : node_host;
+  std::string ip = ResolveIPv4(name);
+  WEFT_CHECK(!ip.empty(), kInvalidArgument)
+      << "kvstore " << RoleName(role) << ": cannot resolve '" << name << "' to an IPv4 address to listen on; set "
+      << "WEFT_NODE_HOST to the address of this node's interface";
+  if (ip.rfind("127.", 0) == 0 && name != "localhost" && name.rfind("127.", 0) != 0) {
+    // Debian maps a host's own name to 127.0.1.1: other machines could not connect.
+    std::fprintf(stderr, "weft kvstore %s: '%s' resolves to %s here, so only this machine can reach it; for a "
+                 "job across machines set WEFT_NODE_HOST (or --root-uri) to this node's network address\n",
+                 RoleName(role), name.c_str(), ip.c_str());
+  }
+  return ip;
 }
 
 std::string Config::SchedulerEndpoint() const { return "tcp://" + root_uri + ":" + std::to_string(root_port); }

@@ -22,11 +22,13 @@ Message MakeMessage(Command c, const std::string& key, const std::string& payloa
   return m;
 }
 
-bool SendMessage(void* sock, Message&& m, bool routed) {
+bool SendMessage(void* sock, Message&& m, bool routed, Auth* auth) {
   m.head.magic = kMagic;
   m.head.version = kWireVersion;
   m.head.key_len = static_cast<uint32_t>(m.key.size());
   m.head.payload_bytes = m.payload.size();
+  Frame mac(kMacBytes);
+  auth->Sign(&m.head, m.key, m.payload.data(), m.payload.size(), reinterpret_cast<unsigned char*>(mac.data()));
   if (routed) {
     Frame id(m.identity);
     if (zmq_msg_send(id.raw(), sock, ZMQ_SNDMORE) < 0) return false;
@@ -35,11 +37,14 @@ bool SendMessage(void* sock, Message&& m, bool routed) {
   Frame key(m.key);
   if (zmq_msg_send(head.raw(), sock, ZMQ_SNDMORE) < 0) return false;
   if (zmq_msg_send(key.raw(), sock, ZMQ_SNDMORE) < 0) return false;
-  return zmq_msg_send(m.payload.raw(), sock, 0) >= 0;
+  if (zmq_msg_send(m.payload.raw(), sock, ZMQ_SNDMORE) < 0) return false;
+  return zmq_msg_send(mac.raw(), sock, 0) >= 0;
 }
 
-bool ReceiveMessage(void* sock, bool routed, uint64_t max_payload, Message* m, std::string* why) {
+bool ReceiveMessage(void* sock, bool routed, uint64_t max_payload, Auth* auth, uint32_t from, Message* m,
+                    std::string* why) {
   why->clear();
+  m->peer.clear();
   std::vector<Frame> frames;
   for (;;) {
     Frame f;
@@ -49,12 +54,25 @@ bool ReceiveMessage(void* sock, bool routed, uint64_t max_payload, Message* m, s
       return false;
     }
     bool more = zmq_msg_more(f.raw()) != 0;
-    if (frames.size() < 8) frames.push_back(std::move(f));  // more than 4 frames is invalid anyway
+    // A ROUTER's identity frame may lack the connection's metadata: ask each frame.
+    if (m->peer.empty()) {
+      const char* addr = zmq_msg_gets(f.raw(), "Peer-Address");  // tcp peers only
+      if (addr != nullptr) m->peer = addr;
+    }
+    if (frames.size() < 8) frames.push_back(std::move(f));  // more than 5 frames is invalid anyway
     if (!more) break;
   }
   size_t first = routed ? 1 : 0;
-  if (frames.size() != first + 3) {
-    *why = "expected " + std::to_string(first + 3) + " frames, got " + std::to_string(frames.size());
+  if (m->peer.empty() && routed && !frames.empty()) {
+    // ZeroMQ does not report the address of every frame (small ones come
+    // without it): name the connection by its routing id instead.
+    static const char kHex[] = "0123456789abcdef";
+    std::string id = "routing id 0x";
+    for (unsigned char c : frames[0].str()) id += std::string{kHex[c >> 4], kHex[c & 15]};
+    m->peer = id;
+  }
+  if (frames.size() != first + 4) {
+    *why = "expected " + std::to_string(first + 4) + " frames, got " + std::to_string(frames.size());
     return false;
   }
   if (routed) m->identity = frames[0].str();
@@ -92,6 +110,9 @@ bool ReceiveMessage(void* sock, bool routed, uint64_t max_payload, Message* m, s
            std::to_string(frames[first + 2].size());
     return false;
   }
+  *why = auth->Verify(h, frames[first + 1].data(), frames[first + 2].data(), frames[first + 3].data(),
+                      frames[first + 3].size(), from);
+  if (!why->empty()) return false;
   m->key = frames[first + 1].str();
   m->payload = std::move(frames[first + 2]);
   return true;

@@ -2,16 +2,19 @@
 // ZeroMQ (Note [PS wire format]).
 //
 // Note [PS wire format]
-//   One ZeroMQ multipart message = three frames (ROUTER sockets add the peer
+//   One ZeroMQ multipart message = four frames (ROUTER sockets add the peer
 //   identity in front):
-//     1. Header: 56 bytes, little-endian fields as in struct Header below;
-//        magic "WEFT" (0x54464557), version 1.
+//     1. Header: 88 bytes, little-endian fields as in struct Header below;
+//        magic "WEFT" (0x54464557), version 2.
 //     2. key: key_len bytes (UTF-8; at most kMaxKeyBytes).
 //     3. payload: payload_bytes bytes (array bytes, text, or empty).
+//     4. MAC: 32 bytes, HMAC-SHA256 of frames 1-3 with the job's secret
+//        (Note [PS authentication] in core/kvstore/ps_auth.h).
 //   A receiver checks every field against the frames it got (frame count and
 //   sizes, magic, version, command, key length, payload size against
-//   WEFT_PS_MAX_MESSAGE_BYTES) and drops a message that does not fit, logging
-//   why: garbage never reaches a handler and never stops a node.
+//   WEFT_PS_MAX_MESSAGE_BYTES), then the authentication, and drops a message
+//   that does not fit, logging why: garbage and strangers never reach a
+//   handler and never stop a node.
 #pragma once
 #include <zmq.h>
 
@@ -20,11 +23,14 @@
 #include <string>
 #include <utility>
 
+#include "core/kvstore/ps_auth.h"
+#include "core/kvstore/ps_config.h"
+
 namespace weft {
 namespace ps {
 
 constexpr uint32_t kMagic = 0x54464557u;  // "WEFT" read as little-endian bytes
-constexpr uint16_t kWireVersion = 1;
+constexpr uint16_t kWireVersion = 2;
 constexpr uint32_t kMaxKeyBytes = 4096;
 constexpr uint32_t kFlagSync = 1;
 
@@ -62,9 +68,17 @@ struct Header {
   uint64_t payload_bytes = 0;
   uint64_t offset = 0;      // first element of this part within the whole array
   uint64_t total = 0;       // elements of the whole array
+  // Authentication (Note [PS authentication]); filled by SendMessage except recipient_*.
+  uint64_t job_id = 0;
+  uint64_t incarnation = 0;  // random id of the sending process
+  uint64_t nonce = 0;        // increases with every message that process sends
+  uint8_t sender_role = 0;   // Role
+  uint8_t recipient_role = 0;
+  uint16_t reserved = 0;
+  int32_t recipient_rank = -1;  // -1: not known to the sender yet (registration)
 };
 #pragma pack(pop)
-static_assert(sizeof(Header) == 56, "the wire header is 56 bytes");
+static_assert(sizeof(Header) == 88, "the wire header is 88 bytes");
 
 // A ZeroMQ frame owned by RAII (the payload is kept as ZeroMQ delivered it:
 // no copy between the socket and the array).
@@ -120,6 +134,7 @@ struct Message {
   std::string key;
   Frame payload;
   std::string identity;  // the peer, for replies through a ROUTER socket
+  std::string peer;      // the peer's address as ZeroMQ saw it (for logs)
 
   Command command() const { return static_cast<Command>(head.command); }
 };
@@ -127,14 +142,22 @@ struct Message {
 // Builds a message with a copied payload.
 Message MakeMessage(Command c, const std::string& key = "", const std::string& payload = "");
 
-// Sends m on sock (with the identity frame first when `routed`); returns false
-// when ZeroMQ refused (the peer is gone), never throws.
-bool SendMessage(void* sock, Message&& m, bool routed);
+// Addresses m to a node (the recipient fields the receiver checks).
+inline void AddressTo(Message* m, Role role, int rank) {
+  m->head.recipient_role = static_cast<uint8_t>(role);
+  m->head.recipient_rank = rank;
+}
 
-// Receives one multipart message. Returns true with *m filled for a valid
-// message; false with *why set when the frames do not form one (the frames are
-// consumed either way), or when nothing was there (why empty).
-bool ReceiveMessage(void* sock, bool routed, uint64_t max_payload, Message* m, std::string* why);
+// Signs m with auth and sends it on sock (with the identity frame first when
+// `routed`); returns false when ZeroMQ refused (the peer is gone), never throws.
+bool SendMessage(void* sock, Message&& m, bool routed, Auth* auth);
+
+// Receives one multipart message. Returns true with *m filled for a valid,
+// authentic message from a node whose role is in `from` (RoleBit); false with *why set when the
+// frames do not form one or fail auth->Verify (the frames are consumed either
+// way; m->peer names the sender), or when nothing was there (why empty).
+bool ReceiveMessage(void* sock, bool routed, uint64_t max_payload, Auth* auth, uint32_t from, Message* m,
+                    std::string* why);
 
 }  // namespace ps
 }  // namespace weft

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/kvstore/ps_auth.h"
 #include "core/kvstore/ps_message.h"
 
 namespace weft {
@@ -25,7 +26,8 @@ struct NodeInfo {
 
 class Scheduler {
  public:
-  explicit Scheduler(const Config& cfg) : cfg_(cfg) {}
+  explicit Scheduler(const Config& cfg)
+      : cfg_(cfg), auth_(cfg.secret, Role::kScheduler), rejected_("weft kvstore scheduler") {}
   ~Scheduler() {
     if (sock_) zmq_close(sock_);
     if (ctx_) zmq_ctx_term(ctx_);
@@ -36,7 +38,10 @@ class Scheduler {
  private:
   void Send(const std::string& identity, Message&& m) {
     m.identity = identity;
-    SendMessage(sock_, std::move(m), true);
+    m.head.sender = 0;
+    auto it = nodes_.find(identity);
+    if (it != nodes_.end()) AddressTo(&m, it->second.role, it->second.rank);
+    SendMessage(sock_, std::move(m), true, &auth_);
   }
   void Broadcast(Command c, const std::string& payload, bool workers, bool servers) {
     for (auto& kv : nodes_) {
@@ -50,6 +55,8 @@ class Scheduler {
   std::string Describe(const std::string& identity) const;
 
   Config cfg_;
+  Auth auth_;
+  RejectionLog rejected_;
   void* ctx_ = nullptr;
   void* sock_ = nullptr;
   std::map<std::string, NodeInfo> nodes_;  // by ZeroMQ identity
@@ -142,9 +149,12 @@ int Scheduler::Run() {
   // Control messages are small; anything big is garbage.
   int64_t limit = 1 << 20;
   zmq_setsockopt(sock_, ZMQ_MAXMSGSIZE, &limit, sizeof(limit));
-  std::string ep = "tcp://*:" + std::to_string(cfg_.root_port);
+  // The address the others reach it at, not every interface (Note [PS authentication]).
+  std::string ep = "tcp://" + cfg_.ListenAddress() + ":" + std::to_string(cfg_.root_port);
   WEFT_CHECK(zmq_bind(sock_, ep.c_str()) == 0, kIO)
-      << "kvstore scheduler: cannot listen on port " << cfg_.root_port << ": " << zmq_strerror(zmq_errno());
+      << "kvstore scheduler: cannot listen on " << ep << ": " << zmq_strerror(zmq_errno())
+      << (cfg_.node_host_given ? "" : " (is WEFT_PS_ROOT_URI=" + cfg_.root_uri + " an address of this machine? "
+                                      "else set WEFT_NODE_HOST to this node's interface address)");
 
   const int beat_ms = HeartbeatIntervalMs(cfg_.timeout_s);
   const double reg_timeout = cfg_.timeout_s * 3 > 30 ? cfg_.timeout_s * 3 : 30;
@@ -156,10 +166,11 @@ int Scheduler::Run() {
     zmq_poll(&item, 1, beat_ms);
     Message m;
     for (;;) {
-      bool ok = ReceiveMessage(sock_, true, 1 << 20, &m, &why);
+      bool ok = ReceiveMessage(sock_, true, 1 << 20, &auth_, RoleBit(Role::kWorker) | RoleBit(Role::kServer), &m,
+                               &why);
       if (!ok && why.empty()) break;
       if (!ok) {
-        std::fprintf(stderr, "weft kvstore scheduler: rejected a message: %s\n", why.c_str());
+        rejected_.Note(m.peer, why);
         continue;
       }
       OnMessage(std::move(m));

@@ -42,6 +42,7 @@ void ServerHandler::Ack(const Message& req, Command c, Frame payload) {
   rep.head.total = req.head.total;
   rep.key = req.key;
   rep.identity = req.identity;
+  AddressTo(&rep, Role::kWorker, req.head.sender);
   rep.payload = std::move(payload);
   reply_(std::move(rep));
 }

@@ -14,7 +14,11 @@ namespace {
 
 double Number(const JSONValue& v, const std::string& what) {
   WEFT_CHECK(v.is_number(), kInvalidArgument) << "kvstore optimizer: '" << what << "' must be a number";
-  return std::strtod(v.text.c_str(), nullptr);
+  double d = std::strtod(v.text.c_str(), nullptr);
+  // 1e999 parses as inf: an update with it would turn every weight into inf or NaN.
+  WEFT_CHECK(std::isfinite(d), kInvalidArgument)
+      << "kvstore optimizer: '" << what << "' = " << v.text << " is not a finite number";
+  return d;
 }
 
 std::string Text(double v) {

@@ -35,7 +35,11 @@ void* Van::NewSocket(int type) {
   return s;
 }
 
-Van::Van(const Config& cfg, DataHandler on_data) : cfg_(cfg), on_data_(std::move(on_data)) {
+Van::Van(const Config& cfg, DataHandler on_data)
+    : cfg_(cfg),
+      auth_(cfg.secret, cfg.role),
+      rejected_(std::string("weft kvstore ") + RoleName(cfg.role)),
+      on_data_(std::move(on_data)) {
   ctx_ = zmq_ctx_new();
   WEFT_CHECK(ctx_ != nullptr, kIO) << "kvstore: zmq_ctx_new failed";
   std::ostringstream id;
@@ -47,7 +51,10 @@ Van::Van(const Config& cfg, DataHandler on_data) : cfg_(cfg), on_data_(std::move
     // allocating it; the header check then logs what arrives within the limit.
     int64_t limit = static_cast<int64_t>(cfg_.max_message_bytes + (64 << 10));
     zmq_setsockopt(data_, ZMQ_MAXMSGSIZE, &limit, sizeof(limit));
-    std::string ep = "tcp://*:" + (cfg_.node_port ? std::to_string(cfg_.node_port) : std::string("*"));
+    // Only the interface this node advertises: nothing outside the job's
+    // network reaches it (Note [PS authentication]).
+    std::string ep = "tcp://" + cfg_.ListenAddress() + ":" +
+                     (cfg_.node_port ? std::to_string(cfg_.node_port) : std::string("*"));
     WEFT_CHECK(zmq_bind(data_, ep.c_str()) == 0, kIO)
         << "kvstore server: cannot listen on " << ep << ": " << zmq_strerror(zmq_errno());
     char last[256] = {0};
@@ -66,6 +73,7 @@ Van::Van(const Config& cfg, DataHandler on_data) : cfg_(cfg), on_data_(std::move
 
   Message reg = MakeMessage(Command::kRegister, "", advertised_);
   reg.head.arg = static_cast<int32_t>(cfg_.role);
+  AddressTo(&reg, Role::kScheduler, 0);
   Enqueue(kToScheduler, std::move(reg));
   io_ = std::thread([this] { Loop(); });
 
@@ -102,6 +110,8 @@ void Van::Die(const std::string& why) const {
 
 void Van::Enqueue(int target, Message&& m) {
   m.head.sender = rank_;
+  if (target == kToScheduler) AddressTo(&m, Role::kScheduler, 0);
+  if (target >= 0) AddressTo(&m, Role::kServer, target);  // kToReply: the handler addressed it
   {
     std::lock_guard<std::mutex> lk(mu_);
     queue_.push_back(Outgoing{target, std::move(m)});
@@ -162,6 +172,7 @@ void Van::OnSchedulerMessage(Message&& m) {
       ConnectServers(m.payload.str());
       std::lock_guard<std::mutex> lk(mu_);
       rank_ = m.head.arg;
+      auth_.set_rank(rank_);
       registered_ = true;
       cv_.notify_all();
       break;
@@ -220,38 +231,37 @@ void Van::Loop() {
     for (Outgoing& o : out) {
       if (o.target >= static_cast<int>(servers_.size())) continue;  // SendToServer checked the index
       void* sock = o.target == kToScheduler ? sched_ : o.target == kToReply ? data_ : servers_[o.target];
-      SendMessage(sock, std::move(o.msg), o.target == kToReply);  // a vanished peer is caught by liveness
+      // A vanished peer is caught by liveness.
+      SendMessage(sock, std::move(o.msg), o.target == kToReply, &auth_);
     }
 
-    Message m;
-    while (ReceiveMessage(sched_, false, cfg_.max_message_bytes, &m, &why)) {
-      last_from_sched = Clock::now();
-      OnSchedulerMessage(std::move(m));
-      m = Message();
-    }
-    if (data_) {
+    // Each socket hears one role only; anything else is rejected unread.
+    auto drain = [&](void* sock, bool routed, Role from, bool from_scheduler) {
       for (;;) {
-        Message req;
-        bool ok = ReceiveMessage(data_, true, cfg_.max_message_bytes, &req, &why);
+        Message m;
+        bool ok = ReceiveMessage(sock, routed, cfg_.max_message_bytes, &auth_, RoleBit(from), &m, &why);
         if (!ok && why.empty()) break;
         if (!ok) {
-          std::fprintf(stderr, "weft kvstore server %d: rejected a message: %s\n", rank_, why.c_str());
+          rejected_.Note(m.peer, why);
           continue;
         }
-        on_data_(std::move(req));
+        if (from_scheduler) {
+          last_from_sched = Clock::now();
+          OnSchedulerMessage(std::move(m));
+        } else {
+          on_data_(std::move(m));
+        }
       }
-    }
-    for (void* s : servers_) {
-      Message rep;
-      while (ReceiveMessage(s, false, cfg_.max_message_bytes, &rep, &why)) {
-        on_data_(std::move(rep));
-        rep = Message();
-      }
-      if (!why.empty()) std::fprintf(stderr, "weft kvstore worker %d: rejected a reply: %s\n", rank_, why.c_str());
-    }
+    };
+    drain(sched_, false, Role::kScheduler, true);
+    if (data_) drain(data_, true, Role::kWorker, false);
+    for (void* s : servers_) drain(s, false, Role::kServer, false);
 
     if (Clock::now() >= next_beat) {
-      SendMessage(sched_, MakeMessage(Command::kHeartbeat), false);
+      Message beat = MakeMessage(Command::kHeartbeat);
+      beat.head.sender = rank_;
+      AddressTo(&beat, Role::kScheduler, 0);
+      SendMessage(sched_, std::move(beat), false, &auth_);
       next_beat = Clock::now() + std::chrono::milliseconds(beat_ms);
     }
     bool registered;

@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/kvstore/ps_auth.h"
 #include "core/kvstore/ps_config.h"
 #include "core/kvstore/ps_message.h"
 
@@ -75,6 +76,8 @@ class Van {
   void* NewSocket(int type);
 
   Config cfg_;
+  Auth auth_;  // signs what this node sends, checks what it receives
+  RejectionLog rejected_;
   DataHandler on_data_;
   std::string advertised_;  // server: host:port of the data socket
   std::string identity_;

@@ -1,8 +1,10 @@
 // The PS wire format: valid messages round-trip, and every kind of malformed
-// input is rejected with a reason instead of reaching a handler.
+// or unauthenticated input (Note [PS authentication]) is rejected with a
+// reason instead of reaching a handler.
 #include <gtest/gtest.h>
 #include <zmq.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -36,12 +38,21 @@ class WireTest : public ::testing::Test {
     zmq_pollitem_t item{in_, 0, ZMQ_POLLIN, 0};
     zmq_poll(&item, 1, 2000);
     std::string why;
-    bool ok = ReceiveMessage(in_, false, limit, m, &why);
+    bool ok = ReceiveMessage(in_, false, limit, &server_, RoleBit(Role::kWorker), m, &why);
     EXPECT_TRUE(ok || !why.empty()) << "nothing was received";
     return ok ? "" : why;
   }
   static std::string HeaderBytes(const Header& h) { return std::string(reinterpret_cast<const char*>(&h), sizeof(h)); }
 
+  // A message as the worker sends it, addressed to server 0.
+  bool Send(Message&& m, Auth* auth = nullptr) {
+    AddressTo(&m, Role::kServer, 0);
+    return SendMessage(out_, std::move(m), false, auth ? auth : &worker_);
+  }
+
+  const std::string secret_ = std::string(32, '\x11');
+  Auth worker_{secret_, Role::kWorker};
+  Auth server_{secret_, Role::kServer};
   void* ctx_ = nullptr;
   void* in_ = nullptr;
   void* out_ = nullptr;
@@ -53,7 +64,7 @@ TEST_F(WireTest, ValidMessageRoundTrips) {
   m.head.sender = 3;
   m.head.offset = 7;
   m.head.total = 11;
-  ASSERT_TRUE(SendMessage(out_, std::move(m), false));
+  ASSERT_TRUE(Send(std::move(m)));
   Message got;
   ASSERT_EQ(Receive(&got), "");
   EXPECT_EQ(got.command(), Command::kPush);
@@ -71,46 +82,131 @@ TEST_F(WireTest, MalformedMessagesAreRejectedWithAReason) {
   good.key_len = 1;
   Message m;
 
+  const std::string mac(kMacBytes, '\0');
   SendFrames({"garbage"});
-  EXPECT_NE(Receive(&m).find("expected 3 frames"), std::string::npos);
+  EXPECT_NE(Receive(&m).find("expected 4 frames"), std::string::npos);
 
-  SendFrames({"short", "k", ""});
+  SendFrames({"short", "k", "", mac});
   EXPECT_NE(Receive(&m).find("header frame of 5 bytes"), std::string::npos);
 
   Header bad = good;
   bad.magic = 0xdeadbeef;
-  SendFrames({HeaderBytes(bad), "k", ""});
+  SendFrames({HeaderBytes(bad), "k", "", mac});
   EXPECT_NE(Receive(&m).find("bad magic"), std::string::npos);
 
   bad = good;
   bad.version = 9;
-  SendFrames({HeaderBytes(bad), "k", ""});
+  SendFrames({HeaderBytes(bad), "k", "", mac});
   EXPECT_NE(Receive(&m).find("wire version 9"), std::string::npos);
 
   bad = good;
   bad.command = 999;
-  SendFrames({HeaderBytes(bad), "k", ""});
+  SendFrames({HeaderBytes(bad), "k", "", mac});
   EXPECT_NE(Receive(&m).find("unknown command 999"), std::string::npos);
 
   bad = good;
   bad.key_len = 5;
-  SendFrames({HeaderBytes(bad), "k", ""});
+  SendFrames({HeaderBytes(bad), "k", "", mac});
   EXPECT_NE(Receive(&m).find("key length 5"), std::string::npos);
 
   bad = good;
   bad.payload_bytes = uint64_t{1} << 40;
-  SendFrames({HeaderBytes(bad), "k", "x"});
+  SendFrames({HeaderBytes(bad), "k", "x", mac});
   EXPECT_NE(Receive(&m).find("exceeds the limit"), std::string::npos);
 
   bad = good;
   bad.payload_bytes = 10;
-  SendFrames({HeaderBytes(bad), "k", "x"});
+  SendFrames({HeaderBytes(bad), "k", "x", mac});
   EXPECT_NE(Receive(&m).find("announces 10 payload bytes"), std::string::npos);
 
+  // well-formed but without the job's MAC (a stranger): refused before anything reads it
+  good.job_id = server_.job_id();
+  SendFrames({HeaderBytes(good), "k", "", mac});
+  EXPECT_NE(Receive(&m).find("bad MAC"), std::string::npos);
+
   // and the socket still works afterwards
-  ASSERT_TRUE(SendMessage(out_, MakeMessage(Command::kPull, "k"), false));
+  ASSERT_TRUE(Send(MakeMessage(Command::kPull, "k")));
   EXPECT_EQ(Receive(&m), "");
   EXPECT_EQ(m.key, "k");
+}
+
+// Captures the frames the worker would send, so a test can alter or replay them.
+std::vector<std::string> Signed(Auth* auth, Message&& m) {
+  void* ctx = zmq_ctx_new();
+  void* rx = zmq_socket(ctx, ZMQ_PAIR);
+  void* tx = zmq_socket(ctx, ZMQ_PAIR);
+  zmq_bind(rx, "inproc://capture");
+  zmq_connect(tx, "inproc://capture");
+  SendMessage(tx, std::move(m), false, auth);
+  std::vector<std::string> frames;
+  int more = 1;
+  while (more) {
+    zmq_msg_t f;
+    zmq_msg_init(&f);
+    zmq_msg_recv(&f, rx, 0);
+    frames.emplace_back(static_cast<const char*>(zmq_msg_data(&f)), zmq_msg_size(&f));
+    more = zmq_msg_more(&f);
+    zmq_msg_close(&f);
+  }
+  zmq_close(rx);
+  zmq_close(tx);
+  zmq_ctx_term(ctx);
+  return frames;
+}
+
+TEST_F(WireTest, UnauthenticatedReplayedOrMisdirectedMessagesAreRejected) {
+  Message m;
+  // another job's secret
+  Auth stranger(std::string(32, '\x22'), Role::kWorker);
+  ASSERT_TRUE(Send(MakeMessage(Command::kPull, "k"), &stranger));
+  EXPECT_NE(Receive(&m).find("another job"), std::string::npos);
+
+  // the right job id but a forged MAC, and a genuine message altered on the way
+  Message pull = MakeMessage(Command::kPush, "k", "abcd");
+  AddressTo(&pull, Role::kServer, 0);
+  std::vector<std::string> frames = Signed(&worker_, std::move(pull));
+  ASSERT_EQ(frames.size(), 4u);
+  std::vector<std::string> altered = frames;
+  altered[2] = "abce";
+  SendFrames(altered);
+  EXPECT_NE(Receive(&m).find("bad MAC"), std::string::npos);
+  altered = frames;
+  altered[0][offsetof(Header, sender)] ^= 1;  // claims another rank
+  SendFrames(altered);
+  EXPECT_NE(Receive(&m).find("bad MAC"), std::string::npos);
+
+  // the genuine one is accepted once; the same bytes again are a replay
+  SendFrames(frames);
+  EXPECT_EQ(Receive(&m), "");
+  SendFrames(frames);
+  EXPECT_NE(Receive(&m).find("replayed message"), std::string::npos);
+
+  // a genuine message meant for server 1, or sent by a server, is not for this socket
+  server_.set_rank(0);
+  Message other = MakeMessage(Command::kPull, "k");
+  AddressTo(&other, Role::kServer, 1);
+  ASSERT_TRUE(SendMessage(out_, std::move(other), false, &worker_));
+  EXPECT_NE(Receive(&m).find("meant for server 1"), std::string::npos);
+  Auth peer_server(secret_, Role::kServer);
+  ASSERT_TRUE(Send(MakeMessage(Command::kPull, "k"), &peer_server));
+  EXPECT_NE(Receive(&m).find("a server may not send"), std::string::npos);
+
+  // later genuine messages still pass
+  ASSERT_TRUE(Send(MakeMessage(Command::kPull, "k")));
+  EXPECT_EQ(Receive(&m), "");
+}
+
+TEST(PsSecret, MissingOrMalformedSecretSaysHowToGetOne) {
+  try {
+    DecodeSecret(nullptr);
+    FAIL() << "no error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("WEFT_PS_SECRET is not set"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("weft.launch"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(DecodeSecret("abcd"), std::exception);                    // too short
+  EXPECT_THROW(DecodeSecret(std::string(64, 'g').c_str()), std::exception);  // not hex
+  EXPECT_EQ(DecodeSecret(std::string(64, 'A').c_str()), std::string(32, '\xaa'));
 }
 
 }  // namespace

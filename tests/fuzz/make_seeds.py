@@ -115,9 +115,10 @@ def predictor_input(json_text, params, input_name="data", shape="2,4,8,8"):
     return b"%s %s\n%d\n" % (input_name.encode(), shape.encode(), len(j)) + j + params
 
 
-def ps_frames(messages, workers=2):
-    """Encodes messages (lists of frames) in ps_message_fuzz.cc's layout."""
-    out = bytearray([workers - 1])
+def ps_frames(messages, workers=2, sign=True):
+    """Encodes messages (lists of frames) in ps_message_fuzz.cc's layout; `sign`: the
+    harness signs them as a worker of the job (else they go as a stranger's would)."""
+    out = bytearray([(workers - 1) | (0x80 if sign else 0)])
     for frames in messages:
         for i, frame in enumerate(frames):
             more = 0x8000 if i + 1 < len(frames) else 0
@@ -127,8 +128,9 @@ def ps_frames(messages, workers=2):
 
 def ps_message(command, key=b"w", payload=b"", sender=0, arg=0, flags=0, offset=0, total=4, identity=b"w0",
                request_id=1):
-    head = struct.pack("<IHHQiiIIQQQ", 0x54464557, 1, command, request_id, sender, arg, len(key), flags,
-                       len(payload), offset, total)
+    # Note [PS wire format]; the harness fills job id, process id, nonce and sender role.
+    head = struct.pack("<IHHQiiIIQQQQQQBBHi", 0x54464557, 2, command, request_id, sender, arg, len(key), flags,
+                       len(payload), offset, total, 0, 0, 0, 0, 1, 0, -1)
     return [identity, head, key, payload]
 
 
@@ -167,6 +169,9 @@ def main():
         ps_message(push, payload=struct.pack("<2d", 1, 2), arg=1, total=2)], workers=1))
     write("ps_message", "bad-frames", ps_frames([
         [b"w0", b"WEFT", b"k", b""], [b"w0"], ps_message(push, key=b"missing", payload=f32, flags=sync, sender=7)]))
+    write("ps_message", "stranger", ps_frames([
+        ps_message(init, payload=f32) + [b"\0" * 32], ps_message(push, payload=f32, flags=sync) + [b"\0" * 32],
+        ps_message(pull)], sign=False))
 
 
 if __name__ == "__main__":

@@ -4,13 +4,20 @@
 // parameter server. The frames travel through a real ZeroMQ inproc socket
 // pair, as a server's ROUTER socket hands them over (identity frame first).
 //
-// Input layout: byte 0 picks the job's worker count (1 + b % 4); then frames,
-// each a 2-byte little-endian word (low 15 bits: length, top bit: another
-// frame of the same message follows) and that many bytes (fewer at the end
-// of the input). At most 64 frames.
+// Input layout: byte 0 picks the job's worker count (1 + (b & 3)) and, with
+// its top bit set, has the harness sign the messages as a worker of the job
+// would (Note [PS authentication] in core/kvstore/ps_auth.h: a message of
+// identity + 88-byte header + key + payload gets its job id, process id,
+// nonce and sender role filled in and a valid MAC frame appended), so the
+// fuzzer reaches the checks and the handler behind the MAC; without it the
+// frames go as they are (what a stranger without the secret can send). Then
+// frames, each a 2-byte little-endian word (low 15 bits: length, top bit:
+// another frame of the same message follows) and that many bytes (fewer at
+// the end of the input). At most 64 frames.
 #include <zmq.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -22,6 +29,8 @@ namespace {
 
 constexpr int kMaxFrames = 64;
 constexpr uint64_t kMaxPayload = 1 << 20;
+// The fuzz job's secret (any 32 bytes; the receiving server has the same).
+const std::string kSecret(32, '\x5a');
 
 struct Pair {
   void* ctx = zmq_ctx_new();
@@ -39,21 +48,45 @@ struct Pair {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using weft::ps::Auth;
+  using weft::ps::Role;
   static Pair* pair = new Pair();  // one socket pair for the process (never freed: libFuzzer exits)
+  // One sender and one receiver for the process: nonces keep increasing across inputs.
+  static Auth* worker = new Auth(kSecret, Role::kWorker);
+  static Auth* server = new Auth(kSecret, Role::kServer);
   if (size == 0) return 0;
-  int workers = 1 + data[0] % 4;
+  int workers = 1 + (data[0] & 3);
+  bool sign = (data[0] & 0x80) != 0;
   size_t pos = 1;
   int frames = 0, messages = 0;
+  std::vector<std::string> message;
+  auto send = [&] {
+    if (sign && message.size() == 4 && message[1].size() == sizeof(weft::ps::Header)) {
+      weft::ps::Header h;
+      std::memcpy(&h, message[1].data(), sizeof(h));
+      unsigned char mac[weft::ps::kMacBytes];
+      worker->Sign(&h, message[2], message[3].data(), message[3].size(), mac);
+      message[1].assign(reinterpret_cast<const char*>(&h), sizeof(h));
+      message.emplace_back(reinterpret_cast<const char*>(mac), sizeof(mac));
+    }
+    for (size_t i = 0; i < message.size(); ++i) {
+      const std::string& f = message[i];
+      FUZZ_CHECK(zmq_send(pair->tx, f.data(), f.size(), i + 1 < message.size() ? ZMQ_SNDMORE : 0) ==
+                     static_cast<int>(f.size()),
+                 "send: %s", zmq_strerror(zmq_errno()));
+    }
+    message.clear();
+    ++messages;
+  };
   while (pos + 2 <= size && frames < kMaxFrames) {
     unsigned word = data[pos] | (data[pos + 1] << 8);
     pos += 2;
     size_t len = std::min<size_t>(word & 0x7fff, size - pos);
     bool more = (word & 0x8000) != 0 && pos + len + 2 <= size && frames + 1 < kMaxFrames;
-    FUZZ_CHECK(zmq_send(pair->tx, data + pos, len, more ? ZMQ_SNDMORE : 0) == static_cast<int>(len), "send: %s",
-               zmq_strerror(zmq_errno()));
+    message.emplace_back(reinterpret_cast<const char*>(data + pos), len);
     pos += len;
     ++frames;
-    if (!more) ++messages;
+    if (!more) send();
   }
   std::vector<weft::ps::Message> replies;
   weft::ps::ServerHandler handler(workers, [&](weft::ps::Message&& m) { replies.push_back(std::move(m)); });
@@ -62,7 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(zmq_poll(&item, 1, 1000) == 1, "message %d of %d never arrived", i, messages);
     weft::ps::Message m;
     std::string why;
-    if (weft::ps::ReceiveMessage(pair->rx, true, kMaxPayload, &m, &why)) {
+    if (weft::ps::ReceiveMessage(pair->rx, true, kMaxPayload, server, weft::ps::RoleBit(Role::kWorker), &m, &why)) {
       FUZZ_CHECK(m.key.size() == m.head.key_len && m.payload.size() == m.head.payload_bytes,
                  "a message accepted with sizes other than its header's");
       handler.Handle(std::move(m));

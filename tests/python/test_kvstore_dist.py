@@ -3,9 +3,12 @@ workers started by python -m weft.launch or, for the fault tests, one by one):
 dist_sync equals one process on the whole batch, dist_async converges,
 dist_device_sync, the API of a dist store, a killed worker or server stops the
 job with a clear error within WEFT_PS_TIMEOUT, bad bytes sent to a server are
-rejected while it keeps serving, and network namespaces when the machine
-allows them."""
+rejected while it keeps serving, a stranger outside the job is refused
+(Note [PS authentication]), a server keeps serving with bounded memory after
+10,000 malformed messages, and network namespaces when the machine allows
+them."""
 import os
+import secrets
 import select
 import shutil
 import signal
@@ -57,8 +60,10 @@ class Job:
         self.port = _free_port()
         prefix = "DMLC_" if dmlc_names else "WEFT_"  # MXNet's variable names are accepted too
         self.role_var = prefix + "ROLE"
+        self.secret = secrets.token_hex(32)  # what weft.launch would hand every process
         base = {prefix + "PS_ROOT_URI": "127.0.0.1", prefix + "PS_ROOT_PORT": self.port,
-                prefix + "NUM_WORKER": workers, prefix + "NUM_SERVER": servers, "WEFT_PS_TIMEOUT": timeout}
+                prefix + "NUM_WORKER": workers, prefix + "NUM_SERVER": servers, "WEFT_PS_TIMEOUT": timeout,
+                "WEFT_PS_SECRET": self.secret}
         base.update(env)
         node = [sys.executable, "-m", "weft.kvstore.server"]
         self.procs = {}
@@ -216,16 +221,17 @@ def test_bad_messages_are_rejected_and_the_server_keeps_serving(tmp_path, job_cl
         raw.sendall(os.urandom(4096))
     # 2. well-formed ZMTP carrying malformed weft messages
     s = zmtp.connect_dealer(port)
+    mac = b"\0" * 32
     zmtp.send_message(s, [b"garbage"])
-    zmtp.send_message(s, [b"short header", b"", b""])
-    zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", 0, magic=0xDEADBEEF), b"small", b""])
-    zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", 1 << 40), b"small", b"x"])
-    zmtp.send_message(s, [zmtp.header(99, b"", 0), b"", b""])
+    zmtp.send_message(s, [b"short header", b"", b"", mac])
+    zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", 0, magic=0xDEADBEEF), b"small", b"", mac])
+    zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", 1 << 40), b"small", b"x", mac])
+    zmtp.send_message(s, [zmtp.header(99, b"", 0), b"", b"", mac])
     # 3. just over WEFT_PS_MAX_MESSAGE_BYTES: rejected by the header check
     big = (1 << 20) + 4096
-    zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", big), b"small", b"\0" * big])
-    # 4. a valid message whose size does not match the key: an error reply naming it
-    zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", 8, total=20), b"small", b"\0" * 8])
+    zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", big), b"small", b"\0" * big, mac])
+    # 4. a valid (signed) message whose size does not match the key: an error reply naming it
+    zmtp.send_message(s, zmtp.Signer(job.secret).message(zmtp.CMD_PUSH, b"small", b"\0" * 8, total=20))
     reply = zmtp.recv_message(s)
     head = zmtp.HEADER.unpack(reply[0])
     assert head[2] == zmtp.CMD_ERROR and b"key 'small'" in reply[2], reply
@@ -243,9 +249,171 @@ def test_bad_messages_are_rejected_and_the_server_keeps_serving(tmp_path, job_cl
     assert all(c == 0 for c in codes.values()), text
     assert "worker 0 ok" in text, text
     server = job.out["server0"].decode()
-    for why in ("expected 4 frames", "header frame of 12 bytes", "bad magic", "exceeds the limit",
+    for why in ("expected 5 frames", "header frame of 12 bytes", "bad magic", "exceeds the limit",
                 "unknown command 99"):
         assert why in server, (why, server)
+
+
+def _reply(sock):
+    """(command, key, payload) of the server's next reply."""
+    frames = zmtp.recv_message(sock)
+    return zmtp.HEADER.unpack(frames[0])[2], frames[1], frames[2]
+
+
+def test_stranger_outside_the_job_is_refused(tmp_path, job_cleanup):
+    # The finding of issue 22 point 7: a process outside the job pulled a key, overwrote it with
+    # a non-sync push, pushed in sync mode as worker 0 and installed `sgd lr=100`, and the real
+    # worker's values went wrong. Each of those, unsigned, signed for another job, with a forged
+    # MAC, replayed, or captured on the way to another node, must now be refused.
+    port = _free_port()
+    go = str(tmp_path / "go")
+    job = Job(1, 1, [sys.executable, API, "--go", go], timeout=20, server_port=port)
+    job_cleanup(job)
+    job.read_until("ready", 1)
+    junk = np.full(20, 100, np.float32).tobytes()
+    attempts = [(zmtp.CMD_PULL, b"small", b"", dict(total=20)),
+                (zmtp.CMD_PUSH, b"small", junk, dict(flags=0, total=20)),
+                (zmtp.CMD_PUSH, b"small", junk, dict(flags=zmtp.FLAG_SYNC, sender=0, total=20)),
+                (zmtp.CMD_SET_OPTIMIZER, b"", b'{"name": "sgd", "learning_rate": 100}', {}),
+                (zmtp.CMD_INIT, b"junk", junk, dict(total=20))]
+    other_job = zmtp.Signer(secrets.token_hex(32))
+    insider = zmtp.Signer(job.secret)  # stands for a job member whose traffic the stranger captured
+    insider.nonce = 1000  # its later messages (the captured ones have nonces 50 and 100)
+    s = zmtp.connect_dealer(port)
+    captured = insider.message(zmtp.CMD_PULL, b"small", total=20, nonce=100)
+    zmtp.send_message(s, captured)  # its original delivery
+    assert _reply(s)[0] == zmtp.CMD_PULL_REPLY
+    for command, key, payload, fields in attempts:
+        genuine = insider.message(command, key, payload, nonce=50, **fields)  # an older captured message
+        forged = genuine[:3] + [os.urandom(32)]
+        misdirected = insider.message(command, key, payload, recipient_rank=1, **fields)  # was for server 1
+        to_a_worker = insider.message(command, key, payload, recipient_role=zmtp.WORKER, **fields)
+        for frames in (genuine[:3], other_job.message(command, key, payload, **fields), forged, genuine,
+                       misdirected, to_a_worker):
+            zmtp.send_message(s, frames)
+    zmtp.send_message(s, captured)  # the same bytes again
+    # The scheduler refuses a stranger's registration, barrier and finalize alike.
+    sched = zmtp.connect_dealer(job.port)
+    for command in (zmtp.CMD_REGISTER, zmtp.CMD_BARRIER, zmtp.CMD_FINALIZE):
+        zmtp.send_message(sched, [zmtp.header(command, b"", 0, recipient_role=zmtp.SCHEDULER), b"", b"",
+                                  b"\0" * 32])
+        zmtp.send_message(sched, other_job.message(command, recipient_role=zmtp.SCHEDULER))
+    # Everything above came first on this connection: the server never created the junk key.
+    zmtp.send_message(s, insider.message(zmtp.CMD_PULL, b"junk", total=20))
+    command, _, text = _reply(s)
+    assert command == zmtp.CMD_ERROR and b"'junk' has not been initialised" in text, text
+    job.read_until("weft kvstore scheduler: rejected a message from 127.0.0.1", 6)
+    s.close()
+    sched.close()
+
+    with open(go, "w", encoding="utf-8"):
+        pass
+    codes = job.wait_all(60)
+    text = job.outputs()
+    assert all(c == 0 for c in codes.values()), text
+    assert "worker 0 ok" in text, text  # its values are exactly those of the job's own pushes
+    server = job.out["server0"].decode()
+    for why in ("expected 5 frames", "message from another job", "bad MAC", "replayed message",
+                "message meant for server 1", "message meant for worker"):
+        assert "rejected a message from 127.0.0.1: " + why in server, (why, server)
+    assert server.count("rejected a message from 127.0.0.1") >= 20, server
+
+
+def _rss_kib(pid):
+    with open("/proc/%d/status" % pid, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS for %d" % pid)
+
+
+def _malformed(i, rng, signer):
+    """Message i of the abuse test: (frames, whether the server answers it)."""
+    kind = i % 10
+    nan = np.array([np.nan, np.inf, -np.inf, 3e38] * 8, np.float32).tobytes()
+    big = (1 << 64) - 20  # a "negative" unsigned size
+    if kind == 0:  # random frames
+        return [rng.bytes(int(rng.integers(0, 200))) for _ in range(int(rng.integers(1, 7)))], False
+    if kind == 1:  # wrong magic or version
+        return [zmtp.header(zmtp.CMD_PUSH, b"small", 0, magic=int(rng.integers(0, 1 << 32)), version=i % 7 + 3),
+                b"small", b"", b"\0" * 32], False
+    if kind == 2:  # huge dims announced
+        return [zmtp.header(zmtp.CMD_PUSH, b"small", big, total=big, offset=big), b"small", b"x", b"\0" * 32], False
+    if kind == 3:  # truncated body
+        return [zmtp.header(zmtp.CMD_PUSH, b"small", 1000, total=20), b"small", b"\0" * 10, b"\0" * 32], False
+    if kind == 4:  # NaN / Inf values with a forged MAC
+        return signer.message(zmtp.CMD_PUSH, b"small", nan[:80], total=20)[:3] + [rng.bytes(32)], False
+    if kind == 5:  # negative shape header fields, unsigned
+        return [zmtp.header(zmtp.CMD_INIT, b"neg", 80, sender=-5, dtype=-1, offset=big, total=big), b"neg",
+                nan[:80], b"\0" * 32], False
+    if kind == 6:  # signed, but the wrong size (NaN / Inf values)
+        return signer.message(zmtp.CMD_PUSH, b"small", nan[:4 * int(rng.integers(1, 8))], total=20), True
+    if kind == 7:  # signed, huge or negative dims / unknown key
+        return signer.message(zmtp.CMD_PULL, b"small" if i % 20 < 10 else b"nokey%d" % i, total=big), True
+    if kind == 8:  # signed, bad JSON / out-of-range optimizer
+        spec = [b"{", b'{"name": "sgd", "learning_rate": "x"}', b'{"name": "nope"}', b"[1, 2]",
+                b'{"name": "sgd", "learning_rate": 1e999}'][i // 10 % 5]
+        return signer.message(zmtp.CMD_SET_OPTIMIZER, b"", spec), True
+    # signed: an out-of-range dtype flag, and a second init of a key
+    if i % 20 < 10:
+        return signer.message(zmtp.CMD_PUSH, b"small", b"\0" * 80, dtype=99, total=20), True
+    return signer.message(zmtp.CMD_INIT, b"small", b"\0" * 80, total=20), True
+
+
+def test_server_keeps_serving_after_10000_malformed_messages(tmp_path, job_cleanup):
+    # Issue 22 point 8: bounded counts on loopback; the RSS of the server before and after is printed.
+    port = _free_port()
+    go = str(tmp_path / "go")
+    job = Job(1, 1, [sys.executable, API, "--go", go], timeout=30, server_port=port,
+              WEFT_PS_MAX_MESSAGE_BYTES=1 << 20)
+    job_cleanup(job)
+    job.read_until("ready", 1)
+    server_pid = job.procs["server0"].pid
+    rss_before = _rss_kib(server_pid)
+    rng = np.random.default_rng(22)
+    signer = zmtp.Signer(job.secret)
+    # slow clients: connections that never finish the handshake, held through the flood
+    slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
+    for c in slow:
+        c.sendall(b"\xff\0\0")
+    for _ in range(5):  # not ZMTP at all
+        with socket.create_connection(("127.0.0.1", port)) as raw:
+            raw.sendall(rng.bytes(2048))
+    s = zmtp.connect_dealer(port)
+    answered = 0
+    for i in range(10000):
+        if i % 2500 == 1:  # far over the size limit: ZeroMQ drops the connection before allocating
+            try:
+                zmtp.send_message(s, [b"x" * (3 << 20)])
+            except (ConnectionError, OSError):
+                pass
+            s.close()
+            s = zmtp.connect_dealer(port)
+        frames, replied = _malformed(i, rng, signer)
+        zmtp.send_message(s, frames)
+        if replied:
+            command, _, text = _reply(s)
+            assert command == zmtp.CMD_ERROR, (i, command, text)
+            answered += 1
+    zmtp.send_message(s, signer.message(zmtp.CMD_PULL, b"small", total=20))  # after the flood: still right
+    command, _, value = _reply(s)
+    assert command == zmtp.CMD_PULL_REPLY and len(value) == 80
+    rss_after = _rss_kib(server_pid)
+    print("kvstore server RSS: %d KiB before, %d KiB after 10000 malformed messages (%d answered with an error)"
+          % (rss_before, rss_after, answered))
+    s.close()
+    for c in slow:
+        c.close()
+    assert rss_after - rss_before < 64 * 1024, (rss_before, rss_after)
+
+    with open(go, "w", encoding="utf-8"):
+        pass
+    codes = job.wait_all(60)
+    text = job.outputs()
+    assert all(c == 0 for c in codes.values()), text
+    assert "worker 0 ok" in text, text
+    server = job.out["server0"].decode()
+    assert "rejected a message from " in server and len(server) < 20000, server[-3000:]  # logged, rate-limited
 
 
 def test_launcher_command_lines(tmp_path):

@@ -9,6 +9,7 @@ adds. The tasks then form a real job on loopback. The mpirun cases run a real
 mpirun. About 60-120 s in all on two busy cores (each job starts 2-4 Pythons).
 """
 import os
+import secrets
 import shlex
 import shutil
 import socket
@@ -57,13 +58,20 @@ def SRUN_TASK_ENV(procid, ntasks, nodelist="localhost"):
             "SLURM_SRUN_COMM_HOST": "127.0.0.1", "SLURM_GTIDS": str(procid), "SLURM_TASK_PID": str(os.getpid())}
 
 
-def K8S_POD_ENV(index, world, port):
+JOB_SECRET = secrets.token_hex(32)  # what weft.launch's srun line exports / the manifest's Secret holds
+
+
+def K8S_POD_ENV(index, world, port, secret=JOB_SECRET):
     """What Kubernetes gives pod `index` of deploy/k8s/weft-job.yaml's Indexed Job: its own
     variables and the manifest's env (WEFT_PS_ROOT_URI is the headless service's name of pod 0
-    there, weft-train-0.weft-train; here loopback, there being no cluster DNS)."""
-    return {"JOB_COMPLETION_INDEX": str(index), "HOSTNAME": "weft-train-%d-x7k2p" % index,
-            "KUBERNETES_SERVICE_HOST": "10.96.0.1", "KUBERNETES_SERVICE_PORT": "443",
-            "WEFT_WORLD_SIZE": str(world), "WEFT_PS_ROOT_URI": "127.0.0.1", "WEFT_PS_ROOT_PORT": str(port)}
+    there, weft-train-0.weft-train; here loopback, there being no cluster DNS; WEFT_PS_SECRET
+    from the Secret weft-ps-secret)."""
+    env = {"JOB_COMPLETION_INDEX": str(index), "HOSTNAME": "weft-train-%d-x7k2p" % index,
+           "KUBERNETES_SERVICE_HOST": "10.96.0.1", "KUBERNETES_SERVICE_PORT": "443",
+           "WEFT_WORLD_SIZE": str(world), "WEFT_PS_ROOT_URI": "127.0.0.1", "WEFT_PS_ROOT_PORT": str(port)}
+    if secret:
+        env["WEFT_PS_SECRET"] = secret
+    return env
 
 
 def _run_tasks(envs, launcher_args, timeout=180):
@@ -118,7 +126,8 @@ def test_roles_from_rank():
 
 def test_slurm_tasks_form_a_ps_job():
     port = _free_port()
-    envs = [dict(SRUN_TASK_ENV(i, 4), WEFT_PS_ROOT_PORT=port) for i in range(4)]  # the port: srun --export
+    # the port and the secret: srun --export=ALL of weft.launch's environment
+    envs = [dict(SRUN_TASK_ENV(i, 4), WEFT_PS_ROOT_PORT=port, WEFT_PS_SECRET=JOB_SECRET) for i in range(4)]
     status, outs = _run_tasks(envs, ["--launcher", "slurm", "-n", "2", "-s", "1", "--timeout", "30", "--",
                                      sys.executable, API])
     assert status == [0, 0, 0, 0], "\n".join(outs)
@@ -132,6 +141,55 @@ def test_k8s_pods_form_a_ps_job():
                                      sys.executable, API])
     assert status == [0, 0, 0, 0], "\n".join(outs)
     assert sum(o.count("ok") for o in outs[2:]) == 2, "\n".join(outs)
+
+
+def test_a_ps_task_without_the_secret_is_refused_with_how_to_get_one():
+    status, outs = _run_tasks([K8S_POD_ENV(1, 4, 1, secret=None)],
+                              ["--launcher", "k8s", "-n", "2", "-s", "1", "--", "true"])
+    assert status == [1] and "WEFT_PS_SECRET is not set in this k8s task" in outs[0] and "Secret" in outs[0], outs[0]
+    # a process started by hand, without weft.launch, gets the same advice from the store itself
+    code = "import weft; weft.kv.create('dist_sync')"
+    proc = subprocess.run([sys.executable, "-c", code], env=_clean_env(WEFT_ROLE="worker", WEFT_PS_ROOT_URI="127.0.0.1",
+                                                                        WEFT_PS_ROOT_PORT="1", WEFT_NUM_WORKER="1",
+                                                                        WEFT_NUM_SERVER="1"),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60, check=False)
+    out = proc.stdout.decode(errors="replace")
+    assert proc.returncode != 0 and "WEFT_PS_SECRET is not set" in out and "weft.launch" in out, out
+
+
+def test_every_launcher_hands_the_job_a_secret_off_the_command_line(tmp_path):
+    # local: every process of one job sees the same fresh 32-byte secret; another job gets another
+    show = ("import hashlib, os, weft; kv = weft.kv.create('dist_sync'); s = os.environ['WEFT_PS_SECRET']; "
+            "print('secret', len(s), hashlib.sha256(s.encode()).hexdigest()[:16])")
+    seen = []
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-m", "weft.launch", "-n", "2", "-s", "1", "--timeout", "30", "--",
+                               sys.executable, "-c", show], env=_clean_env(), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=120, check=False)
+        out = proc.stdout.decode(errors="replace")
+        lines = sorted(l for l in out.splitlines() if l.startswith("secret "))
+        assert proc.returncode == 0 and len(lines) == 2 and lines[0] == lines[1], out
+        assert lines[0].split()[1] == "64", out
+        seen.append(lines[0])
+    assert seen[0] != seen[1]
+    # ssh: the secret goes to each remote shell's stdin, never into the command line
+    hosts = tmp_path / "hosts"
+    hosts.write_text("node-a\nnode-b\n")
+    args = launch.parse_args(["-n", "2", "-s", "1", "--launcher", "ssh", "-H", str(hosts), "--", "python", "t.py"])
+    os.environ["WEFT_PS_SECRET"] = "ab" * 32  # even one set here never reaches a command line
+    try:
+        cmds = launch.ssh_commands(args, launch._read_hosts(str(hosts)), 9000)  # pylint: disable=protected-access
+        mpi = launch.mpi_command(args, 9001)
+        slurm = launch.slurm_command(args, 9002)
+        assert launch.job_secret() == "ab" * 32  # the tasks of one job share a secret already set
+    finally:
+        del os.environ["WEFT_PS_SECRET"]
+    for _, c in cmds:
+        assert "IFS= read -r WEFT_PS_SECRET && export WEFT_PS_SECRET" in c[-1] and "ab" * 32 not in c[-1], c
+    # mpi: exported from mpirun's environment by name (-x NAME), slurm: --export=ALL
+    assert "-x" in mpi and "WEFT_PS_SECRET" in mpi and not any("ab" * 32 in a for a in mpi), mpi
+    assert not any("ab" * 32 in a for a in slurm) and any(a.startswith("--export=ALL") for a in slurm), slurm
+    assert len(launch.job_secret({})) == 64 and launch.job_secret({}) != launch.job_secret({})
 
 
 def test_world_size_mismatch_names_both():
@@ -167,6 +225,8 @@ def test_command_lines_and_examples():
     world = 1 + args.num_servers + args.num_workers
     assert spec["completions"] == spec["parallelism"] == world == int(env["WEFT_WORLD_SIZE"])
     assert env["WEFT_PS_ROOT_URI"] == "%s-0.%s" % (job["metadata"]["name"], service["metadata"]["name"])
+    secret = [e for e in container["env"] if e["name"] == "WEFT_PS_SECRET"]
+    assert secret and secret[0]["valueFrom"]["secretKeyRef"]["name"] == "weft-ps-secret", container["env"]
 
 
 @pytest.mark.skipif(not HAVE_MPIRUN, reason="mpirun (openmpi-bin) is not installed")
@@ -175,9 +235,9 @@ def test_mpirun_ranks_take_ps_roles_at_import():
     cmd = ["mpirun"] + shlex.split(MPIRUN_FLAGS) + ["-np", "4", "-x", "PYTHONPATH", "-x", "WEFT_LIBRARY_PATH",
                                                     "-x", "WEFT_NUM_SERVER=1", "-x", "WEFT_PS_ROOT_URI=127.0.0.1",
                                                     "-x", "WEFT_PS_ROOT_PORT=%d" % port, "-x", "WEFT_PS_TIMEOUT=30",
-                                                    sys.executable, API]
-    proc = subprocess.run(cmd, env=_clean_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=180,
-                          check=False)
+                                                    "-x", "WEFT_PS_SECRET", sys.executable, API]
+    proc = subprocess.run(cmd, env=_clean_env(WEFT_PS_SECRET=JOB_SECRET), stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, timeout=180, check=False)
     out = proc.stdout.decode(errors="replace")
     assert proc.returncode == 0 and out.count("ok") == 2, out
 

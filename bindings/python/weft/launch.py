@@ -3,7 +3,13 @@
 One scheduler, SERVERS servers (``python -m weft.kvstore.server``) and WORKERS
 copies of the command, each with WEFT_ROLE, WEFT_PS_ROOT_URI,
 WEFT_PS_ROOT_PORT, WEFT_NUM_WORKER and WEFT_NUM_SERVER (and the DMLC_* twins)
-set. The exit status is the workers' (the first failure's); when a worker
+set, and WEFT_PS_SECRET: a fresh random secret for the job, with which every
+node signs its messages and without which none are accepted (Note [PS
+authentication] in core/kvstore/ps_auth.h). It travels in the environment
+(mpirun -x NAME, srun --export=ALL) or on ssh's stdin, never on a command
+line; a WEFT_PS_SECRET already set is used instead (so every task of an
+srun / mpirun / Indexed Job shares it: for Kubernetes a Secret,
+deploy/k8s/weft-job.yaml). The exit status is the workers' (the first failure's); when a worker
 fails, the other processes are stopped.
 
 Launchers:
@@ -34,6 +40,7 @@ command in its place.
 """
 import argparse
 import os
+import secrets
 import shlex
 import signal
 import socket
@@ -50,6 +57,16 @@ def _free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("", 0))
         return s.getsockname()[1]
+
+
+SECRET_VAR = "WEFT_PS_SECRET"
+
+
+def job_secret(environ=None):
+    """The job's secret: WEFT_PS_SECRET when set (the tasks of one srun / mpirun / pod
+    set share it), else 32 fresh random bytes as hex."""
+    environ = os.environ if environ is None else environ
+    return environ.get(SECRET_VAR) or secrets.token_hex(32)
 
 
 def _job_env(args, uri, port):
@@ -93,15 +110,17 @@ def _read_hosts(path):
 
 
 def ssh_commands(args, hosts, port):
-    """The ssh command line of every process (a list of argv lists)."""
+    """The ssh command line of every process (a list of argv lists). Each remote
+    shell reads WEFT_PS_SECRET from its stdin first (run_ssh writes it there)."""
     env = _job_env(args, args.root_uri or hosts[0], port)
     keep = {k: v for k, v in os.environ.items() if k.startswith(("WEFT_", "PYTHONPATH", "OMP_"))
-            and k not in env and k not in ("WEFT_ROLE", "DMLC_ROLE")}
+            and k not in env and k not in ("WEFT_ROLE", "DMLC_ROLE", SECRET_VAR)}
     cmds = []
     for i, (role, cmd) in enumerate(_roles(args)):
         host = hosts[0] if role == "scheduler" else hosts[i % len(hosts)]
         exports = dict(keep, **env, **_role_env(role))
-        remote = "cd %s && env %s %s" % (shlex.quote(os.getcwd()),
+        remote = "cd %s && IFS= read -r %s && export %s && env %s %s" % (shlex.quote(os.getcwd()), SECRET_VAR,
+                                                                        SECRET_VAR,
                                          " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in sorted(exports.items())),
                                          " ".join(shlex.quote(c) for c in cmd))
         cmds.append((role, ["ssh", "-o", "StrictHostKeyChecking=no", "-o", "BatchMode=yes", host, remote]))
@@ -117,6 +136,7 @@ def mpi_command(args, port):
     cmd += shlex.split(args.mpi_args or "")
     if args.num_servers == 0:
         return cmd + ["-np", str(args.num_workers), "-x", "WEFT_NUM_WORKER=%d" % args.num_workers] + list(args.command)
+    cmd += ["-x", SECRET_VAR]  # exported from mpirun's environment (run_mpi sets it): not on the command line
     groups = [("scheduler", 1, _node_command()), ("server", args.num_servers, _node_command()),
               ("worker", args.num_workers, list(args.command))]
     first = True
@@ -187,6 +207,7 @@ def supervise(procs):
 def run_local(args):
     port = args.port or _free_port()
     base = dict(os.environ, **_job_env(args, "127.0.0.1", port))
+    base[SECRET_VAR] = job_secret()
     procs = []
     for role, cmd in _roles(args):
         env = dict(base, **_role_env(role))
@@ -205,7 +226,17 @@ def run_ssh(args):
         for role, c in cmds:
             print("%s: %s" % (role, " ".join(shlex.quote(x) for x in c)))
         return 0
-    return supervise([(role, subprocess.Popen(c, start_new_session=True)) for role, c in cmds])
+    secret = job_secret()
+    procs = []
+    for role, c in cmds:
+        p = subprocess.Popen(c, stdin=subprocess.PIPE, start_new_session=True)
+        try:
+            p.stdin.write((secret + "\n").encode())
+            p.stdin.close()
+        except OSError:
+            pass  # ssh already failed: supervise() reports its status
+        procs.append((role, p))
+    return supervise(procs)
 
 
 def slurm_command(args, port):
@@ -254,6 +285,12 @@ def task_command(args, env):
         env["WEFT_PS_ROOT_PORT"] = str(args.port)
     if args.num_servers == 0:
         return list(args.command), env  # allreduce: MPI gives the rank
+    if not env.get(SECRET_VAR):
+        raise cluster_env.ClusterEnvError(
+            "weft.launch: %s is not set in this %s task: every process of a PS job needs the same secret. "
+            "Start the job with python -m weft.launch --launcher %s from outside (it draws one), or set it "
+            "yourself on every task (python3 -c \"import secrets; print(secrets.token_hex(32))\"; on Kubernetes "
+            "a Secret, deploy/k8s/weft-job.yaml)" % (SECRET_VAR, info["system"], info["system"]))
     env.update({"WEFT_NUM_SERVER": str(args.num_servers), "DMLC_NUM_SERVER": str(args.num_servers)})
     role = cluster_env.assign_roles(env)
     return (list(args.command) if role == "worker" else _node_command()), env
@@ -282,7 +319,7 @@ def run_slurm(args):
     if args.dry_run:
         print(" ".join(shlex.quote(x) for x in cmd))
         return 0
-    return subprocess.call(cmd)
+    return subprocess.call(cmd, env=_with_secret(args))
 
 
 def run_k8s(args):
@@ -299,7 +336,15 @@ def run_mpi(args):
     if args.dry_run:
         print(" ".join(shlex.quote(x) for x in cmd))
         return 0
-    return subprocess.call(cmd)
+    return subprocess.call(cmd, env=_with_secret(args))
+
+
+def _with_secret(args):
+    """os.environ plus the job's secret for a PS job (srun --export=ALL and mpirun -x pass it on)."""
+    env = dict(os.environ)
+    if args.num_servers > 0:
+        env[SECRET_VAR] = job_secret()
+    return env
 
 
 def parse_args(argv):

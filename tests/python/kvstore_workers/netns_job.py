@@ -4,6 +4,7 @@ a leaf namespace joined to the hub by a veth pair, the hub forwarding between
 leaves. Every node reaches the others only through real (virtual) interfaces,
 and each advertises the address of its own interface."""
 import os
+import secrets
 import subprocess
 import sys
 
@@ -54,7 +55,7 @@ class Namespaces:
         Returns (the first non-zero worker status or 0, combined output)."""
         workers = len(self.leaves) - 1
         base = dict(env, WEFT_PS_ROOT_URI="10.213.1.1", WEFT_PS_ROOT_PORT="9123", WEFT_NUM_WORKER=str(workers),
-                    WEFT_NUM_SERVER="1", WEFT_PS_TIMEOUT="20")
+                    WEFT_NUM_SERVER="1", WEFT_PS_TIMEOUT="20", WEFT_PS_SECRET=secrets.token_hex(32))
         node = [sys.executable, "-m", "weft.kvstore.server"]
         plan = [("scheduler", self.hub, node), ("server", self.leaves[0], node)]
         plan += [("worker", leaf, worker_cmd) for leaf in self.leaves[1:]]

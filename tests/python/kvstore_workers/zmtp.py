@@ -1,6 +1,10 @@
 """Just enough of ZMTP 3.0 (the ZeroMQ wire protocol, rfc.zeromq.org/spec/23)
 to talk to a weft server's ROUTER socket from a plain socket: the tests send
-it malformed and oversized messages without needing pyzmq."""
+it malformed, oversized and unauthenticated messages without needing pyzmq,
+and sign messages as a node of the job would (sign())."""
+import hashlib
+import hmac
+import os
 import socket
 import struct
 
@@ -24,6 +28,7 @@ def _read_frame(sock):
 def connect_dealer(port, host="127.0.0.1", timeout=10.0):
     """A socket that completed the NULL-mechanism handshake as a DEALER."""
     sock = socket.create_connection((host, port), timeout=timeout)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no Nagle wait between a message and its reply
     greeting = b"\xff" + b"\x00" * 8 + b"\x7f" + b"\x03\x00" + b"NULL".ljust(20, b"\x00") + b"\x00" + b"\x00" * 31
     sock.sendall(greeting)
     _recv_exact(sock, 64)
@@ -57,11 +62,47 @@ def recv_message(sock):
             return frames
 
 
-# core/kvstore/ps_message.h, struct Header (56 bytes, little-endian)
-HEADER = struct.Struct("<IHHQiiIIQQQ")
+# core/kvstore/ps_message.h, struct Header (88 bytes, little-endian; Note [PS wire format])
+HEADER = struct.Struct("<IHHQiiIIQQQQQQBBHi")
 MAGIC = 0x54464557
-CMD_PUSH, CMD_PULL, CMD_ERROR = 11, 12, 16
+VERSION = 2
+CMD_REGISTER, CMD_BARRIER, CMD_FINALIZE = 1, 4, 6
+CMD_INIT, CMD_PUSH, CMD_PULL, CMD_SET_OPTIMIZER, CMD_ACK, CMD_PULL_REPLY, CMD_ERROR = 10, 11, 12, 13, 14, 15, 16
+WORKER, SERVER, SCHEDULER = 0, 1, 2
+FLAG_SYNC = 1
 
 
-def header(command, key, payload_bytes, magic=MAGIC, version=1, sender=0, dtype=0, offset=0, total=0):
-    return HEADER.pack(magic, version, command, 1, sender, dtype, len(key), 1, payload_bytes, offset, total)
+def header(command, key, payload_bytes, magic=MAGIC, version=VERSION, sender=0, dtype=0, offset=0, total=0,
+           flags=1, request_id=1, job_id=0, incarnation=0, nonce=0, sender_role=WORKER, recipient_role=SERVER,
+           recipient_rank=-1):
+    return HEADER.pack(magic, version, command, request_id, sender, dtype, len(key), flags, payload_bytes, offset,
+                       total, job_id, incarnation, nonce, sender_role, recipient_role, 0, recipient_rank)
+
+
+def job_id(secret_hex):
+    """The job id of a secret (core/kvstore/ps_auth.cc: the first 8 bytes of a tagged SHA-256)."""
+    return struct.unpack("<Q", hashlib.sha256(b"weft ps job id\n" + bytes.fromhex(secret_hex)).digest()[:8])[0]
+
+
+def mac(secret_hex, head, key, payload):
+    return hmac.new(bytes.fromhex(secret_hex), head + key + payload, hashlib.sha256).digest()
+
+
+class Signer:
+    """Signs messages as one process of the job would (Note [PS authentication]): a fixed
+    random process id and increasing nonces."""
+
+    def __init__(self, secret_hex, incarnation=None):
+        self.secret = secret_hex
+        self.job = job_id(secret_hex)
+        self.incarnation = incarnation if incarnation is not None else struct.unpack("<Q", os.urandom(8))[0]
+        self.nonce = 0
+
+    def message(self, command, key=b"", payload=b"", nonce=None, **fields):
+        """[header, key, payload, mac] with this process's identity and the next nonce."""
+        if nonce is None:
+            self.nonce += 1
+            nonce = self.nonce
+        head = header(command, key, len(payload), job_id=self.job, incarnation=self.incarnation, nonce=nonce,
+                      **fields)
+        return [head, key, payload, mac(self.secret, head, key, payload)]
