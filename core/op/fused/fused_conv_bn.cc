@@ -54,6 +54,11 @@ const std::vector<std::string>& ActTypes() {
   return kTypes;
 }
 
+std::string ActType(const Params& p) {
+  const std::string a = p.GetString("act_type");
+  return a.empty() ? "none" : a;
+}
+
 Slots SlotsOf(const Params& p) {
   Slots s;
   int i = 2;
@@ -165,7 +170,7 @@ bool FoldedForward(const Params& p, const Slots& s, const std::vector<TensorView
   post.scale = scale.data();
   post.shift = shift.data();
   post.addend = s.addend >= 0 ? &in[static_cast<size_t>(s.addend)] : nullptr;
-  post.relu = p.GetString("act_type") == "relu";
+  post.relu = ActType(p) == "relu";
   if (!dnnl_cpu::ConvForwardPost(g, in[0], in[1], s.bias >= 0 ? &in[static_cast<size_t>(s.bias)] : nullptr, post,
                                  out[0]))
     return false;
@@ -183,7 +188,7 @@ bool FoldedForward(const Params& p, const Slots& s, const std::vector<TensorView
 void ComputeCpu(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   const Slots s = SlotsOf(p);
-  const std::string act_type = p.GetString("act_type");
+  const std::string act_type = ActType(p);
   const bool batch_stats = ctx.is_train && !p.GetBool("use_global_stats");
   const bool write = req[0] == OpReq::kWriteTo || req[0] == OpReq::kWriteInplace;
 #if WEFT_USE_DNNL

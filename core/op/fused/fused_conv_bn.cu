@@ -38,7 +38,7 @@ void FusedConvBn(const OpContext& ctx, const Params& p, const std::vector<Tensor
                  {out[0], in[static_cast<size_t>(s.gamma)], in[static_cast<size_t>(s.beta)],
                   in[static_cast<size_t>(s.moving_mean)], in[static_cast<size_t>(s.moving_var)]},
                  {OpReq::kWriteInplace, req[1], req[2]}, {out[0], out[1], out[2]});
-  const std::string act_type = p.GetString("act_type");
+  const std::string act_type = fused_conv_bn::ActType(p);
   const int act = act_type == "none" ? -1 : static_cast<int>(fused_cpu::ActKindByName(act_type, kOp));
   if (act < 0 && s.addend < 0) return;
   WEFT_GPU_REAL_SWITCH(out[0].dtype, kOp, T, {

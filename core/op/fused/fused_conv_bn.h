@@ -21,6 +21,8 @@ Slots SlotsOf(const Params& p);
 
 // act_type's values: "none", then Activation's.
 const std::vector<std::string>& ActTypes();
+// The op's act_type ("none" when none: the default reads back empty).
+std::string ActType(const Params& p);
 
 // The Convolution's and the BatchNorm's own parameters, parsed for those ops.
 Params ConvParams(const Params& p);
