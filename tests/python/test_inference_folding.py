@@ -167,3 +167,23 @@ def test_training_graph_is_not_folded():
     x = mx.nd.array(np.random.default_rng(6).uniform(-1, 1, (2, 8, 6, 6)).astype(np.float32))
     exe = _bind(net, x, True, grad_req="write")
     assert _folded_chains(exe) == 0
+
+
+@pytest.mark.parametrize("use_dnnl", ["0", "1"])
+def test_portable_and_onednn_paths_agree(use_dnnl):
+    """WEFT_USE_DNNL=0: the fused node computes the unfused chain with the portable kernels."""
+    net = _net(_block(), (1, 8, 6, 6))
+    x = mx.nd.array(np.random.default_rng(7).uniform(-1, 1, (2, 8, 6, 6)).astype(np.float32))
+    fused, plain = _bind(net, x, True), _bind(net, x, False)
+    old = os.environ.get("WEFT_USE_DNNL")
+    os.environ["WEFT_USE_DNNL"] = use_dnnl
+    try:
+        fused.forward(is_train=False)
+        plain.forward(is_train=False)
+        got, want = fused.outputs[0].asnumpy(), plain.outputs[0].asnumpy()
+    finally:
+        if old is None:
+            os.environ.pop("WEFT_USE_DNNL", None)
+        else:
+            os.environ["WEFT_USE_DNNL"] = old
+    np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)

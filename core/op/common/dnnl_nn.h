@@ -16,12 +16,9 @@ bool ConvForward(const ConvGeom& g, const TensorView& x, const TensorView& w, co
                  const TensorView& y);
 // Post-operations the forward primitive applies while it writes y (Note
 // [Inference folding] in core/op/fused/fused_conv_bn.cc):
-//   y = relu?((conv(x, w) + b) * scale[c] + shift[c] + addend)
-// scale and shift (float32, one per output channel) come together or not at
-// all; addend (y's shape) is oneDNN's sum post-op. Write mode kWriteTo only.
+//   y = relu?(conv(x, w) + b + addend)
+// addend (y's shape, may be y itself) is oneDNN's sum post-op. Write mode kWriteTo only.
 struct ConvPostOps {
-  const float* scale = nullptr;
-  const float* shift = nullptr;
   const TensorView* addend = nullptr;
   bool relu = false;
 };

@@ -9,21 +9,26 @@
 // a per-channel affine map, y = conv * scale[c] + shift[c] with
 // scale = gamma / sqrt(moving_var + eps) (gamma = 1 under fix_gamma) and
 // shift = beta - moving_mean * scale. The CPU kernel computes scale and shift
-// from the parameter arrays at every call (C values: nothing is cached, so
-// set_params, a Trainer update or a rebind between forwards is seen at once,
-// and the user's arrays are never written) and hands them to the oneDNN
-// convolution as two per-channel binary post-ops, followed by the residual
-// add (oneDNN's sum post-op) and ReLU: the convolution's output is written
-// once, already normalised, summed and activated, instead of being read and
-// written again by BatchNorm, the add and the Activation. The hidden outputs
-// (mean, var) receive what BatchNorm writes there: the moving mean and the
-// inverse standard deviation.
+// from the parameter arrays at every call and folds them into a copy of
+// the weights and the bias (w * scale per filter, (b - moving_mean) * scale +
+// beta; nothing is cached, so set_params, a Trainer update or a rebind
+// between forwards is seen at once, and the user's arrays are never written).
+// The oneDNN convolution then runs with the residual add (oneDNN's sum
+// post-op) and ReLU as post-ops: its output is written once, already
+// normalised, summed and activated, instead of being read and written again
+// by BatchNorm, the add and the Activation. The copy costs one pass over the
+// weights, as the reorder into oneDNN's layout does at every call anyway
+// (per-channel binary post-ops would avoid it but get only slow kernels in
+// oneDNN 2.6: convolution_dnnl.cc). The hidden outputs (mean, var) receive
+// what BatchNorm writes there: the moving mean and the inverse standard
+// deviation.
 // Everything else computes the unfused chain with the unfused kernels:
 // training with batch statistics (which also updates the moving statistics,
 // declared written like BatchNorm's), float64, activations other than ReLU,
 // kAddTo, builds or runs without oneDNN (WEFT_USE_DNNL=0) and shapes oneDNN
 // refuses. The fold changes the rounding order only (tests compare fused and
 // unfused graphs to 1e-5: tests/python/test_inference_folding.py).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -151,36 +156,44 @@ void AddInPlace(const TensorView& t, const TensorView& addend) {
 bool FoldedForward(const Params& p, const Slots& s, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
                    const std::vector<TensorView>& out) {
   const nn_cpu::ConvGeom g = nn::ConvGeometry(ConvParams(p), in[0].shape);
-  const int64_t c = g.out_c;
-  const float eps = static_cast<float>(p.GetFloat("eps"));
+  const int64_t c = g.out_c, per_filter = in[1].Size() / std::max<int64_t>(c, 1);
+  const double eps = p.GetFloat("eps");
   const bool fix_gamma = p.GetBool("fix_gamma");
   const float* gamma = in[static_cast<size_t>(s.gamma)].ptr<float>();
   const float* beta = in[static_cast<size_t>(s.beta)].ptr<float>();
   const float* mean = in[static_cast<size_t>(s.moving_mean)].ptr<float>();
   const float* var = in[static_cast<size_t>(s.moving_var)].ptr<float>();
-  std::vector<float> scale(static_cast<size_t>(c)), shift(static_cast<size_t>(c)), invstd(static_cast<size_t>(c));
-  for (int64_t k = 0; k < c; ++k) {  // BatchNorm's own arithmetic (batch_norm_cpu.cc)
-    const double is = 1.0 / std::sqrt(static_cast<double>(var[k]) + static_cast<double>(eps));
-    const float w = fix_gamma ? 1.f : gamma[k];
-    invstd[static_cast<size_t>(k)] = static_cast<float>(is);
-    scale[static_cast<size_t>(k)] = static_cast<float>(is) * w;
-    shift[static_cast<size_t>(k)] = beta[k] - mean[k] * static_cast<float>(is) * w;
-  }
+  const float* bias = s.bias >= 0 ? in[static_cast<size_t>(s.bias)].ptr<float>() : nullptr;
+  // The folded weights and bias live in this thread's buffer for the call only.
+  thread_local std::vector<float> folded;
+  folded.resize(static_cast<size_t>(in[1].Size() + 2 * c));
+  float* wf = folded.data();
+  float* bf = wf + in[1].Size();
+  float* invstd = bf + c;
+  const float* w = in[1].ptr<float>();
+  ParallelFor(c, per_filter, [&](int64_t k0, int64_t k1) {
+    for (int64_t k = k0; k < k1; ++k) {  // BatchNorm's own arithmetic (batch_norm_cpu.cc)
+      const float is = static_cast<float>(1.0 / std::sqrt(static_cast<double>(var[k]) + eps));
+      const float scale = is * (fix_gamma ? 1.f : gamma[k]);
+      invstd[k] = is;
+      bf[k] = (bias != nullptr ? bias[k] * scale : 0.f) + (beta[k] - mean[k] * scale);
+      const float* src = w + k * per_filter;
+      float* dst = wf + k * per_filter;
+      for (int64_t i = 0; i < per_filter; ++i) dst[i] = src[i] * scale;
+    }
+  });
   dnnl_cpu::ConvPostOps post;
-  post.scale = scale.data();
-  post.shift = shift.data();
   post.addend = s.addend >= 0 ? &in[static_cast<size_t>(s.addend)] : nullptr;
   post.relu = ActType(p) == "relu";
-  if (!dnnl_cpu::ConvForwardPost(g, in[0], in[1], s.bias >= 0 ? &in[static_cast<size_t>(s.bias)] : nullptr, post,
-                                 out[0]))
-    return false;
+  const TensorView wv{wf, in[1].dtype, in[1].shape}, bv{bf, in[1].dtype, Shape{c}};
+  if (!dnnl_cpu::ConvForwardPost(g, in[0], wv, &bv, post, out[0])) return false;
   auto store = [&](OpReq r, const TensorView& v, const float* src) {
     if (r == OpReq::kNull) return;
     float* d = v.ptr<float>();
     for (int64_t k = 0; k < c; ++k) d[k] = r == OpReq::kAddTo ? d[k] + src[k] : src[k];
   };
   store(req[1], out[1], mean);
-  store(req[2], out[2], invstd.data());
+  store(req[2], out[2], invstd);
   return true;
 }
 #endif
