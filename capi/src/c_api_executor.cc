@@ -151,7 +151,7 @@ int weft_symbol_plan_memory(const weft_symbol* sym, int num_given, const char* c
   stats[2] = eg.naive_bytes;
   stats[3] = static_cast<int64_t>(eg.plan.storage_bytes.size());
   stats[4] = static_cast<int64_t>(ops);
-  stats[5] = eg.fusion.elementwise_groups + eg.fusion.nn_act_fused;
+  stats[5] = eg.fusion.elementwise_groups + eg.fusion.nn_act_fused + eg.fusion.conv_bn_fused;
   WEFT_API_END();
 }
 

@@ -343,7 +343,8 @@ std::string GraphExecutor::DebugStr() const {
      << " shared buffers, " << MB(graph_.plan.total_bytes) << " planned (naive " << MB(graph_.naive_bytes)
      << ", lower bound " << MB(graph_.plan.lower_bound_bytes) << ")\n";
   os << "Fusion: " << graph_.fusion.elementwise_groups << " elementwise groups (" << graph_.fusion.elementwise_ops_fused
-     << " ops), " << graph_.fusion.nn_act_fused << " layer+activation; nodes " << graph_.nodes_before_fusion << " -> "
+     << " ops), " << graph_.fusion.nn_act_fused << " layer+activation, " << graph_.fusion.conv_bn_fused
+     << " convolution+batchnorm; nodes " << graph_.nodes_before_fusion << " -> "
      << g.num_nodes() << "; dead outputs " << dead << "\n";
   os << "Total " << (internal_bytes_ >> 20) << " MB allocated\n";
   return os.str();

@@ -38,6 +38,16 @@ namespace {
 // Layer pairs are matched first, so their Activation does not join an
 // elementwise group.
 //
+// Convolution + BatchNorm (+ add) (+ Activation). Before the layer pairs, a
+// Convolution whose output is read by one BatchNorm alone (channel axis 1,
+// output_mean_var off, its mean and var outputs read by nobody), optionally
+// followed by an elemwise_add of that BatchNorm's output and another entry of
+// the same shape, optionally followed by an Activation (each edge internal as
+// above), becomes one _fused_convolution_bn node named like the last node of
+// the chain (Note [Inference folding] in core/op/fused/fused_conv_bn.cc). A
+// training graph keeps its chains: the backward pass reads the convolution's
+// output and BatchNorm's statistics.
+//
 // Inputs of a fused node are numbered in the order a depth-first walk from
 // the root meets them (the walk IndexedGraph makes), so variables keep their
 // order in the rewritten graph.
@@ -165,6 +175,8 @@ class Fuser {
   }
 
   const FusedForm* ElementwiseForm(uint32_t nid) const;
+  void MatchConvBN();
+  NodePtr MakeConvBN(uint32_t last);
   void MatchLayers();
   void GroupElementwise();
   NodePtr MakeFused(uint32_t root, std::vector<NodeEntry>* inputs_out);
@@ -177,6 +189,13 @@ class Fuser {
   std::vector<int> readers_;     // per entry: distinct reading nodes
   std::vector<bool> pinned_;     // per entry: kept or a graph output
   std::vector<bool> has_deps_;   // per node: has or is a control dependency
+  struct ConvBN {
+    int conv = -1, bn = -1, add = -1, act = -1;
+    IndexedGraph::IEntry addend{};
+    std::map<std::string, std::string> attrs;  // the fused node's attributes
+  };
+  std::vector<int> chain_of_;    // per node: index into chains_ of the chain it ends, or -1
+  std::vector<ConvBN> chains_;
   std::vector<int> layer_of_;    // per Activation node: the layer it absorbs, or -1
   std::vector<std::map<std::string, std::string>> layer_attrs_;  // the fused layer node's attributes
   std::vector<bool> hidden_;     // per node: absorbed into another node
@@ -190,7 +209,7 @@ const FusedForm* Fuser::ElementwiseForm(uint32_t nid) const {
   const Node* node = Src(nid);
   const OpDef* op = node->op;
   if (op == nullptr || op->fusion != FusionClass::kElementwise || hidden_[nid] || layer_of_[nid] >= 0 ||
-      has_deps_[nid])
+      chain_of_[nid] >= 0 || has_deps_[nid])
     return nullptr;
   const FusedForm* f = FindForm(op);
   if (f == nullptr || op->NeedsRNG(node->params) || !op->mutate_inputs.empty() || node->num_outputs() != 1)
@@ -208,11 +227,93 @@ const FusedForm* Fuser::ElementwiseForm(uint32_t nid) const {
   return f;
 }
 
+void Fuser::MatchConvBN() {
+  const size_t n = g_.num_nodes();
+  chain_of_.assign(n, -1);
+  hidden_.assign(n, false);
+  const OpDef* fused = OpRegistry::Get()->Find("_fused_convolution_bn");
+  const OpDef* add = OpRegistry::Get()->Find("elemwise_add");
+  if (fused == nullptr) return;
+  // The single reader of node `nid`'s output 0 when the edge is internal, else -1.
+  std::vector<int> only_reader(n, -1);
+  for (uint32_t nid = 0; nid < n; ++nid)
+    for (const auto& in : g_[nid].inputs)
+      if (in.index == 0 && Internal(in, nid)) only_reader[in.node_id] = static_cast<int>(nid);
+  auto is_op = [&](int nid, const char* name) {
+    const Node* node = Src(static_cast<uint32_t>(nid));
+    return node->op != nullptr && node->op->name == name;
+  };
+  for (uint32_t conv = 0; conv < n; ++conv) {
+    const Node* c = Src(conv);
+    if (!is_op(static_cast<int>(conv), "Convolution") || c->num_outputs() != 1 || hidden_[conv]) continue;
+    const uint32_t ce = g_.entry_id(conv, 0);
+    if (!IsFloat(types_.entry[ce]) || !shapes_.entry[ce].known()) continue;
+    ConvBN ch;
+    ch.conv = static_cast<int>(conv);
+    ch.bn = only_reader[conv];
+    if (ch.bn < 0 || !is_op(ch.bn, "BatchNorm")) continue;
+    const uint32_t bn = static_cast<uint32_t>(ch.bn);
+    const Node* b = Src(bn);
+    if (g_[bn].inputs[0].node_id != conv || b->params.GetInt("axis") != 1 || b->params.GetBool("output_mean_var"))
+      continue;
+    bool stats_read = false;
+    for (uint32_t k = 1; k < 3; ++k) stats_read = stats_read || readers_[g_.entry_id(bn, k)] > 0 || pinned_[g_.entry_id(bn, k)];
+    if (stats_read) continue;
+    int last = ch.bn;
+    const int next = only_reader[bn];
+    // ResNet's add reads two chains' BatchNorms: the first chain takes it.
+    auto unclaimed = [&](int k) { return !hidden_[static_cast<size_t>(k)] && chain_of_[static_cast<size_t>(k)] < 0; };
+    if (next >= 0 && add != nullptr && Src(static_cast<uint32_t>(next))->op == add && unclaimed(next)) {
+      const auto& ins = g_[static_cast<uint32_t>(next)].inputs;
+      const IndexedGraph::IEntry other = ins[0].node_id == bn ? ins[1] : ins[0];
+      const uint32_t oe = g_.entry_id(other), be = g_.entry_id(bn, 0);
+      if (other.node_id != bn && shapes_.entry[oe] == shapes_.entry[be] && types_.entry[oe] == types_.entry[be]) {
+        ch.add = next;
+        ch.addend = other;
+        last = next;
+      }
+    }
+    const int act = only_reader[static_cast<uint32_t>(last)];
+    if (act >= 0 && is_op(act, "Activation") && unclaimed(act)) {
+      ch.act = act;
+      last = act;
+    }
+    // Attributes: the convolution's, BatchNorm's statistics parameters, the chain's shape.
+    ch.attrs = c->attrs;
+    for (const char* k : {"eps", "momentum", "fix_gamma", "use_global_stats"}) {
+      auto it = b->attrs.find(k);
+      if (it != b->attrs.end()) ch.attrs[k] = it->second;
+    }
+    if (ch.add >= 0) ch.attrs["with_sum"] = "True";
+    if (ch.act >= 0) ch.attrs["act_type"] = Src(static_cast<uint32_t>(ch.act))->params.GetString("act_type");
+    try {  // the fused op declares the layer's parameters; anything else stays unfused
+      std::vector<std::pair<std::string, std::string>> list(ch.attrs.begin(), ch.attrs.end());
+      Params::Parse(*fused, list);
+    } catch (const Error&) {
+      continue;
+    }
+    for (int k : {ch.conv, ch.bn, ch.add, ch.act})
+      if (k >= 0 && k != last) hidden_[static_cast<size_t>(k)] = true;
+    chain_of_[static_cast<size_t>(last)] = static_cast<int>(chains_.size());
+    chains_.push_back(std::move(ch));
+  }
+}
+
+NodePtr Fuser::MakeConvBN(uint32_t last) {
+  const ConvBN& ch = chains_[static_cast<size_t>(chain_of_[last])];
+  std::vector<NodeEntry> inputs;
+  for (const auto& in : g_[static_cast<uint32_t>(ch.conv)].inputs) inputs.push_back(Map(in));
+  const auto& bn_in = g_[static_cast<uint32_t>(ch.bn)].inputs;
+  for (size_t k = 1; k < bn_in.size(); ++k) inputs.push_back(Map(bn_in[k]));
+  if (ch.add >= 0) inputs.push_back(Map(ch.addend));
+  return Node::Op(OpRegistry::Get()->FindOrThrow("_fused_convolution_bn"), Src(last)->name, ch.attrs,
+                  std::move(inputs));
+}
+
 void Fuser::MatchLayers() {
   const size_t n = g_.num_nodes();
   layer_of_.assign(n, -1);
   layer_attrs_.assign(n, {});
-  hidden_.assign(n, false);
   const OpDef* fused_fc = OpRegistry::Get()->Find("_fused_fully_connected_act");
   const OpDef* fused_conv = OpRegistry::Get()->Find("_fused_convolution_act");
   for (uint32_t nid = 0; nid < n; ++nid) {
@@ -220,7 +321,9 @@ void Fuser::MatchLayers() {
     if (act->op == nullptr || act->op->name != "Activation" || g_[nid].inputs.size() != 1) continue;
     const IndexedGraph::IEntry in = g_[nid].inputs[0];
     const Node* layer = Src(in.node_id);
-    if (layer->op == nullptr || in.index != 0 || layer->num_outputs() != 1 || !Internal(in, nid)) continue;
+    if (layer->op == nullptr || in.index != 0 || layer->num_outputs() != 1 || !Internal(in, nid) ||
+        hidden_[nid] || chain_of_[nid] >= 0 || hidden_[in.node_id])
+      continue;
     const OpDef* fused = layer->op->name == "FullyConnected" ? fused_fc
                          : layer->op->name == "Convolution"  ? fused_conv
                                                              : nullptr;
@@ -315,6 +418,7 @@ NodePtr Fuser::MakeFused(uint32_t root, std::vector<NodeEntry>* inputs_out) {
 }
 
 std::vector<NodeEntry> Fuser::Run(std::unordered_map<const Node*, int>* new_phase, FusionStats* stats) {
+  MatchConvBN();
   MatchLayers();
   GroupElementwise();
   const size_t n = g_.num_nodes();
@@ -329,6 +433,9 @@ std::vector<NodeEntry> Fuser::Run(std::unordered_map<const Node*, int>* new_phas
       made = MakeFused(nid, &inputs);
       ++st.elementwise_groups;
       st.elementwise_ops_fused += group_size_[nid];
+    } else if (chain_of_[nid] >= 0) {
+      made = MakeConvBN(nid);
+      ++st.conv_bn_fused;
     } else if (layer_of_[nid] >= 0) {
       const uint32_t layer = static_cast<uint32_t>(layer_of_[nid]);
       const bool fc = Src(layer)->op->name == "FullyConnected";

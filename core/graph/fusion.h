@@ -1,7 +1,9 @@
 // The fusion pass (DESIGN.md "Graph"): chains of elementwise operators become
 // one _fused_elemwise node (a * b + 1 runs as one pass over memory), and a
 // FullyConnected or Convolution whose output only feeds an Activation becomes
-// one _fused_fully_connected_act / _fused_convolution_act node. The rules are
+// one _fused_fully_connected_act / _fused_convolution_act node, and a
+// Convolution + BatchNorm (+ residual add) (+ Activation) chain one
+// _fused_convolution_bn node. The rules are
 // Note [Fusion rules] in fusion.cc.
 #pragma once
 #include <string>
@@ -17,6 +19,7 @@ struct FusionStats {
   int elementwise_groups = 0;     // _fused_elemwise nodes made
   int elementwise_ops_fused = 0;  // operator nodes they replace
   int nn_act_fused = 0;           // layer + Activation pairs made one node
+  int conv_bn_fused = 0;          // Convolution + BatchNorm (+ add) (+ Activation) chains made one node
 };
 
 // WEFT_FUSION: "0" turns the pass off; anything else, or unset, leaves it on.

@@ -14,6 +14,16 @@ using nn_cpu::PoolGeom;
 
 bool ConvForward(const ConvGeom& g, const TensorView& x, const TensorView& w, const TensorView* b, OpReq req,
                  const TensorView& y);
+// Post-operations the forward primitive applies while it writes y (Note
+// [Inference folding] in core/op/fused/fused_conv_bn.cc):
+//   y = relu?(conv(x, w) + b + addend)
+// addend (y's shape, may be y itself) is oneDNN's sum post-op. Write mode kWriteTo only.
+struct ConvPostOps {
+  const TensorView* addend = nullptr;
+  bool relu = false;
+};
+bool ConvForwardPost(const ConvGeom& g, const TensorView& x, const TensorView& w, const TensorView* b,
+                     const ConvPostOps& post, const TensorView& y);
 bool ConvBackwardData(const ConvGeom& g, const TensorView& dy, const TensorView& w, OpReq req, const TensorView& dx);
 bool ConvBackwardWeight(const ConvGeom& g, const TensorView& dy, const TensorView& x, OpReq req, const TensorView& dw,
                         const TensorView* db, OpReq req_db);

@@ -38,6 +38,9 @@ std::vector<std::string> WeightGradNames(const Params& p);
 void AddCudnnParams(OpDef& op, int64_t workspace_default);
 // layout: None or one of MXNet's layout names (checked by CheckLayout).
 void AddLayoutParam(OpDef& op);
+// Convolution's parameters (kernel ... no_bias, the cuDNN ones, layout), for
+// Convolution and the fused operators that take them.
+void AddConvolutionParams(OpDef& op);
 
 }  // namespace nn
 }  // namespace weft

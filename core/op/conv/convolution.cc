@@ -79,17 +79,7 @@ Shape WeightShape(const ConvGeom& g) {
 
 OpDef& Declare(const char* name) {
   OpDef& op = OpRegistry::Get()->Add(name);
-  op.add_required_param("kernel", ParamType::kShape, "Convolution kernel size: (w,), (h, w) or (d, h, w).")
-      .add_param("stride", ParamType::kShape, "()", "Convolution stride per axis. Defaults to 1 for each axis.")
-      .add_param("dilate", ParamType::kShape, "()", "Convolution dilation per axis. Defaults to 1 for each axis.")
-      .add_param("pad", ParamType::kShape, "()", "Zero padding on both sides of each axis. Defaults to no padding.")
-      .add_required_param("num_filter", ParamType::kInt, "Convolution filter (channel) number.")
-      .add_param("num_group", ParamType::kInt, "1",
-                 "Number of group partitions: the input channels and the filters are split into this many "
-                 "groups, each convolved separately.")
-      .add_param("no_bias", ParamType::kBool, "False", "Whether to disable the bias parameter.");
-  nn::AddCudnnParams(op, 1024);
-  nn::AddLayoutParam(op);
+  nn::AddConvolutionParams(op);
   return op;
 }
 

@@ -13,6 +13,7 @@
 #include "core/op/fused/fused_elemwise_cpu.h"
 #include "core/op/fused/fused_nn_cpu.h"
 #include "core/op/conv/layer_geom.h"
+#include "core/op/common/dnnl_nn.h"
 #include "core/op/common/layer_util.h"
 #include "core/op/common/nnx_util.h"
 #include "core/op/op_def.h"
@@ -79,18 +80,8 @@ bool RegisterFusedConv() {
               "Parameters as Convolution's, plus Activation's act_type.")
       .add_input("data")
       .add_input("weight")
-      .add_input("bias")
-      .add_required_param("kernel", ParamType::kShape, "Convolution kernel size: (w,), (h, w) or (d, h, w).")
-      .add_param("stride", ParamType::kShape, "()", "Convolution stride per axis. Defaults to 1 for each axis.")
-      .add_param("dilate", ParamType::kShape, "()", "Convolution dilation per axis. Defaults to 1 for each axis.")
-      .add_param("pad", ParamType::kShape, "()", "Zero padding on both sides of each axis. Defaults to no padding.")
-      .add_required_param("num_filter", ParamType::kInt, "Convolution filter (channel) number.")
-      .add_param("num_group", ParamType::kInt, "1",
-                 "Number of group partitions: the input channels and the filters are split into this many "
-                 "groups, each convolved separately.")
-      .add_param("no_bias", ParamType::kBool, "False", "Whether to disable the bias parameter.");
-  nn::AddCudnnParams(op, 1024);
-  nn::AddLayoutParam(op);
+      .add_input("bias");
+  nn::AddConvolutionParams(op);
   AddActType(op);
   op.set_infer_type(nn::FloatTypeInfer)
       .set_infer_shape(LayerShape("Convolution"))
@@ -99,6 +90,16 @@ bool RegisterFusedConv() {
         if (req[0] == OpReq::kNull) return;
         const OpDef& conv = Layer("Convolution");
         const nnx_cpu::ActKind act = fused_cpu::ActKindByName(p.GetString("act_type"), "_fused_convolution_act");
+#if WEFT_USE_DNNL  // ReLU as the oneDNN primitive's post-op: the output is written once
+        if (act == nnx_cpu::ActKind::kReLU && req[0] != OpReq::kAddTo && in[0].dtype == DType::kFloat32 &&
+            nn_cpu::UseDnnl() && in[0].Size() > 0 && in[1].Size() > 0) {
+          dnnl_cpu::ConvPostOps post;
+          post.relu = true;
+          if (dnnl_cpu::ConvForwardPost(nn::ConvGeometry(LayerParams(conv, p), in[0].shape), in[0], in[1],
+                                        in.size() > 2 ? &in[2] : nullptr, post, out[0]))
+            return;
+        }
+#endif
         if (req[0] != OpReq::kAddTo) {
           conv.compute_cpu(ctx, LayerParams(conv, p), in, {OpReq::kWriteTo}, out);
           fused_cpu::ActivationEpilogue(act, nullptr, req[0], out[0]);

@@ -8,6 +8,7 @@ namespace cuda {
 
 WEFT_GPU_KERNEL_DECL(FusedFullyConnectedActGpu);  // _fused_fully_connected_act
 WEFT_GPU_KERNEL_DECL(FusedConvolutionActGpu);  // _fused_convolution_act
+WEFT_GPU_KERNEL_DECL(FusedConvolutionBnGpu);  // _fused_convolution_bn (fused_conv_bn.cu)
 
 }  // namespace cuda
 }  // namespace weft
