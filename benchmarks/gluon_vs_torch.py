@@ -37,7 +37,7 @@ differ by 1.5x for the same program. Each configuration is therefore measured
 in --rounds rounds; a round spawns every framework back to back (the order rotating
 from round to round), and the round's ratios compare weft with each of them. The table gives
 the median time of each side, the median of the per-round ratios and their
-range (target <= 1.0; memory target <= 0.7).
+range (target <= 1.0, the MLP rows <= 0.9; memory target <= 0.7).
 
     PYTHONPATH=bindings/python python benchmarks/gluon_vs_torch.py [--threads 1 2] [--cases mlp lenet ...] [--rounds 5]
         [--torch-python venv-torch/bin/python] [--mxnet-python venv-mx/bin/python]
@@ -315,7 +315,7 @@ def main():
                 modes = ["imperative", "hybridized"] if c == "mlp" else ["hybridized"]
                 for mode in modes:
                     pairs = _paired(threads, args.rounds, c, mode, steps, args.runs, frameworks)
-                    rows.append((threads, "%s (%s)" % (c, mode), "ms", 1e3, pairs, "1.0"))
+                    rows.append((threads, "%s (%s)" % (c, mode), "ms", 1e3, pairs, "0.9" if c == "mlp" else "1.0"))
                     print("  measured %d threads %s (%s)" % (threads, c, mode), file=sys.stderr, flush=True)
     others = frameworks[1:]
     head = "%-8s %-34s" % ("threads", "case") + "".join("%12s" % f for f in frameworks)
