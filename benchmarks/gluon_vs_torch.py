@@ -1,13 +1,17 @@
 """Gluon vs PyTorch and MXNet 1.9.1 (CPU), same thread count, measured in the same run.
 
-MXNet runs the same Gluon code as weft, in its own virtual environment (mxnet==1.9.1 needs
-numpy<1.24): WEFT_MXNET_PYTHON names its interpreter, else /work/venv-mxnet/bin/python
-(python3 -m venv /work/venv-mxnet && /work/venv-mxnet/bin/pip install mxnet==1.9.1 'numpy<1.24').
---frameworks picks the columns (weft is always one); each ratio is weft / that framework.
+MXNet runs the same Gluon code as weft. PyTorch and MXNet each run under their own
+interpreter (their own virtual environments; mxnet==1.9.1 needs numpy<1.24):
+--torch-python / --mxnet-python, else $WEFT_TORCH_PYTHON / $WEFT_MXNET_PYTHON, else this
+interpreter (benchmarks/frameworks.py); a framework its interpreter cannot import is left
+out with a note. --frameworks picks the columns (weft is always one); each ratio is weft /
+that framework. The CPU model and the BLAS kernel are printed first.
 
 Cases (each timed as the median of --runs runs of --steps steps, after warm-up):
-  mlp        MLP 784-512-512-10 training step, batch 128: weft imperative
-             (autograd), weft hybridized, PyTorch eager
+  mlp        MLP 784-512-512-10 training step, batch 128, two rows: imperative
+             (autograd and a hand-written update, ``w -= lr * g`` per parameter, on
+             every side; Note [Hand-written update]) and hybridized (a Trainer /
+             torch.optim.SGD with momentum); PyTorch eager in both
   lenet      LeNet-5 training step, batch 64 on 1x28x28 (hybridized vs eager)
   resnet18   ResNet-18 v1 inference, batch 1 and 8 at 3x224x224 (hybridized vs
              eager under torch.no_grad)
@@ -15,11 +19,17 @@ Cases (each timed as the median of --runs runs of --steps steps, after warm-up):
              training steps at batch 16, weft vs PyTorch, each in its own
              process so the peaks do not mix
 
+Note [Hand-written update]: the imperative MLP row is the paper's mixed loop in Gluon:
+the gradients come from autograd and the update is plain SGD written in the host
+language (lr / batch, no momentum), `w -= lr * g` in weft and MXNet, `p -= lr * p.grad`
+under torch.no_grad() in PyTorch (whose loss sums, so the gradient scale matches).
+
 Every configuration runs in a fresh subprocess with OMP_NUM_THREADS,
 OPENBLAS_NUM_THREADS and torch.set_num_threads set to the thread count (1 and
 2) and WEFT_CPU_WORKER_NTHREADS=1 (one engine worker whose OpenMP team has that
-many threads, so neither side has more busy threads than cores). Both sides use
-SGD with momentum 0.9, softmax cross-entropy, float32.
+many threads, so neither side has more busy threads than cores). All sides use
+softmax cross-entropy and float32, and SGD with momentum 0.9 except in the
+imperative row (plain SGD, hand-written).
 
 Why rounds (Note [Paired rounds]): on a shared 2-core machine the second core
 comes and goes with the neighbours' load, so two measurements minutes apart can
@@ -27,9 +37,10 @@ differ by 1.5x for the same program. Each configuration is therefore measured
 in --rounds rounds; a round spawns every framework back to back (the order rotating
 from round to round), and the round's ratios compare weft with each of them. The table gives
 the median time of each side, the median of the per-round ratios and their
-range (target <= 1.0; memory target <= 0.7).
+range (target <= 1.0, the MLP rows <= 0.9; memory target <= 0.7).
 
     PYTHONPATH=bindings/python python benchmarks/gluon_vs_torch.py [--threads 1 2] [--cases mlp lenet ...] [--rounds 5]
+        [--torch-python venv-torch/bin/python] [--mxnet-python venv-mx/bin/python]
 """
 import argparse
 import json
@@ -40,6 +51,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import frameworks as fw_env  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def _batch_of(case):
@@ -91,6 +104,18 @@ def run_weft(case, mode, steps, runs, framework="weft"):
     if case.startswith("resnet18") and not case.endswith("train"):
         def step():
             net(x).wait_to_read()
+    elif mode == "imperative":
+        # Note [Hand-written update]: the imperative row updates with w -= lr * g per parameter.
+        loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+        params = [(p.data(), p.grad()) for p in net.collect_params().values()]
+        lr = 0.01 / shape[0]
+
+        def step():
+            with autograd.record():
+                loss = loss_fn(net(x), y)
+            loss.backward()
+            for w, g in params:
+                w -= lr * g
     else:
         loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
         trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.01, "momentum": 0.9})
@@ -144,7 +169,7 @@ def _torch_net(case):
     return _torch_resnet18(), (_batch_of(case), 3, 224, 224)
 
 
-def run_torch(case, steps, runs, threads):
+def run_torch(case, steps, runs, threads, mode="hybridized"):
     import torch  # pylint: disable=import-outside-toplevel
     torch.set_num_threads(threads)
     torch.manual_seed(0)
@@ -157,6 +182,18 @@ def run_torch(case, steps, runs, threads):
         def step():
             with torch.no_grad():
                 net(x)
+    elif mode == "imperative":  # Note [Hand-written update]
+        loss_fn = torch.nn.CrossEntropyLoss(reduction="sum")
+        params = list(net.parameters())
+        lr = 0.01 / shape[0]
+
+        def step():
+            for p in params:
+                p.grad = None
+            loss_fn(net(x), y).backward()
+            with torch.no_grad():
+                for p in params:
+                    p -= lr * p.grad
     else:
         loss_fn = torch.nn.CrossEntropyLoss()
         opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
@@ -200,26 +237,17 @@ def _child(args):
     elif args.framework in ("weft", "mxnet"):
         print(json.dumps({"s": run_weft(args.case, args.mode, args.steps, args.runs, args.framework)}))
     else:
-        print(json.dumps({"s": run_torch(args.case, args.steps, args.runs, threads)}))
+        print(json.dumps({"s": run_torch(args.case, args.steps, args.runs, threads, args.mode)}))
 
 
-def _python_for(framework):
-    """MXNet 1.9.1 lives in its own virtual environment (it needs numpy<1.24): WEFT_MXNET_PYTHON,
-    else /work/venv-mxnet/bin/python, else this interpreter."""
-    if framework != "mxnet":
-        return sys.executable
-    for path in (os.environ.get("WEFT_MXNET_PYTHON"), "/work/venv-mxnet/bin/python"):
-        if path and os.path.exists(path):
-            return path
-    return sys.executable
+_ARGS = None  # the parsed options: which interpreter runs each framework
 
 
 def _spawn(threads, **kw):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
-               WEFT_CPU_WORKER_NTHREADS="1", MXNET_CPU_WORKER_NTHREADS="1", MKL_NUM_THREADS=str(threads))
-    if kw["framework"] == "mxnet":  # its own site-packages, not weft's binding
-        env.pop("PYTHONPATH", None)
-    cmd = [_python_for(kw["framework"]), os.path.abspath(__file__), "--child", kw.pop("child")]
+    env = fw_env.child_env(kw["framework"], OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
+                           WEFT_CPU_WORKER_NTHREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
+                           MKL_NUM_THREADS=str(threads))
+    cmd = [fw_env.python_for(kw["framework"], _ARGS), os.path.abspath(__file__), "--child", kw.pop("child")]
     for k, v in kw.items():
         cmd += ["--" + k, str(v)]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
@@ -237,9 +265,7 @@ def _paired(threads, rounds, case, mode, steps, runs, frameworks):
             if case == "memory":
                 got[fw] = _spawn(threads, child="memory", framework=fw)["mib"]
             else:
-                kw = dict(child="time", framework=fw, case=case, steps=steps, runs=runs)
-                if fw != "torch":
-                    kw["mode"] = mode
+                kw = dict(child="time", framework=fw, case=case, steps=steps, runs=runs, mode=mode)
                 got[fw] = _spawn(threads, **kw)["s"]
         out.append(got)
     return out
@@ -258,11 +284,24 @@ def main():
     ap.add_argument("--mode", default="hybridized")
     ap.add_argument("--frameworks", nargs="+", default=["weft", "torch", "mxnet"],
                     help="weft is always measured; ratios are weft / each other framework")
+    fw_env.add_options(ap)
     args = ap.parse_args()
     if args.child:
         _child(args)
         return
-    frameworks = ["weft"] + [f for f in args.frameworks if f != "weft"]
+    global _ARGS  # pylint: disable=global-statement
+    _ARGS = args
+    print(fw_env.machine_line())
+    frameworks = ["weft"]
+    for f in args.frameworks:
+        if f == "weft":
+            continue
+        ok, what = fw_env.available(f, args)
+        if ok:
+            frameworks.append(f)
+            print("%s %s: %s" % (f, what, fw_env.python_for(f, args)))
+        else:
+            print("%s left out: %s" % (f, what))
     rows = []
     for threads in args.threads:
         for case in args.cases:
@@ -276,7 +315,7 @@ def main():
                 modes = ["imperative", "hybridized"] if c == "mlp" else ["hybridized"]
                 for mode in modes:
                     pairs = _paired(threads, args.rounds, c, mode, steps, args.runs, frameworks)
-                    rows.append((threads, "%s (%s)" % (c, mode), "ms", 1e3, pairs, "1.0"))
+                    rows.append((threads, "%s (%s)" % (c, mode), "ms", 1e3, pairs, "0.9" if c == "mlp" else "1.0"))
                     print("  measured %d threads %s (%s)" % (threads, c, mode), file=sys.stderr, flush=True)
     others = frameworks[1:]
     head = "%-8s %-34s" % ("threads", "case") + "".join("%12s" % f for f in frameworks)

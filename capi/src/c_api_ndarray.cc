@@ -3,6 +3,7 @@
 
 #include "capi/src/c_api_common.h"
 #include "core/autograd/autograd.h"
+#include "core/ndarray/axpy_fusion.h"
 
 using namespace weft;  // NOLINT: C ABI implementation file
 
@@ -157,6 +158,17 @@ int weft_ndarray_shares_memory(const weft_ndarray* a, const weft_ndarray* b, int
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(out);
   *out = Arr(a).SharesChunk(Arr(b)) ? 1 : 0;
+  WEFT_API_END();
+}
+
+int weft_ndarray_fuse_scaled_update(weft_ndarray* w, weft_ndarray* t, int sign, int* fused) {
+  WEFT_API_BEGIN();
+  WEFT_CHECK_ARG(w);
+  WEFT_CHECK_ARG(t);
+  WEFT_CHECK_ARG(fused);
+  *fused = 0;
+  WEFT_CHECK(sign == 1 || sign == -1, kInvalidArgument) << "fuse_scaled_update: sign must be 1 or -1, got " << sign;
+  *fused = axpy_fusion::TryFuse(&w->arr, t->arr, sign, Autograd::IsRecording()) ? 1 : 0;
   WEFT_API_END();
 }
 

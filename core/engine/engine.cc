@@ -5,6 +5,7 @@
 #include "core/base/error.h"
 #include "core/engine/engine_internal.h"
 #include "core/engine/inline_push.h"
+#include "core/engine/push_count.h"
 
 namespace weft {
 
@@ -27,7 +28,11 @@ std::exception_ptr WrapCurrentException(const char* name) {
 
 namespace {
 thread_local int inline_push_depth = 0;
+thread_local uint64_t pushes_from_this_thread = 0;
 }  // namespace
+
+void engine_internal::CountPush() { ++pushes_from_this_thread; }
+uint64_t PushesFromThisThread() { return pushes_from_this_thread; }
 
 // Note [Inline pushes] (inline_push.h)
 InlinePushScope::InlinePushScope() { ++inline_push_depth; }

@@ -9,6 +9,7 @@
 #include "core/base/error.h"
 #include "core/gpu/device_api.h"
 #include "core/engine/engine_internal.h"
+#include "core/engine/push_count.h"
 #include "core/engine/profiler.h"
 
 namespace weft {
@@ -33,6 +34,7 @@ class NaiveEngine final : public Engine {
   void Push(SyncFn fn, Context ctx, const std::vector<VarHandle>& const_vars,
             const std::vector<VarHandle>& mutable_vars, FnProperty prop, int priority,
             const char* name) override {
+    engine_internal::CountPush();
     if (name == nullptr) name = "";
     for (VarHandle v : const_vars) {
       WEFT_CHECK(v != nullptr, kInvalidArgument) << "Push(" << name << "): null var in const_vars";

@@ -8,6 +8,7 @@
 #include "core/base/error.h"
 #include "core/engine/inline_push.h"
 #include "core/engine/object_pool.h"
+#include "core/engine/push_count.h"
 #include "core/engine/profiler.h"
 #include "core/gpu/device_api.h"
 
@@ -133,6 +134,7 @@ void ThreadedEngine::PushOpr(OprBlock* op) {
 void ThreadedEngine::Push(SyncFn fn, Context ctx, const std::vector<VarHandle>& const_vars,
                           const std::vector<VarHandle>& mutable_vars, FnProperty prop,
                           int priority, const char* name) {
+  engine_internal::CountPush();
   if (name == nullptr) name = "";
   CheckVars(const_vars, "const_vars", name);
   CheckVars(mutable_vars, "mutable_vars", name);

@@ -1,6 +1,7 @@
 #include "core/ndarray/imperative.h"
 
 #include "core/base/error.h"
+#include "core/ndarray/axpy_fusion.h"
 #include "core/op/dynamic_shape.h"
 #include "core/op/op_rules.h"
 #include "core/op/random_state.h"
@@ -44,6 +45,8 @@ std::vector<Shape> DynamicOutputShapes(const OpDef& op, const DynamicShapeRule& 
 
 RecordingFn g_is_recording = nullptr;
 RecordFn g_record = nullptr;
+
+void PushGated(const std::shared_ptr<const PreparedOp>& p, bool is_train, axpy_fusion::Gate gate);
 
 }  // namespace
 
@@ -94,8 +97,9 @@ void InvokeImpl(const OpDef& op, Params params, std::vector<NDArray> inputs, std
   WEFT_CHECK(types_done, kDType) << op.name << ": cannot infer the output dtype from the inputs";
 
   const int num_visible = op.NumVisibleOutputs(params);
+  const bool fresh = outputs->empty();
   std::vector<NDArray> outs;
-  if (!outputs->empty()) {
+  if (!fresh) {
     // out= gives the visible outputs; the executor may give all of them
     // (hidden ones such as Dropout's mask feed its backward pass).
     const int given = static_cast<int>(outputs->size());
@@ -132,7 +136,9 @@ void InvokeImpl(const OpDef& op, Params params, std::vector<NDArray> inputs, std
   p->params = std::move(params);
   PrepareOp(p.get(), dead);
   // Autograd records the call (outputs tagged before they are handed back).
-  if (g_is_recording != nullptr && g_is_recording()) g_record(op, p->params, p->inputs, &p->outputs);
+  const bool recording = g_is_recording != nullptr && g_is_recording();
+  if (recording) g_record(op, p->params, p->inputs, &p->outputs);
+  axpy_fusion::Gate gate = axpy_fusion::NoteCall(*p, fresh && dead.empty(), recording);
   std::vector<NDArray> visible(p->outputs.begin(), p->outputs.begin() + num_visible);
   // The pushed call holds plain arrays: a tape node must not be released on
   // an engine worker (a custom Function's release calls the front end).
@@ -140,7 +146,7 @@ void InvokeImpl(const OpDef& op, Params params, std::vector<NDArray> inputs, std
     if (a.ag_node()) a = a.Detach();
   for (NDArray& o : p->outputs)
     if (o.ag_node()) o = o.Detach();
-  PushPrepared(p, is_train);
+  PushGated(p, is_train, std::move(gate));
   *outputs = std::move(visible);
 }
 
@@ -188,9 +194,15 @@ void PrepareOp(PreparedOp* p, const std::vector<bool>& dead) {
   }
 }
 
-void PushPrepared(const std::shared_ptr<const PreparedOp>& p, bool is_train) {
+void PushPrepared(const std::shared_ptr<const PreparedOp>& p, bool is_train) { PushGated(p, is_train, nullptr); }
+
+namespace {
+
+// A gated call runs only if its gate admits it (Note [In-place axpy fusion]).
+void PushGated(const std::shared_ptr<const PreparedOp>& p, bool is_train, axpy_fusion::Gate gate) {
   Engine::Get()->Push(
-      [p, is_train](RunContext rctx) {
+      [p, is_train, gate = std::move(gate)](RunContext rctx) {
+        if (!axpy_fusion::Admit(gate)) return;
         std::vector<TensorView> in_views, out_views;
         in_views.reserve(p->inputs.size());
         out_views.reserve(p->outputs.size());
@@ -206,5 +218,7 @@ void PushPrepared(const std::shared_ptr<const PreparedOp>& p, bool is_train) {
       },
       p->ctx, p->reads, p->writes, FnProperty::kNormal, 0, p->op->name.c_str());
 }
+
+}  // namespace
 
 }  // namespace weft

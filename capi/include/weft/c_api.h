@@ -507,6 +507,15 @@ WEFT_API int weft_image_record_iter_num_records(const weft_image_record_iter* it
  * Strings in static storage; any out pointer may be NULL. */
 WEFT_API int weft_blas_info(const char** name, const char** config, const char** kernel, const char** library,
                             const char** threading, int* threads);
+
+/* ---- In-place update fusion -------------------------------------------- */
+/* *w += sign * t (sign +1 or -1) as one kernel, when t is the output of this
+ * thread's last op call, a float32 _mul_scalar not yet started, and nothing
+ * else holds t's memory (Note [In-place axpy fusion] in core/ndarray/axpy_fusion.h).
+ * The caller promises t is a temporary it drops right after. *fused = 1: w is
+ * updated and t's multiply cancelled (t's contents are undefined); 0: nothing
+ * was done, run the two ops. */
+WEFT_API int weft_ndarray_fuse_scaled_update(weft_ndarray* w, weft_ndarray* t, int sign, int* fused);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

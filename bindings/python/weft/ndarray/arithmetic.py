@@ -6,6 +6,7 @@ import operator
 
 from ..base import ArgumentTypeError, NotFoundError, error_for
 from ..base import into1, invoke1
+from . import axpy
 from .attr_text import _SCALAR_TEXT, _is_scalar, _scalar_attr
 from .ndarray import NDArray, _new_obj
 from .op_call import _call, _fail, _op, _scalar_call, has_op
@@ -138,7 +139,27 @@ def _make_fast(kind, reverse=False, inplace=False):
     except NotFoundError:
         hs = None
 
-    if inplace:
+    if inplace and kind in ("add", "subtract") and axpy.ENABLED:
+        # w -= lr * g as one kernel when lr * g is a temporary (Note [In-place axpy fusion]).
+        def method(self, other, _h=hs, _into=into1, _sattr=_SCALAR_TEXT, _temp=axpy.is_temporary,
+                   _fuse=axpy.fuse):
+            t = other.__class__
+            if t is NDArray and _temp(other, kind) and _fuse(self, other, kind):
+                return self
+            if _h is not None and (t is float or t is int):
+                try:
+                    blob = _sattr[other]
+                except KeyError:
+                    blob = _scalar_attr(other)
+                rc = _into(_h, self.handle, self.handle, 1, blob)
+                if rc:
+                    raise error_for(rc)
+                return self
+            if not (t is NDArray or isinstance(other, NDArray) or _is_scalar(other)):
+                return NotImplemented
+            _ufunc(self, other, kind, out=self)
+            return self
+    elif inplace:
         def method(self, other, _h=hs, _into=into1, _sattr=_SCALAR_TEXT):
             t = other.__class__
             if _h is not None and (t is float or t is int):
