@@ -1,0 +1,37 @@
+// Where a control-flow node keeps its graphs (Note [Subgraph operators] in
+// core/op/control/subgraph_ops.h).
+//
+// The node holds them in Node::info (a symbol node's info is otherwise unused:
+// the tape's nodes are autograd's own), and Node::ParseParams names them in
+// its Params by a hidden attribute (kSubgraphsAttr, an id into a table of weak
+// references), so inference and kernels, which see only Params, can reach
+// them. A typed field on Node and Params would be plainer; it changes the two
+// headers every file includes, and is left for a quiet moment.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/graph/symbol.h"
+
+namespace weft {
+
+using SubgraphList = std::vector<Symbol>;
+
+// The hidden attribute ParseParams adds to the Params of a node with graphs.
+constexpr const char* kSubgraphsAttr = "__subgraphs__";
+
+// The ops whose nodes carry graphs (_foreach, _while_loop, _cond and their
+// backward ops).
+bool IsSubgraphOp(const OpDef& op);
+// n's graphs (null when it has none).
+std::shared_ptr<const SubgraphList> NodeSubgraphs(const Node& n);
+// Gives n the graphs and parses its parameters again.
+void SetNodeSubgraphs(Node* n, std::shared_ptr<const SubgraphList> graphs);
+// The id ParseParams writes for the graphs (registers them).
+std::string SubgraphsId(const std::shared_ptr<const SubgraphList>& graphs);
+// The graphs of the node whose Params these are (null when none, or when the
+// node is gone).
+std::shared_ptr<const SubgraphList> ParamsSubgraphs(const Params& p);
+
+}  // namespace weft
