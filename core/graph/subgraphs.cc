@@ -11,7 +11,10 @@ namespace {
 struct Table {
   std::mutex mu;
   uint64_t next = 1;
-  std::unordered_map<uint64_t, std::weak_ptr<const SubgraphList>> by_id;
+  // Strong references: a pushed kernel owns its Params, not the node, and may
+  // run after the graph that made it is gone (an executor freed with work in
+  // flight). Each list is a few small graphs, made once per control-flow node.
+  std::unordered_map<uint64_t, std::shared_ptr<const SubgraphList>> by_id;
   std::unordered_map<const SubgraphList*, uint64_t> id_of;
 };
 Table& Get() {
@@ -40,23 +43,7 @@ std::string SubgraphsId(const std::shared_ptr<const SubgraphList>& graphs) {
   Table& t = Get();
   std::lock_guard<std::mutex> lk(t.mu);
   auto it = t.id_of.find(graphs.get());
-  if (it != t.id_of.end()) {
-    auto live = t.by_id[it->second].lock();
-    if (live == graphs) return std::to_string(it->second);
-  }
-  // Forget the graphs that are gone (their address may come back).
-  for (auto e = t.by_id.begin(); e != t.by_id.end();) {
-    if (e->second.expired()) {
-      for (auto i = t.id_of.begin(); i != t.id_of.end(); ++i)
-        if (i->second == e->first) {
-          t.id_of.erase(i);
-          break;
-        }
-      e = t.by_id.erase(e);
-    } else {
-      ++e;
-    }
-  }
+  if (it != t.id_of.end()) return std::to_string(it->second);
   const uint64_t id = t.next++;
   t.by_id[id] = graphs;
   t.id_of[graphs.get()] = id;
@@ -69,7 +56,7 @@ std::shared_ptr<const SubgraphList> ParamsSubgraphs(const Params& p) {
     Table& t = Get();
     std::lock_guard<std::mutex> lk(t.mu);
     auto it = t.by_id.find(std::stoull(kv.second));
-    return it == t.by_id.end() ? nullptr : it->second.lock();
+    return it == t.by_id.end() ? nullptr : it->second;
   }
   return nullptr;
 }

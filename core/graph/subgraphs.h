@@ -3,10 +3,12 @@
 //
 // The node holds them in Node::info (a symbol node's info is otherwise unused:
 // the tape's nodes are autograd's own), and Node::ParseParams names them in
-// its Params by a hidden attribute (kSubgraphsAttr, an id into a table of weak
-// references), so inference and kernels, which see only Params, can reach
-// them. A typed field on Node and Params would be plainer; it changes the two
-// headers every file includes, and is left for a quiet moment.
+// its Params by a hidden attribute (kSubgraphsAttr, an id into a process-wide
+// table that keeps every list registered), so inference and kernels, which see
+// only Params, can reach them, even after the node is gone. The table grows by
+// one entry per control-flow node made (composed or loaded). A typed field on
+// Params owning the graphs would be plainer and free them; it changes the two
+// headers every file includes (a full rebuild), and is left for a quiet moment.
 #pragma once
 #include <memory>
 #include <string>
@@ -30,8 +32,7 @@ std::shared_ptr<const SubgraphList> NodeSubgraphs(const Node& n);
 void SetNodeSubgraphs(Node* n, std::shared_ptr<const SubgraphList> graphs);
 // The id ParseParams writes for the graphs (registers them).
 std::string SubgraphsId(const std::shared_ptr<const SubgraphList>& graphs);
-// The graphs of the node whose Params these are (null when none, or when the
-// node is gone).
+// The graphs of the node whose Params these are (null when none).
 std::shared_ptr<const SubgraphList> ParamsSubgraphs(const Params& p);
 
 }  // namespace weft
