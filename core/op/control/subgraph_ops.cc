@@ -14,6 +14,7 @@
 #include "core/graph/infer.h"
 #include "core/graph/subgraphs.h"
 #include "core/graph/symbol.h"
+#include "core/op/control/subgraph_ops_gpu.h"
 #include "core/op/op_def.h"
 
 namespace weft {
@@ -393,19 +394,19 @@ FCompute Kernel(const std::string& op) {
               const std::vector<TensorView>& out) { SubgraphKernel(op)(ctx, p, in, req, out); };
 }
 
-OpDef& Common(OpDef& d, const std::string& name) {
+OpDef& Common(OpDef& d, const std::string& name, FCompute gpu) {
   d.add_required_param("num_args", ParamType::kInt, "Number of inputs, the subgraph(s) included.")
       .add_required_param("num_outputs", ParamType::kInt, "The number of outputs of the subgraph.")
       .set_compute_cpu(Kernel(name))
-      .set_compute_gpu(Kernel(name));
+      .set_compute_gpu(std::move(gpu));
   // The inputs are variadic (the bindings take them positionally); num_args
   // also counts the graphs, so list_input_names, not the count, names them.
   d.set_variadic("num_args");
   return d;
 }
 
-OpDef& Backward(OpDef& d, const std::string& name) {
-  Common(d, name);
+OpDef& Backward(OpDef& d, const std::string& name, FCompute gpu) {
+  Common(d, name, std::move(gpu));
   d.list_input_names = [](const Params& p) {
     std::vector<std::string> n = ArgNames(static_cast<int>(p.GetInt("num_outputs")))(p);
     return n;
@@ -450,7 +451,7 @@ void AddCondParams(OpDef& d) {
 
 [[maybe_unused]] const bool kRegistered = [] {
   auto& reg = *OpRegistry::Get();
-  OpDef& fe = Common(reg.Add("_foreach"), "_foreach");
+  OpDef& fe = Common(reg.Add("_foreach"), "_foreach", WEFT_GPU(cuda::ForeachGpu));
   AddForeachParams(fe);
   fe.describe("Runs a for loop over axis 0 of the data with the body subgraph (mx.sym.contrib.foreach); "
               "outputs: the per-step outputs stacked along axis 0, then the final states.");
@@ -458,7 +459,7 @@ void AddCondParams(OpDef& d) {
   fe.set_num_outputs([](const Params& p) { return static_cast<int>(p.GetInt("num_outputs")); });
   fe.set_infer_shape(ForeachShape).set_infer_type(ForeachType).set_gradient(SubgraphGradient);
 
-  OpDef& wl = Common(reg.Add("_while_loop"), "_while_loop");
+  OpDef& wl = Common(reg.Add("_while_loop"), "_while_loop", WEFT_GPU(cuda::WhileLoopGpu));
   AddWhileParams(wl);
   wl.describe("Runs func while cond holds, at most max_iterations times (mx.sym.contrib.while_loop); outputs: "
               "the step outputs stacked along axis 0 and padded to max_iterations rows, then the loop variables.");
@@ -466,16 +467,17 @@ void AddCondParams(OpDef& d) {
   wl.set_num_outputs([](const Params& p) { return static_cast<int>(p.GetInt("num_outputs")); });
   wl.set_infer_shape(WhileShape).set_infer_type(WhileType).set_gradient(SubgraphGradient);
 
-  OpDef& cd = Common(reg.Add("_cond"), "_cond");
+  OpDef& cd = Common(reg.Add("_cond"), "_cond", WEFT_GPU(cuda::CondGpu));
   AddCondParams(cd);
   cd.describe("Runs the then or the else branch as the predicate subgraph says (mx.sym.contrib.cond).");
   cd.list_input_names = ArgNames(0);
   cd.set_num_outputs([](const Params& p) { return static_cast<int>(p.GetInt("num_outputs")); });
   cd.set_infer_shape(CondShape).set_infer_type(CondType).set_gradient(SubgraphGradient);
 
-  AddForeachParams(Backward(reg.Add("_backward_foreach"), "_backward_foreach").describe("Backward of _foreach."));
-  AddWhileParams(Backward(reg.Add("_backward_while_loop"), "_backward_while_loop").describe("Backward of _while_loop."));
-  AddCondParams(Backward(reg.Add("_backward_cond"), "_backward_cond").describe("Backward of _cond."));
+  AddForeachParams(Backward(reg.Add("_backward_foreach"), "_backward_foreach", WEFT_GPU(cuda::ForeachBackwardGpu)).describe("Backward of _foreach."));
+  AddWhileParams(Backward(reg.Add("_backward_while_loop"), "_backward_while_loop",
+                          WEFT_GPU(cuda::WhileLoopBackwardGpu)).describe("Backward of _while_loop."));
+  AddCondParams(Backward(reg.Add("_backward_cond"), "_backward_cond", WEFT_GPU(cuda::CondBackwardGpu)).describe("Backward of _cond."));
   return true;
 }();
 }  // namespace

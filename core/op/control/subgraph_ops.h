@@ -13,9 +13,10 @@
 // num_args - 1 inputs, _while_loop num_args - 2, _cond num_args - 3.
 // Inference runs the graph passes over the subgraph (foreach's outputs gain
 // the step axis in front, while_loop's max_iterations). The kernels run the
-// subgraph once per step through the imperative path on the node's device,
-// so they work wherever the ops of the body do; they live above the op layer
-// (core/executor/subgraph_kernels.cc, installed through SetSubgraphKernel).
+// subgraph once per step through the imperative path; they live above the op
+// layer (core/executor/subgraph_kernels.cc, installed through
+// SetSubgraphKernel). On a GPU the node's arrays are copied to the host and
+// the subgraph runs there (subgraph_ops.cu says why), as Custom does.
 // The gradient of a node is one backward node carrying the forward graphs
 // and their symbolic gradients (BuildGradient of each graph with respect to
 // all its inputs); its kernel recomputes the forward steps and walks them

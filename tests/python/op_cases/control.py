@@ -19,12 +19,13 @@ def _bind_run(outputs, names, arrays, backward=False):
     (or the gradients of `names`, in order)."""
     g = sym.Group(outputs)
     args = dict(zip(names, arrays))
-    grads = {n: weft.nd.zeros(a.shape, dtype=a.dtype) for n, a in args.items()} if backward else None
-    exe = g.bind(weft.cpu(), args=args, args_grad=grads)
+    ctx = arrays[0].context  # the subgraph runs where its inputs are (the GPU harness passes gpu(0) arrays)
+    grads = {n: weft.nd.zeros(a.shape, dtype=a.dtype, ctx=ctx) for n, a in args.items()} if backward else None
+    exe = g.bind(ctx, args=args, args_grad=grads)
     outs = exe.forward(is_train=backward)
     if not backward:
         return [o.copy() for o in outs]
-    exe.backward([weft.nd.ones(o.shape, dtype=o.dtype) for o in outs])
+    exe.backward([weft.nd.ones(o.shape, dtype=o.dtype, ctx=ctx) for o in outs])
     return [grads[n] for n in names]
 
 
