@@ -194,3 +194,29 @@ def test_hybridized_block_matches_imperative():
     hybrid = _run_block(True)
     for k, (a, b) in enumerate(zip(imperative, hybrid)):
         np.testing.assert_allclose(b, a, rtol=1e-4, atol=1e-5, err_msg="result %d" % k)
+
+
+def test_nested_foreach_closing_over_an_outer_result():
+    # The body reads w2 = w * 2, computed outside it: the cut makes it an input of the node.
+    x, w = sym.var("x"), sym.var("w")
+    w2 = w * 2
+
+    def outer(row, s):
+        o, st = sym.contrib.foreach(lambda r, t: (r + t[0], [r + t[0]]), row, [s[0]])
+        return o * w2, [st[0]]
+    outs, st = sym.contrib.foreach(outer, x, [sym.var("s0")])
+    g = sym.Group([outs, st[0]])
+    assert sorted(g.list_arguments()) == ["s0", "w", "x"]
+    grads = {"x": nd.zeros((2, 3, 1)), "w": nd.zeros((3, 1)), "s0": nd.zeros((1,))}
+    exe = g.bind(mx.cpu(), args={"x": nd.array(np.arange(6, dtype=F32).reshape(2, 3, 1)),
+                                 "w": nd.array(np.full((3, 1), 3.0)), "s0": nd.array([1.0])}, args_grad=grads)
+    o, s = exe.forward(is_train=True)
+    # Inner cumulative sums 1 2 4 | 7 11 16, times 2w = 6.
+    np.testing.assert_allclose(o.asnumpy().ravel(), [6, 12, 24, 42, 66, 96])
+    np.testing.assert_allclose(s.asnumpy(), [16])
+    exe.backward([nd.ones((2, 3, 1)), nd.ones((1,))])
+    np.testing.assert_allclose(grads["w"].asnumpy().ravel(), [2 * (1 + 7), 2 * (2 + 11), 2 * (4 + 16)])
+    np.testing.assert_allclose(grads["s0"].asnumpy(), [6 * 6 + 1])
+    np.testing.assert_allclose(grads["x"].asnumpy().ravel(), [37, 31, 25, 19, 13, 7])
+    text = g.tojson()
+    assert sym.load_json(text).tojson() == text
