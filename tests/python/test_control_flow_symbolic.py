@@ -220,3 +220,16 @@ def test_nested_foreach_closing_over_an_outer_result():
     np.testing.assert_allclose(grads["x"].asnumpy().ravel(), [37, 31, 25, 19, 13, 7])
     text = g.tojson()
     assert sym.load_json(text).tojson() == text
+
+
+def test_bad_locations_in_a_file_are_named():
+    bad = json.loads(_rnn_graph().tojson())
+    node = [n for n in bad["nodes"] if n["op"] == "_foreach"][0]
+    node["attrs"]["in_data_locs"] = "[9]"
+    g = sym.load_json(json.dumps(bad))
+    with pytest.raises(mx.base.WeftError, match="in_data_locs has position 9"):
+        g.infer_shape(data=(5, 2, 3), h0=(2, 4), wx=(3, 4), wh=(4, 4))
+    node["attrs"]["in_data_locs"] = node["attrs"]["in_state_locs"]
+    g = sym.load_json(json.dumps(bad))
+    with pytest.raises(mx.base.WeftError, match="appears twice"):
+        g.infer_shape(data=(5, 2, 3), h0=(2, 4), wx=(3, 4), wh=(4, 4))

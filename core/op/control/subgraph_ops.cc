@@ -187,6 +187,13 @@ ForeachLayout ForeachOf(const Params& p) {
       << "_foreach: in_data_locs, in_state_locs and remain_locs name " << l.data_locs.size() << " + "
       << l.state_locs.size() << " + " << l.remain_locs.size() << " inputs, but the node has " << n_in
       << " and the body " << g_in;
+  std::vector<bool> seen(g_in, false);
+  for (const auto* locs : {&l.data_locs, &l.state_locs, &l.remain_locs})
+    for (int64_t x : *locs) {
+      WEFT_CHECK(!seen[static_cast<size_t>(x)], kInvalidArgument)
+          << "_foreach: body input " << x << " appears twice in in_data_locs, in_state_locs and remain_locs";
+      seen[static_cast<size_t>(x)] = true;
+    }
   WEFT_CHECK(l.num_out_data >= 0 && l.num_out_data + static_cast<int>(l.state_locs.size()) == l.num_outputs &&
                  Graph(p, 0).num_outputs() == static_cast<size_t>(l.num_outputs),
              kInvalidArgument)
