@@ -2,9 +2,10 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "core/base/error.h"
-#include "core/op/control/subgraph_ops.h"
+#include "core/op/control/subgraph_kernel.h"
 
 namespace weft {
 namespace control {

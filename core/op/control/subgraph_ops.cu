@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/gpu/device_api.h"
-#include "core/op/control/subgraph_ops.h"
+#include "core/op/control/subgraph_kernel.h"
 #include "core/op/control/subgraph_ops_gpu.h"
 
 namespace weft {

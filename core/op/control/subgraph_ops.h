@@ -27,15 +27,12 @@
 #include <vector>
 
 #include "core/graph/symbol.h"
+#include "core/op/control/subgraph_kernel.h"
 #include "core/op/op_def.h"
 
 namespace weft {
 namespace control {
 
-// The kernel of subgraph op `op` (by canonical name), set once at load by the
-// layer that can run graphs; an op whose kernel is not installed throws.
-void SetSubgraphKernel(const std::string& op, FCompute kernel);
-FCompute SubgraphKernel(const std::string& op);
 
 // What the kernels read of a node's parameters, checked against its graphs.
 // Graph i of the node (throws, saying how to build the op, when it has none).
