@@ -233,3 +233,21 @@ def test_bad_locations_in_a_file_are_named():
     g = sym.load_json(json.dumps(bad))
     with pytest.raises(mx.base.WeftError, match="appears twice"):
         g.infer_shape(data=(5, 2, 3), h0=(2, 4), wx=(3, 4), wh=(4, 4))
+
+
+def test_exported_block_loads_back_and_agrees(tmp_path):
+    net = _RNN()
+    net.initialize(mx.init.Uniform(0.5))
+    net.hybridize()
+    values = _rnn_inputs()
+    x, h0 = nd.array(values["data"]), nd.array(values["h0"])
+    want = [o.asnumpy() for o in net(x, h0)]
+    net.export(str(tmp_path / "rnn"))
+    text = (tmp_path / "rnn-symbol.json").read_text()
+    assert '"subgraphs"' in text
+    assert sym.load(str(tmp_path / "rnn-symbol.json")).tojson() == text
+    loaded = gluon.SymbolBlock.imports(str(tmp_path / "rnn-symbol.json"), ["data0", "data1"],
+                                       str(tmp_path / "rnn-0000.params"))
+    got = [o.asnumpy() for o in loaded(x, h0)]
+    for a, b in zip(want, got):
+        np.testing.assert_allclose(b, a, rtol=1e-6)
