@@ -1,9 +1,10 @@
 """weft.sym.contrib.foreach, while_loop and cond (MXNet 1.9.1's subgraph
 operators _foreach, _while_loop, _cond; Note [Subgraph operators]): an RNN cell
 run by foreach against the unrolled imperative loop (values and gradients),
-while_loop's padding to max_iterations, both branches of cond, the symbol JSON
-round trip with subgraphs, a hybridized HybridBlock against the same block run
-imperatively, and the errors for a node without its graphs."""
+while_loop's padding to max_iterations, both branches of cond, nested loops
+closing over outer results, the symbol JSON round trip with subgraphs, a
+hybridized HybridBlock against the same block run imperatively and exported /
+imported, and the errors for a node without its graphs or with bad locations."""
 import json
 
 import numpy as np
