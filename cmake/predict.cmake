@@ -46,6 +46,9 @@ list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/(kvstore|io)/")
 list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/[a-z]+/[a-z_]*_dnnl\\.cc$")
 list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/common/dnnl_common\\.cc$")
 list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/executor/cached_op\\.cc$")
+# The control-flow kernels run subgraphs through CachedOp::RunInline: without
+# them a _foreach/_while_loop/_cond node says this build cannot run it.
+list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/executor/subgraph_kernels\\.cc$")
 list(FILTER WEFT_PREDICT_SRCS EXCLUDE REGEX "/core/op/optim/")
 # The linalg family calls LAPACK/BLAS (core/op/linalg/lapack_cpu.cc), which the
 # predictor does not link; inference graphs do not use it.

@@ -1,5 +1,7 @@
 #include "core/graph/graph.h"
 
+#include "core/graph/subgraphs.h"
+
 #include <unordered_set>
 
 #include "core/base/error.h"
@@ -10,6 +12,9 @@ namespace weft {
 void Node::ParseParams() {
   if (is_variable()) return;
   std::vector<std::pair<std::string, std::string>> list(attrs.begin(), attrs.end());
+  // Note [Subgraph operators]: a control-flow node's Params name its graphs.
+  if (std::shared_ptr<const SubgraphList> graphs = NodeSubgraphs(*this))
+    list.emplace_back(kSubgraphsAttr, SubgraphsId(graphs));
   try {
     params = Params::Parse(*op, list);
   } catch (const Error& e) {

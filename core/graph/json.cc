@@ -23,6 +23,8 @@
 // Every error is kIO and names the source, and the node where there is one.
 #include "core/graph/json.h"
 
+#include "core/graph/subgraphs.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -41,7 +43,8 @@ class SymbolLoader {
  public:
   explicit SymbolLoader(const std::string& source) : source_(source) {}
 
-  Symbol Load(const JSONValue& root, GraphAttrs* graph_attrs) {
+  // subgraph_version >= 0: a node's subgraph, read as a file of that version.
+  Symbol Load(const JSONValue& root, GraphAttrs* graph_attrs, int subgraph_version = -1) {
     if (!root.is_object()) Fail("", "expected a JSON object at the top level, found " + Kind(root));
     const JSONValue *nodes = nullptr, *arg_nodes = nullptr, *row_ptr = nullptr, *heads = nullptr,
                     *attrs = nullptr;
@@ -59,9 +62,9 @@ class SymbolLoader {
 
     GraphAttrs gattrs;
     if (attrs) gattrs = ReadGraphAttrs(*attrs);
-    int version = json_upgrade::kVersion080;
+    int version = subgraph_version >= 0 ? subgraph_version : json_upgrade::kVersion080;
     auto v = gattrs.find("mxnet_version");
-    if (v != gattrs.end()) {
+    if (v != gattrs.end() && subgraph_version < 0) {
       int64_t x = 0;
       if (v->second.type != "int" || !v->second.value.GetInt64(&x) || x < 0 || x > 100000000)
         Fail("", "graph attribute 'mxnet_version' must be [\"int\", <version>]");
@@ -214,7 +217,7 @@ class SymbolLoader {
       if (!name->is_string()) Fail(where, "'name' must be a string, found " + Kind(*name));
       where += " ('" + name->text + "')";
     }
-    const JSONValue *op = nullptr, *name = nullptr, *inputs = nullptr, *deps = nullptr;
+    const JSONValue *op = nullptr, *name = nullptr, *inputs = nullptr, *deps = nullptr, *subgraphs = nullptr;
     std::map<std::string, std::string> attrs, param;
     for (const auto& m : jn.members) {
       const std::string& key = m.first;
@@ -227,9 +230,8 @@ class SymbolLoader {
       else if (key == "param") param = ReadStringMap(m.second, &ok);
       else if (key == "backward_source_id") ok = m.second.is_integer();
       else if (key == "subgraphs") {
-        if (!m.second.is_array()) ok = false;
-        else if (!m.second.items.empty())
-          Fail(where, "has subgraphs (a control-flow or fused operator); these are not supported");
+        ok = m.second.is_array();
+        subgraphs = &m.second;
       } else {
         Fail(where, "unknown key '" + key +
                         "' (expected op, name, attrs, inputs, control_deps, subgraphs, attr, param, backward_source_id)");
@@ -267,6 +269,22 @@ class SymbolLoader {
       }
     }
 
+    // Note [Subgraph operators]: the graphs of a control-flow node.
+    if (subgraphs && !subgraphs->items.empty()) {
+      if (!node->op || !IsSubgraphOp(*node->op))
+        Fail(where, "has subgraphs, which only the control-flow operators (_foreach, _while_loop, _cond) take");
+      auto graphs = std::make_shared<SubgraphList>();
+      for (size_t k = 0; k < subgraphs->items.size(); ++k) {
+        try {
+          graphs->push_back(SymbolLoader(source_).Load(subgraphs->items[k], nullptr, version));
+        } catch (const Error& e) {
+          Fail(where, "subgraph " + std::to_string(k) + ": " + e.what());
+        }
+      }
+      node->info = std::move(graphs);
+    } else if (node->op && IsSubgraphOp(*node->op)) {
+      Fail(where, "operator " + node->op->name + " needs its subgraphs, and the node has none");
+    }
     try {
       if (version < kMXNetJSONVersion) json_upgrade::FixHiddenKeys(node.get());
       node->ParseParams();

@@ -18,6 +18,7 @@
 
 #include "core/base/error.h"
 #include "core/graph/json.h"
+#include "core/graph/subgraphs.h"
 
 namespace weft {
 namespace {
@@ -181,13 +182,10 @@ void WriteGraphAttrValue(MXJSONWriter* w, const std::string& name, const GraphAt
   }
 }
 
-}  // namespace
-
-std::string SaveSymbolJSON(const Symbol& s) { return SaveSymbolJSON(s, GraphAttrs()); }
-
-std::string SaveSymbolJSON(const Symbol& s, const GraphAttrs& graph_attrs) {
+// One graph object: the file, or (graph_attrs null) a node's subgraph, which
+// MXNet writes without graph attributes.
+void WriteGraph(MXJSONWriter& w, const Symbol& s, const GraphAttrs* graph_attrs) {
   IndexedGraph g(s.outputs);
-  MXJSONWriter w;
   w.BeginObject();
 
   w.Key("nodes");
@@ -211,6 +209,16 @@ std::string SaveSymbolJSON(const Symbol& s, const GraphAttrs& graph_attrs) {
       w.Key("control_deps");
       WriteUIntArray(&w, in.control_deps);
     }
+    // Note [Subgraph operators]: a control-flow node's graphs, each complete.
+    if (std::shared_ptr<const SubgraphList> graphs = NodeSubgraphs(n)) {
+      w.Key("subgraphs");
+      w.BeginArray(true);
+      for (const Symbol& sub : *graphs) {
+        w.Item();
+        WriteGraph(w, sub, nullptr);
+      }
+      w.EndArray();
+    }
     w.EndObject();
   }
   w.EndArray();
@@ -222,28 +230,39 @@ std::string SaveSymbolJSON(const Symbol& s, const GraphAttrs& graph_attrs) {
   w.Key("heads");
   WriteEntries(&w, g.outputs());
 
-  // MXNet keeps graph attrs in an unordered map; with is_np_shape and
-  // mxnet_version it printed is_np_shape first. Others first, sorted, then the version.
-  size_t n_attrs = 1;
-  for (const auto& kv : graph_attrs)
-    if (kv.first != "mxnet_version") ++n_attrs;
-  w.Key("attrs");
-  w.BeginObject(n_attrs > 1);
-  auto write_pair = [&](const std::string& name, const GraphAttr& a) {
-    w.Key(name);
-    w.BeginArray(false);
-    w.Item();
-    w.String(a.type);
-    w.Item();
-    WriteGraphAttrValue(&w, name, a);
-    w.EndArray();
-  };
-  for (const auto& kv : graph_attrs)
-    if (kv.first != "mxnet_version") write_pair(kv.first, kv.second);
-  write_pair("mxnet_version", GraphAttr::Int(kMXNetJSONVersion));
-  w.EndObject();
+  if (graph_attrs) {
+    // MXNet keeps graph attrs in an unordered map; with is_np_shape and
+    // mxnet_version it printed is_np_shape first. Others first, sorted, then the version.
+    size_t n_attrs = 1;
+    for (const auto& kv : *graph_attrs)
+      if (kv.first != "mxnet_version") ++n_attrs;
+    w.Key("attrs");
+    w.BeginObject(n_attrs > 1);
+    auto write_pair = [&](const std::string& name, const GraphAttr& a) {
+      w.Key(name);
+      w.BeginArray(false);
+      w.Item();
+      w.String(a.type);
+      w.Item();
+      WriteGraphAttrValue(&w, name, a);
+      w.EndArray();
+    };
+    for (const auto& kv : *graph_attrs)
+      if (kv.first != "mxnet_version") write_pair(kv.first, kv.second);
+    write_pair("mxnet_version", GraphAttr::Int(kMXNetJSONVersion));
+    w.EndObject();
+  }
 
   w.EndObject();
+}
+
+}  // namespace
+
+std::string SaveSymbolJSON(const Symbol& s) { return SaveSymbolJSON(s, GraphAttrs()); }
+
+std::string SaveSymbolJSON(const Symbol& s, const GraphAttrs& graph_attrs) {
+  MXJSONWriter w;
+  WriteGraph(w, s, &graph_attrs);
   return w.Take();
 }
 

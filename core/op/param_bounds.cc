@@ -44,6 +44,8 @@ const Bound kBounds[] = {
     {"stride", 1, kInt32Max, 3},
     {"dilate", 1, kInt32Max, 3},
     {"pad", 0, kInt32Max, 3},
+    {"num_out_data", 0, OpDef::kMaxVariadicInputs, 0},  // the control-flow ops' step outputs
+    {"max_iterations", 0, kInt32Max, 0},                // _while_loop's output rows
 };
 
 const Bound* FindBound(const std::string& name) {

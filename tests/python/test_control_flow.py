@@ -2,9 +2,9 @@
 flow): MXNet's documented examples, nested data/state lists, the padding of
 while_loop's outputs, gradients through the loops under autograd (against
 closed forms and central finite differences), MXNet's errors for bad
-arguments, and what a hybridized HybridBlock calling F.contrib.foreach does
-(hybridize traces with Symbols, and weft.sym.contrib has no foreach: it fails
-naming foreach and saying not to hybridize the block)."""
+arguments, and a HybridBlock calling F.contrib.foreach run imperatively. The
+symbolic twins (weft.sym.contrib, and so hybridize()) are tested in
+test_control_flow_symbolic.py."""
 import numpy as np
 import pytest
 
@@ -315,16 +315,6 @@ def test_cond_bad_pred():
 
 # ---------------------------------------------------------------- symbols and Gluon
 
-def test_symbolic_versions_absent_with_a_clear_error():
-    for name in ("foreach", "while_loop", "cond"):
-        assert not hasattr(mx.sym.contrib, name)
-        with pytest.raises(AttributeError, match="weft.sym.contrib.%s does not exist: symbolic control flow "
-                                                 "needs subgraph operators" % name):
-            getattr(mx.sym.contrib, name)
-    with pytest.raises(AttributeError, match="has no attribute 'no_such_op'"):
-        mx.sym.contrib.no_such_op  # pylint: disable=pointless-statement
-
-
 class _CumSum(gluon.HybridBlock):
     def hybrid_forward(self, F, x):  # pylint: disable=arguments-differ
         outs, _ = F.contrib.foreach(lambda xt, s: (xt + s[0], [xt + s[0]]), x, [F.zeros_like(x[0])])
@@ -340,12 +330,3 @@ def test_hybrid_block_with_foreach_runs_imperatively():
     y.backward(nd.array([[1, 1], [0, 1], [0, 1]]))
     np.testing.assert_allclose(y.asnumpy(), [[1, 2], [4, 6], [9, 12]])
     np.testing.assert_allclose(x.grad.asnumpy(), [[1, 3], [0, 2], [0, 1]])
-
-
-def test_hybridized_block_with_foreach_fails_naming_it():
-    # hybridize() traces hybrid_forward with Symbols (F = weft.sym), which has no foreach.
-    net = _CumSum()
-    net.hybridize()
-    with pytest.raises(AttributeError, match=r"(?s)weft.sym.contrib.foreach does not exist.*"
-                                             r"do not hybridize that block"):
-        net(nd.array([[1, 2], [3, 4]]))

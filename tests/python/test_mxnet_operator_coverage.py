@@ -35,7 +35,6 @@ REFERENCE = (Path(__file__).resolve().parents[2].parent / "shared" / "reference"
              / "mxnet-1.9.1-operators.txt")
 needs_reference = pytest.mark.skipif(not REFERENCE.is_file(), reason=f"no MXNet name list at {REFERENCE}")
 
-_NO_SUBGRAPHS = "symbolic control flow needs subgraph operators (not built; the imperative nd.contrib versions exist)"
 
 # The names issue 17 allows Weft to leave out, as fnmatch patterns over "namespace name".
 EXCLUDED = (
@@ -60,10 +59,6 @@ EXCLUDED = (
     ("mx.sym.contrib edge_id", "defined on CSR storage (stored entries); Weft has dense arrays only"),
     ("mx.nd.contrib getnnz", "counts CSR stored entries; Weft has dense arrays only"),
     ("mx.sym.contrib getnnz", "counts CSR stored entries; Weft has dense arrays only"),
-    # Symbolic control flow (MXNet's _foreach/_while_loop/_cond subgraph operators).
-    ("mx.sym.contrib foreach", _NO_SUBGRAPHS),
-    ("mx.sym.contrib while_loop", _NO_SUBGRAPHS),
-    ("mx.sym.contrib cond", _NO_SUBGRAPHS),
 )
 
 # Names still missing while the operator branches were being merged; empty now

@@ -516,6 +516,24 @@ WEFT_API int weft_blas_info(const char** name, const char** config, const char**
  * updated and t's multiply cancelled (t's contents are undefined); 0: nothing
  * was done, run the two ops. */
 WEFT_API int weft_ndarray_fuse_scaled_update(weft_ndarray* w, weft_ndarray* t, int sign, int* fused);
+
+/* ---- subgraph (control-flow) operators -------------------------------- */
+/* Note [Subgraph operators] (core/op/control/subgraph_ops.h). sym: the outputs
+ * of a host function run inside AttrScope(__subgraph_name__=marker). Returns in
+ * *cut a copy of it cut from the graph around it (caller frees): every input of
+ * a node marked `marker` (or of a head) that comes from an operator node not so
+ * marked becomes a new variable named after that entry (as list_outputs names
+ * it). *cut_inputs: a thread-local list of *num_cut new handles owned by the
+ * caller, the cut entries in the order of their new variables (MXNet's
+ * MXSymbolCutSubgraph). */
+WEFT_API int weft_symbol_cut_subgraph(const weft_symbol* sym, const char* marker, weft_symbol** cut, int* num_cut,
+                                      weft_symbol*** cut_inputs);
+/* Composes a subgraph operator (_foreach, _while_loop, _cond): op over args
+ * (positionally, every input given), the node carrying num_subgraphs graphs
+ * (copied). *out is owned by the caller. */
+WEFT_API int weft_symbol_compose_subgraph(const weft_op* op, const char* name, int num_attrs, const char* const* keys,
+                                          const char* const* vals, int num_subgraphs, weft_symbol* const* subgraphs,
+                                          int num_args, weft_symbol* const* args, weft_symbol** out);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

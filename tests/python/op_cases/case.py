@@ -31,6 +31,11 @@ class Case:
     # The op writes its inputs in place (reset_arrays, no outputs): compare the
     # inputs as they are after the call, instead of the outputs, with ref.
     compare_inputs: bool = False
+    # How to run the op instead of weft.nd.<op>(*inputs, **attrs): call(*nd_inputs,
+    # **attrs) -> output or list of outputs. The control-flow ops carry graphs a
+    # plain call cannot give (Note [Subgraph operators]); their cases build and
+    # bind a symbol.
+    call: Optional[Callable] = None
 
     def make_inputs(self, rng: np.random.Generator) -> List[np.ndarray]:
         xs = self.inputs(rng) if callable(self.inputs) else self.inputs

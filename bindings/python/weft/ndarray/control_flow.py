@@ -11,9 +11,9 @@ Arguments follow MXNet: data, states and loop variables are an NDArray or
 nesting after stacking. Bad arguments raise ``InvalidArgumentError`` (a
 ``ValueError``) with MXNet's message.
 
-The symbolic twins (``mx.sym.contrib.foreach`` ...) need subgraph operators,
-which Weft does not build; ``weft.sym.contrib`` says so when one is looked up
-(e.g. by a hybridized HybridBlock), see weft/symbol/contrib.py.
+The symbolic twins (``weft.sym.contrib.foreach`` ..., also what a hybridized
+HybridBlock's ``F.contrib.foreach`` calls) build the subgraph operators
+``_foreach``, ``_while_loop`` and ``_cond``: weft/symbol/control_flow.py.
 """
 from ..base import InvalidArgumentError, WeftError
 from .ndarray import NDArray, zeros

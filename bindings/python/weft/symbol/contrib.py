@@ -24,19 +24,7 @@ def rand_zipfian(true_classes, num_sampled, range_max):
     return sampled_classes, expected_count_true, expected_prob_sampled * num_sampled
 
 
-# MXNet's mx.sym.contrib.foreach/while_loop/cond build subgraph operators
-# (_foreach, _while_loop, _cond), which Weft does not have: the names stay
-# absent (hasattr is False), but looking one up -- e.g. F.contrib.foreach in the
-# hybrid_forward of a hybridized HybridBlock, which is traced with Symbols --
-# says why and what to do instead of a bare "no attribute".
-_IMPERATIVE_ONLY = ("foreach", "while_loop", "cond")
+# MXNet's symbolic control flow: subgraph operators (_foreach, _while_loop, _cond).
+from .control_flow import cond, foreach, while_loop  # noqa: E402  pylint: disable=wrong-import-position
 
-
-def __getattr__(name):
-    if name in _IMPERATIVE_ONLY:
-        raise AttributeError(
-            "weft.sym.contrib.%s does not exist: symbolic control flow needs subgraph operators, which Weft "
-            "does not build. weft.nd.contrib.%s runs the loop imperatively: if a HybridBlock's hybrid_forward "
-            "calls F.contrib.%s, do not hybridize that block (hybridize() traces it with Symbols)"
-            % (name, name, name))
-    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+__all__ += ["foreach", "while_loop", "cond"]
