@@ -26,6 +26,7 @@ set(WEFT_UNITY_ALONE
     core/op/act/activation_cpu.cc core/op/custom/custom.cc)
 
 set(WEFT_UNITY_COLLIDES
+    capi/src/c_api_subgraph.cc
     core/engine/threaded_engine.cc
     core/op/conv/deconvolution.cc core/op/conv/pooling.cc core/op/conv/pooling_dnnl.cc
     core/op/elemwise/broadcast_cpu.cc core/op/elemwise/contrib_pointwise.cc
