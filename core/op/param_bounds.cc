@@ -44,6 +44,7 @@ const Bound kBounds[] = {
     {"stride", 1, kInt32Max, 3},
     {"dilate", 1, kInt32Max, 3},
     {"pad", 0, kInt32Max, 3},
+    {"sample_per_part", 1, 256, 0},  // sample_per_part^2 bilinear samples per bin, per roi and channel
 };
 
 const Bound* FindBound(const std::string& name) {
