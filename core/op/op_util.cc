@@ -89,7 +89,7 @@ void CheckOutGradOfForward(const Params& p, const char* forward, std::vector<Sha
   const OpDef* op = OpRegistry::Get()->Find(forward);
   WEFT_CHECK(op != nullptr, kInternal) << p.op()->name << ": forward op '" << forward << "' is not registered";
   const Params fp = Params::Parse(*op, p.raw());
-  std::vector<Shape> outs(static_cast<size_t>(op->NumVisibleOutputs(fp)));
+  std::vector<Shape> outs(static_cast<size_t>(op->NumOutputs(fp)), Shape::Unknown());
   WEFT_CHECK(op->InferShape(fp, &fwd_in, &outs) && !outs.empty() && outs[0].known(), kShape)
       << p.op()->name << ": cannot infer " << forward << "'s output for the inputs given";
   WEFT_CHECK(outs[0] == out_grad, kShape) << p.op()->name << ": out_grad has shape " << out_grad.ToString() << ", "
