@@ -93,6 +93,12 @@ void InvokeImpl(const OpDef& op, Params params, std::vector<NDArray> inputs, std
     }
   }
   WEFT_CHECK(shapes_done, kShape) << op.name << ": cannot infer the output shape from the inputs";
+  // Inference may read a 0 dim as "unknown" (MXNet's partial shapes) and fill it in; the kernel
+  // then sees the real array, smaller than the outputs were sized for.
+  for (size_t i = 0; i < inputs.size(); ++i)
+    WEFT_CHECK(in_shapes[i] == inputs[i].shape(), kShape)
+        << op.name << ": input '" << (i < in_names.size() ? in_names[i] : std::to_string(i)) << "' has shape "
+        << inputs[i].shape().ToString() << ", inference expects " << in_shapes[i].ToString();
   bool types_done = op.InferType(params, &in_types, &out_types);
   WEFT_CHECK(types_done, kDType) << op.name << ": cannot infer the output dtype from the inputs";
 

@@ -1,4 +1,5 @@
 #include "core/op/op_util.h"
+#include "core/op/out_grad_check.h"
 
 #include <algorithm>
 #include <exception>
@@ -82,6 +83,17 @@ bool ShapesOfArgs(const Params& p, std::vector<Shape>* in, std::vector<Shape>* o
     AssignShape(out, i - 1, (*in)[i], p.op()->name + ": output " + std::to_string(i - 1));
   }
   return known;
+}
+
+void CheckOutGradOfForward(const Params& p, const char* forward, std::vector<Shape> fwd_in, const Shape& out_grad) {
+  const OpDef* op = OpRegistry::Get()->Find(forward);
+  WEFT_CHECK(op != nullptr, kInternal) << p.op()->name << ": forward op '" << forward << "' is not registered";
+  const Params fp = Params::Parse(*op, p.raw());
+  std::vector<Shape> outs(static_cast<size_t>(op->NumOutputs(fp)), Shape::Unknown());
+  WEFT_CHECK(op->InferShape(fp, &fwd_in, &outs) && !outs.empty() && outs[0].known(), kShape)
+      << p.op()->name << ": cannot infer " << forward << "'s output for the inputs given";
+  WEFT_CHECK(outs[0] == out_grad, kShape) << p.op()->name << ": out_grad has shape " << out_grad.ToString() << ", "
+                                          << forward << "'s output for these inputs has " << outs[0].ToString();
 }
 
 bool SameTypeInfer(const OpDef& op, const Params& p, std::vector<DType>* in, std::vector<DType>* out) {

@@ -46,6 +46,7 @@ const Bound kBounds[] = {
     {"pad", 0, kInt32Max, 3},
     {"num_out_data", 0, OpDef::kMaxVariadicInputs, 0},  // the control-flow ops' step outputs
     {"max_iterations", 0, kInt32Max, 0},                // _while_loop's output rows
+    {"sample_per_part", 1, 256, 0},  // sample_per_part^2 bilinear samples per bin, per roi and channel
 };
 
 const Bound* FindBound(const std::string& name) {

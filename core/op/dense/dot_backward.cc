@@ -103,7 +103,16 @@ void RegisterDotBackward(const char* name, bool batched, FCompute gpu) {
         if (!(*in)[1].known() || !(*in)[2].known()) return false;
         AssignShape(out, 0, (*in)[1], p.op()->name + ": output 'lhs_grad'");
         AssignShape(out, 1, (*in)[2], p.op()->name + ": output 'rhs_grad'");
-        return (*in)[0].known();
+        if (!(*in)[0].known()) return false;
+        // The GEMMs read out_grad as the forward's output: it must have exactly that shape.
+        tensor_cpu::GemmDesc d;
+        const bool batched = p.op()->name == "_backward_batch_dot";
+        const Shape want = batched ? tensor::BatchDotGeometry(p, (*in)[1], (*in)[2], &d)
+                                   : tensor::DotGeometry(p, (*in)[1], (*in)[2], &d);
+        WEFT_CHECK((*in)[0] == want, kShape) << p.op()->name << ": out_grad has shape " << (*in)[0].ToString()
+                                             << ", the forward's output of lhs " << (*in)[1].ToString()
+                                             << " and rhs " << (*in)[2].ToString() << " has " << want.ToString();
+        return true;
       })
       .set_compute_cpu([batched](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {

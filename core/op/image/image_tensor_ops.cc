@@ -154,7 +154,16 @@ void AddCropParams(OpDef& op) {
       .add_input("data");
   AddCropParams(crop_bwd);
   crop_bwd.set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
-        return ShapeOfInput(p, in, out, 1);
+        if (!ShapeOfInput(p, in, out, 1)) return false;
+        if (!(*in)[0].known()) return true;
+        // The kernel copies out_grad into the box: it must be the forward's crop of data.
+        const Shape& s = (*in)[1];
+        const ImageDims d = image::HwcDims(s, p.op()->name);
+        const image::Box b = image::CropBox(p, d, p.op()->name);
+        const Shape want = image::HwcShape(s, b.h, b.w, d.c);
+        WEFT_CHECK((*in)[0] == want, kShape) << p.op()->name << ": out_grad has shape " << (*in)[0].ToString()
+                                             << ", the crop of data " << s.ToString() << " is " << want.ToString();
+        return true;
       })
       .set_infer_type([](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
         return TypeOfInput(p, in, out, 0);

@@ -22,6 +22,7 @@
 
 #include "core/op/index/indexing_gpu.h"
 #include "core/op/op_util.h"
+#include "core/op/out_grad_check.h"
 
 namespace weft {
 namespace {
@@ -38,7 +39,11 @@ tensor_cpu::IndexMode ModeOf(const Params& p) {
 bool ScatterShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
   if (!(*in)[2].known()) return false;
   AssignShape(out, 0, (*in)[2], p.op()->name + ": output");
-  return (*in)[0].known() && (*in)[1].known();
+  if (!(*in)[0].known() || !(*in)[1].known()) return false;
+  // The kernel walks indices and out_grad together: out_grad must be the forward's output shape.
+  const std::string forward = p.op()->name.substr(std::string("_backward_").size());
+  CheckOutGradOfForward(p, forward.c_str(), {(*in)[2], (*in)[1]}, (*in)[0]);
+  return true;
 }
 
 bool ScatterType(const Params& p, std::vector<DType>* in, std::vector<DType>* out) {

@@ -173,7 +173,19 @@ void RegisterPdf(const PdfInfo& info) {
         const size_t last = in->size() - 1;
         if ((*in)[0].known()) AssignShape(in, last, (*in)[0], n + ": input 'output' (the shape of 'out_grad')");
         if ((*in)[last].known()) AssignShape(in, 0, (*in)[last], n + ": input 'out_grad' (the shape of 'output')");
-        return all && (*in)[0].known();
+        if (!all || !(*in)[0].known()) return false;
+        // The kernel walks sample, parameters and out_grad by the forward's layout: they must be its shapes.
+        std::vector<Shape> fwd = {(*in)[1], (*in)[2]};
+        Shape dens;
+        const Shape ps = ParamShape(*ip, n, (*in)[1], &fwd, &dens);
+        for (int k = 0; k < ip->np; ++k)
+          WEFT_CHECK((*in)[static_cast<size_t>(k) + 2] == ps, kShape)
+              << n << ": input '" << ip->input[k] << "' has shape " << (*in)[static_cast<size_t>(k) + 2].ToString()
+              << ", expected " << ps.ToString() << " for sample " << (*in)[1].ToString();
+        WEFT_CHECK((*in)[0] == dens, kShape) << n << ": input 'out_grad' has shape " << (*in)[0].ToString()
+                                             << ", the density of sample " << (*in)[1].ToString() << " has "
+                                             << dens.ToString();
+        return true;
       })
       .set_infer_type(PdfType)
       .set_compute_cpu([ip](const OpContext&, const Params& p, const std::vector<TensorView>& in,

@@ -12,6 +12,7 @@
 #include "core/op/axis_util.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
+#include "core/op/out_grad_check.h"
 #include "core/op/reduce/cumsum_cpu.h"
 #include "core/op/reduce/cumsum_geom.h"
 #include "core/op/reduce/cumsum_gpu.h"
@@ -103,6 +104,8 @@ DType CumsumOutType(const Params& p, DType in) {
         const Shape& a = (*in)[1];
         if (!a.known()) return false;
         AssignShape(out, 0, a, p.op()->name + ": output");
+        // The scan reads out_grad in a's rows.
+        if ((*in)[0].known()) CheckOutGradOfForward(p, "_np_cumsum", {a}, (*in)[0]);
         return true;
       })
       .set_infer_type([](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {

@@ -161,6 +161,10 @@ FListNames Names(std::vector<std::string> fixed, const char* length) {
         Shape o;
         for (int i = 0; i < d.ndim(); ++i)
           if (i != SeqAxis(p)) o.push_back(d[i]);
+        // A sequence of no steps has no last element to copy into a non-empty output.
+        WEFT_CHECK(d[SeqAxis(p)] > 0 || o.Size() == 0, kShape)
+            << "SequenceLast: input 'data' " << d.ToString() << " has no steps along axis " << SeqAxis(p)
+            << ", so there is no last element";
         AssignShape(out, 0, o, "SequenceLast: output");
         return true;
       })

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
@@ -23,6 +24,7 @@
 #include "core/op/shape/concat_slice_gpu.h"
 
 #include "core/op/op_util.h"
+#include "core/op/out_grad_check.h"
 
 namespace weft {
 namespace {
@@ -67,7 +69,24 @@ WEFT_REGISTER_OP("_backward_reshape").set_compute_gpu(WEFT_GPU(cuda::BackwardRes
       .add_required_param("num_args", ParamType::kInt, "Number of inputs the forward Concat joined.")
       .add_param("dim", ParamType::kInt, "1", "The axis the forward joined along.")
       .set_num_outputs([](const Params& p) { return static_cast<int>(p.GetInt("num_args")); })
-      .set_infer_shape(ShapesOfArgs)
+      .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+        if (!ShapesOfArgs(p, in, out)) return false;
+        // The split reads out_grad as the args laid end to end: it must be exactly their Concat.
+        const Shape& g = (*in)[0];
+        const int axis = tensor::NormalizeAxis(p.GetInt("dim"), g.ndim(), "_backward_Concat", "out_grad", 0, "dim");
+        bool ok = true;
+        int64_t joined = 0;
+        for (size_t i = 1; ok && i < in->size(); ++i) {
+          const Shape& a = (*in)[i];
+          ok = a.ndim() == g.ndim();
+          for (int d = 0; ok && d < g.ndim(); ++d) ok = d == axis || a[d] == g[d];
+          if (ok) joined = CheckedAdd(joined, a[axis], "_backward_Concat: joined axis");
+        }
+        WEFT_CHECK(ok && joined == g[axis], kShape)
+            << "_backward_Concat: out_grad of shape " << g.ToString() << " is not the Concat along axis " << axis
+            << " of the args' shapes";
+        return true;
+      })
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         const int axis = tensor::NormalizeAxis(p.GetInt("dim"), in[0].ndim(), "_backward_Concat", "out_grad", 0,
@@ -100,6 +119,8 @@ WEFT_REGISTER_OP("_backward_reshape").set_compute_gpu(WEFT_GPU(cuda::BackwardRes
         WEFT_CHECK(ok, kShape)
             << "_backward_slice_axis: out_grad of shape " << (*in)[0].ToString() << " is not a slice along axis "
             << axis << " of data " << d.ToString();
+        // The kernel writes out_grad at begin: begin and end must be the forward's slice of data.
+        CheckOutGradOfForward(p, "slice_axis", {d}, g);
         return true;
       })
       .set_infer_type([](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {

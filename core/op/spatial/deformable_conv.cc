@@ -4,6 +4,7 @@
 // im2col], deformable_conv_rule.h) and multiplied by the weight per group with
 // a GEMM; gradients flow to data, offset, mask, weight and bias.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/base/error.h"
@@ -175,6 +176,15 @@ void Register(bool modulated) {
             << bname << ": input 'out_grad' has shape " << (*in)[0].ToString() << ", expected ("
             << g.batch << ", " << g.f << ", " << g.oh << ", " << g.ow << ")";
         const spatial::DeformSlots s = spatial::DeformSlotsOf(modulated);
+        // The kernel indexes offset, mask and weight by the geometry of data: they must be the forward's shapes.
+        std::vector<std::pair<size_t, Shape>> want = {
+            {2, Shape{g.batch, 2 * g.dgroups * g.kh * g.kw, g.oh, g.ow}},
+            {static_cast<size_t>(s.weight) + 1, Shape{g.f, g.c / g.groups, g.kh, g.kw}}};
+        if (modulated) want.push_back({3, Shape{g.batch, g.dgroups * g.kh * g.kw, g.oh, g.ow}});
+        for (const auto& w : want)
+          WEFT_CHECK((*in)[w.first] == w.second, kShape)
+              << bname << ": input " << w.first << " has shape " << (*in)[w.first].ToString() << ", expected "
+              << w.second.ToString() << " for data " << (*in)[1].ToString();
         for (int i = 0; i <= s.weight; ++i) AssignShape(out, static_cast<size_t>(i), (*in)[static_cast<size_t>(i) + 1], bname + ": output");
         if (!p.GetBool("no_bias")) AssignShape(out, static_cast<size_t>(s.bias), Shape{g.f}, bname + ": output 'bias_grad'");
         return true;

@@ -29,6 +29,9 @@ inline void CheckRoiInputs(const std::string& op, const Shape& data, const Shape
   WEFT_CHECK(rois.ndim() == 2 && rois[1] >= min_cols && rois[1] <= 5, kShape)
       << op << ": input 'rois' must be 2-D (num_rois, " << (min_cols == 5 ? "5" : "4 or 5")
       << ") of [batch_index, x1, y1, x2, y2], got " << rois.ToString();
+  // Every roi samples data's pixels (clamped into the image): there must be some.
+  WEFT_CHECK(rois[0] == 0 || (data[2] > 0 && data[3] > 0), kShape)
+      << op << ": input 'data' " << data.ToString() << " has no pixels for the " << rois[0] << " rois to pool";
 }
 
 }  // namespace spatial

@@ -42,6 +42,8 @@ constexpr const char* kOp = "_contrib_RROIAlign";
         WEFT_CHECK(r.ndim() == 2 && r[1] == 6, kShape)
             << kOp << ": input 'rois' must be 2-D (num_rois, 6) of [batch_index, center_x, center_y, width, height, "
             << "theta], got " << r.ToString();
+        WEFT_CHECK(r[0] == 0 || (d[2] > 0 && d[3] > 0), kShape)
+            << kOp << ": input 'data' " << d.ToString() << " has no pixels for the " << r[0] << " rois to pool";
         AssignShape(out, 0, Shape{r[0], d[1], ps.first, ps.second}, std::string(kOp) + ": output");
         return true;
       })
