@@ -216,10 +216,7 @@ def test_bad_messages_are_rejected_and_the_server_keeps_serving(tmp_path, job_cl
     job_cleanup(job)
     job.read_until("ready", 1)
 
-    # 1. bytes that are not ZMTP at all: ZeroMQ drops the connection
-    with socket.create_connection(("127.0.0.1", port)) as raw:
-        raw.sendall(os.urandom(4096))
-    # 2. well-formed ZMTP carrying malformed weft messages
+    # 1. well-formed ZMTP carrying malformed weft messages
     s = zmtp.connect_dealer(port)
     mac = b"\0" * 32
     zmtp.send_message(s, [b"garbage"])
@@ -227,14 +224,21 @@ def test_bad_messages_are_rejected_and_the_server_keeps_serving(tmp_path, job_cl
     zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", 0, magic=0xDEADBEEF), b"small", b"", mac])
     zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", 1 << 40), b"small", b"x", mac])
     zmtp.send_message(s, [zmtp.header(99, b"", 0), b"", b"", mac])
-    # 3. just over WEFT_PS_MAX_MESSAGE_BYTES: rejected by the header check
+    # 2. just over WEFT_PS_MAX_MESSAGE_BYTES: rejected by the header check
     big = (1 << 20) + 4096
     zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", big), b"small", b"\0" * big, mac])
-    # 4. a valid (signed) message whose size does not match the key: an error reply naming it
+    # 3. a valid (signed) message whose size does not match the key: an error reply naming it
+    #    (and, as the server reads a connection in order, proof that 1 and 2 were logged)
     zmtp.send_message(s, zmtp.Signer(job.secret).message(zmtp.CMD_PUSH, b"small", b"\0" * 8, total=20))
     reply = zmtp.recv_message(s)
     head = zmtp.HEADER.unpack(reply[0])
     assert head[2] == zmtp.CMD_ERROR and b"key 'small'" in reply[2], reply
+    # 4. random bytes. Not dropped outright: unless the first byte is 0xFF, ZeroMQ takes the peer
+    #    for an unversioned ZMTP 1.0 one and decodes the bytes into a dozen or more (up to ~30)
+    #    messages, each rejected. They come after 1-3 on purpose: they may fill the rejection
+    #    log's 20 lines per 10 s, which would hide the lines checked below.
+    with socket.create_connection(("127.0.0.1", port)) as raw:
+        raw.sendall(os.urandom(4096))
     # 5. far over the limit: ZeroMQ itself disconnects the sender (maybe while we still send)
     try:
         zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", 4 << 20), b"small", b"\0" * (4 << 20)])
