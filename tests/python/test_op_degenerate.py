@@ -20,14 +20,7 @@ N_WORKERS = 2
 CHUNK_TIMEOUT_S = 600
 # Crashes the pass found that are not fixed yet (issue 22, point 3, open): a variant of these
 # ops may still die; any other op's crash fails the test. Remove an op once its kernel is fixed.
-KNOWN_CRASH_OPS = {
-    "_contrib_backward_hawkesll",   # zero-size / mismatched inputs: SIGSEGV in the kernel
-    "_contrib_box_nms",             # zero_last[0] (0 box columns): SIGFPE
-    "_image_random_color_jitter",   # hue=nan/inf: SIGSEGV
-    "_image_random_hue",            # min/max_factor nan/inf: SIGSEGV
-    "_image_resize",                # zero_lead[0]: SIGSEGV
-    "_linalg_gelqf",                # zero-size rows: SIGFPE
-}
+KNOWN_CRASH_OPS = set()  # none open: every crash the pass found is fixed
 
 
 def _run_chunk(ops, problems, counts):

@@ -152,6 +152,15 @@ void BoxNms(const OpContext& ctx, const Params& p, const std::vector<TensorView>
   const NmsArgs a = NmsArgsOf(p);
   const Shape& s = in[0].shape;
   const int64_t w = s[s.ndim() - 1], n = s[s.ndim() - 2];
+  if (w == 0) {  // rows of no columns (the layout check lets width 0 through): no box is kept
+    if (req[1] == OpReq::kNull) return;
+    WEFT_LOOP_FLOAT_SWITCH(L, in[0].dtype, "_contrib_box_nms", T, {
+      using A = typename AccOf<T>::type;
+      T* rec = out[1].ptr<T>();
+      L::For(ctx, out[1].Size(), [=] WEFT_HD(int64_t i) { rec[i] = static_cast<T>(A(-1)); });
+    })
+    return;
+  }
   const int64_t batches = n > 0 ? in[0].Size() / (n * w) : 0;
   std::vector<char> hold;
   int32_t* work = static_cast<int32_t*>(

@@ -8,6 +8,7 @@
 // weft.random.seed(n) reproduces them and CPU and GPU draw the same values.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -143,6 +144,10 @@ inline std::vector<JitterStep> DrawJitter(std::mt19937_64& gen, const Params& p)
   std::shuffle(order, order + 4, gen);
   const float amount[4] = {static_cast<float>(p.GetFloat("brightness")), static_cast<float>(p.GetFloat("contrast")),
                            static_cast<float>(p.GetFloat("saturation")), static_cast<float>(p.GetFloat("hue"))};
+  static const char* const kNames[4] = {"brightness", "contrast", "saturation", "hue"};
+  for (int k = 0; k < 4; ++k)  // U(-inf, inf) is undefined; a NaN hue indexed past the HLS sextants
+    WEFT_CHECK(std::isfinite(amount[k]), kInvalidArgument)
+        << p.op()->name << ": parameter '" << kNames[k] << "' must be finite, got " << amount[k];
   std::vector<JitterStep> steps;
   for (int k : order) {
     if (amount[k] <= 0.f) continue;
@@ -159,6 +164,8 @@ inline std::mt19937_64& Generator(const OpContext& ctx, const std::string& op) {
 
 inline float DrawFactor(const OpContext& ctx, const Params& p) {
   const float lo = static_cast<float>(p.GetFloat("min_factor")), hi = static_cast<float>(p.GetFloat("max_factor"));
+  WEFT_CHECK(std::isfinite(lo) && std::isfinite(hi), kInvalidArgument)
+      << p.op()->name << ": parameters 'min_factor' and 'max_factor' must be finite, got " << lo << " and " << hi;
   return std::uniform_real_distribution<float>(lo, hi)(Generator(ctx, p.op()->name));
 }
 
@@ -229,6 +236,9 @@ void ResizeOp(Exec& ex, const Params& p, const TensorView& in, const TensorView&
   const ImageDims d = HwcDims(in.shape, op);
   int64_t oh = 0, ow = 0;
   ResizeTarget(p, d, op, &oh, &ow);
+  // An image of no rows or columns has no pixel to sample from (the taps read before it).
+  WEFT_CHECK((d.h > 0 && d.w > 0) || d.n * oh * ow * d.c == 0, kShape)
+      << op << ": cannot resize an image of " << d.h << " x " << d.w << " pixels to " << oh << " x " << ow;
   const bool nearest = p.GetInt("interp") == 0;
   const T* x = in.ptr<T>();
   T* y = out.ptr<T>();

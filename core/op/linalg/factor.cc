@@ -296,7 +296,9 @@ bool DetShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) 
 void GelqfCompute(const OpContext&, const Params&, const std::vector<TensorView>& in,
                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   const Shape& s = in[0].shape;
-  const int64_t m = s[s.ndim() - 2], n = s[s.ndim() - 1], batch = in[0].Size() / (m * n);
+  const int64_t m = s[s.ndim() - 2], n = s[s.ndim() - 1];
+  if (in[0].Size() == 0) return;  // no matrix, or 0 x n ones (m <= n): Q and L are empty; m * n may be 0
+  const int64_t batch = in[0].Size() / (m * n);
   LINALG_REAL(out[0].dtype, T, {
     linalg::WithReq<T>(req[0], out[0], [&](T* Q) {
       linalg::WithReq<T>(req[1], out[1], [&](T* L) {

@@ -77,6 +77,10 @@ Shape ParamShape(const PdfInfo& info, const std::string& op, const Shape& sample
   const bool vec = info.d == Pdf::kDirichlet;
   WEFT_CHECK(!vec || sample.ndim() >= 1, kShape)
       << op << ": input 'sample' must have at least one dimension (the Dirichlet's k), got " << sample.ToString();
+  // A Dirichlet over no categories has no density (the kernel read alpha[0] of an empty row).
+  WEFT_CHECK(!vec || sample[sample.ndim() - 1] >= 1, kShape)
+      << op << ": the last dimension of input 'sample' (the Dirichlet's k) must be at least 1, got shape "
+      << sample.ToString();
   const Shape& p0 = (*in)[1];
   int nd = p0.known() ? p0.ndim() : (vec ? 1 : sample.ndim());
   WEFT_CHECK(nd <= sample.ndim(), kShape) << op << ": input '" << info.input[0] << "' " << p0.ToString()

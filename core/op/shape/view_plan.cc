@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
 #include "core/op/common/copy_cpu.h"
@@ -200,9 +201,12 @@ int64_t BlockSize(const Params& p, const Shape& in, const char* op) {
 
 Shape DepthToSpaceShape(const Params& p, const Shape& in) {
   const int64_t b = BlockSize(p, in, "depth_to_space");
-  WEFT_CHECK(in[1] % (b * b) == 0, kShape) << "depth_to_space: the channels of input 'data' (shape "
-                                           << in.ToString() << ") must be a multiple of block_size^2 = " << b * b;
-  return Shape({in[0], in[1] / (b * b), in[2] * b, in[3] * b});
+  // b * b wrapped to 0 for b = 2^62 (SIGFPE in the modulo): checked, as every product here.
+  const int64_t bb = CheckedMul(b, b, "depth_to_space: block_size^2");
+  WEFT_CHECK(in[1] % bb == 0, kShape) << "depth_to_space: the channels of input 'data' (shape "
+                                      << in.ToString() << ") must be a multiple of block_size^2 = " << bb;
+  return Shape({in[0], in[1] / bb, CheckedMul(in[2], b, "depth_to_space: output height"),
+                CheckedMul(in[3], b, "depth_to_space: output width")});
 }
 
 Shape SpaceToDepthShape(const Params& p, const Shape& in) {
@@ -210,7 +214,8 @@ Shape SpaceToDepthShape(const Params& p, const Shape& in) {
   WEFT_CHECK(in[2] % b == 0 && in[3] % b == 0, kShape)
       << "space_to_depth: the height and width of input 'data' (shape " << in.ToString()
       << ") must be multiples of block_size " << b;
-  return Shape({in[0], in[1] * b * b, in[2] / b, in[3] / b});
+  const int64_t bb = CheckedMul(b, b, "space_to_depth: block_size^2");
+  return Shape({in[0], CheckedMul(in[1], bb, "space_to_depth: output channels"), in[2] / b, in[3] / b});
 }
 
 ViewPlan DepthToSpacePlan(const Params& p, const Shape& in, const Shape& out) {

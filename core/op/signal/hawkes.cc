@@ -157,13 +157,22 @@ WEFT_REGISTER_OP("_contrib_backward_hawkesll")
     .add_input("lda").add_input("alpha").add_input("beta").add_input("state")
     .add_input("lags").add_input("marks").add_input("valid_length").add_input("max_time")
     .set_num_outputs(8)
-    .set_infer_shape([](const Params&, std::vector<Shape>* in, std::vector<Shape>* out) {
+    .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
       bool known = true;
       for (size_t i = 0; i < 8; ++i) {
         if (!(*in)[i + 2].known()) { known = false; continue; }
         AssignShape(out, i, (*in)[i + 2], std::string("_contrib_backward_hawkesll: gradient of '") + kNames[i] + "'");
       }
-      return known && (*in)[0].known();
+      if (!known || !(*in)[0].known()) return false;
+      // The kernel trusts the forward's shapes (it read past mismatched inputs): the forward's
+      // own check, then the out_grads against the forward's outputs.
+      std::vector<Shape> fwd_in(in->begin() + 2, in->end()), fwd_out(2, Shape::Unknown());
+      HawkesShape(p, &fwd_in, &fwd_out);
+      for (int k = 0; k < 2; ++k)
+        WEFT_CHECK(!(*in)[k].known() || (*in)[k] == fwd_out[k], kShape)
+            << "_contrib_backward_hawkesll: input '" << (k == 0 ? "out_grad_ll" : "out_grad_state") << "' has shape "
+            << (*in)[k].ToString() << ", expected " << fwd_out[k].ToString() << " (the forward output's)";
+      return true;
     })
     .set_infer_type([](const Params&, std::vector<DType>* in, std::vector<DType>* out) {
       const DType t = (*in)[2];
