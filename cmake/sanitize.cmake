@@ -11,8 +11,17 @@ function(weft_sanitize_skip_gpu_kernels)
   set_property(SOURCE ${kernels} PROPERTY SKIP_PRECOMPILE_HEADERS ON)
 endfunction()
 cmake_language(DEFER CALL weft_sanitize_skip_gpu_kernels)
-# clang-14 crashes (in the PCH reader's diagnostics) on files whose compile
-# definitions differ from the precompiled header's: the BLAS files
-# (CMakeLists.txt's scipy-openblas32 block) compile without it.
-set_property(SOURCE core/op/common/cpu_blas.cc core/op/dense/gemm_cpu.cc core/op/linalg/lapack_cpu.cc
-             core/gpu/blas_emulated.cc capi/src/c_api_blas.cc PROPERTY SKIP_PRECOMPILE_HEADERS ON)
+# clang-14 crashes (in the PCH reader's diagnostics) on a file whose options or
+# definitions differ from the precompiled header's (the BLAS files' definitions,
+# op_util.cc's -fopenmp): every such file of weft_objs compiles without it.
+function(weft_sanitize_skip_pch_on_own_options)
+  get_target_property(srcs weft_objs SOURCES)
+  foreach(src ${srcs})
+    get_source_file_property(opts ${src} COMPILE_OPTIONS)
+    get_source_file_property(defs ${src} COMPILE_DEFINITIONS)
+    if(opts OR defs)
+      set_property(SOURCE ${src} PROPERTY SKIP_PRECOMPILE_HEADERS ON)
+    endif()
+  endforeach()
+endfunction()
+cmake_language(DEFER CALL weft_sanitize_skip_pch_on_own_options)
