@@ -29,27 +29,19 @@ same work MXNet does.
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import time
+
+import frameworks  # benchmarks/frameworks.py, beside this script
+from frameworks import cpu_model
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MEAN = (123.68, 116.28, 103.53)
 STD = (58.395, 57.12, 57.375)
 BATCH = 64
 
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 # ---- the data ---------------------------------------------------------------------------------------------------
@@ -242,16 +234,18 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--data-dir", default="/tmp/weft_data_pipeline_bench")
-    ap.add_argument("--mxnet-python", default="/work/venv-mxnet/bin/python")
+    frameworks.add_options(ap)  # --torch-python (unused here: torch runs in this interpreter), --mxnet-python
     ap.add_argument("--train-steps", type=int, default=3, help="ResNet-18 steps per feed (0: skip)")
     args = ap.parse_args()
 
     rec, idx = make_rec(args.data_dir, args.images)
     impls = [("weft", sys.executable, None), ("weft full decode", sys.executable, {"WEFT_JPEG_DCT_SCALING": "0"})]
-    if os.path.exists(args.mxnet_python):
-        impls.append(("mxnet 1.9.1", args.mxnet_python, None))
+    mx_python = frameworks.python_for("mxnet", args)
+    mx_ok, why = frameworks.available("mxnet", args)
+    if mx_ok:
+        impls.append(("mxnet 1.9.1", mx_python, None))
     else:
-        print("MXNet venv not found at %s: no MXNet column" % args.mxnet_python)
+        print("no MXNet column: %s" % why)
     if _has_torch():
         impls.append(("torch DataLoader", sys.executable, None))
     else:

@@ -43,6 +43,8 @@ import subprocess
 import sys
 import time
 
+from frameworks import cpu_model  # benchmarks/frameworks.py, beside this script
+
 SHAPES = (  # name, m, n, k, trans_a, trans_b
     ("fwd1 128x512x784", 128, 512, 784, False, True),
     ("fwd2 128x512x512", 128, 512, 512, False, True),
@@ -214,16 +216,6 @@ def _child(name, threads, clock_name):
     print(json.dumps({"desc": desc, "gflops": gflops}))
 
 
-def _cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return os.uname().machine
-
 
 def _spawn(name, threads, clock_name):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
@@ -246,7 +238,7 @@ def main():
     if args.child:
         _child(args.child, args.threads[0], args.clock)
         return
-    print("CPU: %s, %d cores; clock: %s" % (_cpu_model(), os.cpu_count(), args.clock))
+    print("CPU: %s, %d cores; clock: %s" % (cpu_model(), os.cpu_count(), args.clock))
     for threads in args.threads:
         got = {c: [] for c in args.columns}
         desc = {}

@@ -139,27 +139,7 @@ def _make_fast(kind, reverse=False, inplace=False):
     except NotFoundError:
         hs = None
 
-    if inplace and kind in ("add", "subtract") and axpy.ENABLED:
-        # w -= lr * g as one kernel when lr * g is a temporary (Note [In-place axpy fusion]).
-        def method(self, other, _h=hs, _into=into1, _sattr=_SCALAR_TEXT, _temp=axpy.is_temporary,
-                   _fuse=axpy.fuse):
-            t = other.__class__
-            if t is NDArray and _temp(other, kind) and _fuse(self, other, kind):
-                return self
-            if _h is not None and (t is float or t is int):
-                try:
-                    blob = _sattr[other]
-                except KeyError:
-                    blob = _scalar_attr(other)
-                rc = _into(_h, self.handle, self.handle, 1, blob)
-                if rc:
-                    raise error_for(rc)
-                return self
-            if not (t is NDArray or isinstance(other, NDArray) or _is_scalar(other)):
-                return NotImplemented
-            _ufunc(self, other, kind, out=self)
-            return self
-    elif inplace:
+    if inplace:
         def method(self, other, _h=hs, _into=into1, _sattr=_SCALAR_TEXT):
             t = other.__class__
             if _h is not None and (t is float or t is int):
@@ -175,6 +155,12 @@ def _make_fast(kind, reverse=False, inplace=False):
                 return NotImplemented
             _ufunc(self, other, kind, out=self)
             return self
+        if kind in ("add", "subtract") and axpy.ENABLED:
+            # w -= lr * g as one kernel when lr * g is a temporary (Note [In-place axpy fusion]).
+            def method(self, other, _plain=method, _temp=axpy.is_temporary, _fuse=axpy.fuse):
+                if other.__class__ is NDArray and _temp(other, kind) and _fuse(self, other, kind):
+                    return self
+                return _plain(self, other)
     elif reverse:
         def method(self, other, _h=hs, _inv=invoke1, _new=_new_obj, _cls=NDArray, _sattr=_SCALAR_TEXT):
             t = other.__class__

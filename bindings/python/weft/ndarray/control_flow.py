@@ -15,6 +15,7 @@ The symbolic twins (``weft.sym.contrib.foreach`` ..., also what a hybridized
 HybridBlock's ``F.contrib.foreach`` calls) build the subgraph operators
 ``_foreach``, ``_while_loop`` and ``_cond``: weft/symbol/control_flow.py.
 """
+from .. import _nest
 from ..base import InvalidArgumentError, WeftError
 from .ndarray import NDArray, zeros
 
@@ -22,30 +23,12 @@ __all__ = ["foreach", "while_loop", "cond"]
 
 
 def _flatten(args, what):
-    """(flat list of NDArrays, format) of an NDArray or nested lists of them;
-    the format is 0 for a lone NDArray, else a list of the children's formats."""
-    if isinstance(args, NDArray):
-        return [args], 0
-    if not isinstance(args, (list, tuple)):
-        raise InvalidArgumentError("%s must be (nested) list of NDArray, but got %s of type %s"
-                                   % (what, str(args), str(type(args))))
-    flat, fmts = [], []
-    for item in args:
-        sub, fmt = _flatten(item, what)
-        flat.extend(sub)
-        fmts.append(fmt)
-    return flat, fmts
+    return _nest.flatten(args, NDArray, what)
 
 
-def _regroup(flat, fmt):
-    """Inverse of _flatten: (nested structure of format fmt, the rest of flat)."""
-    if fmt == 0:
-        return flat[0], flat[1:]
-    out = []
-    for sub in fmt:
-        item, flat = _regroup(flat, sub)
-        out.append(item)
-    return out, flat
+_regroup = _nest.regroup
+
+
 
 
 def _stack_along_0(items):

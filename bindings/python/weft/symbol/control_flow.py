@@ -12,12 +12,20 @@ hybrid_forward calls ``F.contrib.foreach`` builds the same node.
 import collections
 import threading
 
+from .. import _nest
 from .. import attribute as _attribute
 from .. import name as _name
 from ..base import InvalidArgumentError, check_call, ffi, lib, op_handle
 from .symbol import Symbol, _cstr_array, _handles, Group, var
 
 __all__ = ["foreach", "while_loop", "cond"]
+
+
+def _flatten(args, what):
+    return _nest.flatten(args, Symbol, what)
+
+
+_regroup = _nest.regroup
 
 _NAMES = threading.local()
 
@@ -35,28 +43,6 @@ def _unique_subgraph_name(name):
     return name + str(counts[name] - 1)
 
 
-def _flatten(args, what):
-    if isinstance(args, Symbol):
-        return [args], 0
-    if not isinstance(args, (list, tuple)):
-        raise InvalidArgumentError("%s must be (nested) list of Symbol, but got %s of type %s"
-                                   % (what, str(args), str(type(args))))
-    flat, fmts = [], []
-    for item in args:
-        sub, fmt = _flatten(item, what)
-        flat.extend(sub)
-        fmts.append(fmt)
-    return flat, fmts
-
-
-def _regroup(flat, fmt):
-    if fmt == 0:
-        return flat[0], flat[1:]
-    out = []
-    for sub in fmt:
-        item, flat = _regroup(flat, sub)
-        out.append(item)
-    return out, flat
 
 
 def _marked(sym, name):
