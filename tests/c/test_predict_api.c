@@ -90,10 +90,13 @@ static const float* npz_f32(const char* zip, size_t size, const char* name, size
   return NULL;
 }
 
+/* b may point into a zip member at any byte offset: read it with memcpy. */
 static float max_abs_diff(const float* a, const float* b, size_t n) {
   float m = 0;
   for (size_t i = 0; i < n; ++i) {
-    float d = fabsf(a[i] - b[i]);
+    float bi;
+    memcpy(&bi, (const char*)b + i * sizeof(float), sizeof(float));
+    float d = fabsf(a[i] - bi);
     if (!(d <= m)) m = d; /* NaN counts as a failure */
   }
   return m;

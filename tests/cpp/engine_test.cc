@@ -502,7 +502,7 @@ TEST_P(EngineTest, CopyLaneRespectsDependencies) {
 TEST_P(EngineTest, MultipleCpuContexts) {
   VarHandle chain = eng().NewVar();
   VarHandle side[2] = {eng().NewVar(), eng().NewVar()};
-  int64_t value = 0;
+  uint64_t value = 0;  // wraps (defined for unsigned): 3^1000 is far beyond 64 bits
   int64_t side_sum[2] = {0, 0};
   std::mutex mu;
   std::set<std::thread::id> threads[2];
@@ -521,8 +521,8 @@ TEST_P(EngineTest, MultipleCpuContexts) {
         Context::CPU(dev), {}, {chain, side[dev]}, FnProperty::kNormal, 0, "step");
   }
   eng().WaitForAll();
-  int64_t expect = 0;
-  for (int i = 0; i < 1000; ++i) expect = expect * 3 + i % 2;
+  uint64_t expect = 0;
+  for (int i = 0; i < 1000; ++i) expect = expect * 3 + static_cast<uint64_t>(i % 2);
   EXPECT_EQ(value, expect);
   EXPECT_EQ(side_sum[0], 500);
   EXPECT_EQ(side_sum[1], 500);

@@ -483,9 +483,20 @@ TEST(Fusion, RandomGraphsMatchUnfused) {
     for (int k = 0; k < num_ops; ++k) {
       auto pick = [&] { return pool[gen() % pool.size()]; };
       const std::string name = "n" + std::to_string(k);
+      // Draws in a fixed order: the order in which a call's arguments are evaluated is
+      // unspecified (GCC and clang differ), and each argument here draws from gen.
       switch (gen() % 4) {
-        case 0: pool.push_back(Op(unary[gen() % 6], name, {pick()})); break;
-        case 1: pool.push_back(Op(binary[gen() % 4], name, {pick(), pick()})); break;
+        case 0: {
+          Symbol a = pick();
+          pool.push_back(Op(unary[gen() % 6], name, {a}));
+          break;
+        }
+        case 1: {
+          Symbol a = pick();
+          Symbol b = pick();
+          pool.push_back(Op(binary[gen() % 4], name, {a, b}));
+          break;
+        }
         case 2: pool.push_back(Op("_mul_scalar", name, {pick()}, {{"scalar", "0.75"}})); break;
         default: pool.push_back(Op("Activation", name, {pick()}, {{"act_type", "tanh"}})); break;
       }
