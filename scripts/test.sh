@@ -4,8 +4,9 @@
 # package (testthat, R CMD check), the Julia package when julia is installed,
 # then the Python package installed with pip and pytest (Python tests and the
 # cross-language tests, which use the Go commands and the R package built above),
-# the CUDA build (compiled; its C++ tests run without a GPU), and the GPU tests on
-# the host emulation of the GPU path.
+# the CUDA build (compiled; its C++ tests run without a GPU), the GPU tests on
+# the host emulation of the GPU path, and the AddressSanitizer + UBSan build with
+# its C/C++ tests, fuzz targets and a Python subset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -62,4 +63,8 @@ if [ -f build-cuda/libweft.so ]; then
   echo "== GPU tests against the CUDA build (they run on a GPU machine; here they skip, saying why)"
   WEFT_LIBRARY_PATH="$PWD/build-cuda/libweft.so" python3 -m pytest -q -rs tests/gpu -p no:cacheprovider | tail -n 3
 fi
+echo "== AddressSanitizer + UBSan (scripts/test_asan.sh; issue 22): the library and the C/C++ tests, each fuzz target for 10 s, a Python subset"
+t0=$SECONDS
+WEFT_FUZZ_SECONDS=${WEFT_FUZZ_SECONDS:-10} bash scripts/test_asan.sh build-asan
+echo "== the sanitizer step took $((SECONDS - t0)) s"
 echo "== all tests took $((SECONDS - start)) s"

@@ -5,7 +5,9 @@
 #   1. the C/C++ tests and the fuzz corpora's replay (ctest);
 #   2. each fuzz target for WEFT_FUZZ_SECONDS (default 20) from its corpus;
 #   3. a core subset of the Python tests (loaders, NDArray, symbol/executor,
-#      autograd, predictor, a few op families) with the ASan runtime preloaded
+#      autograd, predictor, every op's harness case, the hostile-input and
+#      round-trip tests, the RecordIO readers, control flow, inference
+#      folding) with the ASan runtime preloaded
 #      into Python (detect_leaks=0: CPython's own allocations are not ours).
 # Every sanitizer report is fatal (-fno-sanitize-recover, halt_on_error).
 set -euo pipefail
@@ -31,5 +33,8 @@ LD_PRELOAD="$runtime" ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1" 
     tests/python/test_params_format.py tests/python/test_ndarray.py tests/python/test_symbol.py \
     tests/python/test_executor.py tests/python/test_autograd.py tests/python/test_predictor.py \
     tests/python/test_cached_op.py tests/python/test_hostile_input.py tests/python/test_errors.py \
-    tests/python/test_nn_more_ops.py tests/python/test_spatial_ops.py
+    tests/python/test_nn_more_ops.py tests/python/test_spatial_ops.py \
+    tests/python/test_op_harness.py tests/python/test_hostile_roundtrip.py tests/python/test_hostile_attributes.py \
+    tests/python/test_io_image_record_native.py tests/python/test_recordio.py \
+    tests/python/test_control_flow_symbolic.py tests/python/test_inference_folding.py
 echo "== ASan Python subset took $((SECONDS - t0)) s"
