@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
 #include "core/graph/grad_builder.h"
@@ -49,12 +50,17 @@ ConvGeom ConvGeometry(const Params& p, const Shape& data) {
   nn::Place3(pad, g.pad);
   for (int i = 0; i < nd; ++i) {
     const int s = 3 - nd + i;
-    const int64_t in = data[2 + i], dk = g.dilate[s] * (g.kernel[s] - 1) + 1;
-    WEFT_CHECK(in + 2 * g.pad[s] >= dk, kShape)
+    // Checked: a dim read from a file may be near INT64_MAX (the symbol JSON fuzzer's
+    // (2, 4, 8, 8222...) overflowed in + 2 * pad).
+    const int64_t in = data[2 + i];
+    const int64_t dk = CheckedAdd(CheckedMul(g.dilate[s], g.kernel[s] - 1, "Convolution: dilated kernel"), 1,
+                                  "Convolution: dilated kernel");
+    const int64_t padded = CheckedAdd(in, CheckedMul(2, g.pad[s], "Convolution: padding"), "Convolution: padded input");
+    WEFT_CHECK(padded >= dk, kShape)
         << op << ": kernel " << tensor::TupleString(kernel) << " (dilated to " << dk << ") exceeds input 'data' "
         << data.ToString() << " padded by " << g.pad[s] << " on axis " << 2 + i;
     g.in[s] = in;
-    g.out[s] = (in + 2 * g.pad[s] - dk) / g.stride[s] + 1;
+    g.out[s] = (padded - dk) / g.stride[s] + 1;
   }
   return g;
 }
