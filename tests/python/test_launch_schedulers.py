@@ -159,8 +159,10 @@ def test_a_ps_task_without_the_secret_is_refused_with_how_to_get_one():
 
 def test_every_launcher_hands_the_job_a_secret_off_the_command_line(tmp_path):
     # local: every process of one job sees the same fresh 32-byte secret; another job gets another
+    # One write() per line: the processes share the pipe, and print() in an unbuffered
+    # process writes its pieces one by one, which interleaved two lines once in CI.
     show = ("import hashlib, os, weft; kv = weft.kv.create('dist_sync'); s = os.environ['WEFT_PS_SECRET']; "
-            "print('secret', len(s), hashlib.sha256(s.encode()).hexdigest()[:16])")
+            "os.write(1, ('secret %d %s\\n' % (len(s), hashlib.sha256(s.encode()).hexdigest()[:16])).encode())")
     seen = []
     for _ in range(2):
         proc = subprocess.run([sys.executable, "-m", "weft.launch", "-n", "2", "-s", "1", "--timeout", "30", "--",
