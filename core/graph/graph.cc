@@ -12,14 +12,13 @@ namespace weft {
 void Node::ParseParams() {
   if (is_variable()) return;
   std::vector<std::pair<std::string, std::string>> list(attrs.begin(), attrs.end());
-  // Note [Subgraph operators]: a control-flow node's Params name its graphs.
-  if (std::shared_ptr<const SubgraphList> graphs = NodeSubgraphs(*this))
-    list.emplace_back(kSubgraphsAttr, SubgraphsId(graphs));
   try {
     params = Params::Parse(*op, list);
   } catch (const Error& e) {
     throw Error(e.status(), "node '" + name + "': " + e.what());
   }
+  // Note [Subgraph operators]: a control-flow node's Params carry its graphs.
+  params.Attach(NodeSubgraphs(*this));
 }
 
 NodePtr Node::Variable(const std::string& name) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,10 +76,17 @@ class Params {
   // The attributes as given (for JSON round trips and error messages).
   const std::vector<std::pair<std::string, std::string>>& raw() const { return raw_; }
 
+  // What a node hands its op's kernels besides attributes: a control-flow
+  // node's graphs (core/graph/subgraphs.h). Shared, so a pushed kernel's copy
+  // keeps them alive after the node is gone, and freed with the last copy.
+  void Attach(std::shared_ptr<const void> what) { attached_ = std::move(what); }
+  const std::shared_ptr<const void>& attached() const { return attached_; }
+
  private:
   const OpDef* op_ = nullptr;
   std::vector<ParamValue> values_;  // index = schema order
   std::vector<std::pair<std::string, std::string>> raw_;
+  std::shared_ptr<const void> attached_;
 };
 
 // "int", "float", "boolean", ... as written in schemas and docs.
