@@ -21,5 +21,12 @@ int64_t CheckedMul(int64_t a, int64_t b, const char* what);
 int64_t CheckedAdd(int64_t a, int64_t b, const char* what);
 // elements * item_bytes as a byte count, or throws kOutOfMemory naming what.
 int64_t CheckedBytes(int64_t elements, size_t item_bytes, const std::string& what);
+// a * b clamped to INT64_MAX, for what is never an allocation or an index: a
+// ParallelFor cost hint, the strides of a zero-size array (a 2**62 dim beside
+// a 0 dim is a valid empty shape whose strides need not fit).
+inline int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
 
 }  // namespace weft

@@ -3,6 +3,7 @@
 // contiguous). Kernels never touch NDArray or the engine.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 #include "core/base/dtype.h"
 #include "core/base/shape.h"
@@ -18,6 +19,12 @@ struct TensorView {
   int ndim() const { return shape.ndim(); }
   template <typename T>
   T* ptr() const { return static_cast<T*>(data); }
+  // Sets every element to zero bits. A zero-size view may have no buffer
+  // (data == nullptr), and memset on a null pointer is undefined even for 0
+  // bytes (UBSan reports it), so it is skipped.
+  void ZeroFill() const {
+    if (data != nullptr && shape.Size() > 0) std::memset(data, 0, static_cast<size_t>(shape.Size()) * DTypeSize(dtype));
+  }
 };
 
 }  // namespace weft

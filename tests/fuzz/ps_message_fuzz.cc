@@ -16,6 +16,7 @@
 // the end of the input). At most 64 frames.
 #include <zmq.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -52,7 +53,13 @@ void Serve(int workers, int messages, void* rx, weft::ps::Auth* server) {
   weft::ps::ServerHandler handler(workers, [&](weft::ps::Message&& m) { replies.push_back(std::move(m)); });
   for (int i = 0; i < messages; ++i) {
     zmq_pollitem_t item{rx, 0, ZMQ_POLLIN, 0};
-    FUZZ_CHECK(zmq_poll(&item, 1, 1000) == 1, "message %d of %d never arrived", i, messages);
+    int ready;
+    // libFuzzer's -timeout watchdog is a SIGALRM every second: a poll it
+    // interrupts (EINTR) is asked again, not a message that never came.
+    while ((ready = zmq_poll(&item, 1, 1000)) < 0 && zmq_errno() == EINTR) {
+    }
+    FUZZ_CHECK(ready == 1, "message %d of %d never arrived (%s)", i, messages,
+               ready < 0 ? zmq_strerror(zmq_errno()) : "timed out");
     weft::ps::Message m;
     std::string why;
     const uint32_t from = weft::ps::RoleBit(weft::ps::Role::kWorker);

@@ -191,7 +191,12 @@ def main(argv):
     if argv[:1] == ["--start"]:
         start, argv = int(argv[1]), argv[2:]
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    if "asan" in os.environ.get("LD_PRELOAD", ""):
+        # Under AddressSanitizer (scripts/test_asan.sh) the cap would refuse ASan's shadow
+        # memory; ASAN_OPTIONS=max_allocation_size_mb bounds allocations there instead.
+        pass
+    else:
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
     faulthandler.enable()
     import weft
     from op_cases import CASES

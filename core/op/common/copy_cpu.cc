@@ -8,6 +8,7 @@
 
 #include "core/base/error.h"
 #include "core/op/op_util.h"
+#include "core/base/checked_math.h"
 
 namespace weft {
 namespace tensor_cpu {
@@ -145,7 +146,8 @@ void ConvertCopy(const TensorView& in, OpReq req, const TensorView& out) {
 
 std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape) {
   std::vector<int64_t> st(shape.size(), 1);
-  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) st[i] = st[i + 1] * shape[i + 1];
+  // Saturating: only a zero-size shape's strides can overflow, and none is used.
+  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) st[i] = SaturatingMul(st[i + 1], shape[i + 1]);
   return st;
 }
 

@@ -68,7 +68,7 @@ namespace {
 bool Empty(const TensorView& t) { return t.data == nullptr || t.Size() == 0; }
 void ZeroUnlessAdd(const TensorView& t, OpReq req) {
   if (req == OpReq::kNull || req == OpReq::kAddTo || Empty(t)) return;
-  std::memset(t.data, 0, static_cast<size_t>(t.Size()) * DTypeSize(t.dtype));
+  t.ZeroFill();
 }
 
 }  // namespace

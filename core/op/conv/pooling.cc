@@ -167,7 +167,7 @@ OpDef& RegisterForward() {
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nn_cpu::PoolForward(nn::PoolGeometry(p, in[0].shape), in[0], req[0], out[0]);
         if (out.size() > 1 && (req[1] == OpReq::kWriteTo || req[1] == OpReq::kWriteInplace))
-          std::memset(out[1].data, 0, static_cast<size_t>(out[1].Size()) * DTypeSize(out[1].dtype));
+          out[1].ZeroFill();
       })
       .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
         return ViaBackwardOp(n, "_backward_Pooling", {og[0], n->inputs[0], OutputOf(n, 0)});

@@ -18,6 +18,7 @@
 #include "core/op/op_def.h"
 #include "core/op/conv/upsampling_gpu.h"
 #include "core/op/op_util.h"
+#include "core/base/checked_math.h"
 
 namespace weft {
 namespace {
@@ -94,7 +95,8 @@ int64_t CheckInputs(const Params& p, const std::vector<Shape>& ins, int64_t oh, 
         WEFT_CHECK((*in)[0].ndim() == 4, kShape) << "UpSampling: input 'arg0' must be 4-D (N, C, H, W), got "
                                                  << (*in)[0].ToString();
         const int64_t scale = p.GetInt("scale");
-        const int64_t oh = (*in)[0][2] * scale, ow = (*in)[0][3] * scale;
+        const int64_t oh = CheckedMul((*in)[0][2], scale, "UpSampling: output height"),
+                      ow = CheckedMul((*in)[0][3], scale, "UpSampling: output width");
         const int64_t c = CheckInputs(p, *in, oh, ow);
         AssignShape(out, 0, Shape{(*in)[0][0], c, oh, ow}, "UpSampling: output");
         return true;

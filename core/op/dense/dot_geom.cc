@@ -5,6 +5,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
+#include "core/base/checked_math.h"
 
 namespace weft {
 namespace tensor {
@@ -80,9 +81,10 @@ Shape BatchDotGeometry(const Params& p, const Shape& l, const Shape& r, tensor_c
   d->n = rnn;
   d->k = lk;
   d->batch = l.ProdRange(0, nd - 2);
-  d->stride_a = lm * lk;
-  d->stride_b = rk * rnn;
-  d->stride_c = lm * rnn;
+  // Saturating: a stride can overflow only when an operand is empty (then unused).
+  d->stride_a = SaturatingMul(lm, lk);
+  d->stride_b = SaturatingMul(rk, rnn);
+  d->stride_c = SaturatingMul(lm, rnn);
   Shape out(l.dims().begin(), l.dims().end() - 2);
   out.push_back(lm);
   out.push_back(rnn);

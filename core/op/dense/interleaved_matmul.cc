@@ -250,7 +250,7 @@ void RunPlanCPU(const nnm::InterleavedPlan& plan, const std::vector<TensorView>&
                 const std::vector<TensorView>& out) {
   for (int o : plan.zero_first)
     if (req[o] != OpReq::kNull && req[o] != OpReq::kAddTo)
-      std::memset(out[o].data, 0, static_cast<size_t>(out[o].Size()) * sizeof(T));
+      out[o].ZeroFill();
   for (const nnm::StridedGemm& g : plan.gemms) {
     if (req[g.c] == OpReq::kNull || g.m == 0 || g.n == 0) continue;
     const bool add = req[g.c] == OpReq::kAddTo;

@@ -135,7 +135,7 @@ void CopySlices(const TensorView& src, int64_t src_n, const TensorView& dst, int
             << "_backward_contrib_boolean_mask: input 'out_grad' has shape " << in[0].shape.ToString() << "; the mask "
             << "keeps " << kept << " of " << g.n << " slices of 'data' " << in[1].shape.ToString();
         tensor_cpu::WriteWithReq(req[0], out[0], [&](const TensorView& o) {
-          std::memset(o.data, 0, static_cast<size_t>(o.Size()) * DTypeSize(o.dtype));
+          o.ZeroFill();
           CopySlices(in[0], kept, o, g.n, g, keep, /*gather=*/false);
         });
       })

@@ -103,7 +103,7 @@ DType WeightType(const Params& p) {
       .set_compute_cpu([](const OpContext&, const Params&, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         if (req[0] != OpReq::kAddTo && req[0] != OpReq::kNull)
-          std::memset(out[0].data, 0, static_cast<size_t>(out[0].Size()) * DTypeSize(out[0].dtype));
+          out[0].ZeroFill();
         nnx_cpu::EmbeddingBackward(in[0], in[1], req[1], out[1]);
       });
   bwd.list_output_names = [](const Params&) { return std::vector<std::string>{"data_grad", "weight_grad"}; };

@@ -50,7 +50,7 @@ void EmbeddingForward(const TensorView& data, const TensorView& weight, OpReq re
 void EmbeddingBackward(const TensorView& gout, const TensorView& data, OpReq req, const TensorView& gweight) {
   if (req == OpReq::kNull) return;
   const int64_t rows = gweight.shape[0], dim = gweight.shape[1];
-  if (req != OpReq::kAddTo) std::memset(gweight.data, 0, static_cast<size_t>(gweight.Size()) * DTypeSize(gweight.dtype));
+  if (req != OpReq::kAddTo) gweight.ZeroFill();
   if (rows == 0) return;
   const std::vector<int64_t> idx = ClippedIndices(data, rows);
   WEFT_NNX_FLOAT_SWITCH(gweight.dtype, "_backward_Embedding", T, {

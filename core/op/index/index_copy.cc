@@ -114,13 +114,13 @@ WEFT_REGISTER_OP("_contrib_backward_index_copy").set_compute_gpu(WEFT_GPU(cuda::
       std::vector<int64_t> idx;
       const std::vector<int64_t> map = RowMap(in[2], n, &idx);
       tensor_cpu::WriteWithReq(req[0], out[0], [&](const TensorView& o) {
-        std::memset(o.data, 0, static_cast<size_t>(o.Size()) * DTypeSize(o.dtype));
+        o.ZeroFill();
         for (int64_t r = 0; r < n; ++r)
           if (map[static_cast<size_t>(r)] < 0) CopyRow(in[0], r, o, r, rs);
       });
       tensor_cpu::FillCPU(out[1], req[1], 0.0);
       tensor_cpu::WriteWithReq(req[2], out[2], [&](const TensorView& o) {
-        std::memset(o.data, 0, static_cast<size_t>(o.Size()) * DTypeSize(o.dtype));
+        o.ZeroFill();
         for (size_t i = 0; i < idx.size(); ++i)
           if (idx[i] >= 0 && idx[i] < n) CopyRow(in[0], idx[i], o, static_cast<int64_t>(i), rs);
       });

@@ -141,7 +141,7 @@ void BackwardCPU(const OpContext&, const Params&, const std::vector<TensorView>&
   }
   for (size_t i = 1; i < out.size(); ++i)
     if (req[i] != OpReq::kNull && req[i] != OpReq::kAddTo)
-      std::memset(out[i].data, 0, static_cast<size_t>(out[i].Size()) * DTypeSize(out[i].dtype));
+      out[i].ZeroFill();
 }
 
 [[maybe_unused]] const bool kCTCLossRegistered = [] {

@@ -65,7 +65,8 @@ WEFT_HD inline void CtcSequence(int64_t b, const CtcGeom& g, const T* x, const d
   const int64_t S = 2 * U + 1;
   for (int64_t s = 0; s < S; ++s) {
     ext[s] = s % 2 == 0 ? static_cast<double>(g.blank) : labels[b * g.Lmax + s / 2];
-    if (ext[s] < 0 || ext[s] >= static_cast<double>(C)) ext[s] = static_cast<double>(g.blank);
+    // Out of range or NaN (every comparison false): the blank.
+    if (!(ext[s] >= 0 && ext[s] < static_cast<double>(C))) ext[s] = static_cast<double>(g.blank);
   }
   // log-sum-exp of each step's activations: log p_t(k) = x - lse[t].
   for (int64_t t = 0; t < Tb; ++t) {

@@ -72,7 +72,7 @@ void RegisterRegression(const char* name, const char* bwd_name, RegressionKind k
                               const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nnx_cpu::RegressionBackward(kind, in[0], in[1], p.GetFloat("grad_scale"), req[0], out[0]);
         if (req[1] != OpReq::kAddTo && req[1] != OpReq::kNull)
-          std::memset(out[1].data, 0, static_cast<size_t>(out[1].Size()) * DTypeSize(out[1].dtype));
+          out[1].ZeroFill();
       })
       .add_inplace(1, 0);
   bwd.list_output_names = [](const Params&) { return std::vector<std::string>{"data_grad", "label_grad"}; };

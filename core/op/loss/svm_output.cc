@@ -114,7 +114,7 @@ bool InferSvm(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out, 
           })
         }
         if (req[1] != OpReq::kAddTo && req[1] != OpReq::kNull)
-          std::memset(out[1].data, 0, static_cast<size_t>(out[1].Size()) * DTypeSize(out[1].dtype));
+          out[1].ZeroFill();
       })
       .add_inplace(1, 0);
   bwd.list_output_names = [](const Params&) { return std::vector<std::string>{"data_grad", "label_grad"}; };

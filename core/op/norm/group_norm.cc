@@ -20,6 +20,7 @@
 #include "core/op/norm/group_norm_gpu.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
+#include "core/base/checked_math.h"
 
 namespace weft {
 namespace nnm {
@@ -27,7 +28,7 @@ namespace nnm {
 GroupLayout GroupLayoutOf(const Params& p, const Shape& s) {
   GroupLayout l;
   l.groups = p.GetInt("num_groups");
-  l.rows = s[0] * l.groups;
+  l.rows = CheckedMul(s[0], l.groups, "GroupNorm: batch x num_groups");
   l.m = (s[1] / l.groups) * s.ProdRange(2, s.ndim());
   l.eps = p.GetFloat("eps");
   return l;

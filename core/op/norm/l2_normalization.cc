@@ -20,6 +20,7 @@
 #include "core/op/norm/l2_normalization_gpu.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
+#include "core/base/checked_math.h"
 
 namespace weft {
 namespace nnm {
@@ -79,7 +80,7 @@ void ForwardCPU(const OpContext&, const Params& p, const std::vector<TensorView>
     const T* x = in[0].ptr<T>();
     T* y = out[0].ptr<T>();
     T* norm = out[1].ptr<T>();
-    nnm::ForEachIndex(l.outer * l.inner, 3 * l.n, [&](int64_t k) {
+    nnm::ForEachIndex(l.outer * l.inner, SaturatingMul(3, l.n), [&](int64_t k) {
       nnm::L2NormForwardAt<T, nnx_cpu::Acc<T>>(k, l, x, req[0], y, req[1], norm);
     });
   })

@@ -9,6 +9,7 @@
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/norm/norm_cpu.h"
 #include "core/op/op_util.h"
+#include "core/base/checked_math.h"
 
 namespace weft {
 namespace nnx_cpu {
@@ -24,7 +25,7 @@ void ForwardT(const RowNormArgs& a, const TensorView& x, const TensorView& gamma
   T* yp = y.ptr<T>();
   T* mp = mean.ptr<T>();
   T* sp = stat.ptr<T>();
-  ParallelFor(a.outer * a.inner, a.n * 6, [&](int64_t r0, int64_t r1) {
+  ParallelFor(a.outer * a.inner, SaturatingMul(a.n, 6), [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t base = (r / a.inner) * a.n * a.inner + r % a.inner;
       double s = 0;

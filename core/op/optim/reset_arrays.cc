@@ -39,7 +39,7 @@ namespace {
       .set_compute_cpu([](const OpContext&, const Params&, const std::vector<TensorView>& in,
                           const std::vector<OpReq>&, const std::vector<TensorView>&) {
         for (const TensorView& x : in)
-          if (x.Size() > 0) std::memset(x.data, 0, static_cast<size_t>(x.Size()) * DTypeSize(x.dtype));
+          if (x.Size() > 0) x.ZeroFill();
       })
       .set_compute_gpu(WEFT_GPU(cuda::ResetArraysGpu));
   SetMutateInputsRule(op, [](const Params& p) {

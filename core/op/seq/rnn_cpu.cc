@@ -14,13 +14,19 @@
 #include "core/op/random/dropout_cpu.h"
 #include "core/op/dense/gemm_cpu.h"
 #include "core/op/random_state.h"
+#include "core/base/checked_math.h"
 
 namespace weft {
 namespace rnn_cpu {
 
 int64_t RNNGeom::ParamSize() const {
   int64_t n = 0;
-  for (int64_t l = 0; l < layers; ++l) n += dirs * Gates() * hidden * (LayerInput(l) + hidden + 2);
+  for (int64_t l = 0; l < layers; ++l) {
+    const char* what = "RNN: parameter count";
+    const int64_t per_dir = CheckedMul(CheckedMul(Gates(), hidden, what),
+                                       CheckedAdd(CheckedAdd(LayerInput(l), hidden, what), 2, what), what);
+    n = CheckedAdd(n, CheckedMul(dirs, per_dir, what), what);
+  }
   return n;
 }
 

@@ -72,7 +72,7 @@ bool SeqType(const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
 
 void ZeroLengthGrad(const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (out.size() > 1 && req[1] != OpReq::kNull && req[1] != OpReq::kAddTo)
-    std::memset(out[1].data, 0, static_cast<size_t>(out[1].Size()) * DTypeSize(out[1].dtype));
+    out[1].ZeroFill();
 }
 
 // `fixed` plus `length` when use_sequence_length.

@@ -12,6 +12,7 @@
 #include "core/op/op_def.h"
 #include "core/op/shape/pad_gpu.h"
 #include "core/op/op_util.h"
+#include "core/base/checked_math.h"
 
 namespace weft {
 namespace {
@@ -61,7 +62,7 @@ std::vector<int64_t> Pads(const Params& p, const Shape& in, Shape* padded) {
           << op << ": edge padding of the empty axis " << d;
     }
     before.push_back(b);
-    o[d] = in[d] + a + b;
+    o[d] = CheckedAdd(CheckedAdd(in[d], a, "Pad: padded axis"), b, "Pad: padded axis");
   }
   if (padded != nullptr) *padded = o;
   return before;

@@ -11,7 +11,7 @@ namespace tensor_cpu {
 
 void RunViewPlan(const tensor::ViewPlan& plan, const TensorView& in, OpReq req, const TensorView& out) {
   WriteWithReq(req, out, [&](const TensorView& o) {
-    if (plan.zero_fill) std::memset(o.data, 0, static_cast<size_t>(o.Size()) * DTypeSize(o.dtype));
+    if (plan.zero_fill) o.ZeroFill();
     StridedCopy(DTypeSize(o.dtype), plan.shape, in.data, plan.src_off, plan.src_stride, o.data, plan.dst_off,
                 plan.dst_stride);
   });

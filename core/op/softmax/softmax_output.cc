@@ -150,7 +150,7 @@ void InferLabel(const Params& p, const Shape& d, Shape* label, const std::string
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         // The label's gradient first: out[0] may share memory with the output (in place).
         if (req[1] != OpReq::kAddTo && req[1] != OpReq::kNull)
-          std::memset(out[1].data, 0, static_cast<size_t>(out[1].Size()) * DTypeSize(out[1].dtype));
+          out[1].ZeroFill();
         nnx_cpu::SoftmaxOutputBackward(nnx_cpu::SoftmaxOutputGradParamsOf(p), in[0], in[1], req[0], out[0]);
       })
       .add_inplace(0, 0);

@@ -8,6 +8,7 @@
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/index/indexing_cpu.h"
 #include "core/op/op_util.h"
+#include "core/base/checked_math.h"
 
 namespace weft {
 namespace tensor_cpu {
@@ -29,7 +30,7 @@ void TopKCPU(const tensor::TopKPlan& t, const TensorView& data, const std::vecto
   const int64_t rows = t.outer * t.inner, n = t.n, k = t.k, inner = t.inner;
   // sel[(o*k + r)*inner + i]: the position along the axis of row (o, i)'s r-th element.
   std::vector<int64_t> sel(static_cast<size_t>(rows * k));
-  ParallelFor(rows, n * 8 + 1, [&](int64_t b, int64_t e) {
+  ParallelFor(rows, std::max<int64_t>(1, SaturatingMul(n, 8)), [&](int64_t b, int64_t e) {
     std::vector<int64_t> order(static_cast<size_t>(n));
     for (int64_t row = b; row < e; ++row) {
       const int64_t o = row / inner, i = row % inner;

@@ -17,6 +17,7 @@
 #include "core/base/shape.h"
 #include "core/op/params.h"
 #include "core/op/spatial/spatial_hd.h"
+#include "core/base/checked_math.h"
 
 namespace weft {
 namespace spatial {
@@ -118,8 +119,10 @@ inline CorrGeom CorrGeomOf(const Params& p, const std::string& op, const Shape& 
   WEFT_CHECK(g.maxd >= 0 && g.s1 > 0 && g.s2 > 0 && g.pad >= 0, kInvalidArgument)
       << op << ": parameters 'max_displacement' and 'pad_size' must be >= 0 and 'stride1', 'stride2' > 0, got "
       << g.maxd << ", " << g.pad << ", " << g.s1 << ", " << g.s2;
-  const int64_t border = g.maxd + (g.ks - 1) / 2;
-  const int64_t ph = g.h + 2 * g.pad - 2 * border, pw = g.w + 2 * g.pad - 2 * border;
+  const char* what = "Correlation: padded size";
+  const int64_t border = CheckedAdd(g.maxd, (g.ks - 1) / 2, what);
+  const int64_t pad2 = CheckedMul(2, g.pad, what), border2 = CheckedMul(2, border, what);
+  const int64_t ph = CheckedAdd(g.h, pad2, what) - border2, pw = CheckedAdd(g.w, pad2, what) - border2;
   WEFT_CHECK(ph >= 1 && pw >= 1, kShape)
       << op << ": data of shape " << d.ToString() << " padded by " << g.pad << " is too small for max_displacement "
       << g.maxd << " and kernel_size " << g.ks;

@@ -56,8 +56,8 @@ WEFT_HD inline RoiFrame<A> RoiFrameOf(const RoiAlignGeom& g, const T* rois, int6
   }
   f.bin_h = rh / static_cast<A>(g.ph);
   f.bin_w = rw / static_cast<A>(g.pw);
-  f.gh = g.sample_ratio > 0 ? g.sample_ratio : CeilI(static_cast<double>(rh / static_cast<A>(g.ph)));
-  f.gw = g.sample_ratio > 0 ? g.sample_ratio : CeilI(static_cast<double>(rw / static_cast<A>(g.pw)));
+  f.gh = g.sample_ratio > 0 ? g.sample_ratio : AdaptiveSamples(static_cast<double>(rh / static_cast<A>(g.ph)), g.h);
+  f.gw = g.sample_ratio > 0 ? g.sample_ratio : AdaptiveSamples(static_cast<double>(rw / static_cast<A>(g.pw)), g.w);
   return f;
 }
 

@@ -33,7 +33,7 @@ template <typename T>
 WEFT_HD inline RoiBin RoiPoolBin(const RoiPoolGeom& g, const T* rois, int64_t r, int64_t i, int64_t j) {
   const T* b = rois + r * 5;
   RoiBin bin;
-  const int64_t n = static_cast<int64_t>(static_cast<double>(b[0]));
+  const int64_t n = TruncI(static_cast<double>(b[0]));
   const int64_t x1 = RoundHalfAway(static_cast<double>(b[1]) * g.scale);
   const int64_t y1 = RoundHalfAway(static_cast<double>(b[2]) * g.scale);
   const int64_t x2 = RoundHalfAway(static_cast<double>(b[3]) * g.scale);
@@ -70,9 +70,11 @@ WEFT_HD inline int64_t RoiPoolArgmax(const RoiPoolGeom& g, const RoiBin& bin, co
 template <typename T, typename A>
 WEFT_HD inline void RoiPoolForwardAt(const RoiPoolGeom& g, const T* data, const T* rois, OpReq req, T* out,
                                      OpReq req_idx, T* max_idx, int64_t e) {
-  const int64_t j = e % g.pw, i = (e / g.pw) % g.ph, c = (e / (g.pw * g.ph)) % g.c, r = e / (g.pw * g.ph * g.c);
+  // Divided step by step: pw * ph * c may not fit when the data has no pixels.
+  const int64_t j = e % g.pw, i = (e / g.pw) % g.ph, c = (e / g.pw / g.ph) % g.c, r = e / g.pw / g.ph / g.c;
   const RoiBin bin = RoiPoolBin(g, rois, r, i, j);
-  const T* plane = data + ((bin.n < 0 ? 0 : bin.n) * g.c + c) * g.h * g.w;
+  // Only a roi of a real batch item has a plane (then the offset is inside data).
+  const T* plane = bin.n < 0 ? data : data + (bin.n * g.c + c) * g.h * g.w;
   const int64_t k = RoiPoolArgmax<T, A>(g, bin, plane);
   if (req != OpReq::kNull) Put(out + e, req, k < 0 ? static_cast<A>(0) : static_cast<A>(plane[k]));
   if (req_idx != OpReq::kNull) max_idx[e] = static_cast<T>(static_cast<A>(k));

@@ -24,7 +24,7 @@ template <typename T, typename A>
 WEFT_HD inline void RRoiAlignForwardAt(const RRoiGeom& g, const T* data, const T* rois, OpReq req, T* out, int64_t e) {
   const int64_t j = e % g.pw, i = (e / g.pw) % g.ph, c = (e / (g.pw * g.ph)) % g.c, r = e / (g.pw * g.ph * g.c);
   const T* b = rois + r * 6;
-  const int64_t n = static_cast<int64_t>(static_cast<double>(b[0]));
+  const int64_t n = TruncI(static_cast<double>(b[0]));
   A acc = static_cast<A>(0);
   if (n >= 0 && n < g.batch) {
     const A s = static_cast<A>(g.scale);
@@ -33,8 +33,8 @@ WEFT_HD inline void RRoiAlignForwardAt(const RRoiGeom& g, const T* data, const T
     const double theta = static_cast<double>(b[5]) * 3.14159265358979323846 / 180.0;
     const A ct = static_cast<A>(cos(theta)), st = static_cast<A>(sin(theta));
     const A bh = rh / static_cast<A>(g.ph), bw = rw / static_cast<A>(g.pw);
-    const int64_t gh = g.sample_ratio > 0 ? g.sample_ratio : CeilI(static_cast<double>(rh / static_cast<A>(g.ph)));
-    const int64_t gw = g.sample_ratio > 0 ? g.sample_ratio : CeilI(static_cast<double>(rw / static_cast<A>(g.pw)));
+    const int64_t gh = g.sample_ratio > 0 ? g.sample_ratio : AdaptiveSamples(static_cast<double>(rh / static_cast<A>(g.ph)), g.h);
+    const int64_t gw = g.sample_ratio > 0 ? g.sample_ratio : AdaptiveSamples(static_cast<double>(rw / static_cast<A>(g.pw)), g.w);
     const T* plane = data + (n * g.c + c) * g.h * g.w;
     for (int64_t iy = 0; iy < gh; ++iy) {
       const A yy = -rh / static_cast<A>(2) + static_cast<A>(i) * bh +

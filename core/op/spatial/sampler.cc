@@ -14,6 +14,7 @@
 #include "core/op/op_util.h"
 #include "core/op/spatial/spatial_cpu.h"
 #include "core/op/spatial/spatial_gpu.h"
+#include "core/base/checked_math.h"
 
 namespace weft {
 namespace {
@@ -105,7 +106,8 @@ Shape SamplerShape(const std::string& op, const Shape& d, const Shape& grid) {
         const Shape o = GridShape(p, "GridGenerator", (*in)[0]);
         AssignShape(out, 0, o, "GridGenerator: output");
         const bool affine = p.GetString("transform_type") == "affine";
-        AssignShape(out, 1, affine ? Shape{3, o[2] * o[3]} : Shape{2, o[2], o[3]}, "GridGenerator: output 'grid_dst'");
+        const int64_t hw = CheckedMul(o[2], o[3], "GridGenerator: target height x width");
+        AssignShape(out, 1, affine ? Shape{3, hw} : Shape{2, o[2], o[3]}, "GridGenerator: output 'grid_dst'");
         return true;
       })
       .set_infer_type(nnx::FloatSameTypeInfer)
@@ -196,8 +198,9 @@ Shape SamplerShape(const std::string& op, const Shape& d, const Shape& grid) {
         if (!AllKnown(*in)) return false;
         const Shape o = TransformerShape(p, "SpatialTransformer", (*in)[0], (*in)[1]);
         AssignShape(out, 0, o, "SpatialTransformer: output");
-        AssignShape(out, 1, Shape{3, o[2] * o[3]}, "SpatialTransformer: output 'grid_dst'");
-        AssignShape(out, 2, Shape{o[0], 2, o[2] * o[3]}, "SpatialTransformer: output 'grid_src'");
+        const int64_t hw = CheckedMul(o[2], o[3], "SpatialTransformer: target height x width");
+        AssignShape(out, 1, Shape{3, hw}, "SpatialTransformer: output 'grid_dst'");
+        AssignShape(out, 2, Shape{o[0], 2, hw}, "SpatialTransformer: output 'grid_src'");
         return true;
       })
       .set_infer_type(nnx::FloatSameTypeInfer)

@@ -65,17 +65,49 @@ template <typename A>
 WEFT_HD inline A MinA(A a, A b) {
   return a < b ? a : b;
 }
+// Data-driven coordinates (roi boxes, grids) may be NaN, Inf or huge: a
+// conversion out of int64's range is undefined, so these saturate (NaN -> 0)
+// and the callers' clipping then treats the value as off the map.
+constexpr double kInt64Limit = 9.2e18;  // below 2**63, exactly representable
+WEFT_HD inline bool OutOfInt64(double v, int64_t* sat) {
+  if (!(v == v)) {
+    *sat = 0;
+    return true;
+  }
+  if (v >= kInt64Limit || v <= -kInt64Limit) {
+    *sat = v > 0 ? static_cast<int64_t>(kInt64Limit) : -static_cast<int64_t>(kInt64Limit);
+    return true;
+  }
+  return false;
+}
 WEFT_HD inline int64_t FloorI(double v) {
+  int64_t sat;
+  if (OutOfInt64(v, &sat)) return sat;
   const int64_t i = static_cast<int64_t>(v);
   return (static_cast<double>(i) > v) ? i - 1 : i;
+}
+// An adaptive sampling grid's size (ceil(roi extent / bins)), at most the
+// map's extent: a huge or infinite roi from data (or spatial_scale) would
+// otherwise loop ~2**63 times, and more samples than map rows add nothing.
+WEFT_HD inline int64_t AdaptiveSamples(double v, int64_t extent);
+// Truncation toward zero, saturating like FloorI.
+WEFT_HD inline int64_t TruncI(double v) {
+  int64_t sat;
+  return OutOfInt64(v, &sat) ? sat : static_cast<int64_t>(v);
 }
 // C's round(): halves away from zero.
 WEFT_HD inline int64_t RoundHalfAway(double v);
 // v clipped to [0, hi].
 WEFT_HD inline int64_t ClipI(int64_t v, int64_t hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
 WEFT_HD inline int64_t CeilI(double v) {
+  int64_t sat;
+  if (OutOfInt64(v, &sat)) return sat;
   const int64_t i = static_cast<int64_t>(v);
   return (static_cast<double>(i) < v) ? i + 1 : i;
+}
+
+WEFT_HD inline int64_t AdaptiveSamples(double v, int64_t extent) {
+  return ClipI(CeilI(v), extent > 1 ? extent : 1);
 }
 
 WEFT_HD inline int64_t RoundHalfAway(double v) { return v >= 0 ? FloorI(v + 0.5) : -FloorI(-v + 0.5); }
