@@ -64,8 +64,8 @@ def test_fp16_gluon_net_trains_on_gpu_like_the_cpu(hybridize):
     gpu_losses, gpu_w = _train(G0, params, hybridize, "float16")
     assert np.isfinite(gpu_losses).all()
     assert gpu_losses[-1] < gpu_losses[0] - 0.05, "the float16 net did not learn on GPU: %s" % gpu_losses
-    np.testing.assert_allclose(gpu_losses, cpu_losses, rtol=2e-2, atol=2e-2)
+    np.testing.assert_allclose(gpu_losses, cpu_losses, rtol=5e-3, atol=5e-3)
     for (name, g), (_, c) in zip(gpu_w, cpu_w):
         # BatchNorm's gamma/beta/moving statistics stay float32, the rest is float16
         assert g.dtype == (np.float32 if "batchnorm" in name else np.float16), (name, g.dtype)
-        np.testing.assert_allclose(g.astype(np.float32), c, rtol=2e-2, atol=2e-2, err_msg=name)
+        np.testing.assert_allclose(g.astype(np.float32), c, rtol=1e-2, atol=5e-3, err_msg=name)
