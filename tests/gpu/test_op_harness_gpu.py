@@ -94,9 +94,10 @@ def _derived_f16(op, case, xs):
     """The ways to run the case in float16, most float16 first: (xs, attrs)
     triples (the last: whether float16 and wider inputs mix), empty when the case has nothing float32/float64 to turn into
     float16. All such inputs (and a float32/float64 `dtype`) become float16; then also a missing
-    `dtype` set to float16; then only the first one or two float32 inputs, for
-    the ops whose other inputs stay float32 (BatchNorm's parameters, the mp_*
-    updates' master weights and states)."""
+    `dtype` set to float16; then only the first one or two of those inputs, or
+    those shaped like the first, for the ops whose other inputs stay float32
+    (BatchNorm's parameters and statistics, the mp_* updates' master weights
+    and states)."""
     if any(x.dtype in HALF for x in xs):
         return []
     dt = case.attrs.get("dtype")
@@ -120,6 +121,13 @@ def _derived_f16(op, case, xs):
     for k in (1, 2):
         if len(f32) > k:
             runs.append((half(f32[:k]), attrs, True))
+    # the inputs shaped like the first in float16, the other floating ones in
+    # float32 (_backward_BatchNorm: out_grad and data, then its statistics)
+    like = [i for i in f32 if xs[i].shape == xs[0].shape]
+    if f32 and 0 < len(like) < len(f32):
+        rest = [x.astype(np.float16) if i in like else (x.astype(np.float32) if i in f32 else x)
+                for i, x in enumerate(xs)]
+        runs.append((rest, attrs, True))
     return runs
 
 
