@@ -44,6 +44,22 @@ cublasHandle_t Handle(int dev, Stream s) {
 
 cublasOperation_t Op(bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
+// 16-bit operands, float compute (CUBLAS_COMPUTE_32F: alpha and beta are float).
+void GemmEx(int dev, Stream s, bool ta, bool tb, int m, int n, int k, float alpha, const void* a, int lda,
+            const void* b, int ldb, float beta, void* c, int ldc, cudaDataType_t t) {
+  Check(cublasGemmEx(Handle(dev, s), Op(tb), Op(ta), n, m, k, &alpha, b, t, ldb, a, t, lda, &beta, c, t, ldc,
+                     CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmEx");
+}
+
+void GemmStridedBatchedEx(int dev, Stream s, bool ta, bool tb, int m, int n, int k, float alpha, const void* a,
+                          int lda, int64_t sa, const void* b, int ldb, int64_t sb, float beta, void* c, int ldc,
+                          int64_t sc, int batch, cudaDataType_t t) {
+  Check(cublasGemmStridedBatchedEx(Handle(dev, s), Op(tb), Op(ta), n, m, k, &alpha, b, t, ldb, sb, a, t, lda, sa,
+                                   &beta, c, t, ldc, sc, batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmStridedBatchedEx");
+}
+
 }  // namespace
 
 void Gemm(int dev, Stream s, bool ta, bool tb, int m, int n, int k, float alpha, const float* a,
@@ -72,6 +88,28 @@ void GemmStridedBatched(int dev, Stream s, bool ta, bool tb, int m, int n, int k
   Check(cublasDgemmStridedBatched(Handle(dev, s), Op(tb), Op(ta), n, m, k, &alpha, b, ldb, sb, a, lda,
                                   sa, &beta, c, ldc, sc, batch),
         "cublasDgemmStridedBatched");
+}
+
+void Gemm(int dev, Stream s, bool ta, bool tb, int m, int n, int k, float alpha, const half_t* a, int lda,
+          const half_t* b, int ldb, float beta, half_t* c, int ldc) {
+  GemmEx(dev, s, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, CUDA_R_16F);
+}
+
+void Gemm(int dev, Stream s, bool ta, bool tb, int m, int n, int k, float alpha, const bf16_t* a, int lda,
+          const bf16_t* b, int ldb, float beta, bf16_t* c, int ldc) {
+  GemmEx(dev, s, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, CUDA_R_16BF);
+}
+
+void GemmStridedBatched(int dev, Stream s, bool ta, bool tb, int m, int n, int k, float alpha,
+                        const half_t* a, int lda, int64_t sa, const half_t* b, int ldb, int64_t sb,
+                        float beta, half_t* c, int ldc, int64_t sc, int batch) {
+  GemmStridedBatchedEx(dev, s, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch, CUDA_R_16F);
+}
+
+void GemmStridedBatched(int dev, Stream s, bool ta, bool tb, int m, int n, int k, float alpha,
+                        const bf16_t* a, int lda, int64_t sa, const bf16_t* b, int ldb, int64_t sb,
+                        float beta, bf16_t* c, int ldc, int64_t sc, int batch) {
+  GemmStridedBatchedEx(dev, s, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch, CUDA_R_16BF);
 }
 
 }  // namespace gpu

@@ -1,7 +1,8 @@
 """GPU kernels of the elementwise family (core/op/elemwise/*.cu,
 fused_elemwise.cu, init_misc.cu) against the CPU kernels, beyond the harness
 cases: integer edge cases of every binary kind and dtype, deep broadcasts,
-Cast between every pair of GPU dtypes with NaN/inf/out-of-range values,
+Cast between every pair of GPU dtypes (float16 and bfloat16 too) with
+NaN/inf/out-of-range values, the 16-bit conversions bit for bit,
 add_n with more inputs than one launch takes, where with a 1-D condition of
 each dtype, fused programs longer than the register path takes, the
 'valid' normalisation of MakeLoss, and kAddTo through grad_req='add'."""
@@ -107,19 +108,72 @@ def test_unary_every_dtype(dtype):
     check("sqrt", [np.abs(x)])
 
 
+BF16 = np.dtype(weft.dtypes.bfloat16)
+CAST_DTYPES = ALL_DTYPES + [np.float16, BF16]
+
+
+def _bits16(x):
+    return np.ascontiguousarray(x).view(np.uint16)
+
+
 def test_cast_every_pair():
     src = np.array([np.nan, np.inf, -np.inf, 1e20, -1e20, 300.7, -1.5, -0.0, 0.5, 127.9, -129.2, 2.0 ** 40],
                    np.float64)
-    for s in ALL_DTYPES:
-        with np.errstate(invalid="ignore", over="ignore"):
-            x = src.astype(s) if np.issubdtype(np.dtype(s), np.floating) else edge_ints(np.int64, 12).astype(s)
-        for d in ALL_DTYPES:
-            check("Cast", [x], dtype=np.dtype(d).name)
+    for s in CAST_DTYPES:
+        if s == BF16:  # no NumPy cast to the structured bfloat16: the CPU's Cast makes it
+            x = nd.Cast(nd.array(src.astype(np.float32), ctx=CPU), dtype="bfloat16").asnumpy()
+        else:
+            with np.errstate(invalid="ignore", over="ignore"):
+                x = src.astype(s) if np.issubdtype(np.dtype(s), np.floating) else edge_ints(np.int64, 12).astype(s)
+        for d in CAST_DTYPES:
+            got, want = both("Cast", [x], dtype="bfloat16" if d == BF16 else np.dtype(d).name)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(np.ascontiguousarray(got).view(np.uint8),
+                                          np.ascontiguousarray(want).view(np.uint8), err_msg="%s -> %s" % (s, d))
 
 
-def test_cast_to_half_fails_on_gpu():
-    with pytest.raises(weft.DTypeError, match="GPU"):
-        nd.Cast(nd.array(np.ones(3, np.float32), ctx=GPU), dtype="float16").asnumpy()
+def _near_16bit_boundaries(to_f32):
+    """float32 values at, between and next to every 16-bit value (to_f32 maps
+    the 65536 bit patterns to float32): ties, one ulp either side, subnormals,
+    overflow, NaN and infinities."""
+    v = to_f32(np.arange(65536, dtype=np.uint32).astype(np.uint16))
+    v = np.unique(v[np.isfinite(v)])
+    mid = ((v[:-1].astype(np.float64) + v[1:]) / 2).astype(np.float32)
+    u = mid.view(np.uint32)
+    extra = np.array([1e-8, -1e-8, 6e-8, 3e-8, 65504.0, 65519.0, 65520.0, 1e6, 3.4e38, np.inf, -np.inf, np.nan],
+                     np.float32)
+    return np.concatenate([v, mid, (u + 1).view(np.float32), (u - 1).view(np.float32), extra])
+
+
+@pytest.mark.parametrize("half", ["float16", "bfloat16"])
+def test_16bit_conversions_match_the_cpu_bit_for_bit(half):
+    """Cast to and from float16/bfloat16 on GPU (the device-callable
+    conversions of core/op/common/half_hd.h) gives the CPU's bits (half_t /
+    bf16_t, core/base/dtype.cc) for every 16-bit pattern and for float32
+    values at every rounding boundary; float16 also equals NumPy's."""
+    patterns = np.arange(65536, dtype=np.uint32).astype(np.uint16)
+    if half == "float16":
+        src16 = patterns.view(np.float16)
+        to_f32 = lambda b: b.view(np.float16).astype(np.float32)  # noqa: E731
+    else:
+        src16 = patterns.view(BF16)
+        to_f32 = lambda b: (b.astype(np.uint32) << 16).view(np.float32)  # noqa: E731
+    # every pattern to float32: the same bits (NaN payloads included)
+    got, want = both("Cast", [src16], dtype="float32")
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+    finite = np.isfinite(want)
+    np.testing.assert_array_equal(got[finite], to_f32(patterns)[finite])
+    # float32 to the 16-bit type: round to nearest even, subnormals, overflow, NaN
+    f = _near_16bit_boundaries(to_f32)
+    got, want = both("Cast", [f], dtype=half)
+    np.testing.assert_array_equal(_bits16(got), _bits16(want))
+    if half == "float16":
+        ok = ~np.isnan(f)
+        with np.errstate(over="ignore"):
+            np.testing.assert_array_equal(_bits16(got)[ok], _bits16(f.astype(np.float16))[ok])
+    # through an op's arithmetic: x * 1 computed in float and stored in 16 bits is x
+    got, want = both("_mul_scalar", [src16], scalar=1.0)
+    np.testing.assert_array_equal(_bits16(got), _bits16(want))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8])

@@ -11,9 +11,11 @@ GPU = weft.gpu(0)
 
 
 def test_a_failing_random_kernel_leaves_later_draws_working():
-    half = weft.nd.zeros((4,), dtype="float16", ctx=GPU)  # GPU kernels do not build float16
-    with pytest.raises(weft.base.WeftError, match="float16"):
-        weft.nd._random_uniform_like(half).wait_to_read()
+    # The GPU samplers take float, int32 and int64 parameters; uint8 fails in the kernel.
+    low = weft.nd.zeros((4,), dtype="uint8", ctx=GPU)
+    high = weft.nd.ones((4,), dtype="uint8", ctx=GPU)
+    with pytest.raises(weft.base.WeftError, match="uint8"):
+        weft.nd._sample_uniform(low, high, shape=(2,)).wait_to_read()
     weft.random.seed(3)
     a = weft.nd.random.uniform(shape=(1000,), ctx=GPU).asnumpy()
     weft.random.seed(3)

@@ -75,7 +75,7 @@ template <typename T>
 void ActForwardT(const OpContext& ctx, ActKind k, const TensorView& x, OpReq req, const TensorView& y) {
   const T* xp = x.ptr<T>();
   T* yp = y.ptr<T>();
-  Launch(ctx, y.Size(), [=] WEFT_HD(int64_t i) { Assign(yp, i, req, ActValue<T>(k, xp[i])); });
+  Launch(ctx, y.Size(), [=] WEFT_HD(int64_t i) { Assign(yp, i, req, ActValue<AccT<T>>(k, xp[i])); });
 }
 
 template <typename T>
@@ -86,8 +86,8 @@ void ActBackwardT(const OpContext& ctx, ActKind k, const TensorView& gy, const T
   const T* xp = x != nullptr ? x->ptr<T>() : nullptr;
   T* out = gx.ptr<T>();
   Launch(ctx, gx.Size(), [=] WEFT_HD(int64_t i) {
-    const T v = xp != nullptr ? xp[i] : T(0);
-    Assign(out, i, req, ActGrad<T>(k, gp[i], op[i], v));
+    const AccT<T> v = xp != nullptr ? static_cast<AccT<T>>(xp[i]) : AccT<T>(0);
+    Assign(out, i, req, ActGrad<AccT<T>>(k, gp[i], op[i], v));
   });
 }
 
@@ -144,8 +144,8 @@ void LeakyForwardT(const OpContext& ctx, LeakyKind k, double slope_d, const Tens
   const T* gp = gamma != nullptr ? gamma->ptr<T>() : nullptr;
   const GammaIndex gi = gamma != nullptr ? MakeGammaIndex(x, *gamma) : GammaIndex();
   Launch(ctx, y.Size(), [=] WEFT_HD(int64_t i) {
-    const T s = gp != nullptr ? gp[gi(i)] : slope;
-    Assign(yp, i, req, LeakyValue<T>(k, s, xp[i]));
+    const AccT<T> s = gp != nullptr ? static_cast<AccT<T>>(gp[gi(i)]) : static_cast<AccT<T>>(slope);
+    Assign(yp, i, req, LeakyValue<AccT<T>>(k, s, xp[i]));
   });
 }
 
@@ -161,9 +161,9 @@ void RReLUForwardT(const OpContext& ctx, bool draw, uint64_t seed, double lower,
     double s = (lower + upper) / 2;
     if (draw) s = lower + (upper - lower) * Uniform53(seed, static_cast<uint64_t>(i));
     const T slope = static_cast<T>(s);
-    const T v = xp[i];
+    const AccT<T> v = static_cast<AccT<T>>(xp[i]);
     if (req_mask != OpReq::kNull) Assign(mp, i, req_mask, slope);
-    if (req != OpReq::kNull) Assign(yp, i, req, v > T(0) ? v : v * slope);
+    if (req != OpReq::kNull) Assign(yp, i, req, v > AccT<T>(0) ? v : v * static_cast<AccT<T>>(slope));
   });
 }
 
@@ -223,8 +223,8 @@ void LeakyBackwardT(const OpContext& ctx, LeakyKind k, double slope_d, const Ten
   const GammaIndex gi = gamma != nullptr ? MakeGammaIndex(x, *gamma) : GammaIndex{2, 1, 1};
   T* out = gx.ptr<T>();
   Launch(ctx, gx.Size(), [=] WEFT_HD(int64_t i) {
-    const T s = wp != nullptr ? wp[gi(i)] : slope;
-    Assign(out, i, req_x, LeakyGrad<T>(k, s, gp[i], xp[i]));
+    const AccT<T> s = wp != nullptr ? static_cast<AccT<T>>(wp[gi(i)]) : static_cast<AccT<T>>(slope);
+    Assign(out, i, req_x, LeakyGrad<AccT<T>>(k, s, gp[i], xp[i]));
   });
 }
 

@@ -11,7 +11,10 @@
 // only its own outputs (reductions loop over their reduced axis inside one
 // index), and it may call only WEFT_HD functions. Kernels stay simple -- one
 // thread per output, no shared-memory tiling -- so both builds run the same
-// code; speed-critical products go to gpu::Gemm (cuBLAS).
+// code; speed-critical products go to gpu::Gemm (cuBLAS). A body is a template
+// over the storage type T (the dtype switches below): float16/bfloat16 arrive
+// as gpu_half/gpu_bf16, which compute as float, and a body that accumulates
+// keeps its sum in AccT<T> (Note [16-bit floats on GPU], common/half_hd.h).
 #pragma once
 #include <cstdint>
 
@@ -20,6 +23,7 @@
 #include "core/gpu/device_api.h"
 #include "core/op/op_def.h"
 
+#include "core/op/common/half_hd.h"
 #include "core/op/common/hd.h"
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
@@ -28,6 +32,27 @@
 #endif
 
 namespace weft {
+
+namespace gpu {
+// gpu::Gemm / GemmStridedBatched (core/gpu/blas.h) on the kernels' 16-bit
+// arrays: gpu_half / gpu_bf16 are the bits of half_t / bf16_t.
+#define WEFT_GEMM16(H, S)                                                                                      \
+  inline void Gemm(int dev, Stream s, bool ta, bool tb, int m, int n, int k, float alpha, const H* a, int lda,  \
+                   const H* b, int ldb, float beta, H* c, int ldc) {                                          \
+    Gemm(dev, s, ta, tb, m, n, k, alpha, reinterpret_cast<const S*>(a), lda, reinterpret_cast<const S*>(b), ldb, \
+         beta, reinterpret_cast<S*>(c), ldc);                                                                 \
+  }                                                                                                           \
+  inline void GemmStridedBatched(int dev, Stream s, bool ta, bool tb, int m, int n, int k, float alpha,       \
+                                 const H* a, int lda, int64_t sa, const H* b, int ldb, int64_t sb, float beta, \
+                                 H* c, int ldc, int64_t sc, int batch) {                                      \
+    GemmStridedBatched(dev, s, ta, tb, m, n, k, alpha, reinterpret_cast<const S*>(a), lda, sa,                 \
+                       reinterpret_cast<const S*>(b), ldb, sb, beta, reinterpret_cast<S*>(c), ldc, sc, batch); \
+  }
+WEFT_GEMM16(gpu_half, half_t)
+WEFT_GEMM16(gpu_bf16, bf16_t)
+#undef WEFT_GEMM16
+}  // namespace gpu
+
 namespace cuda {
 
 #if defined(__CUDACC__)
@@ -83,29 +108,44 @@ inline Dims ToDims(const Shape& s) {
 inline gpu::Stream StreamOf(const OpContext& ctx) { return ctx.stream; }
 inline int DeviceOf(const OpContext& ctx) { return ctx.ctx.dev_id; }
 
-// Writes v to out honouring req (kAddTo accumulates); kNull is filtered by
-// callers before launching.
-template <typename T>
-WEFT_HD inline void Assign(T* out, int64_t i, OpReq req, T v) {
+// Writes v to out honouring req (kAddTo accumulates, in AccT<T>); kNull is
+// filtered by callers before launching. v may be T or its accumulator type.
+template <typename T, typename V>
+WEFT_HD inline void Assign(T* out, int64_t i, OpReq req, V v) {
   if (req == OpReq::kAddTo) {
-    out[i] += v;
+    out[i] = static_cast<T>(static_cast<AccT<T>>(out[i]) + static_cast<AccT<T>>(v));
   } else {
-    out[i] = v;
+    out[i] = static_cast<T>(v);
   }
 }
 
 // Throws kDType naming the op when a GPU kernel does not cover dtype.
 inline void UnsupportedDType(const char* op, DType dt) {
   WEFT_THROW(kDType) << op << ": dtype " << DTypeName(dt)
-                     << " is not supported on GPU (float32 and float64 are; cast first)";
+                     << " is not supported on GPU by this operator (cast first)";
 }
 
 }  // namespace cuda
 }  // namespace weft
 
-// Floating dtypes of GPU kernels: float32, float64 (float16/bfloat16 are not
-// built on GPU yet).
+// Floating dtypes of GPU kernels: float32, float64, float16 (T = gpu_half) and
+// bfloat16 (T = gpu_bf16), the 16-bit ones stored as bits and computed in
+// float (Note [16-bit floats on GPU] in common/half_hd.h; accumulators are
+// AccT<T>). The ops that stay float32/float64-only on GPU switch with
+// WEFT_GPU_F32_F64_SWITCH: the linalg family and khatri_rao (float32/float64
+// on the CPU and in MXNet's la_op) and RNN (its CPU kernels, the reference,
+// are float32/float64).
 #define WEFT_GPU_REAL_SWITCH(dt, op, T, ...)                                  \
+  switch (dt) {                                                               \
+    case ::weft::DType::kFloat32: { using T = float; __VA_ARGS__ break; }      \
+    case ::weft::DType::kFloat64: { using T = double; __VA_ARGS__ break; }     \
+    case ::weft::DType::kFloat16: { using T = ::weft::gpu_half; __VA_ARGS__ break; } \
+    case ::weft::DType::kBFloat16: { using T = ::weft::gpu_bf16; __VA_ARGS__ break; } \
+    default: ::weft::cuda::UnsupportedDType(op, dt);                          \
+  }
+
+// float32 and float64 only (the ops that say why they lack 16-bit kernels).
+#define WEFT_GPU_F32_F64_SWITCH(dt, op, T, ...)                               \
   switch (dt) {                                                               \
     case ::weft::DType::kFloat32: { using T = float; __VA_ARGS__ break; }      \
     case ::weft::DType::kFloat64: { using T = double; __VA_ARGS__ break; }     \
@@ -117,6 +157,8 @@ inline void UnsupportedDType(const char* op, DType dt) {
   switch (dt) {                                                               \
     case ::weft::DType::kFloat32: { using T = float; __VA_ARGS__ break; }      \
     case ::weft::DType::kFloat64: { using T = double; __VA_ARGS__ break; }     \
+    case ::weft::DType::kFloat16: { using T = ::weft::gpu_half; __VA_ARGS__ break; } \
+    case ::weft::DType::kBFloat16: { using T = ::weft::gpu_bf16; __VA_ARGS__ break; } \
     case ::weft::DType::kUint8: { using T = uint8_t; __VA_ARGS__ break; }      \
     case ::weft::DType::kInt8: { using T = int8_t; __VA_ARGS__ break; }        \
     case ::weft::DType::kInt32: { using T = int32_t; __VA_ARGS__ break; }      \

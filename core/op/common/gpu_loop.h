@@ -1,6 +1,6 @@
 // The GPU loop policy (common/loop_policy.h): Launch over the indices, device
-// scratch from the worker; float16 is not built on GPU (Note [GPU kernel
-// style] in common/gpu_kernel.h). Included by .cu files only.
+// scratch from the worker; float16 storage is gpu_half (Note [16-bit floats
+// on GPU] in common/half_hd.h). Included by .cu files only.
 #pragma once
 #include <vector>
 
@@ -11,7 +11,8 @@ namespace weft {
 namespace cuda {
 
 struct GpuLoop {
-  static constexpr bool kHalf = false;
+  static constexpr bool kHalf = true;
+  using Half = gpu_half;
   template <typename F>
   static void For(const OpContext& ctx, int64_t n, F f) {
     Launch(ctx, n, f);

@@ -62,6 +62,15 @@ bool FloatTypeInfer(const Params& p, std::vector<DType>* in, std::vector<DType>*
   return done;
 }
 
+bool FloatOr16BitTypeInfer(const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
+  bool done = SameTypeInfer(*p.op(), p, in, out);
+  for (auto* v : {in, out})
+    for (DType t : *v)
+      WEFT_CHECK(t == DType::kUnknown || IsFloating(t), kDType)
+          << p.op()->name << ": only float32, float64, float16 and bfloat16 are supported, got " << DTypeName(t);
+  return done;
+}
+
 std::vector<std::string> WeightInputNames(const Params& p) {
   if (p.GetBool("no_bias")) return {"data", "weight"};
   return {"data", "weight", "bias"};

@@ -28,6 +28,10 @@ void Place3(const std::vector<int64_t>& v, int64_t* slots);
 
 // Every input and output has one dtype, float32 or float64.
 bool FloatTypeInfer(const Params& p, std::vector<DType>* in, std::vector<DType>* out);
+// The same, float16 and bfloat16 allowed too: the layers with 16-bit GPU
+// kernels (Convolution, Deconvolution, FullyConnected, Pooling, LRN), whose CPU
+// kernels refuse them when run.
+bool FloatOr16BitTypeInfer(const Params& p, std::vector<DType>* in, std::vector<DType>* out);
 // {"data", "weight"} plus "bias" unless the op's no_bias is True.
 std::vector<std::string> WeightInputNames(const Params& p);
 // {"data_grad", "weight_grad"} plus "bias_grad" unless no_bias.

@@ -3,7 +3,7 @@
 // only). A policy provides
 //   L::For(ctx, n, f)            f(i) for every i in [0, n), in any order, at once;
 //   L::Temp(ctx, bytes, &hold)   scratch memory on the op's device, valid for the call;
-//   L::kHalf                     whether float16 storage is built for it;
+//   L::kHalf, L::Half            whether float16 storage is built for it, and its type;
 //   L::Unsupported(op, dtype)    throws the DTypeError of a dtype the policy lacks.
 // Used by the detection ops (detect/detect_impl.h) and the optimizer updates
 // (optim/optim_more_impl.h).
@@ -33,7 +33,7 @@ struct LoopAccOf<double> { using type = double; };
     case ::weft::DType::kFloat32: { using T = float; __VA_ARGS__ break; }                \
     case ::weft::DType::kFloat64: { using T = double; __VA_ARGS__ break; }               \
     case ::weft::DType::kFloat16:                                                        \
-      if constexpr (L::kHalf) { using T = ::weft::half_t; __VA_ARGS__ }                  \
+      if constexpr (L::kHalf) { using T = typename L::Half; __VA_ARGS__ }                \
       else { L::Unsupported(opname, dt); }                                               \
       break;                                                                             \
     default:                                                                             \
@@ -46,6 +46,7 @@ struct LoopAccOf<double> { using type = double; };
 // The CPU policy: ParallelFor over the indices, host scratch in `hold`.
 struct CpuLoop {
   static constexpr bool kHalf = true;
+  using Half = half_t;
   template <typename F>
   static void For(const OpContext&, int64_t n, F f) {
     if (n <= 0) return;

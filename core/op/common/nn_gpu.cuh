@@ -19,17 +19,18 @@ namespace cuda {
 // (nn_cpu::Gemm: alpha 1, leading dimensions as stored), on the op's stream.
 // Empty products are handled here (k == 0 gives beta * c), and sizes are
 // checked to fit cuBLAS's int. Defined in fully_connected_dot.cu.
-void DenseGemm(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-               const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
-void DenseGemm(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a,
-               int64_t lda, const double* b, int64_t ldb, double beta, double* c, int64_t ldc);
-// `batch` such products, the i-th at a + i*sa, b + i*sb, c + i*sc (elements).
-void DenseGemmBatched(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a,
-                      int64_t lda, int64_t sa, const float* b, int64_t ldb, int64_t sb, float beta, float* c,
-                      int64_t ldc, int64_t sc, int64_t batch);
-void DenseGemmBatched(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a,
-                      int64_t lda, int64_t sa, const double* b, int64_t ldb, int64_t sb, double beta, double* c,
-                      int64_t ldc, int64_t sc, int64_t batch);
+#define WEFT_DENSE_GEMM_DECL(T)                                                                              \
+  void DenseGemm(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, \
+                 const T* b, int64_t ldb, T beta, T* c, int64_t ldc);                                           \
+  /* `batch` such products, the i-th at a + i*sa, b + i*sb, c + i*sc (elements). */                            \
+  void DenseGemmBatched(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,    \
+                        int64_t lda, int64_t sa, const T* b, int64_t ldb, int64_t sb, T beta, T* c, int64_t ldc, \
+                        int64_t sc, int64_t batch);
+WEFT_DENSE_GEMM_DECL(float)
+WEFT_DENSE_GEMM_DECL(double)
+WEFT_DENSE_GEMM_DECL(gpu_half)
+WEFT_DENSE_GEMM_DECL(gpu_bf16)
+#undef WEFT_DENSE_GEMM_DECL
 
 // y (req)= act(conv(x, w) + b): b may be null; act is an nnx_cpu::ActKind
 // value, or -1 for none (Convolution itself).

@@ -21,7 +21,7 @@ void StridedCopyT(const OpContext& ctx, int64_t n, const T* s, Dims shape, Dims 
 // ToIndex of core/op/index/indexing_cpu.cc.
 template <typename T>
 WEFT_HD inline int64_t ToIndex(T v) {
-  if constexpr (std::is_floating_point<T>::value) {
+  if constexpr (IsFloatStorage<T>::value) {
     if (v != v) return 0;
     if (v >= static_cast<T>(9.2e18)) return std::numeric_limits<int64_t>::max();
     if (v <= static_cast<T>(-9.2e18)) return std::numeric_limits<int64_t>::min();
@@ -61,7 +61,6 @@ void CopyGPU(const OpContext& ctx, const TensorView& in, OpReq req, const Tensor
   WEFT_CHECK(in.dtype == out.dtype && in.Size() == out.Size(), kInternal)
       << "copy: mismatched views " << DTypeName(in.dtype) << in.shape.ToString() << " -> " << DTypeName(out.dtype)
       << out.shape.ToString();
-  CheckGpuDType("copy", out.dtype);
   if (req == OpReq::kNull || out.Size() == 0) return;
   if (req != OpReq::kAddTo) {
     if (in.data != out.data)
@@ -74,7 +73,6 @@ void CopyGPU(const OpContext& ctx, const TensorView& in, OpReq req, const Tensor
 void StridedCopyGPU(const OpContext& ctx, DType dtype, const std::vector<int64_t>& shape, const void* src,
                     int64_t src_off, const std::vector<int64_t>& src_stride, void* dst, int64_t dst_off,
                     const std::vector<int64_t>& dst_stride, OpReq req) {
-  CheckGpuDType("copy", dtype);
   if (req == OpReq::kNull) return;
   // The dims StridedCopy walks on the CPU.
   tensor_cpu::CopyDims m;

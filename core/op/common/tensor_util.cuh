@@ -17,12 +17,6 @@ namespace cuda {
 
 // ---- host helpers (tensor_util.cu) ----
 
-// Throws like the dtype switches for the dtypes not built on GPU (float16,
-// bfloat16), for kernels that move bytes without a switch.
-inline void CheckGpuDType(const char* op, DType dt) {
-  if (dt == DType::kFloat16 || dt == DType::kBFloat16) UnsupportedDType(op, dt);
-}
-
 // out (req)= in, same dtype and size: a stream copy (nothing when out is in,
 // the in-place reshape), or an elementwise add for kAddTo.
 void CopyGPU(const OpContext& ctx, const TensorView& in, OpReq req, const TensorView& out);
@@ -104,13 +98,14 @@ WEFT_HD inline int64_t FixIndexGPU(int64_t i, int64_t n, int mode) {
 }  // namespace weft
 
 // Kernels that only move elements run on an unsigned type of the element's
-// size, so they are compiled three times rather than once per dtype;
-// float16/bfloat16 throw like the other switches.
+// size, so they are compiled four times rather than once per dtype.
 #define WEFT_GPU_MOVE_SWITCH(dt, op, E, ...)                                               \
   switch (dt) {                                                                            \
     case ::weft::DType::kUint8:                                                            \
     case ::weft::DType::kInt8:                                                             \
     case ::weft::DType::kBool: { using E = uint8_t; __VA_ARGS__ break; }                   \
+    case ::weft::DType::kFloat16:                                                          \
+    case ::weft::DType::kBFloat16: { using E = uint16_t; __VA_ARGS__ break; }              \
     case ::weft::DType::kFloat32:                                                          \
     case ::weft::DType::kInt32: { using E = uint32_t; __VA_ARGS__ break; }                 \
     case ::weft::DType::kFloat64:                                                          \

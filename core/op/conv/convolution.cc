@@ -100,7 +100,7 @@ OpDef& RegisterForward() {
       .add_input("data")
       .add_input("weight")
       .add_input("bias")
-      .set_infer_type(nn::FloatTypeInfer)
+      .set_infer_type(nn::FloatOr16BitTypeInfer)
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         if (!(*in)[0].known()) return false;
         ConvGeom g = nn::ConvGeometry(p, (*in)[0]);
@@ -127,7 +127,7 @@ OpDef& RegisterBackward() {
       .add_input("data")
       .add_input("weight")
       .set_num_outputs([](const Params& p) { return p.GetBool("no_bias") ? 2 : 3; })
-      .set_infer_type(nn::FloatTypeInfer)
+      .set_infer_type(nn::FloatOr16BitTypeInfer)
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         AssignShape(in, 1, (*out)[0], "_backward_Convolution: input 'data'");
         if (!(*in)[1].known()) return false;

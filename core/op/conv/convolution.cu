@@ -77,7 +77,7 @@ void Col2Im(const OpContext& ctx, const ConvGeom& g, const T* col, int64_t n0, i
   Launch(ctx, nb * in_c * in_vol, [=] WEFT_HD(int64_t idx) {
     const int64_t s = idx % in_vol, t = idx / in_vol, c = t % in_c, i = t / in_c;
     const int64_t iw = s % G.in[2], ih = (s / G.in[2]) % G.in[1], id = s / (G.in[1] * G.in[2]);
-    T acc = T(0);
+    AccT<T> acc = AccT<T>(0);
     for (int64_t kd = 0; kd < G.kernel[0]; ++kd) {
       const int64_t od = TapSource(id, kd, G.stride[0], G.dilate[0], G.pad[0], G.out[0]);
       if (od < 0) continue;
@@ -88,7 +88,7 @@ void Col2Im(const OpContext& ctx, const ConvGeom& g, const T* col, int64_t n0, i
           const int64_t ow = TapSource(iw, kw, G.stride[2], G.dilate[2], G.pad[2], G.out[2]);
           if (ow < 0) continue;
           const int64_t k = (kd * G.kernel[1] + kh) * G.kernel[2] + kw;
-          acc += col[(c * K + k) * ld + i * P + (od * G.out[1] + oh) * G.out[2] + ow];
+          acc += static_cast<AccT<T>>(col[(c * K + k) * ld + i * P + (od * G.out[1] + oh) * G.out[2] + ow]);
         }
       }
     }
@@ -103,9 +103,9 @@ void ChunkToBatch(const OpContext& ctx, const T* chunk, int64_t n0, int64_t nb, 
   T* base = y + n0 * channels * P;
   Launch(ctx, nb * channels * P, [=] WEFT_HD(int64_t idx) {
     const int64_t p = idx % P, t = idx / P, c = t % channels, i = t / channels;
-    T v = chunk[c * (nb * P) + i * P + p];
-    if (b != nullptr) v += b[c];
-    Assign(base, idx, req, ApplyAct<T>(act, v));
+    AccT<T> v = static_cast<AccT<T>>(chunk[c * (nb * P) + i * P + p]);
+    if (b != nullptr) v += static_cast<AccT<T>>(b[c]);
+    Assign(base, idx, req, ApplyAct<AccT<T>>(act, v));
   });
 }
 
@@ -134,15 +134,16 @@ void ForwardT(const OpContext& ctx, const ConvGeom& g, const T* x, const T* w, c
   }
 }
 
-// db[c] (req)= sum of dy[n, c, :]: each image's part summed in T, then the
+// db[c] (req)= sum of dy[n, c, :]: each image's part summed in AccT<T>, then the
 // parts in double, as core/op/conv/convolution_cpu.cc BiasGradT (one kernel per level).
 template <typename T>
 void BiasGradT(const OpContext& ctx, const T* dy, int64_t n, int64_t c, int64_t s, OpReq req, T* db) {
-  T* parts = static_cast<T*>(Scratch(ctx, sizeof(T) * static_cast<size_t>(n * c + 1)));
+  using A = AccT<T>;
+  A* parts = static_cast<A*>(Scratch(ctx, sizeof(A) * static_cast<size_t>(n * c + 1)));
   Launch(ctx, n * c, [=] WEFT_HD(int64_t i) {
     const T* row = dy + i * s;
-    T part = 0;
-    for (int64_t j = 0; j < s; ++j) part += row[j];
+    A part = 0;
+    for (int64_t j = 0; j < s; ++j) part += static_cast<A>(row[j]);
     parts[i] = part;
   });
   Launch(ctx, c, [=] WEFT_HD(int64_t ci) {

@@ -258,12 +258,14 @@ void CheckFloat(DType t, const char* what) {
 }  // namespace
 
 void AddBias(const TensorView& b, int64_t n, int64_t c, int64_t s, const TensorView& y) {
+  CheckFloat(y.dtype, "Convolution bias");  // 16-bit data reaches the CPU kernels (GPU-only dtypes)
   if (y.dtype == DType::kFloat64) AddBiasT(b.ptr<double>(), n, c, s, y.ptr<double>());
   else AddBiasT(b.ptr<float>(), n, c, s, y.ptr<float>());
 }
 
 void BiasGrad(const TensorView& dy, int64_t n, int64_t c, int64_t s, OpReq req, const TensorView& db) {
   if (req == OpReq::kNull) return;
+  CheckFloat(dy.dtype, "Convolution bias gradient");
   if (dy.dtype == DType::kFloat64) BiasGradT(dy.ptr<double>(), n, c, s, req, db.ptr<double>());
   else BiasGradT(dy.ptr<float>(), n, c, s, req, db.ptr<float>());
 }

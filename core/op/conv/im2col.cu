@@ -27,7 +27,7 @@ void Col2imRun(const OpContext& ctx, const nnm::ColGeom& g, const TensorView& co
   WEFT_GPU_REAL_SWITCH(y.dtype, op, T, {
     const T* cp = col.ptr<T>();
     T* yp = y.ptr<T>();
-    Launch(ctx, y.Size(), [=] WEFT_HD(int64_t e) { nnm::Put(yp, e, req, nnm::Col2imValue<T, T>(e, g, cp)); });
+    Launch(ctx, y.Size(), [=] WEFT_HD(int64_t e) { nnm::Put(yp, e, req, nnm::Col2imValue<T, AccT<T>>(e, g, cp)); });
   });
 }
 

@@ -41,7 +41,7 @@ using nnx_cpu::LRNArgsOf;
                "\\sum_{j=max(0, i-\\frac{n}{2})}^{min(N-1, i+\\frac{n}{2})} (a_{x,y}^{j})^{2}}\\Bigg)^{\\beta}}\n\n"
                "where the sum runs over :math:`n` \"adjacent\" kernel maps at the same spatial position, and "
                ":math:`N` is the total\nnumber of kernels in the layer.\n\n"
-               "data is (batch, channel, spatial...), float32 or float64; nsize must be odd. A hidden second "
+               "data is (batch, channel, spatial...), float32 or float64 (and float16/bfloat16 on GPU); nsize must be odd. A hidden second "
                "output, tmp_norm, holds the normaliser (the denominator before the power beta).")
       .add_input("data");
   AddLRNParams(fwd);
@@ -56,7 +56,7 @@ using nnx_cpu::LRNArgsOf;
         AssignShape(out, 1, d, "LRN: output 'tmp_norm'");
         return true;
       })
-      .set_infer_type(nn::FloatTypeInfer)
+      .set_infer_type(nn::FloatOr16BitTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nnx_cpu::LRNForward(LRNArgsOf(p, in[0].shape, "data"), in[0], req[0], out[0], req[1], out[1]);
@@ -80,7 +80,7 @@ using nnx_cpu::LRNArgsOf;
         LRNArgsOf(p, (*in)[1], "data");
         return true;
       })
-      .set_infer_type(nn::FloatTypeInfer)
+      .set_infer_type(nn::FloatOr16BitTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         nnx_cpu::LRNBackward(LRNArgsOf(p, in[1].shape, "data"), in[0], in[1], in[2], req[0], out[0]);

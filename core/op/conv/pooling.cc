@@ -151,7 +151,7 @@ OpDef& RegisterForward() {
       .set_num_outputs([](const Params& p) { return HasWorkspace(p) ? 2 : 1; })
       .set_infer_type([](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
         std::vector<DType> out0((*out).begin(), (*out).begin() + 1);
-        bool done = nn::FloatTypeInfer(p, in, &out0);
+        bool done = nn::FloatOr16BitTypeInfer(p, in, &out0);
         (*out)[0] = out0[0];
         if (out->size() > 1) AssignType(out, 1, DType::kInt32, "Pooling: output 'workspace'");
         return done;
@@ -186,7 +186,7 @@ OpDef& RegisterBackward() {
       .add_input("out_grad")
       .add_input("data")
       .add_input("output")
-      .set_infer_type(nn::FloatTypeInfer)
+      .set_infer_type(nn::FloatOr16BitTypeInfer)
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         AssignShape(in, 1, (*out)[0], "_backward_Pooling: input 'data'");
         if (!(*in)[1].known()) return false;

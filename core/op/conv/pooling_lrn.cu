@@ -60,21 +60,22 @@ void PoolForwardT(const OpContext& ctx, const PoolGeom& g, const T* x, OpReq req
     const bool is_max = G.type == PoolType::kMax;
     // The CPU's loop: window in row-major order; max starts at lowest() and
     // keeps the old value unless the new one is greater (NaN never wins).
-    T acc = is_max ? std::numeric_limits<T>::lowest() : T(0);
+    using A = AccT<T>;  // the 16-bit types accumulate in float
+    A acc = is_max ? std::numeric_limits<A>::lowest() : A(0);
     for (int64_t id = d.lo; id < d.hi; ++id)
       for (int64_t ih = h.lo; ih < h.hi; ++ih) {
         const T* row = xp + (id * G.in[1] + ih) * G.in[2];
         for (int64_t iw = w.lo; iw < w.hi; ++iw) {
-          const T v = row[iw];
+          const A v = static_cast<A>(row[iw]);
           if (is_max) acc = v > acc ? v : acc;
           else if (G.type == PoolType::kLp) acc += PowP(v, G.p_value);
           else acc += v;
         }
       }
-    T r = acc;
+    A r = acc;
     if (G.type == PoolType::kAvg) {
       const int64_t size = d.count * h.count * w.count;
-      r = size > 0 ? acc / static_cast<T>(size) : std::numeric_limits<T>::quiet_NaN();
+      r = size > 0 ? acc / static_cast<A>(size) : std::numeric_limits<A>::quiet_NaN();
     } else if (G.type == PoolType::kLp) {
       r = G.p_value == 1 ? acc : G.p_value == 2 ? std::sqrt(acc) : std::cbrt(acc);
     }
@@ -127,7 +128,8 @@ void PoolBackwardT(const OpContext& ctx, const PoolGeom& g, const T* dy, const T
     WindowsHolding(G, 0, id, &d0, &d1);
     WindowsHolding(G, 1, ih, &h0, &h1);
     WindowsHolding(G, 2, iw, &w0, &w1);
-    T acc = T(0);
+    using A = AccT<T>;
+    A acc = A(0);
     for (int64_t od = d0; od <= d1; ++od) {
       const Span d = WindowOf(G, 0, od);
       for (int64_t oh = h0; oh <= h1; ++oh) {
@@ -135,15 +137,15 @@ void PoolBackwardT(const OpContext& ctx, const PoolGeom& g, const T* dy, const T
         for (int64_t ow = w0; ow <= w1; ++ow) {
           const Span w = WindowOf(G, 2, ow);
           const int64_t o = (od * G.out[1] + oh) * G.out[2] + ow;
-          const T grad = gp[o], out = yp[o];
+          const A grad = static_cast<A>(gp[o]), out = static_cast<A>(yp[o]);
           if (G.type == PoolType::kMax) {
             if (first[plane * out_vol + o] == s) acc += grad;
           } else if (G.type == PoolType::kLp) {
-            const T xv = x[idx];
-            acc += grad * (G.p_value == 1 ? T(1) : out == T(0) ? T(0) : PowP(xv / out, G.p_value - 1));
+            const A xv = static_cast<A>(x[idx]);
+            acc += grad * (G.p_value == 1 ? A(1) : out == A(0) ? A(0) : PowP(xv / out, G.p_value - 1));
           } else {
             const int64_t size = G.type == PoolType::kAvg ? d.count * h.count * w.count : 1;
-            acc += size > 0 ? grad / static_cast<T>(size) : T(0);
+            acc += size > 0 ? grad / static_cast<A>(size) : A(0);
           }
         }
       }
@@ -179,15 +181,15 @@ void PoolingBackward(const OpContext& ctx, const Params& p, const std::vector<Te
 // [c - nsize/2, c + nsize/2] clipped to [0, C).
 using nnx_cpu::LRNArgs;
 
-// The window sum over channels of v at element i (channel (i / inner) % C).
+// The window sum over channels of v at element i (channel (i / inner) % C), in AccT.
 template <typename T>
-WEFT_HD inline T ChannelWindowSum(const T* v, int64_t i, int64_t C, int64_t inner, int64_t half, bool square) {
+WEFT_HD inline AccT<T> ChannelWindowSum(const T* v, int64_t i, int64_t C, int64_t inner, int64_t half, bool square) {
   const int64_t c = (i / inner) % C;
   const int64_t lo = c - half > 0 ? c - half : 0, hi = c + half < C - 1 ? c + half : C - 1;
   const T* base = v + (i - c * inner);
-  T acc = T(0);
+  AccT<T> acc = AccT<T>(0);
   for (int64_t w = lo; w <= hi; ++w) {
-    const T x = base[w * inner];
+    const AccT<T> x = static_cast<AccT<T>>(base[w * inner]);
     acc += square ? x * x : x;
   }
   return acc;
@@ -197,13 +199,14 @@ WEFT_HD inline T ChannelWindowSum(const T* v, int64_t i, int64_t C, int64_t inne
 template <typename T>
 void LRNForwardT(const OpContext& ctx, const LRNArgs& a, int64_t n, const T* x, OpReq req_y, T* y, OpReq req_norm,
                  T* norm) {
-  T* nbuf = static_cast<T*>(Scratch(ctx, sizeof(T) * static_cast<size_t>(n)));
-  const T salpha = static_cast<T>(a.alpha / a.nsize), knorm = static_cast<T>(a.knorm), neg_beta = static_cast<T>(-a.beta);
+  using A = AccT<T>;
+  A* nbuf = static_cast<A*>(Scratch(ctx, sizeof(A) * static_cast<size_t>(n)));
+  const A salpha = static_cast<A>(a.alpha / a.nsize), knorm = static_cast<A>(a.knorm), neg_beta = static_cast<A>(-a.beta);
   const int64_t C = a.channels, inner = a.inner, half = a.nsize / 2;
   Launch(ctx, n, [=] WEFT_HD(int64_t i) { nbuf[i] = knorm + salpha * ChannelWindowSum(x, i, C, inner, half, true); });
   Launch(ctx, n, [=] WEFT_HD(int64_t i) {
-    const T nv = nbuf[i];
-    const T v = x[i] * std::pow(nv, neg_beta);
+    const A nv = nbuf[i];
+    const A v = static_cast<A>(x[i]) * std::pow(nv, neg_beta);
     if (req_norm != OpReq::kNull) Assign(norm, i, req_norm, nv);
     if (req_y != OpReq::kNull) Assign(y, i, req_y, v);
   });
@@ -214,16 +217,17 @@ void LRNForwardT(const OpContext& ctx, const LRNArgs& a, int64_t n, const T* x, 
 template <typename T>
 void LRNBackwardT(const OpContext& ctx, const LRNArgs& a, int64_t n, const T* gy, const T* x, const T* norm,
                   OpReq req, T* gx) {
-  T* scaled = static_cast<T*>(Scratch(ctx, sizeof(T) * static_cast<size_t>(n)));
-  const T neg_beta = static_cast<T>(-a.beta), coef = static_cast<T>(2.0 * a.alpha * a.beta / a.nsize);
+  using A = AccT<T>;
+  A* scaled = static_cast<A*>(Scratch(ctx, sizeof(A) * static_cast<size_t>(n)));
+  const A neg_beta = static_cast<A>(-a.beta), coef = static_cast<A>(2.0 * a.alpha * a.beta / a.nsize);
   const int64_t C = a.channels, inner = a.inner, half = a.nsize / 2;
   Launch(ctx, n, [=] WEFT_HD(int64_t i) {
-    const T nv = norm[i];
-    scaled[i] = gy[i] * std::pow(nv, neg_beta) * x[i] / nv;
+    const A nv = static_cast<A>(norm[i]);
+    scaled[i] = static_cast<A>(gy[i]) * std::pow(nv, neg_beta) * static_cast<A>(x[i]) / nv;
   });
   Launch(ctx, n, [=] WEFT_HD(int64_t i) {
-    const T direct = gy[i] * std::pow(norm[i], neg_beta);
-    Assign(gx, i, req, direct - coef * x[i] * ChannelWindowSum(scaled, i, C, inner, half, false));
+    const A direct = static_cast<A>(gy[i]) * std::pow(static_cast<A>(norm[i]), neg_beta);
+    Assign(gx, i, req, direct - coef * static_cast<A>(x[i]) * ChannelWindowSum(scaled, i, C, inner, half, false));
   });
 }
 

@@ -85,6 +85,8 @@ void GemmGPU(const OpContext& ctx, const char* op, const GemmDesc& d, const Tens
   switch (c.dtype) {
     case DType::kFloat32: return FloatGemm<float>(ctx, d, a, b, req, c);
     case DType::kFloat64: return FloatGemm<double>(ctx, d, a, b, req, c);
+    case DType::kFloat16: return FloatGemm<gpu_half>(ctx, d, a, b, req, c);
+    case DType::kBFloat16: return FloatGemm<gpu_bf16>(ctx, d, a, b, req, c);
     case DType::kUint8: return NaiveGemm<uint8_t>(ctx, d, a.ptr<uint8_t>(), b.ptr<uint8_t>(), req, c.ptr<uint8_t>());
     case DType::kInt8: return NaiveGemm<int8_t>(ctx, d, a.ptr<int8_t>(), b.ptr<int8_t>(), req, c.ptr<int8_t>());
     case DType::kInt32: return NaiveGemm<int32_t>(ctx, d, a.ptr<int32_t>(), b.ptr<int32_t>(), req, c.ptr<int32_t>());
@@ -140,13 +142,13 @@ void FCForwardT(const OpContext& ctx, const nn_cpu::FCGeom& g, const T* x, const
   Launch(ctx, g.rows * hidden, [=] WEFT_HD(int64_t i) { y[i] += b[i % hidden]; });
 }
 
-// db[j] (req)= sum over rows of dy[r, j], summed in T in row order like the CPU.
+// db[j] (req)= sum over rows of dy[r, j], summed in AccT<T> in row order like the CPU.
 template <typename T>
 void ColumnSum(const OpContext& ctx, const T* dy, int64_t rows, int64_t cols, OpReq req, T* db) {
   Launch(ctx, cols, [=] WEFT_HD(int64_t j) {
-    T acc = T(0);
-    for (int64_t r = 0; r < rows; ++r) acc += dy[r * cols + j];
-    Assign(db, j, req, acc);
+    AccT<T> acc = AccT<T>(0);
+    for (int64_t r = 0; r < rows; ++r) acc += static_cast<AccT<T>>(dy[r * cols + j]);
+    Assign(db, j, req, static_cast<T>(acc));
   });
 }
 
@@ -183,27 +185,21 @@ void FullyConnectedBackward(const OpContext& ctx, const Params& p, const std::ve
 
 }  // namespace
 
-void DenseGemm(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-               const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
-  GemmImpl<float>(ctx, ta, tb, m, n, k, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1);
-}
-
-void DenseGemm(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a,
-               int64_t lda, const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
-  GemmImpl<double>(ctx, ta, tb, m, n, k, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1);
-}
-
-void DenseGemmBatched(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a,
-                      int64_t lda, int64_t sa, const float* b, int64_t ldb, int64_t sb, float beta, float* c,
-                      int64_t ldc, int64_t sc, int64_t batch) {
-  GemmImpl<float>(ctx, ta, tb, m, n, k, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch);
-}
-
-void DenseGemmBatched(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a,
-                      int64_t lda, int64_t sa, const double* b, int64_t ldb, int64_t sb, double beta, double* c,
-                      int64_t ldc, int64_t sc, int64_t batch) {
-  GemmImpl<double>(ctx, ta, tb, m, n, k, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch);
-}
+#define WEFT_DENSE_GEMM_DEF(T)                                                                               \
+  void DenseGemm(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, \
+                 const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {                                          \
+    GemmImpl<T>(ctx, ta, tb, m, n, k, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1);                               \
+  }                                                                                                            \
+  void DenseGemmBatched(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,    \
+                        int64_t lda, int64_t sa, const T* b, int64_t ldb, int64_t sb, T beta, T* c, int64_t ldc, \
+                        int64_t sc, int64_t batch) {                                                           \
+    GemmImpl<T>(ctx, ta, tb, m, n, k, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch);                        \
+  }
+WEFT_DENSE_GEMM_DEF(float)
+WEFT_DENSE_GEMM_DEF(double)
+WEFT_DENSE_GEMM_DEF(gpu_half)
+WEFT_DENSE_GEMM_DEF(gpu_bf16)
+#undef WEFT_DENSE_GEMM_DEF
 
 WEFT_GPU_KERNEL_EXPORT(FullyConnectedGpu, FullyConnected)  // FullyConnected
 WEFT_GPU_KERNEL_EXPORT(BackwardFullyConnectedGpu, FullyConnectedBackward)  // _backward_FullyConnected

@@ -238,8 +238,9 @@ bool InferType(const Params& p, std::vector<DType>* in, std::vector<DType>* out)
   for (DType d : *in)
     if (d != DType::kUnknown) t = d;
   if (t == DType::kUnknown) return false;
-  WEFT_CHECK(t == DType::kFloat32 || t == DType::kFloat64, kDType)
-      << op << ": inputs must be float32 or float64, got " << DTypeName(t);
+  // float16/bfloat16: the GPU kernel's (16-bit gpu::GemmStridedBatched); the CPU kernel refuses them when run.
+  WEFT_CHECK(IsFloating(t), kDType) << op << ": inputs must be float32, float64, float16 or bfloat16, got "
+                                    << DTypeName(t);
   for (size_t i = 0; i < in->size(); ++i) AssignType(in, i, t, op + ": input '" + nnx::InputName(p, i) + "'");
   for (size_t i = 0; i < out->size(); ++i) AssignType(out, i, t, op + ": output " + std::to_string(i));
   return true;
@@ -284,7 +285,9 @@ void InterleavedCPU(const OpContext&, const Params& p, const std::vector<TensorV
   switch (in[0].dtype) {
     case DType::kFloat32: RunPlanCPU<float>(plan, in, req, out); break;
     case DType::kFloat64: RunPlanCPU<double>(plan, in, req, out); break;
-    default: WEFT_THROW(kDType) << p.op()->name << ": dtype " << DTypeName(in[0].dtype) << " is not supported";
+    default:
+      WEFT_THROW(kDType) << p.op()->name << ": dtype " << DTypeName(in[0].dtype)
+                         << " is not supported on CPU (float32 or float64; float16/bfloat16 run on GPU)";
   }
 }
 

@@ -19,9 +19,10 @@ void RunPlan(const OpContext& ctx, const nnm::InterleavedPlan& plan, const std::
       gpu::MemsetAsync(out[o].data, 0, static_cast<size_t>(out[o].Size()) * sizeof(T), StreamOf(ctx));
   for (const nnm::StridedGemm& g : plan.gemms) {
     if (req[g.c] == OpReq::kNull || g.batch == 0 || g.m == 0 || g.n == 0) continue;
-    const T beta = req[g.c] == OpReq::kAddTo ? T(1) : T(0);
+    using A = AccT<T>;  // alpha and beta in the product's compute type (float for 16-bit data)
+    const A beta = req[g.c] == OpReq::kAddTo ? A(1) : A(0);
     gpu::GemmStridedBatched(DeviceOf(ctx), StreamOf(ctx), g.ta, g.tb, static_cast<int>(g.m), static_cast<int>(g.n),
-                            static_cast<int>(g.k), static_cast<T>(g.alpha), in[g.a].ptr<T>() + g.a_off,
+                            static_cast<int>(g.k), static_cast<A>(g.alpha), in[g.a].ptr<T>() + g.a_off,
                             static_cast<int>(g.lda), g.sa, in[g.b].ptr<T>() + g.b_off, static_cast<int>(g.ldb), g.sb,
                             beta, out[g.c].ptr<T>() + g.c_off, static_cast<int>(g.ldc), g.sc,
                             static_cast<int>(g.batch));

@@ -26,9 +26,12 @@ namespace elem {
 using elemwise_cpu::BinaryKind;
 using elemwise_cpu::UnaryKind;
 
-// Arithmetic type of a storage type: bool computes as uint8 0/1.
+// Arithmetic type of a storage type: bool computes as uint8 0/1, the 16-bit
+// floats as float (Note [16-bit floats on GPU] in common/half_hd.h).
 template <typename T> struct AccOf { using type = T; };
 template <> struct AccOf<bool> { using type = uint8_t; };
+template <> struct AccOf<gpu_half> { using type = float; };
+template <> struct AccOf<gpu_bf16> { using type = float; };
 template <typename T> using Acc = typename AccOf<T>::type;
 
 // Shared with the CPU kernels (Note [One elementwise rule] in elemwise_rules.h).

@@ -20,7 +20,8 @@ using elem::ToStorage;
 
 bool IsGpuDType(DType dt) {
   switch (dt) {
-    case DType::kFloat32: case DType::kFloat64: case DType::kUint8: case DType::kInt8:
+    case DType::kFloat32: case DType::kFloat64: case DType::kFloat16: case DType::kBFloat16:
+    case DType::kUint8: case DType::kInt8:
     case DType::kInt32: case DType::kInt64: case DType::kBool:
       return true;
     default:
@@ -55,6 +56,8 @@ void ConvertLaunch(const OpContext& ctx, const S* in, void* out, DType dst, int6
     switch (static_cast<DType>(code)) {
       case DType::kFloat32: ConvertOne<S, float>(in, out, i, req, copy_rule); break;
       case DType::kFloat64: ConvertOne<S, double>(in, out, i, req, copy_rule); break;
+      case DType::kFloat16: ConvertOne<S, gpu_half>(in, out, i, req, copy_rule); break;
+      case DType::kBFloat16: ConvertOne<S, gpu_bf16>(in, out, i, req, copy_rule); break;
       case DType::kUint8: ConvertOne<S, uint8_t>(in, out, i, req, copy_rule); break;
       case DType::kInt8: ConvertOne<S, int8_t>(in, out, i, req, copy_rule); break;
       case DType::kInt32: ConvertOne<S, int32_t>(in, out, i, req, copy_rule); break;
@@ -114,6 +117,8 @@ WEFT_HD inline bool CondAt(const void* cond, int code, int64_t j) {
   switch (static_cast<DType>(code)) {
     case DType::kFloat32: return static_cast<const float*>(cond)[j] != 0.0f;
     case DType::kFloat64: return static_cast<const double*>(cond)[j] != 0.0;
+    case DType::kFloat16: return static_cast<float>(static_cast<const gpu_half*>(cond)[j]) != 0.0f;
+    case DType::kBFloat16: return static_cast<float>(static_cast<const gpu_bf16*>(cond)[j]) != 0.0f;
     case DType::kUint8: return static_cast<const uint8_t*>(cond)[j] != 0;
     case DType::kInt8: return static_cast<const int8_t*>(cond)[j] != 0;
     case DType::kInt32: return static_cast<const int32_t*>(cond)[j] != 0;
@@ -157,9 +162,10 @@ struct AddNArgs {
   int count;
 };
 
-// The CPU's sum type: integers wrap through uint64, floats add in T.
+// The CPU's sum type: integers wrap through uint64, floats add in AccT<T>
+// (float for the 16-bit types).
 template <typename T>
-using AddNSum = typename std::conditional<std::is_integral<T>::value, uint64_t, T>::type;
+using AddNSum = typename std::conditional<std::is_integral<T>::value, uint64_t, AccT<T>>::type;
 
 template <typename T>
 void AddNLaunch(const OpContext& ctx, AddNArgs<T> args, AddNSum<T>* acc, bool first, bool last, T* out, int64_t n,

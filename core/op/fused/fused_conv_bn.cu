@@ -18,9 +18,9 @@ const char* kOp = "_fused_convolution_bn";
 template <typename T>
 void AddAct(const OpContext& ctx, int act, const T* addend, T* y, int64_t n) {
   Launch(ctx, n, [=] WEFT_HD(int64_t i) {
-    T v = y[i];
-    if (addend != nullptr) v += addend[i];
-    y[i] = ApplyAct<T>(act, v);
+    AccT<T> v = static_cast<AccT<T>>(y[i]);
+    if (addend != nullptr) v += static_cast<AccT<T>>(addend[i]);
+    y[i] = ApplyAct<AccT<T>>(act, v);
   });
 }
 

@@ -49,26 +49,29 @@ struct GpuInstr {
   bool left;
 };
 
-// The result of one instruction at one element; b and c are unused operands
-// for instructions with fewer.
+// The result of one instruction at one element, computed in elem::Acc<T>
+// and stored in T like the op it replaces; b and c are unused operands for
+// instructions with fewer.
 template <typename T>
 WEFT_HD inline T EvalInstr(const GpuInstr& op, T a, T b, T c) {
+  using C = elem::Acc<T>;
+  const C ca = static_cast<C>(a), cb = static_cast<C>(b), cc = static_cast<C>(c);
   switch (static_cast<InstrKind>(op.kind)) {
-    case InstrKind::kUnary: return elem::UnaryOp<T>(op.code, a);
-    case InstrKind::kBinary: return elem::BinaryOp<T>(op.code, a, b);
+    case InstrKind::kUnary: return static_cast<T>(elem::UnaryOp<C>(op.code, ca));
+    case InstrKind::kBinary: return static_cast<T>(elem::BinaryOp<C>(op.code, ca, cb));
     case InstrKind::kScalar: {
-      const T s = static_cast<T>(op.scalar);  // DType(scalar), as the _*_scalar ops
-      return op.left ? elem::BinaryOp<T>(op.code, s, a) : elem::BinaryOp<T>(op.code, a, s);
+      const C s = static_cast<C>(static_cast<T>(op.scalar));  // DType(scalar), as the _*_scalar ops
+      return static_cast<T>(op.left ? elem::BinaryOp<C>(op.code, s, ca) : elem::BinaryOp<C>(op.code, ca, s));
     }
-    case InstrKind::kAct: return elem::ActForward<T>(op.code, a);
-    case InstrKind::kActGrad: return elem::ActBackward<T>(op.code, a, b, c);
+    case InstrKind::kAct: return static_cast<T>(elem::ActForward<C>(op.code, ca));
+    case InstrKind::kActGrad: return static_cast<T>(elem::ActBackward<C>(op.code, ca, cb, cc));
     default: return a;  // kCopy
   }
 }
 
 template <typename T>
 WEFT_HD inline void StoreOut(T* out, int64_t i, bool add, T v) {
-  out[i] = add ? static_cast<T>(out[i] + v) : v;
+  out[i] = add ? static_cast<T>(static_cast<elem::Acc<T>>(out[i]) + static_cast<elem::Acc<T>>(v)) : v;
 }
 
 template <typename T>

@@ -23,9 +23,9 @@ void FCActT(const OpContext& ctx, const nn_cpu::FCGeom& g, int act, const T* x, 
   DenseGemm(ctx, false, true, g.rows, g.hidden, g.in_dim, x, g.in_dim, w, g.in_dim, T(0), t, g.hidden);
   const int64_t hidden = g.hidden;
   Launch(ctx, g.rows * hidden, [=] WEFT_HD(int64_t i) {
-    T v = t[i];
-    if (b != nullptr) v += b[i % hidden];
-    Assign(y, i, req, ApplyAct<T>(act, v));
+    AccT<T> v = static_cast<AccT<T>>(t[i]);
+    if (b != nullptr) v += static_cast<AccT<T>>(b[i % hidden]);
+    Assign(y, i, req, ApplyAct<AccT<T>>(act, v));
   });
 }
 

@@ -46,10 +46,11 @@ void EmbeddingBackwardT(const OpContext& ctx, int64_t size, const double* idx, i
                         int64_t rows, int64_t dim, OpReq req, T* gw) {
   Launch(ctx, size, [=] WEFT_HD(int64_t e) {
     const int64_t r = e / dim, c = e % dim;
-    T v = req == OpReq::kAddTo ? gw[e] : T(0);
+    using A = AccT<T>;  // float for the 16-bit types
+    A v = req == OpReq::kAddTo ? static_cast<A>(gw[e]) : A(0);
     for (int64_t i = 0; i < count; ++i)
-      if (EmbeddingRow(idx[i], rows) == r) v = v + g[i * dim + c];
-    gw[e] = v;
+      if (EmbeddingRow(idx[i], rows) == r) v = v + static_cast<A>(g[i * dim + c]);
+    gw[e] = static_cast<T>(v);
   });
 }
 

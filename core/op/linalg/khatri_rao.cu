@@ -26,7 +26,7 @@ void KhatriRaoT(const OpContext& ctx, const std::vector<TensorView>& in, OpReq r
 void KhatriRao(const OpContext& ctx, const Params&, const std::vector<TensorView>& in,
                const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  WEFT_GPU_REAL_SWITCH(out[0].dtype, "khatri_rao", T, KhatriRaoT<T>(ctx, in, req[0], out[0]);)
+  WEFT_GPU_F32_F64_SWITCH(out[0].dtype, "khatri_rao", T, KhatriRaoT<T>(ctx, in, req[0], out[0]);)
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ void GemmT(const OpContext& ctx, const Params& p, const std::vector<TensorView>&
 void GemmGpu(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
              const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  WEFT_GPU_REAL_SWITCH(out[0].dtype, p.op()->name.c_str(), T, GemmT<T>(ctx, p, in, req[0], out[0]);)
+  WEFT_GPU_F32_F64_SWITCH(out[0].dtype, p.op()->name.c_str(), T, GemmT<T>(ctx, p, in, req[0], out[0]);)
 }
 
 // Element (x, y) of M = op(tri(A)), A n x n at a.
@@ -169,17 +169,17 @@ void SyrkT(const OpContext& ctx, const Params& p, const TensorView& a_in, OpReq 
 void TrmmGpu(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
              const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  WEFT_GPU_REAL_SWITCH(out[0].dtype, "_linalg_trmm", T, TrmmT<T>(ctx, p, in, req[0], out[0]);)
+  WEFT_GPU_F32_F64_SWITCH(out[0].dtype, "_linalg_trmm", T, TrmmT<T>(ctx, p, in, req[0], out[0]);)
 }
 void TrsmGpu(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
              const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  WEFT_GPU_REAL_SWITCH(out[0].dtype, "_linalg_trsm", T, TrsmT<T>(ctx, p, in, req[0], out[0]);)
+  WEFT_GPU_F32_F64_SWITCH(out[0].dtype, "_linalg_trsm", T, TrsmT<T>(ctx, p, in, req[0], out[0]);)
 }
 void SyrkGpu(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
              const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  WEFT_GPU_REAL_SWITCH(out[0].dtype, "_linalg_syrk", T, SyrkT<T>(ctx, p, in[0], req[0], out[0]);)
+  WEFT_GPU_F32_F64_SWITCH(out[0].dtype, "_linalg_syrk", T, SyrkT<T>(ctx, p, in[0], req[0], out[0]);)
 }
 
 }  // namespace

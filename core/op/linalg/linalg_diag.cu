@@ -55,7 +55,7 @@ template <int kWhich>
 void DiagGpu(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
              const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  WEFT_GPU_REAL_SWITCH(out[0].dtype, p.op()->name.c_str(), T, DiagT<T>(kWhich, ctx, p, in[0], req[0], out[0]);)
+  WEFT_GPU_F32_F64_SWITCH(out[0].dtype, p.op()->name.c_str(), T, DiagT<T>(kWhich, ctx, p, in[0], req[0], out[0]);)
 }
 
 }  // namespace

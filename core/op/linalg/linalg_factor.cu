@@ -374,7 +374,7 @@ void SyevdT(const OpContext& ctx, const TensorView& in, const std::vector<OpReq>
   void Name(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,                    \
             const std::vector<OpReq>& req, const std::vector<TensorView>& out) {                         \
     (void)p;                                                                                             \
-    WEFT_GPU_REAL_SWITCH(in[0].dtype, op_name, T, body)                                                  \
+    WEFT_GPU_F32_F64_SWITCH(in[0].dtype, op_name, T, body)                                                  \
   }
 
 LINALG_GPU_ENTRY(PotrfGpu, "_linalg_potrf", if (req[0] != OpReq::kNull) PotrfT<T>(ctx, p, in[0], req[0], out[0]);)

@@ -40,7 +40,7 @@ void CtcForward(const OpContext& ctx, const Params& p, const std::vector<TensorV
     T* loss = out[0].ptr<T>();
     T* grad = out[1].ptr<T>();
     Launch(ctx, g.N, [=] WEFT_HD(int64_t b) {
-      nnm::CtcSequence<T, T>(b, g, x, labels, data_len, label_len, work, rl, loss, rg, grad);
+      nnm::CtcSequence<T, AccT<T>>(b, g, x, labels, data_len, label_len, work, rl, loss, rg, grad);
     });
   });
 }

@@ -15,7 +15,6 @@ namespace {
 void KlForward(const OpContext& ctx, const Params&, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
                const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  CheckGpuDType("IdentityAttachKLSparseReg", in[0].dtype);
   CopyGPU(ctx, in[0], req[0], out[0]);
 }
 
@@ -33,7 +32,7 @@ void KlBackward(const OpContext& ctx, const Params& p, const std::vector<TensorV
     const T* x = in[1].ptr<T>();
     T* avg = in[2].ptr<T>();
     T* gx = out[0].ptr<T>();
-    Launch(ctx, a.cols, [=] WEFT_HD(int64_t j) { nnm::KlUpdateAverage<T, T>(j, a, x, avg); });
+    Launch(ctx, a.cols, [=] WEFT_HD(int64_t j) { nnm::KlUpdateAverage<T, AccT<T>>(j, a, x, avg); });
     const OpReq r = req[0];
     if (r != OpReq::kNull)
       Launch(ctx, a.rows * a.cols, [=] WEFT_HD(int64_t e) {

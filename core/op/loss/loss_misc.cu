@@ -14,24 +14,25 @@ namespace {
 
 // ---- smooth_l1, _backward_smooth_l1, _backward_MakeLoss (float types) ----
 
-// *dst (req)= v as nnx_cpu::Store: computed in T (float32 or float64).
-template <typename T>
-WEFT_HD inline void StoreReal(T* out, int64_t i, OpReq req, T v) {
-  out[i] = req == OpReq::kAddTo ? static_cast<T>(out[i] + v) : v;
+// *dst (req)= v as nnx_cpu::Store: computed in A = AccT<T> (float for the 16-bit types).
+template <typename T, typename A>
+WEFT_HD inline void StoreReal(T* out, int64_t i, OpReq req, A v) {
+  out[i] = req == OpReq::kAddTo ? static_cast<T>(static_cast<A>(out[i]) + v) : static_cast<T>(v);
 }
 
 using elem::SignOf;
 
 // gy == nullptr: forward y = f(x); otherwise gx = gy * f'(x).
 template <typename T>
-void SmoothL1Launch(const OpContext& ctx, const T* gy, const T* x, T* out, int64_t n, OpReq req, T s2) {
+void SmoothL1Launch(const OpContext& ctx, const T* gy, const T* x, T* out, int64_t n, OpReq req, AccT<T> s2) {
+  using A = AccT<T>;
   Launch(ctx, n, [=] WEFT_HD(int64_t i) {
-    const T v = x[i];
+    const A v = static_cast<A>(x[i]);
     if (gy == nullptr) {
-      const T a = std::fabs(v);
-      StoreReal(out, i, req, a < T(1) / s2 ? T(0.5) * v * v * s2 : a - T(0.5) / s2);
+      const A a = std::fabs(v);
+      StoreReal(out, i, req, a < A(1) / s2 ? A(0.5) * v * v * s2 : a - A(0.5) / s2);
     } else {
-      StoreReal(out, i, req, gy[i] * (std::fabs(v) < T(1) / s2 ? v * s2 : SignOf(v)));
+      StoreReal(out, i, req, static_cast<A>(gy[i]) * (std::fabs(v) < A(1) / s2 ? v * s2 : SignOf(v)));
     }
   });
 }

@@ -34,8 +34,9 @@ void RegressionForwardImpl(Regression kind, const OpContext& ctx, const std::vec
     const T* xp = in[0].ptr<T>();
     T* yp = out[0].ptr<T>();
     Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) {
-      const T v = xp[i];
-      Assign(yp, i, r, logistic ? T(1) / (T(1) + std::exp(-v)) : v);
+      using A = AccT<T>;
+      const A v = static_cast<A>(xp[i]);
+      Assign(yp, i, r, logistic ? A(1) / (A(1) + std::exp(-v)) : v);
     });
   })
 }
@@ -52,12 +53,12 @@ void RegressionBackwardImpl(Regression kind, const OpContext& ctx, const Params&
     const OpReq r = req[0];
     const bool mae = kind == Regression::kMAE;
     WEFT_GPU_REAL_SWITCH(in[1].dtype, "_backward_reg_out", T, {
-      const T sc = static_cast<T>(scale);
+      const AccT<T> sc = static_cast<AccT<T>>(static_cast<T>(scale));
       const T* lp = label.ptr<T>();
       const T* op = in[1].ptr<T>();
       T* gp = out[0].ptr<T>();
       Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) {
-        const T d = op[i] - lp[i];
+        const AccT<T> d = static_cast<AccT<T>>(op[i]) - static_cast<AccT<T>>(lp[i]);
         Assign(gp, i, r, (mae ? SignOf(d) : d) * sc);
       });
     })

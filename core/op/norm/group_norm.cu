@@ -21,7 +21,7 @@ void GroupNormForward(const OpContext& ctx, const Params& p, const std::vector<T
     T* y = out[0].ptr<T>();
     T* m = out[1].ptr<T>();
     T* s = out[2].ptr<T>();
-    Launch(ctx, l.rows, [=] WEFT_HD(int64_t r) { nnm::GroupNormForwardAt<T, T>(r, l, x, g, b, ry, y, rm, m, rs, s); });
+    Launch(ctx, l.rows, [=] WEFT_HD(int64_t r) { nnm::GroupNormForwardAt<T, AccT<T>>(r, l, x, g, b, ry, y, rm, m, rs, s); });
   });
 }
 
@@ -41,10 +41,10 @@ void GroupNormBackward(const OpContext& ctx, const Params& p, const std::vector<
     // The parameter gradients (one index per group), then the data gradient (one per row).
     if (rg != OpReq::kNull || rb != OpReq::kNull)
       Launch(ctx, l.groups,
-             [=] WEFT_HD(int64_t g) { nnm::GroupNormBackwardParamAt<T, T>(g, l, gy, x, mean, sd, rg, gg, rb, gb); });
+             [=] WEFT_HD(int64_t g) { nnm::GroupNormBackwardParamAt<T, AccT<T>>(g, l, gy, x, mean, sd, rg, gg, rb, gb); });
     if (rx != OpReq::kNull)
       Launch(ctx, l.rows,
-             [=] WEFT_HD(int64_t r) { nnm::GroupNormBackwardDataAt<T, T>(r, l, gy, x, gamma, mean, sd, rx, gx); });
+             [=] WEFT_HD(int64_t r) { nnm::GroupNormBackwardDataAt<T, AccT<T>>(r, l, gy, x, gamma, mean, sd, rx, gx); });
   });
 }
 

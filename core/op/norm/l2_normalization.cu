@@ -18,7 +18,7 @@ void L2Forward(const OpContext& ctx, const Params& p, const std::vector<TensorVi
     const T* x = in[0].ptr<T>();
     T* y = out[0].ptr<T>();
     T* norm = out[1].ptr<T>();
-    Launch(ctx, l.outer * l.inner, [=] WEFT_HD(int64_t k) { nnm::L2NormForwardAt<T, T>(k, l, x, ry, y, rn, norm); });
+    Launch(ctx, l.outer * l.inner, [=] WEFT_HD(int64_t k) { nnm::L2NormForwardAt<T, AccT<T>>(k, l, x, ry, y, rn, norm); });
   });
 }
 
@@ -32,7 +32,7 @@ void L2Backward(const OpContext& ctx, const Params& p, const std::vector<TensorV
     const T* y = in[1].ptr<T>();
     const T* norm = in[2].ptr<T>();
     T* gx = out[0].ptr<T>();
-    Launch(ctx, l.outer * l.inner, [=] WEFT_HD(int64_t k) { nnm::L2NormBackwardAt<T, T>(k, l, gy, y, norm, r, gx); });
+    Launch(ctx, l.outer * l.inner, [=] WEFT_HD(int64_t k) { nnm::L2NormBackwardAt<T, AccT<T>>(k, l, gy, y, norm, r, gx); });
   });
 }
 

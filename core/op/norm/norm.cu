@@ -22,8 +22,8 @@ namespace {
 using nnx_cpu::BatchNormArgs;
 using nnx_cpu::RowNormArgs;
 
-// T is data's dtype and, for float32/float64, also the parameters' (the
-// 16-bit data types that take float32 parameters are not built on GPU).
+// T is data's dtype; the parameters and statistics have P = AccT<T> (float32
+// for 16-bit data, batch_norm.cc's ParamDType), as on the CPU.
 template <typename T>
 void BatchNormForwardT(const OpContext& ctx, const BatchNormArgs& a, const TensorView& x, const TensorView& gamma,
                        const TensorView& beta, const TensorView& mm, const TensorView& mv,
@@ -32,15 +32,16 @@ void BatchNormForwardT(const OpContext& ctx, const BatchNormArgs& a, const Tenso
   const int64_t outer = a.outer, channels = a.channels, inner = a.inner, cnt = outer * inner;
   const double eps = a.eps, momentum = a.momentum;
   const bool fix_gamma = a.fix_gamma, batch_stats = a.batch_stats, update_moving = a.update_moving;
+  using P = AccT<T>;
   const T* xp = x.ptr<T>();
-  const T* g = gamma.ptr<T>();
-  const T* b = beta.ptr<T>();
-  T* mmp = mm.ptr<T>();
-  T* mvp = mv.ptr<T>();
-  T* mo = mean_out.ptr<T>();
-  T* io = invstd_out.ptr<T>();
+  const P* g = gamma.ptr<P>();
+  const P* b = beta.ptr<P>();
+  P* mmp = mm.ptr<P>();
+  P* mvp = mv.ptr<P>();
+  P* mo = mean_out.ptr<P>();
+  P* io = invstd_out.ptr<P>();
   const OpReq req_mean = req[1], req_invstd = req[2], req_y = req[0];
-  T* coef = static_cast<T*>(Scratch(ctx, static_cast<size_t>(2 * channels) * sizeof(T)));  // scale, shift
+  P* coef = static_cast<P*>(Scratch(ctx, static_cast<size_t>(2 * channels) * sizeof(P)));  // scale, shift
   Launch(ctx, channels, [=] WEFT_HD(int64_t c) {
     double mean, invstd;
     if (batch_stats) {
@@ -61,24 +62,24 @@ void BatchNormForwardT(const OpContext& ctx, const BatchNormArgs& a, const Tenso
       const double var = cnt > 0 ? ss / static_cast<double>(cnt) : 0.0;
       invstd = (var == 0 && eps == 0) ? 0.0 : 1.0 / std::sqrt(var + eps);
       if (update_moving) {
-        mmp[c] = static_cast<T>(static_cast<double>(mmp[c]) * momentum + mean * (1 - momentum));
-        mvp[c] = static_cast<T>(static_cast<double>(mvp[c]) * momentum + var * (1 - momentum));
+        mmp[c] = static_cast<P>(static_cast<double>(mmp[c]) * momentum + mean * (1 - momentum));
+        mvp[c] = static_cast<P>(static_cast<double>(mvp[c]) * momentum + var * (1 - momentum));
       }
     } else {
       mean = static_cast<double>(mmp[c]);
       invstd = 1.0 / std::sqrt(static_cast<double>(mvp[c]) + eps);
     }
-    const T w = fix_gamma ? T(1) : g[c];
-    coef[c] = static_cast<T>(invstd) * w;
-    coef[channels + c] = b[c] - static_cast<T>(mean) * static_cast<T>(invstd) * w;
-    if (req_mean != OpReq::kNull) Assign(mo, c, req_mean, static_cast<T>(mean));
-    if (req_invstd != OpReq::kNull) Assign(io, c, req_invstd, static_cast<T>(invstd));
+    const P w = fix_gamma ? P(1) : g[c];
+    coef[c] = static_cast<P>(invstd) * w;
+    coef[channels + c] = b[c] - static_cast<P>(mean) * static_cast<P>(invstd) * w;
+    if (req_mean != OpReq::kNull) Assign(mo, c, req_mean, static_cast<P>(mean));
+    if (req_invstd != OpReq::kNull) Assign(io, c, req_invstd, static_cast<P>(invstd));
   });
   if (req_y == OpReq::kNull) return;
   T* yp = y.ptr<T>();
   Launch(ctx, y.Size(), [=] WEFT_HD(int64_t i) {
     const int64_t c = (i / inner) % channels;
-    Assign(yp, i, req_y, xp[i] * coef[c] + coef[channels + c]);
+    Assign(yp, i, req_y, static_cast<P>(xp[i]) * coef[c] + coef[channels + c]);
   });
 }
 
@@ -101,17 +102,18 @@ void BatchNormBackwardT(const OpContext& ctx, const BatchNormArgs& a, const Tens
   const int64_t outer = a.outer, channels = a.channels, inner = a.inner, cnt = outer * inner;
   const double eps = a.eps;
   const bool fix_gamma = a.fix_gamma, batch_stats = a.batch_stats;
+  using P = AccT<T>;  // the parameters' and statistics' dtype
   const T* gp = gy.ptr<T>();
   const T* xp = x.ptr<T>();
-  const T* smean = mean_in.ptr<T>();
-  const T* sinv = invstd_in.ptr<T>();
-  const T* mmp = mm.ptr<T>();
-  const T* mvp = mv.ptr<T>();
-  const T* wp = gamma.ptr<T>();
-  T* ggp = ggamma.ptr<T>();
-  T* gbp = gbeta.ptr<T>();
+  const P* smean = mean_in.ptr<P>();
+  const P* sinv = invstd_in.ptr<P>();
+  const P* mmp = mm.ptr<P>();
+  const P* mvp = mv.ptr<P>();
+  const P* wp = gamma.ptr<P>();
+  P* ggp = ggamma.ptr<P>();
+  P* gbp = gbeta.ptr<P>();
   const OpReq req_x = req[0], req_g = req[1], req_b = req[2];
-  T* coef = static_cast<T*>(Scratch(ctx, static_cast<size_t>(4 * channels) * sizeof(T)));  // iw, k, gmean, mean
+  P* coef = static_cast<P*>(Scratch(ctx, static_cast<size_t>(4 * channels) * sizeof(P)));  // iw, k, gmean, mean
   Launch(ctx, channels, [=] WEFT_HD(int64_t c) {
     double mean, invstd;
     if (batch_stats) {
@@ -132,18 +134,20 @@ void BatchNormBackwardT(const OpContext& ctx, const BatchNormArgs& a, const Tens
     }
     const double w = fix_gamma ? 1.0 : static_cast<double>(wp[c]);
     const double n = cnt > 0 ? static_cast<double>(cnt) : 1.0;
-    coef[c] = static_cast<T>(invstd * w);
-    coef[channels + c] = static_cast<T>(batch_stats ? dotp * invstd * invstd / n : 0.0);
-    coef[2 * channels + c] = static_cast<T>(batch_stats ? sum_g / n : 0.0);
-    coef[3 * channels + c] = static_cast<T>(mean);
-    if (req_g != OpReq::kNull) Assign(ggp, c, req_g, static_cast<T>(fix_gamma ? 0.0 : dotp * invstd));
-    if (req_b != OpReq::kNull) Assign(gbp, c, req_b, static_cast<T>(sum_g));
+    coef[c] = static_cast<P>(invstd * w);
+    coef[channels + c] = static_cast<P>(batch_stats ? dotp * invstd * invstd / n : 0.0);
+    coef[2 * channels + c] = static_cast<P>(batch_stats ? sum_g / n : 0.0);
+    coef[3 * channels + c] = static_cast<P>(mean);
+    if (req_g != OpReq::kNull) Assign(ggp, c, req_g, static_cast<P>(fix_gamma ? 0.0 : dotp * invstd));
+    if (req_b != OpReq::kNull) Assign(gbp, c, req_b, static_cast<P>(sum_g));
   });
   if (req_x == OpReq::kNull) return;
   T* gxp = gx.ptr<T>();
   Launch(ctx, gx.Size(), [=] WEFT_HD(int64_t i) {
     const int64_t c = (i / inner) % channels;
-    const T v = (gp[i] - coef[2 * channels + c] - (xp[i] - coef[3 * channels + c]) * coef[channels + c]) * coef[c];
+    const P v = (static_cast<P>(gp[i]) - coef[2 * channels + c] -
+                 (static_cast<P>(xp[i]) - coef[3 * channels + c]) * coef[channels + c]) *
+                coef[c];
     Assign(gxp, i, req_x, v);
   });
 }
@@ -186,16 +190,18 @@ void RowNormForwardT(const OpContext& ctx, const RowNormArgs& a, const TensorVie
     }
     const double var = n > 0 ? ss / static_cast<double>(n) : 0.0;
     const double sd = std::sqrt(var + eps);
-    const T inv = static_cast<T>(1.0 / sd), am = static_cast<T>(m);
+    using A = AccT<T>;
+    const A inv = static_cast<A>(1.0 / sd), am = static_cast<A>(m);
     const int64_t ch = channels > 0 ? r % channels : -1;
     if (ry != OpReq::kNull) {
       for (int64_t j = 0; j < n; ++j) {
         const int64_t k = ch >= 0 ? ch : j;
-        Assign(yp, base + j * inner, ry, (xp[base + j * inner] - am) * inv * g[k] + b[k]);
+        Assign(yp, base + j * inner, ry,
+               (static_cast<A>(xp[base + j * inner]) - am) * inv * static_cast<A>(g[k]) + static_cast<A>(b[k]));
       }
     }
     if (rm != OpReq::kNull) Assign(mp, r, rm, am);
-    if (rs != OpReq::kNull) Assign(sp, r, rs, static_cast<T>(store_var ? var : sd));
+    if (rs != OpReq::kNull) Assign(sp, r, rs, static_cast<A>(store_var ? var : sd));
   });
 }
 

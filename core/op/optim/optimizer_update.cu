@@ -31,67 +31,68 @@ WEFT_HD inline A Sign(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0); }
 template <typename T>
 void UpdateT(const OpContext& ctx, OptimizerKind kind, const OptimizerArgs& args, const std::vector<TensorView>& in,
              OpReq req, const TensorView& out) {
-  const nnx_cpu::OptimizerConsts<T> c = nnx_cpu::OptimizerConstsOf<T>(args);
+  using A = AccT<T>;  // float for the 16-bit types: the update computes in A, states stored in T
+  const nnx_cpu::OptimizerConsts<A> c = nnx_cpu::OptimizerConstsOf<A>(args);
   const T* w = in[0].ptr<T>();
   const T* g = in[1].ptr<T>();
   T* s0 = in.size() > 2 ? in[2].ptr<T>() : nullptr;
   T* s1 = in.size() > 3 ? in[3].ptr<T>() : nullptr;
   T* o = out.ptr<T>();
   Launch(ctx, out.Size(), [=] WEFT_HD(int64_t i) {
-    const T wi = w[i];
-    const T gr = c.rescale * g[i];
-    T nw = wi;
+    const A wi = static_cast<A>(w[i]);
+    const A gr = c.rescale * static_cast<A>(g[i]);
+    A nw = wi;
     switch (kind) {
       case OptimizerKind::kSGD:
-        nw = (T(1) - c.lr * c.wd) * wi - c.lr * Clip(gr, c.clip);
+        nw = (A(1) - c.lr * c.wd) * wi - c.lr * Clip(gr, c.clip);
         break;
       case OptimizerKind::kSGDMom: {
-        const T m = c.momentum * s0[i] - c.lr * c.wd * wi - c.lr * Clip(gr, c.clip);
-        s0[i] = m;
+        const A m = c.momentum * static_cast<A>(s0[i]) - c.lr * c.wd * wi - c.lr * Clip(gr, c.clip);
+        s0[i] = static_cast<T>(m);
         nw = wi + m;
         break;
       }
       case OptimizerKind::kNAG: {
-        const T gg = Clip(gr, c.clip) + c.wd * wi;
-        const T m = c.momentum * s0[i] + gg;
-        s0[i] = m;
+        const A gg = Clip(gr, c.clip) + c.wd * wi;
+        const A m = c.momentum * static_cast<A>(s0[i]) + gg;
+        s0[i] = static_cast<T>(m);
         nw = wi - c.lr * (c.momentum * m + gg);
         break;
       }
       case OptimizerKind::kAdam: {
-        const T gg = Clip(gr + c.wd * wi, c.clip);
-        const T m = c.beta1 * s0[i] + (T(1) - c.beta1) * gg;
-        const T v = c.beta2 * s1[i] + (T(1) - c.beta2) * gg * gg;
-        s0[i] = m;
-        s1[i] = v;
+        const A gg = Clip(gr + c.wd * wi, c.clip);
+        const A m = c.beta1 * static_cast<A>(s0[i]) + (A(1) - c.beta1) * gg;
+        const A v = c.beta2 * static_cast<A>(s1[i]) + (A(1) - c.beta2) * gg * gg;
+        s0[i] = static_cast<T>(m);
+        s1[i] = static_cast<T>(v);
         nw = wi - c.lr * m / (std::sqrt(v) + c.eps);
         break;
       }
       case OptimizerKind::kRMSProp: {
-        const T gg = Clip(gr + c.wd * wi, c.clip);
-        const T n = (T(1) - c.gamma1) * gg * gg + c.gamma1 * s0[i];
-        s0[i] = n;
+        const A gg = Clip(gr + c.wd * wi, c.clip);
+        const A n = (A(1) - c.gamma1) * gg * gg + c.gamma1 * static_cast<A>(s0[i]);
+        s0[i] = static_cast<T>(n);
         nw = Clip(wi - c.lr * gg / std::sqrt(n + c.eps), c.clip_w);
         break;
       }
       case OptimizerKind::kFtrl: {
-        const T gg = Clip(gr, c.clip);
-        const T n0 = s1[i];
-        const T z = s0[i] + gg - (std::sqrt(n0 + gg * gg) - std::sqrt(n0)) * wi / c.lr;
-        const T n = n0 + gg * gg;
-        s0[i] = z;
-        s1[i] = n;
-        nw = std::fabs(z) > c.lamda1 ? (Sign(z) * c.lamda1 - z) / ((c.beta + std::sqrt(n)) / c.lr + c.wd) : T(0);
+        const A gg = Clip(gr, c.clip);
+        const A n0 = static_cast<A>(s1[i]);
+        const A z = static_cast<A>(s0[i]) + gg - (std::sqrt(n0 + gg * gg) - std::sqrt(n0)) * wi / c.lr;
+        const A n = n0 + gg * gg;
+        s0[i] = static_cast<T>(z);
+        s1[i] = static_cast<T>(n);
+        nw = std::fabs(z) > c.lamda1 ? (Sign(z) * c.lamda1 - z) / ((c.beta + std::sqrt(n)) / c.lr + c.wd) : A(0);
         break;
       }
       case OptimizerKind::kSignum: {
-        const T m = c.momentum * s0[i] - (T(1) - c.momentum) * c.wd * wi - (T(1) - c.momentum) * Clip(gr, c.clip);
-        s0[i] = m;
-        nw = (T(1) - c.lr * c.wd_lh) * wi + c.lr * Sign(m);
+        const A m = c.momentum * static_cast<A>(s0[i]) - (A(1) - c.momentum) * c.wd * wi - (A(1) - c.momentum) * Clip(gr, c.clip);
+        s0[i] = static_cast<T>(m);
+        nw = (A(1) - c.lr * c.wd_lh) * wi + c.lr * Sign(m);
         break;
       }
       case OptimizerKind::kSignSGD:
-        nw = (T(1) - c.lr * c.wd) * wi - c.lr * Sign(gr);
+        nw = (A(1) - c.lr * c.wd) * wi - c.lr * Sign(gr);
         break;
     }
     Assign(o, i, req, nw);

@@ -18,11 +18,12 @@ namespace weft {
 namespace cuda {
 namespace {
 
-// The outcome dtypes of _sample_multinomial on GPU (float16 is not built).
+// The outcome dtypes of _sample_multinomial (its `dtype` choices).
 #define WEFT_MULTINOMIAL_OUT_SWITCH(dt, op, T, ...)                        \
   switch (dt) {                                                            \
     case ::weft::DType::kFloat32: { using T = float; __VA_ARGS__ break; }   \
     case ::weft::DType::kFloat64: { using T = double; __VA_ARGS__ break; }  \
+    case ::weft::DType::kFloat16: { using T = ::weft::gpu_half; __VA_ARGS__ break; } \
     case ::weft::DType::kInt32: { using T = int32_t; __VA_ARGS__ break; }   \
     case ::weft::DType::kUint8: { using T = uint8_t; __VA_ARGS__ break; }   \
     default: ::weft::cuda::UnsupportedDType(op, dt);                       \

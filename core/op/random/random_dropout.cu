@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "core/op/random/gpu_random.cuh"
 #include "core/op/common/gpu_kernel.h"
@@ -24,12 +25,15 @@ namespace {
 template <typename T>
 void UniformT(const OpContext& ctx, uint64_t seed, double low, double high, OpReq req, const TensorView& out) {
   T* op = out.ptr<T>();
-  const int bits = sizeof(T) == 8 ? 53 : 24;
-  const bool reject = sizeof(T) == 4;
+  // The CPU's MantissaBits and rejection (random_cpu.cc): a float32 or 16-bit
+  // result may round up to `high` even when the double is below it.
+  const int bits = sizeof(T) == 8 ? 53 : sizeof(T) == 4 ? 24 : std::is_same<T, gpu_half>::value ? 11 : 8;
+  const bool reject = sizeof(T) < 8;
   Launch(ctx, out.Size(), [=] WEFT_HD(int64_t i) {
     const uint64_t idx = static_cast<uint64_t>(i);
     double d = low + (high - low) * UnitFromBits(Philox(seed, idx, 0).a, bits);
-    for (uint64_t k = 1; reject && high > low && static_cast<double>(static_cast<float>(d)) >= high; ++k)
+    for (uint64_t k = 1;
+         reject && high > low && static_cast<double>(static_cast<float>(T(static_cast<float>(d)))) >= high; ++k)
       d = low + (high - low) * UnitFromBits(Philox(seed, idx, k).a, bits);
     Assign(op, i, req, static_cast<T>(d));
   });
@@ -122,7 +126,9 @@ void MulBroadcastT(const OpContext& ctx, const TensorView& a, const T* m, const 
   const T* ap = a.ptr<T>();
   T* op = out.ptr<T>();
   Launch(ctx, out.Size(), [=] WEFT_HD(int64_t i) {
-    const T v = m == nullptr ? ap[i] : ap[i] * m[same ? i : BroadcastIndex(i, big, small)];
+    using A = AccT<T>;
+    const A v = m == nullptr ? static_cast<A>(ap[i])
+                             : static_cast<A>(ap[i]) * static_cast<A>(m[same ? i : BroadcastIndex(i, big, small)]);
     Assign(op, i, req, v);
   });
 }
@@ -154,7 +160,7 @@ void DropoutT(const OpContext& ctx, uint64_t seed, double p, const TensorView& x
   const OpReq ro = req[0];
   Launch(ctx, out.Size(), [=] WEFT_HD(int64_t i) {
     const T m = MaskValue<T>(seed, same ? i : BroadcastIndex(i, big, small), keep, scale);
-    Assign(op, i, ro, xp[i] * m);
+    Assign(op, i, ro, static_cast<AccT<T>>(xp[i]) * static_cast<AccT<T>>(m));
   });
 }
 

@@ -72,17 +72,6 @@ inline std::string Violation(Dist d, double a, double b, const char* const names
   return os.str();
 }
 
-// _random_<d> with ctx='gpu(...)' and a half-precision dtype fails at the
-// call (not in the kernel, whose failure would stay on the device generator's
-// engine var): the GPU samplers build float32 and float64 only.
-inline void CheckGpuDType(const Params& p, DType t) {
-  const ParamSpec* spec = p.op()->FindParam("ctx");
-  if (spec == nullptr || p.GetString("ctx").compare(0, 3, "gpu") != 0) return;
-  WEFT_CHECK(t != DType::kFloat16 && t != DType::kBFloat16, kDType)
-      << p.op()->name << ": dtype " << DTypeName(t)
-      << " is not supported on GPU (float32 and float64 are; cast first)";
-}
-
 // A numeric attribute (float or int) of a sampler.
 inline double AttrNumber(const Params& p, const char* name) {
   const ParamSpec* spec = p.op()->FindParam(name);

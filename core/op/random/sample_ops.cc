@@ -120,7 +120,6 @@ void RegisterScalar(Dist d) {
       .set_infer_type([](const Params& p, std::vector<DType>*, std::vector<DType>* out) {
         const DType t = p.IsNone("dtype") ? DType::kFloat32 : p.GetDType("dtype");
         CheckFloating(p.op()->name, "parameter 'dtype'", t);
-        sampler::CheckGpuDType(p, t);
         AssignType(out, 0, t, p.op()->name + ": output (dtype)");
         return true;
       })

@@ -22,6 +22,8 @@ namespace {
   switch (dt) {                                                            \
     case ::weft::DType::kFloat32: { using T = float; __VA_ARGS__ break; }   \
     case ::weft::DType::kFloat64: { using T = double; __VA_ARGS__ break; }  \
+    case ::weft::DType::kFloat16: { using T = ::weft::gpu_half; __VA_ARGS__ break; } \
+    case ::weft::DType::kBFloat16: { using T = ::weft::gpu_bf16; __VA_ARGS__ break; } \
     case ::weft::DType::kInt32: { using T = int32_t; __VA_ARGS__ break; }   \
     case ::weft::DType::kInt64: { using T = int64_t; __VA_ARGS__ break; }   \
     default: ::weft::cuda::UnsupportedDType(op, dt);                       \

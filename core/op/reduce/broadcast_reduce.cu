@@ -134,7 +134,7 @@ WEFT_HD inline void StoreAcc(T* out, int64_t i, OpReq req, A v) {
 
 template <typename T>
 void ReduceT(const OpContext& ctx, Kind kind, const T* x, ReducePlan p, int64_t size, OpReq req, T* out) {
-  using A = typename std::conditional<std::is_floating_point<T>::value, double, int64_t>::type;
+  using A = typename std::conditional<IsFloatStorage<T>::value, double, int64_t>::type;
   Launch(ctx, size, [=] WEFT_HD(int64_t i) {
     const double count = static_cast<double>(p.reduced);
     switch (kind) {

@@ -282,7 +282,7 @@ void RNN(const OpContext& ctx, const Params& p, const std::vector<TensorView>& i
   const RNNGeom g = rnn_cpu::RNNGeometry(p, in[0].shape);
   const int nvis = NumVisible(p);
   const bool lstm = IsLSTM(p);
-  WEFT_GPU_REAL_SWITCH(in[0].dtype, "RNN", T, { ForwardT<T>(ctx, g, in, req, out, nvis, lstm); });
+  WEFT_GPU_F32_F64_SWITCH(in[0].dtype, "RNN", T, { ForwardT<T>(ctx, g, in, req, out, nvis, lstm); });
 }
 
 void RNNBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
@@ -290,7 +290,7 @@ void RNNBackward(const OpContext& ctx, const Params& p, const std::vector<Tensor
   const int nvis = NumVisible(p);
   const RNNGeom g = rnn_cpu::RNNGeometry(p, in[nvis].shape);
   const bool lstm = IsLSTM(p);
-  WEFT_GPU_REAL_SWITCH(in[0].dtype, "_backward_RNN", T, { BackwardT<T>(ctx, g, in, req, out, nvis, lstm); });
+  WEFT_GPU_F32_F64_SWITCH(in[0].dtype, "_backward_RNN", T, { BackwardT<T>(ctx, g, in, req, out, nvis, lstm); });
 }
 
 }  // namespace

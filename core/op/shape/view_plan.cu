@@ -12,7 +12,6 @@ namespace {
 void Run(tensor::ViewPlanFn fn, const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
          const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  CheckGpuDType("copy", out[0].dtype);
   const tensor::ViewPlan v = fn(p, in[0].shape, out[0].shape);
   if (v.zero_fill && req[0] != OpReq::kAddTo && out[0].Size() > 0)
     gpu::MemsetAsync(out[0].data, 0, static_cast<size_t>(out[0].Size()) * DTypeSize(out[0].dtype), StreamOf(ctx));
@@ -53,7 +52,6 @@ void BackwardRepeatImpl(const OpContext& ctx, const Params& p, const std::vector
 
 void SplitV2Impl(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  CheckGpuDType("_split_v2", in[0].dtype);
   for (size_t i = 0; i < out.size(); ++i) {
     const tensor::ViewPlan v = tensor::SplitV2Plan(p, in[0].shape, static_cast<int>(i));
     StridedCopyGPU(ctx, out[i].dtype, v.shape, in[0].data, v.src_off, v.src_stride, out[i].data, v.dst_off,

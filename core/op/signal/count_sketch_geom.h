@@ -15,10 +15,11 @@ template <typename T>
 WEFT_HD inline T CountSketchEntry(const T* data, const T* h, const T* s, int64_t d, int64_t out_dim, int64_t i) {
   const int64_t n = i / out_dim, j = i % out_dim;
   const T* row = data + n * d;
-  T acc = 0;
+  using A = decltype(s[0] * row[0]);  // float for the 16-bit types: the sum is kept in it
+  A acc = 0;
   for (int64_t k = 0; k < d; ++k)
     if (static_cast<int64_t>(h[k]) == j) acc += s[k] * row[k];
-  return acc;
+  return static_cast<T>(acc);
 }
 
 }  // namespace signal

@@ -177,9 +177,12 @@ WEFT_REGISTER_OP("_contrib_backward_hawkesll")
     .set_infer_type([](const Params&, std::vector<DType>* in, std::vector<DType>* out) {
       const DType t = (*in)[2];
       if (t == DType::kUnknown) return false;
+      // the forward's check: the CPU kernel reads float32 or float64 only
+      WEFT_CHECK(t == DType::kFloat32 || t == DType::kFloat64, kDType)
+          << "_contrib_backward_hawkesll: input 'lda' has dtype " << DTypeName(t) << "; expected float32 or float64";
       for (size_t i = 0; i < 8; ++i) AssignType(out, i, i == 5 ? DType::kInt32 : t, "_contrib_backward_hawkesll");
       for (size_t i = 0; i < in->size(); ++i)
-        if ((*in)[i] == DType::kUnknown) AssignType(in, i, i == 7 ? DType::kInt32 : t, "_contrib_backward_hawkesll");
+        AssignType(in, i, i == 7 ? DType::kInt32 : t, "_contrib_backward_hawkesll");  // known ones must agree
       return true;
     })
     .set_compute_cpu([](const OpContext&, const Params&, const std::vector<TensorView>& in,

@@ -27,7 +27,7 @@ WEFT_HD inline A SignOf(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0);
 // ---- softmax rows ----
 
 // y (req)= softmax(x / t) (or its log) along the middle axis of (outer, n,
-// inner). A is the compute type: TI when TI == TO, else double (the CPU
+// inner). A is the compute type: AccT<TI> when TI == TO, else double (the CPU
 // converts to double first when dtype= changes the output type). y may share
 // memory with x: element j is read before it is written.
 template <typename TI, typename TO, typename A>
@@ -66,14 +66,14 @@ void SoftmaxForward(const OpContext& ctx, const TensorView& x, int64_t outer, in
   if (req == OpReq::kNull || y.Size() == 0) return;
   if (x.dtype == y.dtype) {
     WEFT_GPU_REAL_SWITCH(x.dtype, op, T, {
-      SoftmaxRowsT<T, T, T>(ctx, x.ptr<T>(), y.ptr<T>(), outer, n, inner, temperature, log, req);
+      SoftmaxRowsT<T, T, AccT<T>>(ctx, x.ptr<T>(), y.ptr<T>(), outer, n, inner, temperature, log, req);
     })
-  } else if (x.dtype == DType::kFloat32 && y.dtype == DType::kFloat64) {
-    SoftmaxRowsT<float, double, double>(ctx, x.ptr<float>(), y.ptr<double>(), outer, n, inner, temperature, log, req);
-  } else if (x.dtype == DType::kFloat64 && y.dtype == DType::kFloat32) {
-    SoftmaxRowsT<double, float, double>(ctx, x.ptr<double>(), y.ptr<float>(), outer, n, inner, temperature, log, req);
-  } else {
-    UnsupportedDType(op, x.dtype == DType::kFloat32 || x.dtype == DType::kFloat64 ? y.dtype : x.dtype);
+  } else {  // dtype= another floating type (float16 data, float32 output, as with AMP)
+    WEFT_GPU_REAL_SWITCH(x.dtype, op, TI, {
+      WEFT_GPU_REAL_SWITCH(y.dtype, op, TO, {
+        SoftmaxRowsT<TI, TO, double>(ctx, x.ptr<TI>(), y.ptr<TO>(), outer, n, inner, temperature, log, req);
+      })
+    })
   }
 }
 
@@ -82,7 +82,8 @@ void SoftmaxForward(const OpContext& ctx, const TensorView& x, int64_t outer, in
 template <typename T>
 void SoftmaxGradRowsT(const OpContext& ctx, const T* gy, const T* y, T* gx, int64_t outer, int64_t n, int64_t inner,
                       double temperature, bool log, OpReq req) {
-  const T inv_t = static_cast<T>(1.0 / temperature);
+  using A = AccT<T>;
+  const A inv_t = static_cast<A>(1.0 / temperature);
   Launch(ctx, outer * inner, [=] WEFT_HD(int64_t r) {
     const int64_t base = (r / inner) * n * inner + r % inner;
     double s = 0;
@@ -90,11 +91,11 @@ void SoftmaxGradRowsT(const OpContext& ctx, const T* gy, const T* y, T* gx, int6
       const int64_t k = base + j * inner;
       s += log ? static_cast<double>(gy[k]) : static_cast<double>(gy[k]) * static_cast<double>(y[k]);
     }
-    const T sa = static_cast<T>(s);
+    const A sa = static_cast<A>(s);
     for (int64_t j = 0; j < n; ++j) {
       const int64_t k = base + j * inner;
-      const T g = gy[k], o = y[k];
-      const T v = log ? g - std::exp(o) * sa : o * (g - sa);
+      const A g = static_cast<A>(gy[k]), o = static_cast<A>(y[k]);
+      const A v = log ? g - std::exp(o) * sa : o * (g - sa);
       Assign(gx, k, req, v * inv_t);
     }
   });
@@ -173,6 +174,7 @@ void SoftmaxOutputForward(const OpContext& ctx, const Params& p, const std::vect
 template <typename T>
 void SoftmaxOutputGradT(const OpContext& ctx, const Params& p, const TensorView& out, const TensorView& label,
                         OpReq req, const TensorView& gx) {
+  using A = AccT<T>;
   const T* op = out.ptr<T>();
   const T* lp = label.ptr<T>();
   T* gp = gx.ptr<T>();
@@ -180,8 +182,8 @@ void SoftmaxOutputGradT(const OpContext& ctx, const Params& p, const TensorView&
   const nnx_cpu::SoftmaxOutputGradParams g = nnx_cpu::SoftmaxOutputGradParamsOf(p);
   const double grad_scale = g.grad_scale;
   if (label.shape == out.shape) {  // probabilities as labels
-    const T sc = static_cast<T>(grad_scale);
-    Launch(ctx, total, [=] WEFT_HD(int64_t i) { Assign(gp, i, req, (op[i] - lp[i]) * sc); });
+    const A sc = static_cast<A>(grad_scale);
+    Launch(ctx, total, [=] WEFT_HD(int64_t i) { Assign(gp, i, req, (static_cast<A>(op[i]) - static_cast<A>(lp[i])) * sc); });
     return;
   }
   const bool multi = g.multi_output;
@@ -206,18 +208,18 @@ void SoftmaxOutputGradT(const OpContext& ctx, const Params& p, const TensorView&
     });
     dev_scale = sc;
   }
-  const T alpha = static_cast<T>(smooth);
-  const T spread = k > 1 ? static_cast<T>(smooth / static_cast<double>(k - 1)) : T(0);
+  const A alpha = static_cast<A>(smooth);
+  const A spread = k > 1 ? static_cast<A>(smooth / static_cast<double>(k - 1)) : A(0);
   Launch(ctx, total, [=] WEFT_HD(int64_t idx) {
     const int64_t j = idx % s, c = (idx / s) % k, i = idx / s / k;
     const double l = static_cast<double>(lp[multi ? i * s + j : i]);
-    const T sc = static_cast<T>(dev_scale != nullptr ? *dev_scale : host_scale);
-    T v = T(0);
+    const A sc = static_cast<A>(dev_scale != nullptr ? *dev_scale : host_scale);
+    A v = A(0);
     if (!(use_ignore && static_cast<int>(l) == ignore)) {
       const int64_t li = static_cast<int64_t>(l);
-      v = op[idx];
-      if (smooth > 0) v -= c == li ? T(1) - alpha : spread;
-      else if (c == li) v -= T(1);
+      v = static_cast<A>(op[idx]);
+      if (smooth > 0) v -= c == li ? A(1) - alpha : spread;
+      else if (c == li) v -= A(1);
     }
     Assign(gp, idx, req, v * sc);
   });
@@ -289,17 +291,18 @@ void CrossEntropyGradT(const OpContext& ctx, const TensorView& gout, const Tenso
   const T* gp0 = gout.ptr<T>();
   const T* xp = x.ptr<T>();
   T* gp = gx.ptr<T>();
+  using A = AccT<T>;
   Launch(ctx, x.shape[0], [=] WEFT_HD(int64_t i) {
-    const T g = gp0[0];
+    const A g = static_cast<A>(gp0[0]);
     const T* row = xp + i * k;
-    T m = -std::numeric_limits<T>::infinity();
-    for (int64_t j = 0; j < k; ++j) m = MaxOf(m, row[j]);
+    A m = -std::numeric_limits<A>::infinity();
+    for (int64_t j = 0; j < k; ++j) m = MaxOf(m, static_cast<A>(row[j]));
     double s = 0;
-    for (int64_t j = 0; j < k; ++j) s += static_cast<double>(std::exp(row[j] - m));
-    const T inv = static_cast<T>(1.0 / s);
+    for (int64_t j = 0; j < k; ++j) s += static_cast<double>(std::exp(static_cast<A>(row[j]) - m));
+    const A inv = static_cast<A>(1.0 / s);
     const int64_t l = ClipLabel(lab[i], k);
     for (int64_t j = 0; j < k; ++j) {
-      const T v = std::exp(row[j] - m) * inv - (j == l ? T(1) : T(0));
+      const A v = std::exp(static_cast<A>(row[j]) - m) * inv - (j == l ? A(1) : A(0));
       Assign(gp, i * k + j, req, v * g);
     }
   });

@@ -17,7 +17,7 @@ void Adaptive(const OpContext& ctx, const Params&, const std::vector<TensorView>
     const T* x = in[0].ptr<T>();
     T* y = out[0].ptr<T>();
     const OpReq r = req[0];
-    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::AdaptiveForwardAt<T, T>(g, x, r, y, i); });
+    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::AdaptiveForwardAt<T, AccT<T>>(g, x, r, y, i); });
   });
 }
 
@@ -29,7 +29,7 @@ void AdaptiveBackward(const OpContext& ctx, const Params&, const std::vector<Ten
     const T* gy = in[0].ptr<T>();
     T* gx = out[0].ptr<T>();
     const OpReq r = req[0];
-    Launch(ctx, g.planes, [=] WEFT_HD(int64_t i) { spatial::AdaptiveBackwardPlane<T, T>(g, gy, r, gx, i); });
+    Launch(ctx, g.planes, [=] WEFT_HD(int64_t i) { spatial::AdaptiveBackwardPlane<T, AccT<T>>(g, gy, r, gx, i); });
   });
 }
 

@@ -17,7 +17,7 @@ void Resize(const OpContext& ctx, const Params& p, const std::vector<TensorView>
     const T* x = in[0].ptr<T>();
     T* y = out[0].ptr<T>();
     const OpReq r = req[0];
-    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::ResizeForwardAt<T, T>(g, x, r, y, i); });
+    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::ResizeForwardAt<T, AccT<T>>(g, x, r, y, i); });
   });
 }
 
@@ -29,7 +29,7 @@ void ResizeBackward(const OpContext& ctx, const Params& p, const std::vector<Ten
       const T* gy = in[0].ptr<T>();
       T* gx = out[0].ptr<T>();
       const OpReq r = req[0];
-      Launch(ctx, g.planes, [=] WEFT_HD(int64_t i) { spatial::ResizeBackwardPlane<T, T>(g, gy, r, gx, i); });
+      Launch(ctx, g.planes, [=] WEFT_HD(int64_t i) { spatial::ResizeBackwardPlane<T, AccT<T>>(g, gy, r, gx, i); });
     }
     if (out.size() > 1 && req[1] != OpReq::kNull && req[1] != OpReq::kAddTo) {
       T* gl = out[1].ptr<T>();

@@ -20,11 +20,11 @@ void Corr(const OpContext& ctx, const Params& p, const std::vector<TensorView>& 
     T* t2 = out[2].ptr<T>();
     const OpReq r = req[0];
     if (r != OpReq::kNull)
-      Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::CorrForwardAt<T, T>(g, a, b, r, y, i); });
+      Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::CorrForwardAt<T, AccT<T>>(g, a, b, r, y, i); });
     if (req[1] != OpReq::kNull)
-      Launch(ctx, out[1].Size(), [=] WEFT_HD(int64_t i) { spatial::CorrPaddedAt<T, T>(g, a, t1, i); });
+      Launch(ctx, out[1].Size(), [=] WEFT_HD(int64_t i) { spatial::CorrPaddedAt<T, AccT<T>>(g, a, t1, i); });
     if (req[2] != OpReq::kNull)
-      Launch(ctx, out[2].Size(), [=] WEFT_HD(int64_t i) { spatial::CorrPaddedAt<T, T>(g, b, t2, i); });
+      Launch(ctx, out[2].Size(), [=] WEFT_HD(int64_t i) { spatial::CorrPaddedAt<T, AccT<T>>(g, b, t2, i); });
   });
 }
 
@@ -40,7 +40,7 @@ void CorrBackward(const OpContext& ctx, const Params& p, const std::vector<Tenso
       T* gx = out[static_cast<size_t>(k)].ptr<T>();
       const OpReq r = req[static_cast<size_t>(k)];
       Launch(ctx, out[static_cast<size_t>(k)].Size(),
-             [=] WEFT_HD(int64_t i) { spatial::CorrBackwardAt<T, T>(g, gy, a, b, k, r, gx, i); });
+             [=] WEFT_HD(int64_t i) { spatial::CorrBackwardAt<T, AccT<T>>(g, gy, a, b, k, r, gx, i); });
     }
   });
 }

@@ -41,11 +41,11 @@ void Deform(const OpContext& ctx, const Params& p, const std::vector<TensorView>
       const T* x = in[0].ptr<T>() + n * g.c * g.h * g.w;
       const T* off = in[1].ptr<T>() + n * off_n;
       const T* mk = mod ? in[s.mask].ptr<T>() + n * mask_n : nullptr;
-      Launch(ctx, K * P, [=] WEFT_HD(int64_t e) { spatial::DcnIm2ColAt<T, T>(g, x, off, mk, col, e); });
+      Launch(ctx, K * P, [=] WEFT_HD(int64_t e) { spatial::DcnIm2ColAt<T, AccT<T>>(g, x, off, mk, col, e); });
       for (int64_t gr = 0; gr < g.groups; ++gr)
         GemmG<T>(ctx, false, false, fg, P, kg, w + gr * fg * kg, kg, col + gr * kg * P, P, T(0), tmp + gr * fg * P, P);
       T* y = out[0].ptr<T>() + n * g.f * P;
-      Launch(ctx, g.f * P, [=] WEFT_HD(int64_t e) { spatial::DcnBiasStoreAt<T, T>(g, tmp, b, r, y, e); });
+      Launch(ctx, g.f * P, [=] WEFT_HD(int64_t e) { spatial::DcnBiasStoreAt<T, AccT<T>>(g, tmp, b, r, y, e); });
     }
   });
 }
@@ -75,18 +75,18 @@ void DeformBackward(const OpContext& ctx, const Params& p, const std::vector<Ten
         GemmG<T>(ctx, true, false, kg, P, fg, w + gr * fg * kg, kg, dy + gr * fg * P, P, T(0), dcol + gr * kg * P, P);
       if (rx != OpReq::kNull) {
         T* gx = out[0].ptr<T>() + n * g.c * g.h * g.w;
-        Launch(ctx, g.c, [=] WEFT_HD(int64_t c) { spatial::DcnCol2ImPlane<T, T>(g, dcol, off, mk, rx, gx, c); });
+        Launch(ctx, g.c, [=] WEFT_HD(int64_t c) { spatial::DcnCol2ImPlane<T, AccT<T>>(g, dcol, off, mk, rx, gx, c); });
       }
       if (ro != OpReq::kNull) {
         T* go = out[1].ptr<T>() + n * off_n;
-        Launch(ctx, off_n, [=] WEFT_HD(int64_t e) { spatial::DcnOffsetGradAt<T, T>(g, dcol, x, off, mk, ro, go, e); });
+        Launch(ctx, off_n, [=] WEFT_HD(int64_t e) { spatial::DcnOffsetGradAt<T, AccT<T>>(g, dcol, x, off, mk, ro, go, e); });
       }
       if (rm != OpReq::kNull) {
         T* gm = out[2].ptr<T>() + n * mask_n;
-        Launch(ctx, mask_n, [=] WEFT_HD(int64_t e) { spatial::DcnMaskGradAt<T, T>(g, dcol, x, off, mk, rm, gm, e); });
+        Launch(ctx, mask_n, [=] WEFT_HD(int64_t e) { spatial::DcnMaskGradAt<T, AccT<T>>(g, dcol, x, off, mk, rm, gm, e); });
       }
       if (rw != OpReq::kNull) {
-        Launch(ctx, K * P, [=] WEFT_HD(int64_t e) { spatial::DcnIm2ColAt<T, T>(g, x, off, mk, col, e); });
+        Launch(ctx, K * P, [=] WEFT_HD(int64_t e) { spatial::DcnIm2ColAt<T, AccT<T>>(g, x, off, mk, col, e); });
         const T beta = (n > 0 || rw == OpReq::kAddTo) ? T(1) : T(0);
         T* gw = out[static_cast<size_t>(s.weight)].ptr<T>();
         for (int64_t gr = 0; gr < g.groups; ++gr)
@@ -97,7 +97,7 @@ void DeformBackward(const OpContext& ctx, const Params& p, const std::vector<Ten
       T* gb = out[static_cast<size_t>(s.bias)].ptr<T>();
       const T* dyp = gy.ptr<T>();
       const OpReq rb = req[static_cast<size_t>(s.bias)];
-      Launch(ctx, g.f, [=] WEFT_HD(int64_t f) { spatial::DcnBiasGradAt<T, T>(g, dyp, rb, gb, f); });
+      Launch(ctx, g.f, [=] WEFT_HD(int64_t f) { spatial::DcnBiasGradAt<T, AccT<T>>(g, dyp, rb, gb, f); });
     }
   });
 }

@@ -23,7 +23,7 @@ void DPS(const OpContext& ctx, const Params& p, const std::vector<TensorView>& i
     T* cnt = out[1].ptr<T>();
     const OpReq r0 = req[0], r1 = req[1];
     Launch(ctx, out[0].Size(),
-           [=] WEFT_HD(int64_t i) { spatial::DPSForwardAt<T, T>(g, x, rois, tr, r0, y, r1, cnt, i); });
+           [=] WEFT_HD(int64_t i) { spatial::DPSForwardAt<T, AccT<T>>(g, x, rois, tr, r0, y, r1, cnt, i); });
   });
 }
 
@@ -40,7 +40,7 @@ void DPSBackward(const OpContext& ctx, const Params& p, const std::vector<Tensor
     if (r0 != OpReq::kNull && out[0].Size() > 0) {
       T* gx = out[0].ptr<T>();
       Launch(ctx, g.batch * g.c,
-             [=] WEFT_HD(int64_t i) { spatial::DPSBackwardDataPlane<T, T>(g, gy, rois, tr, r0, gx, i); });
+             [=] WEFT_HD(int64_t i) { spatial::DPSBackwardDataPlane<T, AccT<T>>(g, gy, rois, tr, r0, gx, i); });
     }
     if (req[1] != OpReq::kNull && req[1] != OpReq::kAddTo) {
       T* gr = out[1].ptr<T>();
@@ -50,7 +50,7 @@ void DPSBackward(const OpContext& ctx, const Params& p, const std::vector<Tensor
       T* gt = out[2].ptr<T>();
       const OpReq r2 = req[2];
       Launch(ctx, out[2].Size(),
-             [=] WEFT_HD(int64_t i) { spatial::DPSBackwardTransAt<T, T>(g, gy, x, rois, tr, r2, gt, i); });
+             [=] WEFT_HD(int64_t i) { spatial::DPSBackwardTransAt<T, AccT<T>>(g, gy, x, rois, tr, r2, gt, i); });
     }
   });
 }

@@ -18,7 +18,7 @@ void PSRoi(const OpContext& ctx, const Params& p, const std::vector<TensorView>&
     const T* rois = in[1].ptr<T>();
     T* y = out[0].ptr<T>();
     const OpReq r = req[0];
-    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::PSRoiForwardAt<T, T>(g, x, rois, r, y, i); });
+    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::PSRoiForwardAt<T, AccT<T>>(g, x, rois, r, y, i); });
   });
 }
 
@@ -31,7 +31,7 @@ void PSRoiBackward(const OpContext& ctx, const Params& p, const std::vector<Tens
       const T* rois = in[2].ptr<T>();
       T* gx = out[0].ptr<T>();
       const OpReq r = req[0];
-      Launch(ctx, g.batch * g.c, [=] WEFT_HD(int64_t i) { spatial::PSRoiBackwardPlane<T, T>(g, gy, rois, r, gx, i); });
+      Launch(ctx, g.batch * g.c, [=] WEFT_HD(int64_t i) { spatial::PSRoiBackwardPlane<T, AccT<T>>(g, gy, rois, r, gx, i); });
     }
     if (req[1] != OpReq::kNull && req[1] != OpReq::kAddTo) {
       T* gr = out[1].ptr<T>();

@@ -18,7 +18,7 @@ void RoiAlign(const OpContext& ctx, const Params& p, const std::vector<TensorVie
     const T* rois = in[1].ptr<T>();
     T* y = out[0].ptr<T>();
     const OpReq r = req[0];
-    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::RoiAlignForwardAt<T, T>(g, x, rois, r, y, i); });
+    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::RoiAlignForwardAt<T, AccT<T>>(g, x, rois, r, y, i); });
   });
 }
 
@@ -32,7 +32,7 @@ void RoiAlignBackward(const OpContext& ctx, const Params& p, const std::vector<T
       T* gx = out[0].ptr<T>();
       const OpReq r = req[0];
       Launch(ctx, g.batch * g.in_c,
-             [=] WEFT_HD(int64_t i) { spatial::RoiAlignBackwardPlane<T, T>(g, gy, rois, r, gx, i); });
+             [=] WEFT_HD(int64_t i) { spatial::RoiAlignBackwardPlane<T, AccT<T>>(g, gy, rois, r, gx, i); });
     }
     if (req[1] != OpReq::kNull && req[1] != OpReq::kAddTo) {
       T* gr = out[1].ptr<T>();

@@ -20,7 +20,7 @@ void RoiPool(const OpContext& ctx, const Params& p, const std::vector<TensorView
     T* idx = out[1].ptr<T>();
     const OpReq r = req[0], ri = req[1];
     Launch(ctx, out[0].Size(),
-           [=] WEFT_HD(int64_t i) { spatial::RoiPoolForwardAt<T, T>(g, x, rois, r, y, ri, idx, i); });
+           [=] WEFT_HD(int64_t i) { spatial::RoiPoolForwardAt<T, AccT<T>>(g, x, rois, r, y, ri, idx, i); });
   });
 }
 
@@ -35,7 +35,7 @@ void RoiPoolBackward(const OpContext& ctx, const Params& p, const std::vector<Te
       T* gx = out[0].ptr<T>();
       const OpReq r = req[0];
       Launch(ctx, g.batch * g.c,
-             [=] WEFT_HD(int64_t i) { spatial::RoiPoolBackwardPlane<T, T>(g, gy, x, rois, r, gx, i); });
+             [=] WEFT_HD(int64_t i) { spatial::RoiPoolBackwardPlane<T, AccT<T>>(g, gy, x, rois, r, gx, i); });
     }
     if (req[1] != OpReq::kNull && req[1] != OpReq::kAddTo) {
       T* gr = out[1].ptr<T>();

@@ -18,7 +18,7 @@ void RRoiAlign(const OpContext& ctx, const Params& p, const std::vector<TensorVi
     const T* rois = in[1].ptr<T>();
     T* y = out[0].ptr<T>();
     const OpReq r = req[0];
-    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::RRoiAlignForwardAt<T, T>(g, x, rois, r, y, i); });
+    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::RRoiAlignForwardAt<T, AccT<T>>(g, x, rois, r, y, i); });
   });
 }
 

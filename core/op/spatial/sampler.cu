@@ -28,9 +28,9 @@ void Grid(const OpContext& ctx, const Params& p, const std::vector<TensorView>& 
     T* dst = out[1].ptr<T>();
     const OpReq r = req[0];
     if (r != OpReq::kNull)
-      Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::GridForwardAt<T, T>(g, x, r, y, i); });
+      Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::GridForwardAt<T, AccT<T>>(g, x, r, y, i); });
     if (req[1] != OpReq::kNull)
-      Launch(ctx, out[1].Size(), [=] WEFT_HD(int64_t i) { spatial::GridDstAt<T, T>(g, dst, i); });
+      Launch(ctx, out[1].Size(), [=] WEFT_HD(int64_t i) { spatial::GridDstAt<T, AccT<T>>(g, dst, i); });
   });
 }
 
@@ -42,7 +42,7 @@ void GridBackward(const OpContext& ctx, const Params& p, const std::vector<Tenso
     const T* gy = in[0].ptr<T>();
     T* gx = out[0].ptr<T>();
     const OpReq r = req[0];
-    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::GridBackwardAt<T, T>(g, gy, r, gx, i); });
+    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::GridBackwardAt<T, AccT<T>>(g, gy, r, gx, i); });
   });
 }
 
@@ -56,9 +56,9 @@ void Sampler(const OpContext& ctx, const Params&, const std::vector<TensorView>&
     T* tmp = out[1].ptr<T>();
     const OpReq r = req[0];
     if (r != OpReq::kNull)
-      Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::SamplerForwardAt<T, T>(g, x, grid, r, y, i); });
+      Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::SamplerForwardAt<T, AccT<T>>(g, x, grid, r, y, i); });
     if (req[1] != OpReq::kNull)
-      Launch(ctx, out[1].Size(), [=] WEFT_HD(int64_t i) { spatial::SamplerTmpAt<T, T>(g, grid, tmp, i); });
+      Launch(ctx, out[1].Size(), [=] WEFT_HD(int64_t i) { spatial::SamplerTmpAt<T, AccT<T>>(g, grid, tmp, i); });
   });
 }
 
@@ -74,10 +74,10 @@ void SamplerBackward(const OpContext& ctx, const Params&, const std::vector<Tens
     const OpReq r0 = req[0], r1 = req[1];
     if (r0 != OpReq::kNull)
       Launch(ctx, g.n * g.c,
-             [=] WEFT_HD(int64_t i) { spatial::SamplerBackwardDataPlane<T, T>(g, gy, grid, r0, gx, i); });
+             [=] WEFT_HD(int64_t i) { spatial::SamplerBackwardDataPlane<T, AccT<T>>(g, gy, grid, r0, gx, i); });
     if (r1 != OpReq::kNull)
       Launch(ctx, out[1].Size(),
-             [=] WEFT_HD(int64_t i) { spatial::SamplerBackwardGridAt<T, T>(g, gy, x, grid, r1, gg, i); });
+             [=] WEFT_HD(int64_t i) { spatial::SamplerBackwardGridAt<T, AccT<T>>(g, gy, x, grid, r1, gg, i); });
   });
 }
 
@@ -95,11 +95,11 @@ void Transformer(const OpContext& ctx, const Params&, const std::vector<TensorVi
     T* src = out[2].ptr<T>();
     const OpReq r = req[0];
     if (r != OpReq::kNull)
-      Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::SamplerForwardAt<T, T>(g, x, loc, r, y, i); });
+      Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) { spatial::SamplerForwardAt<T, AccT<T>>(g, x, loc, r, y, i); });
     if (req[1] != OpReq::kNull)
-      Launch(ctx, out[1].Size(), [=] WEFT_HD(int64_t i) { spatial::GridDstAt<T, T>(gd, dst, i); });
+      Launch(ctx, out[1].Size(), [=] WEFT_HD(int64_t i) { spatial::GridDstAt<T, AccT<T>>(gd, dst, i); });
     if (req[2] != OpReq::kNull)
-      Launch(ctx, out[2].Size(), [=] WEFT_HD(int64_t i) { spatial::GridSrcAt<T, T>(g, loc, src, i); });
+      Launch(ctx, out[2].Size(), [=] WEFT_HD(int64_t i) { spatial::GridSrcAt<T, AccT<T>>(g, loc, src, i); });
   });
 }
 
@@ -115,10 +115,10 @@ void TransformerBackward(const OpContext& ctx, const Params&, const std::vector<
     const OpReq r0 = req[0], r1 = req[1];
     if (r0 != OpReq::kNull)
       Launch(ctx, g.n * g.c,
-             [=] WEFT_HD(int64_t i) { spatial::SamplerBackwardDataPlane<T, T>(g, gy, loc, r0, gx, i); });
+             [=] WEFT_HD(int64_t i) { spatial::SamplerBackwardDataPlane<T, AccT<T>>(g, gy, loc, r0, gx, i); });
     if (r1 != OpReq::kNull)
       Launch(ctx, out[1].Size(),
-             [=] WEFT_HD(int64_t i) { spatial::TransformerBackwardLocAt<T, T>(g, gy, x, loc, r1, gl, i); });
+             [=] WEFT_HD(int64_t i) { spatial::TransformerBackwardLocAt<T, AccT<T>>(g, gy, x, loc, r1, gl, i); });
   });
 }
 

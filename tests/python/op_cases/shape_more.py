@@ -444,7 +444,7 @@ CASES["_contrib_backward_index_copy"] = [
 ]
 
 
-# ---- float16 (CPU: moved by element size or read as float64; GPU kernels refuse it, checked there) --------
+# ---- float16 (CPU: moved by element size or read as float64; GPU: the same, tests/gpu) ---------------------
 F16 = np.float16
 CASES["tile"].append(C(rand((2, 3), F16), tile_ref((2, 1)), reps=(2, 1), name="float16"))
 CASES["SwapAxis"].append(C(rand((2, 3, 2), F16), lambda x: np.swapaxes(x, 0, 2), dim1=0, dim2=2, name="float16"))

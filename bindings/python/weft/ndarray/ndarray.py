@@ -287,6 +287,10 @@ class NDArray:
         f = _dt.flag(dtype)
         if not copy and f == self._dtype_flag:
             return self
+        if f != self._dtype_flag and self.context.device_type == "gpu":
+            # A GPU copy moves bytes; converting is the Cast kernel (NDArray::Copy).
+            from . import Cast  # pylint: disable=import-outside-toplevel
+            return Cast(self, dtype=_dt.name(f))
         res = empty(self.shape, ctx=self.context, dtype=f)
         check_call(lib.weft_ndarray_copy(self.handle, res.handle))
         return res
