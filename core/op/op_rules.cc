@@ -18,6 +18,11 @@ std::unordered_set<const OpDef*>& FreeAttributeOps() {
   return *s;
 }
 
+std::unordered_map<const OpDef*, std::function<SameShapeSlots(const Params&)>>& SameShapeRules() {
+  static auto* m = new std::unordered_map<const OpDef*, std::function<SameShapeSlots(const Params&)>>();
+  return *m;
+}
+
 }  // namespace
 
 std::vector<int> MutateInputs(const OpDef& op, const Params& p) {
@@ -39,5 +44,26 @@ bool TakesFreeAttributes(const OpDef& op) {
 }
 
 void SetTakesFreeAttributes(const OpDef& op) { FreeAttributeOps().insert(&op); }
+
+SameShapeSlots SameShapeOf(const OpDef& op, const Params& p) {
+  const auto& m = SameShapeRules();
+  auto it = m.find(&op);
+  if (it != m.end()) return it->second(p);
+  (void)p;
+  return op.infer_shape ? SameShapeSlots() : SameShapeSlots::All();
+}
+
+void SetSameShape(const OpDef& op, SameShapeSlots slots) {
+  SameShapeRules()[&op] = [slots](const Params&) { return slots; };
+}
+
+bool SetSameShape(const std::string& op_name, SameShapeSlots slots) {
+  SetSameShape(OpRegistry::Get()->FindOrThrow(op_name), std::move(slots));
+  return true;
+}
+
+void SetSameShapeRule(const OpDef& op, std::function<SameShapeSlots(const Params&)> rule) {
+  SameShapeRules()[&op] = std::move(rule);
+}
 
 }  // namespace weft
