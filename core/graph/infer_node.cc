@@ -29,11 +29,16 @@ namespace weft {
 //     weight (4, 3) from data (0, 3)); one that differs stays unknown (its
 //     output (0, 4)). A large run that throws means "cannot tell yet", not an
 //     error; the other two only take knowledge away, and only when they pass.
-// What this cannot do: infer an op's partial input from its partial or known
-// output when the op is neither shape-preserving (2) nor fills that input
-// whole itself (1), e.g. FullyConnected's batch dim from its output.
-// Sentinel dims never reach a kernel: a shape with one is only ever merged as
-// "unknown" here.
+//  4. A result dim equal to one unknown input dim's sentinel in every run is
+//     that dim passed through (FullyConnected's batch dim to its output, data's
+//     to SoftmaxOutput's label): where the pass knows it, it fills the input
+//     dim backward.
+// Custom ops (the user's CustomOpProp.infer_shape) get no sentinel runs. A
+// sentinel never leaves this file: a dim that depends on one differs between
+// runs and stays unknown.
+// What this cannot do: infer an unknown input dim that no result passes
+// through unchanged and that the op does not fill itself, e.g. Convolution's
+// spatial dims from its output (stride and padding lose information).
 
 namespace {
 
@@ -125,19 +130,67 @@ bool SameShapeStep(const Node& n, const Slots& sl, std::vector<Shape>* entry) {
   return changed;
 }
 
+// The input dim whose sentinel dim d of slot s's result is in every run that
+// passed (the dim is passed through: FullyConnected's batch dim to its output,
+// Convolution's to its output, data's to SoftmaxOutput's label), or -1.
+int PassedThrough(const std::vector<Shape> res[], const bool ok[], size_t num_unknown, size_t s, int d) {
+  for (int run = 0; run < kSentinelRuns; ++run) {
+    if (!ok[run]) continue;
+    const Shape& r = res[run][s];
+    if (!r.known() || r.ndim() <= d) return -1;
+  }
+  if (res[0][s][d] != Sentinel(0, 0) || res[1][s][d] != Sentinel(1, 0)) return -1;
+  if (ok[2] && res[2][s][d] != 1) return -1;
+  if (num_unknown == 1) return ok[3] && res[3][s][d] != Sentinel(3, 0) ? -1 : 0;
+  if (!ok[3]) return -1;  // several unknown dims and no run telling them apart
+  for (size_t k = 0; k < num_unknown; ++k)
+    if (res[3][s][d] == Sentinel(3, static_cast<int>(k))) return static_cast<int>(k);
+  return -1;
+}
+
+// Backward over a passed-through dim: a known dim of the slot it reaches gives
+// the unknown input dim (MXNet's FullyConnected fills data's batch dim from its
+// output the same way, in its own shape function).
+bool PassThroughStep(const Node& n, const Slots& sl, const std::vector<Shape> res[], const bool ok[],
+                     const std::vector<std::pair<size_t, int>>& unknown, std::vector<Shape>* entry) {
+  bool changed = false;
+  for (size_t s = 0; s < sl.ids.size(); ++s) {
+    const Shape have = (*entry)[sl.ids[s]];
+    if (!have.known()) continue;
+    for (int d = 0; d < have.ndim(); ++d) {
+      if (have[d] < 0) continue;
+      if (res[0][s].known() && res[0][s].ndim() != have.ndim()) break;
+      const int k = PassedThrough(res, ok, unknown.size(), s, d);
+      if (k < 0) continue;
+      Shape in = (*entry)[sl.ids[unknown[static_cast<size_t>(k)].first]];
+      const int dim = unknown[static_cast<size_t>(k)].second;
+      if (in[dim] >= 0) continue;  // filled earlier in this loop
+      in[dim] = have[d];
+      changed |= MergeInto(n, sl, unknown[static_cast<size_t>(k)].first, in, entry);
+    }
+  }
+  return changed;
+}
+
 bool SentinelStep(const Node& n, const Slots& sl, std::vector<Shape>* entry) {
+  // Custom's inference is the user's Python callback: never call it with made-up dims.
+  if (TakesFreeAttributes(*n.op)) return false;
   bool any_partial = false;
   for (size_t s = 0; s < sl.num_in; ++s) any_partial |= IsPartial((*entry)[sl.ids[s]]);
   if (!any_partial) return false;
   std::vector<Shape> res[kSentinelRuns];
   bool ok[kSentinelRuns] = {};
+  std::vector<std::pair<size_t, int>> unknown;  // unknown dim k: (input slot, dim)
   for (int run = 0; run < kSentinelRuns; ++run) {
     std::vector<Shape> in, out(sl.ids.size() - sl.num_in, Shape::Unknown());
     int k = 0;
     for (size_t s = 0; s < sl.num_in; ++s) {
       Shape sh = (*entry)[sl.ids[s]];
       for (int d = 0; d < sh.ndim(); ++d)
-        if (sh[d] < 0) sh[d] = Sentinel(run, k++);
+        if (sh[d] < 0) {
+          if (run == 0) unknown.emplace_back(s, d);
+          sh[d] = Sentinel(run, k++);
+        }
       in.push_back(sh);
     }
     try {
@@ -166,7 +219,7 @@ bool SentinelStep(const Node& n, const Slots& sl, std::vector<Shape>* entry) {
     }
     changed |= MergeInto(n, sl, s, got, entry);
   }
-  return changed;
+  return changed | PassThroughStep(n, sl, res, ok, unknown, entry);
 }
 
 }  // namespace

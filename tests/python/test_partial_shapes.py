@@ -38,6 +38,24 @@ def test_fully_connected_from_partial_data():
         assert fc.infer_shape(a=(0, 3)) == (None, None, None)
 
 
+def test_passed_through_dims_infer_backward():
+    # FullyConnected passes data's batch dim to its output: a known output
+    # gives it back (MXNet's FullyConnectedShape does this in its own function).
+    a, b = sym.Variable("a"), sym.Variable("b")
+    fc = sym.FullyConnected(a, num_hidden=4, name="fc")
+    arg, out, _ = (fc + b).infer_shape_partial(a=(0, 3), b=(5, 4))
+    assert _args(fc + b, arg)["a"] == (5, 3) and out == [(5, 4)]
+    # Through Convolution, Pooling and Flatten too; the spatial dims a stride
+    # loses stay unknown.
+    net = sym.Flatten(sym.Pooling(sym.Convolution(a, num_filter=2, kernel=(3, 3), name="c"),
+                                  kernel=(2, 2), stride=(2, 2)))
+    arg, out, _ = (net + b).infer_shape_partial(a=(0, 1, 8, 8), b=(6, 0))
+    assert _args(net + b, arg)["a"] == (6, 1, 8, 8) and out == [(6, 18)]
+    arg, _, _ = (sym.Convolution(a, num_filter=2, kernel=(3, 3), stride=(2, 2), name="c") + b).infer_shape_partial(
+        a=(2, 1, 0, 0), b=(2, 2, 3, 3))
+    assert arg[0] == (2, 1, 0, 0)
+
+
 def test_variable_shape_hint_with_unknown_dim():
     a = sym.Variable("a", shape=(0, 3))
     b = sym.Variable("b")
