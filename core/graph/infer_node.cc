@@ -108,7 +108,7 @@ bool ExactStep(const Node& n, const Slots& sl, std::vector<Shape>* entry) {
 }
 
 bool SameShapeStep(const Node& n, const Slots& sl, std::vector<Shape>* entry) {
-  const SameShapeSlots same = SameShapeOf(*n.op, n.params);
+  const SameShapeSlots& same = SameShapeOf(*n.op);
   std::vector<size_t> members;
   if (same.all)
     for (size_t s = 0; s < sl.ids.size(); ++s) members.push_back(s);

@@ -18,8 +18,8 @@ std::unordered_set<const OpDef*>& FreeAttributeOps() {
   return *s;
 }
 
-std::unordered_map<const OpDef*, std::function<SameShapeSlots(const Params&)>>& SameShapeRules() {
-  static auto* m = new std::unordered_map<const OpDef*, std::function<SameShapeSlots(const Params&)>>();
+std::unordered_map<const OpDef*, SameShapeSlots>& SameShapeRules() {
+  static auto* m = new std::unordered_map<const OpDef*, SameShapeSlots>();
   return *m;
 }
 
@@ -45,25 +45,20 @@ bool TakesFreeAttributes(const OpDef& op) {
 
 void SetTakesFreeAttributes(const OpDef& op) { FreeAttributeOps().insert(&op); }
 
-SameShapeSlots SameShapeOf(const OpDef& op, const Params& p) {
+const SameShapeSlots& SameShapeOf(const OpDef& op) {
+  static const SameShapeSlots* const kNone = new SameShapeSlots();
+  static const SameShapeSlots* const kAll = new SameShapeSlots(SameShapeSlots::All());
   const auto& m = SameShapeRules();
   auto it = m.find(&op);
-  if (it != m.end()) return it->second(p);
-  (void)p;
-  return op.infer_shape ? SameShapeSlots() : SameShapeSlots::All();
+  if (it != m.end()) return it->second;
+  return op.infer_shape ? *kNone : *kAll;
 }
 
-void SetSameShape(const OpDef& op, SameShapeSlots slots) {
-  SameShapeRules()[&op] = [slots](const Params&) { return slots; };
-}
+void SetSameShape(const OpDef& op, SameShapeSlots slots) { SameShapeRules()[&op] = std::move(slots); }
 
 bool SetSameShape(const std::string& op_name, SameShapeSlots slots) {
   SetSameShape(OpRegistry::Get()->FindOrThrow(op_name), std::move(slots));
   return true;
-}
-
-void SetSameShapeRule(const OpDef& op, std::function<SameShapeSlots(const Params&)> rule) {
-  SameShapeRules()[&op] = std::move(rule);
 }
 
 }  // namespace weft

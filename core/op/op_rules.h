@@ -39,12 +39,10 @@ struct SameShapeSlots {
   // Input 0 and output 0 (an activation's or a norm's data and output).
   static SameShapeSlots Data() { return SameShapeSlots{{0}, {0}, false}; }
 };
-SameShapeSlots SameShapeOf(const OpDef& op, const Params& p);
+const SameShapeSlots& SameShapeOf(const OpDef& op);
 void SetSameShape(const OpDef& op, SameShapeSlots slots);
 // By name, for an op declared with WEFT_REGISTER_OP, after it in the same file:
 //   [[maybe_unused]] const bool kWhereSame = SetSameShape("where", SameShapeSlots{{1, 2}, {0}});
 bool SetSameShape(const std::string& op_name, SameShapeSlots slots);
-// For slots that depend on the parameters (Softmax's optional length input).
-void SetSameShapeRule(const OpDef& op, std::function<SameShapeSlots(const Params&)> rule);
 
 }  // namespace weft
