@@ -268,3 +268,58 @@ def test_same_shape_declarations_hold_on_every_case():
                 failures.append("%s case %d: inferred %s, NDArray gives %s" % (op, idx, got, outs))
     assert not failures, "\n".join(failures)
     assert checked > 300, checked
+
+
+def test_partial_inference_never_contradicts_the_full_one():
+    """Soundness over the registry: for every op's harness cases, hiding input
+    dims (each alone, and random pairs) must give shapes whose known dims are
+    the ones the fully known inference gives, and never an error (a valid
+    completion exists). Catches a sentinel dim taken for a known one (squeeze's
+    1s, image resize's shorter side) and an op's guess for an unknown input
+    taken for knowledge (LeakyReLU's gamma, SoftmaxOutput's label)."""
+    checked, bad = 0, []
+    for op, cases in sorted(CASES.items()):
+        fn = _sym_fn(op)
+        if fn is None:
+            continue
+        for idx, case in enumerate(cases):
+            if case.call is not None or case.compare_inputs:
+                continue
+            rng = np.random.default_rng(zlib.crc32(("%s/%d" % (op, idx)).encode()))
+            xs = case.make_inputs(rng)
+            if any(0 in x.shape or x.ndim == 0 for x in xs):
+                continue
+            names = ["in%d" % i for i in range(len(xs))]
+            try:
+                y = fn(*[sym.Variable(n) for n in names], **case.attrs)
+            except (mx.WeftError, TypeError):
+                continue
+            if y.list_arguments() != names:
+                continue
+            full = {n: x.shape for n, x in zip(names, xs)}
+            try:
+                truth = y.infer_shape_partial(**full)
+            except mx.WeftError:
+                continue
+            dims = [(n, d) for n, x in zip(names, xs) for d in range(x.ndim)]
+            pick = np.random.default_rng(idx)
+            hidden = [[i] for i in range(len(dims))]
+            hidden += [list(pick.choice(len(dims), size=min(len(dims), 2), replace=False)) for _ in range(2)]
+            for h in hidden:
+                given = {n: list(s) for n, s in full.items()}
+                for i in h:
+                    n, d = dims[i]
+                    given[n][d] = 0
+                given = {n: tuple(s) for n, s in given.items()}
+                checked += 1
+                try:
+                    got = y.infer_shape_partial(**given)
+                except mx.WeftError as e:
+                    bad.append("%s case %d %s: %s" % (op, idx, given, str(e).splitlines()[0][:160]))
+                    continue
+                for part_true, part_got in zip(truth, got):
+                    for t, g in zip(part_true, part_got):
+                        if g != () and (len(g) != len(t) or any(gd not in (0, td) for gd, td in zip(g, t))):
+                            bad.append("%s case %d %s: %s, fully known %s" % (op, idx, given, g, t))
+    assert not bad, "\n".join(bad[:40])
+    assert checked > 5000, checked
