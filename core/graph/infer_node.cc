@@ -41,6 +41,11 @@ namespace weft {
 //     when they pass.
 //  tests/python/test_partial_shapes.py checks over every op's harness cases
 //  that hiding input dims never gives a known dim the full inference does not.
+//     When a partial input's unknown dims are the op's to decide (a weight
+//     whose __shape__ hint lacks the channels), sentinels there make every run
+//     throw: the runs are then repeated with one partial input given at a
+//     time and the others hidden for the op to fill, a fill kept only when it
+//     fits the known dims and is no guess (as in 1).
 //  4. A result dim equal to one unknown input dim's sentinel in every run is
 //     that dim passed through (FullyConnected's batch dim to its output, data's
 //     to SoftmaxOutput's label): where the pass knows it, it fills the input
@@ -235,30 +240,31 @@ bool PassThroughStep(const Node& n, const Slots& sl, const std::vector<Shape> re
   return changed;
 }
 
-bool SentinelStep(const Node& n, const Slots& sl, std::vector<Shape>* entry) {
-  // Custom's inference is the user's Python callback: never call it with made-up dims.
-  if (TakesFreeAttributes(*n.op)) return false;
-  bool any_partial = false;
-  for (size_t s = 0; s < sl.num_in; ++s) any_partial |= IsPartial((*entry)[sl.ids[s]]);
-  if (!any_partial) return false;
-  std::vector<Shape> res[kSentinelRuns];
-  bool ok[kSentinelRuns] = {};
-  std::vector<std::pair<size_t, int>> unknown;  // unknown dim k: (input slot, dim)
+// The sentinel runs, with the partial inputs marked in `hidden` passed as
+// Unknown for the op to fill (Convolution fills its weight, whose hint lacks
+// the channels, from data's channels). False when a large run throws. Sets
+// the inputs run 0 was given and the unknown dims given sentinels.
+bool RunSentinels(const Node& n, const Slots& sl, const std::vector<Shape>& entry, const std::vector<bool>& hidden,
+                  std::vector<Shape> res[], bool ok[], std::vector<Shape>* given0,
+                  std::vector<std::pair<size_t, int>>* unknown) {
+  unknown->clear();
   for (size_t s = 0; s < sl.num_in; ++s) {
-    const Shape& sh = (*entry)[sl.ids[s]];
-    for (int d = 0; d < sh.ndim(); ++d)
-      if (sh[d] < 0) unknown.emplace_back(s, d);
+    const Shape& sh = entry[sl.ids[s]];
+    for (int d = 0; !hidden[s] && d < sh.ndim(); ++d)
+      if (sh[d] < 0) unknown->emplace_back(s, d);
   }
-  const int num = static_cast<int>(unknown.size());
+  const int num = static_cast<int>(unknown->size());
   for (int run = 0; run < kSentinelRuns; ++run) {
     std::vector<Shape> in, out(sl.ids.size() - sl.num_in, Shape::Unknown());
     int k = 0;
     for (size_t s = 0; s < sl.num_in; ++s) {
-      Shape sh = (*entry)[sl.ids[s]];
+      Shape sh = hidden[s] ? Shape::Unknown() : entry[sl.ids[s]];
       for (int d = 0; d < sh.ndim(); ++d)
         if (sh[d] < 0) sh[d] = Sentinel(run, k++, num);
       in.push_back(sh);
     }
+    if (run == 0) *given0 = in;
+    ok[run] = false;
     try {
       n.op->InferShape(n.params, &in, &out);
       ok[run] = true;
@@ -268,28 +274,63 @@ bool SentinelStep(const Node& n, const Slots& sl, std::vector<Shape>* entry) {
     res[run] = std::move(in);
     res[run].insert(res[run].end(), out.begin(), out.end());
   }
-  bool changed = false;
-  for (size_t s = 0; s < sl.ids.size(); ++s) {
-    if (FullyKnown((*entry)[sl.ids[s]])) continue;
-    const Shape& a = res[0][s];
-    const Shape& b = res[1][s];
-    if (!a.known() || !b.known() || a.ndim() != b.ndim()) continue;
-    // A run whose result has another ndim (squeeze drops the 1s of the all-ones
-    // run) or none leaves even the ndim open.
-    bool same_ndim = true;
-    for (int run = 2; run < kSentinelRuns; ++run)
-      if (ok[run]) same_ndim = same_ndim && res[run][s].known() && res[run][s].ndim() == a.ndim();
-    if (!same_ndim) continue;
-    Shape got = a;
-    for (int d = 0; d < a.ndim(); ++d) {
-      bool same = a[d] == b[d];
-      for (int run = 2; run < kSentinelRuns && same; ++run)
-        if (ok[run]) same = res[run][s][d] == a[d];
-      if (!same) got[d] = kUnknownDim;
-    }
-    changed |= MergeInto(n, sl, s, got, entry);
+  return true;
+}
+
+// What the runs determine of slot s: the dims equal in every passing run;
+// Unknown when even the ndim differs (squeeze drops the all-ones run's 1s).
+Shape Determined(const std::vector<Shape> res[], const bool ok[], size_t s) {
+  const Shape& a = res[0][s];
+  if (!a.known()) return Shape::Unknown();
+  for (int run = 1; run < kSentinelRuns; ++run)
+    if (ok[run] && (!res[run][s].known() || res[run][s].ndim() != a.ndim())) return Shape::Unknown();
+  Shape got = a;
+  for (int d = 0; d < a.ndim(); ++d)
+    for (int run = 1; run < kSentinelRuns; ++run)
+      if (ok[run] && res[run][s][d] != a[d]) got[d] = kUnknownDim;
+  return got;
+}
+
+bool SentinelStep(const Node& n, const Slots& sl, std::vector<Shape>* entry) {
+  // Custom's inference is the user's Python callback: never call it with made-up dims.
+  if (TakesFreeAttributes(*n.op)) return false;
+  std::vector<size_t> partial;
+  for (size_t s = 0; s < sl.num_in; ++s)
+    if (IsPartial((*entry)[sl.ids[s]])) partial.push_back(s);
+  if (partial.empty()) return false;
+  // First every partial input as sentinels; then each alone, the others hidden.
+  std::vector<std::vector<bool>> attempts(1, std::vector<bool>(sl.num_in, false));
+  for (size_t keep = 0; partial.size() > 1 && keep < partial.size(); ++keep) {
+    attempts.emplace_back(sl.num_in, false);
+    for (size_t p : partial) attempts.back()[p] = p != partial[keep];
   }
-  return changed | PassThroughStep(n, sl, res, ok, unknown, entry);
+  for (size_t a = 0; a < attempts.size(); ++a) {
+    const std::vector<bool>& hidden = attempts[a];
+    std::vector<Shape> res[kSentinelRuns];
+    bool ok[kSentinelRuns] = {};
+    std::vector<Shape> given0;
+    std::vector<std::pair<size_t, int>> unknown;
+    if (!RunSentinels(n, sl, *entry, hidden, res, ok, &given0, &unknown)) continue;
+    std::vector<Shape> got(sl.ids.size(), Shape::Unknown());
+    bool usable = true;
+    for (size_t s = 0; s < sl.ids.size() && usable; ++s) {
+      if (FullyKnown((*entry)[sl.ids[s]])) continue;
+      got[s] = Determined(res, ok, s);
+      if (a == 0 || !got[s].known()) continue;
+      // With inputs hidden, a fill that contradicts what is known, or that the
+      // op only guessed (step 1), makes the attempt useless, not an error.
+      Shape merged = (*entry)[sl.ids[s]];
+      usable = MergeShape(&merged, got[s]) != MergeResult::kConflict &&
+               !(s < sl.num_in && hidden[s] && AcceptsOther(n, sl, s, got[s], given0, *entry));
+    }
+    if (!usable) continue;
+    bool changed = false;
+    for (size_t s = 0; s < sl.ids.size(); ++s)
+      if (got[s].known()) changed |= MergeInto(n, sl, s, got[s], entry);
+    changed |= PassThroughStep(n, sl, res, ok, unknown, entry);
+    if (changed) return true;
+  }
+  return false;
 }
 
 }  // namespace

@@ -323,3 +323,24 @@ def test_partial_inference_never_contradicts_the_full_one():
                             bad.append("%s case %d %s: %s, fully known %s" % (op, idx, given, g, t))
     assert not bad, "\n".join(bad[:40])
     assert checked > 5000, checked
+
+
+@pytest.mark.parametrize("name", ["resnet18_v1", "mobilenetv2_0.25", "inceptionv3", "densenet121"])
+def test_model_zoo_nets_from_an_unknown_batch(name):
+    """Gluon's deferred parameters carry __shape__ hints with 0 for the dims
+    their layer learns from data (a conv weight's in-channels): with the batch
+    unknown too, every parameter and auxiliary state is still inferred, the
+    output is (0, 1000), and nothing contradicts the inference with a batch."""
+    from weft.gluon.model_zoo import vision  # pylint: disable=import-outside-toplevel
+    net = vision.get_model(name)
+    net.initialize()
+    size = 299 if name == "inceptionv3" else 224
+    s = net(sym.Variable("data"))
+    arg, out, aux = s.infer_shape_partial(data=(0, 3, size, size))
+    full = s.infer_shape_partial(data=(2, 3, size, size))
+    assert out == [(0, 1000)]
+    unknown = [n for n, sh in zip(s.list_arguments(), arg) if not sh or 0 in sh]
+    assert unknown == ["data"], unknown
+    assert all(sh and 0 not in sh for sh in aux)
+    for got, true in zip(arg + out + aux, full[0] + full[1] + full[2]):
+        assert len(got) == len(true) and all(g in (0, t) for g, t in zip(got, true)), (got, true)
