@@ -4,6 +4,7 @@
 #include "capi/src/c_api_common.h"
 #include "core/graph/infer.h"
 #include "core/graph/json.h"
+#include "core/graph/partial_shape.h"
 #include "core/graph/symbol.h"
 
 
@@ -247,7 +248,8 @@ int weft_symbol_infer_shape(const weft_symbol* sym, int num_given, const char* c
     for (const auto& in : inputs) known = known || in == names[i];
     WEFT_CHECK(known, kInvalidArgument) << "infer_shape: '" << names[i] << "' is not an input of the symbol";
     WEFT_CHECK(ndims[i] >= 0 && ndims[i] <= 32, kShape) << "infer_shape: bad ndim for '" << names[i] << "'";
-    given[names[i]] = Shape(shape_data + offsets[i], shape_data + offsets[i] + ndims[i]);
+    // MXNet 1.x legacy shapes: a 0 dim is unknown (Note [Partial shapes]).
+    given[names[i]] = FromLegacyShape(Shape(shape_data + offsets[i], shape_data + offsets[i] + ndims[i]));
   }
   IndexedGraph g(s.outputs);
   ShapeInference r = InferShapes(g, given);
@@ -267,7 +269,7 @@ int weft_symbol_infer_shape(const weft_symbol* sym, int num_given, const char* c
     is.dims[k].clear();
     is.ptrs[k].clear();
     for (uint32_t id : ids[k]) {
-      const Shape& sh = r.entry[id];
+      const Shape sh = ToLegacyShape(r.partial[id]);  // unknown dims read 0, as in MXNet 1.x
       is.ndims[k].push_back(sh.known() ? sh.ndim() : -1);
       is.dims[k].push_back(sh.known() ? sh.dims() : std::vector<int64_t>());
     }

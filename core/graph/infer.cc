@@ -1,23 +1,17 @@
 #include "core/graph/infer.h"
 
 #include "core/base/error.h"
+#include "core/graph/infer_node.h"
+#include "core/graph/partial_shape.h"
 
 namespace weft {
 namespace {
 
+// A variable's "__shape__" in MXNet 1.x legacy form: a 0 dim is unknown.
 Shape ShapeHint(const Node& n) {
   auto it = n.attrs.find("__shape__");
   if (it == n.attrs.end()) return Shape::Unknown();
-  Shape s = Shape::Parse(it->second);
-  for (int i = 0; i < s.ndim(); ++i)
-    if (s[i] <= 0) return Shape::Unknown();  // legacy 0 / np -1: unknown dim
-  return s;
-}
-
-bool ShapeHint0(const Shape& s) {
-  for (int i = 0; i < s.ndim(); ++i)
-    if (s[i] == 0) return true;
-  return false;
+  return FromLegacyShape(Shape::Parse(it->second));
 }
 
 // Runs `fn(node_id)` in forward then reverse order until nothing changes.
@@ -41,45 +35,27 @@ size_t CountUnknown(const std::vector<T>& v, Known known) {
 }  // namespace
 
 ShapeInference InferShapes(const IndexedGraph& g, const std::unordered_map<std::string, Shape>& inputs) {
-  ShapeInference r;
-  r.entry.assign(g.num_entries(), Shape::Unknown());
+  std::vector<Shape> cur(g.num_entries(), Shape::Unknown());
   for (uint32_t nid : g.arg_nodes()) {
     const Node& n = *g[nid].source;
     auto it = inputs.find(n.name);
-    r.entry[g.entry_id(nid, 0)] = it != inputs.end() ? it->second : ShapeHint(n);
+    Shape s = it != inputs.end() ? it->second : Shape::Unknown();
+    // A partial given shape is refined by the variable's hint (MXNet reads
+    // __shape__ only when nothing is given; a hint that contradicts is ignored).
+    if (!FullyKnown(s)) {
+      Shape merged = s;
+      if (MergeShape(&merged, ShapeHint(n)) != MergeResult::kConflict) s = merged;
+    }
+    cur[g.entry_id(nid, 0)] = s;
   }
   Sweep(g, [&](size_t nid) {
-    const auto& inode = g[nid];
-    const Node& n = *inode.source;
-    if (n.is_variable()) return false;
-    std::vector<Shape> in, out;
-    for (const auto& e : inode.inputs) in.push_back(r.entry[g.entry_id(e)]);
-    for (int i = 0; i < n.num_outputs(); ++i) out.push_back(r.entry[g.entry_id(static_cast<uint32_t>(nid), i)]);
-    auto before_in = in;
-    auto before_out = out;
-    try {
-      n.op->InferShape(n.params, &in, &out);
-    } catch (const Error& e) {
-      throw Error(e.status(), "node '" + n.name + "' (" + n.op->name + "): " + e.what());
-    }
-    bool changed = false;
-    for (size_t i = 0; i < in.size(); ++i) {
-      Shape& slot = r.entry[g.entry_id(inode.inputs[i])];
-      if (in[i].known() && !slot.known()) { slot = in[i]; changed = true; }
-      else if (in[i].known() && slot != in[i])
-        WEFT_THROW(kShape) << "node '" << n.name << "': input " << i << " has shape " << slot.ToString()
-                           << " but the operator needs " << in[i].ToString();
-    }
-    for (size_t i = 0; i < out.size(); ++i) {
-      Shape& slot = r.entry[g.entry_id(static_cast<uint32_t>(nid), static_cast<uint32_t>(i))];
-      // MXNet 1.x legacy shapes: a 0 dim written by an op without inputs
-      // (Gluon's begin states, _zeros(shape=(2, 0, H))) is unknown, as in a
-      // variable's __shape__ (ShapeHint); its consumer fills it in.
-      if (inode.inputs.empty() && out[i].known() && ShapeHint0(out[i])) continue;
-      if (out[i].known() && !slot.known()) { slot = out[i]; changed = true; }
-    }
-    return changed;
+    if (g[nid].source->is_variable()) return false;
+    return InferNodeShapes(g, static_cast<uint32_t>(nid), &cur);
   });
+  ShapeInference r;
+  r.entry.reserve(cur.size());
+  for (const Shape& s : cur) r.entry.push_back(FullyKnown(s) ? s : Shape::Unknown());
+  r.partial = std::move(cur);
   r.num_unknown = CountUnknown(r.entry, [](const Shape& s) { return s.known(); });
   return r;
 }

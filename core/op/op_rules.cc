@@ -18,6 +18,11 @@ std::unordered_set<const OpDef*>& FreeAttributeOps() {
   return *s;
 }
 
+std::unordered_map<const OpDef*, SameShapeSlots>& SameShapeRules() {
+  static auto* m = new std::unordered_map<const OpDef*, SameShapeSlots>();
+  return *m;
+}
+
 }  // namespace
 
 std::vector<int> MutateInputs(const OpDef& op, const Params& p) {
@@ -39,5 +44,21 @@ bool TakesFreeAttributes(const OpDef& op) {
 }
 
 void SetTakesFreeAttributes(const OpDef& op) { FreeAttributeOps().insert(&op); }
+
+const SameShapeSlots& SameShapeOf(const OpDef& op) {
+  static const SameShapeSlots* const kNone = new SameShapeSlots();
+  static const SameShapeSlots* const kAll = new SameShapeSlots(SameShapeSlots::All());
+  const auto& m = SameShapeRules();
+  auto it = m.find(&op);
+  if (it != m.end()) return it->second;
+  return op.infer_shape ? *kNone : *kAll;
+}
+
+void SetSameShape(const OpDef& op, SameShapeSlots slots) { SameShapeRules()[&op] = std::move(slots); }
+
+bool SetSameShape(const std::string& op_name, SameShapeSlots slots) {
+  SetSameShape(OpRegistry::Get()->FindOrThrow(op_name), std::move(slots));
+  return true;
+}
 
 }  // namespace weft

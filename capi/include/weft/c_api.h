@@ -192,7 +192,8 @@ WEFT_API int weft_symbol_from_json(const char* json, weft_symbol** out);
 /* Shape inference. Given shapes by argument name (ndims[i] dims starting at
  * shape_data + offsets[i]). For each of arguments, outputs and auxiliary states
  * (in list order) the result gives n, then per item ndim (-1 when unknown) and
- * a pointer to its dims; all valid until the next call on this thread.
+ * a pointer to its dims; all valid until the next call on this thread. As in
+ * MXNet 1.x, a 0 dim means unknown, given and returned (a partial shape).
  * *complete is 1 when every shape is known; with partial == 0 an incomplete
  * result is an error naming the arguments still unknown. */
 WEFT_API int weft_symbol_infer_shape(const weft_symbol* sym, int num_given, const char* const* names,

@@ -19,6 +19,7 @@
 #include "core/op/act/activation_gpu.h"
 #include "core/op/op_util.h"
 #include "core/op/random_state.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 namespace {
@@ -157,6 +158,7 @@ const char* kLeakyDoc =
 
 bool RegisterLeakyReLU() {
   OpDef& fwd = OpRegistry::Get()->Add("LeakyReLU").set_compute_gpu(WEFT_GPU(cuda::LeakyReLUGpu));
+  SetSameShape(fwd, SameShapeSlots::Data());
   fwd.describe(kLeakyDoc).add_input("data").add_input("gamma");
   AddLeakyParams(fwd);
   fwd.set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {

@@ -14,6 +14,7 @@
 #include "core/op/op_def.h"
 #include "core/op/conv/pooling_lrn_gpu.h"
 #include "core/op/op_util.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 namespace {
@@ -30,6 +31,7 @@ using nnx_cpu::LRNArgsOf;
 
 [[maybe_unused]] const bool kLRNRegistered = [] {
   OpDef& fwd = OpRegistry::Get()->Add("LRN").set_compute_gpu(WEFT_GPU(cuda::LRNGpu));
+  SetSameShape(fwd, SameShapeSlots::Data());
   fwd.describe("Applies local response normalization to the input.\n\n"
                "The local response normalization layer performs \"lateral inhibition\" by normalizing\n"
                "over local input regions.\n\n"

@@ -9,6 +9,7 @@
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 namespace {
@@ -42,6 +43,8 @@ WEFT_REGISTER_OP("add_n").set_compute_gpu(WEFT_GPU(cuda::AddNGpu))
     .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
       return std::vector<NodeEntry>(n->inputs.size(), og[0]);  // every input gets out_grad
     });
+
+[[maybe_unused]] const bool kAddNSameShape = SetSameShape("add_n", SameShapeSlots::All());
 
 }  // namespace
 }  // namespace weft

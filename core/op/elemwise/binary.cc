@@ -13,6 +13,7 @@
 #include "core/op/op_def.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/op_util.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 namespace {
@@ -121,6 +122,7 @@ FGradient BinaryGradient(BinaryKind kind) {
 bool RegisterBinaryOps() {
   for (const BinaryOpEntry& e : BinaryOps()) {
     OpDef& op = OpRegistry::Get()->Add(e.name);
+    SetSameShape(op, SameShapeSlots::All());
     for (const char* a : e.aliases) op.add_alias(a);
     const BinaryKind kind = e.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::BinarySameShapeGpu(kind, e.name)))

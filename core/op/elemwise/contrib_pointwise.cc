@@ -18,6 +18,7 @@
 #include "core/op/elemwise/pointwise_gpu.h"
 #include "core/op/op_def.h"
 #include "core/op/op_util.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 namespace {
@@ -28,6 +29,7 @@ using pointwise::PointKind;
 
 OpDef& Pointwise(const char* name, PointKind kind) {
   OpDef& op = OpRegistry::Get()->Add(name);
+  SetSameShape(op, SameShapeSlots::All());
   op.set_compute_gpu(WEFT_GPU(cuda::PointwiseGpu(kind, name)));
   op.set_compute_cpu(pointwise::PointwiseCompute(kind, name))
       .set_infer_shape([&op](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
@@ -117,6 +119,7 @@ void AddScalar(OpDef& op, const char* doc) {
                            "Example::\n  x = sign_ste([-2, 0, 3])\n  x.backward()\n  x = [-1.,  0., 1.]\n"
                            "  x.grad() = [1.,  1., 1.]"}}) {
     OpDef& op = OpRegistry::Get()->Add(s.name);
+    SetSameShape(op, SameShapeSlots::All());
     const UnaryKind kind = s.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::UnaryGpu(kind, s.name)))
         .set_fused_form(FusedForm::kUnary, elemwise_cpu::KindName(kind));
@@ -138,6 +141,7 @@ void AddScalar(OpDef& op, const char* doc) {
 
   // _contrib_gradientmultiplier: the identity forward, the gradient times scalar.
   OpDef& gm = OpRegistry::Get()->Add("_contrib_gradientmultiplier");
+  SetSameShape(gm, SameShapeSlots::All());
   gm.set_compute_gpu(WEFT_GPU(cuda::CopyGpu("_contrib_gradientmultiplier")))
       .set_fused_form(FusedForm::kIdentity);
   gm.describe("This operator implements the gradient multiplier function.\n"
@@ -157,6 +161,7 @@ void AddScalar(OpDef& op, const char* doc) {
         return {b.Scalar("_contrib_backward_gradientmultiplier", og[0], n->params.GetFloat("scalar"))};
       });
   OpDef& gmb = OpRegistry::Get()->Add("_contrib_backward_gradientmultiplier");
+  SetSameShape(gmb, SameShapeSlots::All());
   gmb.set_compute_gpu(WEFT_GPU(cuda::BinaryScalarGpu(BinaryKind::kMul, false, "_contrib_backward_gradientmultiplier")))
       .set_fused_form(FusedForm::kScalar, elemwise_cpu::KindName(BinaryKind::kMul));
   gmb.describe("The backward of _contrib_gradientmultiplier: data * scalar (the scalar converted to the data "
@@ -189,6 +194,7 @@ void AddScalar(OpDef& op, const char* doc) {
                              GammaGrad{"_backward_gammaln", BinaryKind::kGammalnGrad,
                                        "Gradient of gammaln from (out_grad, data): out_grad * digamma(data)."}}) {
     OpDef& op = OpRegistry::Get()->Add(e.name);
+    SetSameShape(op, SameShapeSlots::All());
     const BinaryKind kind = e.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::BinarySameShapeGpu(kind, e.name)));
     op.describe(e.doc)

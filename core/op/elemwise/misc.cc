@@ -9,6 +9,7 @@
 #include "core/op/op_def.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/op_util.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 namespace {
@@ -146,6 +147,11 @@ WEFT_REGISTER_OP("Cast").set_compute_gpu(WEFT_GPU(cuda::CastGpu)).add_method("ca
       GradBuilder b(n);  // back to the input's dtype
       return {b("_backward_Cast", {og[0], b.in(0)})};
     });
+
+// Note [Partial shapes] (core/graph/infer_node.cc): where's condition may be 1-D.
+[[maybe_unused]] const bool kWhereSameShape = SetSameShape("where", SameShapeSlots{{1, 2}, {0}, false});
+[[maybe_unused]] const bool kClipSameShape = SetSameShape("clip", SameShapeSlots::All());
+[[maybe_unused]] const bool kCastSameShape = SetSameShape("Cast", SameShapeSlots::All());
 
 }  // namespace
 }  // namespace weft

@@ -14,6 +14,7 @@
 #include "core/op/op_def.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/op_util.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 namespace {
@@ -108,6 +109,7 @@ FGradient ScalarGradient(BinaryKind kind, bool left) {
 bool RegisterScalarOps() {
   for (const ScalarOpEntry& e : kScalarOps) {
     OpDef& op = OpRegistry::Get()->Add(e.name);
+    SetSameShape(op, SameShapeSlots::All());
     if (e.alias) op.add_alias(e.alias);
     const BinaryKind kind = e.kind;
     const bool left = e.scalar_on_left;

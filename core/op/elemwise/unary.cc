@@ -10,6 +10,7 @@
 #include "core/op/op_def.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/op_util.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 namespace {
@@ -123,6 +124,7 @@ FGradient UnaryGradient(UnaryKind kind) {
 bool RegisterUnaryOps() {
   for (const UnaryOpEntry& e : kUnaryOps) {
     OpDef& op = OpRegistry::Get()->Add(e.name);
+    SetSameShape(op, SameShapeSlots::All());
     const UnaryKind kind = e.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::UnaryGpu(kind, e.name)))
         .set_fused_form(FusedForm::kUnary, elemwise_cpu::KindName(kind));

@@ -31,6 +31,7 @@
 #include "core/op/op_def.h"
 #include "core/op/norm/norm_gpu.h"
 #include "core/op/op_util.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 namespace {
@@ -106,6 +107,7 @@ bool InferTypes(const Params& p, std::vector<DType>* in, std::vector<DType>* out
 
 [[maybe_unused]] const bool kBatchNormRegistered = [] {
   OpDef& fwd = OpRegistry::Get()->Add("BatchNorm").set_compute_gpu(WEFT_GPU(cuda::BatchNormGpu));
+  SetSameShape(fwd, SameShapeSlots::Data());
   fwd.add_alias("BatchNorm_v1");  // MXNet's legacy layer: its parameters are a subset (issue 17)
   fwd.describe("Batch normalization.\n\n"
                "Normalizes a data batch by mean and variance, and applies a scale ``gamma`` as well as offset "

@@ -81,7 +81,10 @@ Shape ParamShape(const PdfInfo& info, const std::string& op, const Shape& sample
   WEFT_CHECK(!vec || sample[sample.ndim() - 1] >= 1, kShape)
       << op << ": the last dimension of input 'sample' (the Dirichlet's k) must be at least 1, got shape "
       << sample.ToString();
-  const Shape& p0 = (*in)[1];
+  // The parameters share one shape: its ndim from the first one known (a
+  // known 'beta' decides it when 'alpha' is not given), else the guess.
+  Shape p0 = (*in)[1];
+  for (size_t k = 2; !p0.known() && k < in->size() && k <= static_cast<size_t>(info.np); ++k) p0 = (*in)[k];
   int nd = p0.known() ? p0.ndim() : (vec ? 1 : sample.ndim());
   WEFT_CHECK(nd <= sample.ndim(), kShape) << op << ": input '" << info.input[0] << "' " << p0.ToString()
                                           << " has more dimensions than input 'sample' " << sample.ToString()

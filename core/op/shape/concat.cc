@@ -24,8 +24,33 @@ void CheckNumArgs(const Params& p, const char* op) {
 
 // ---- Concat ----
 
+// MXNet's ConcatShape: with the output known, the one unknown input is the
+// rest of it along dim (the forward check below then runs on every input).
+void ConcatInputFromOutput(const Params& p, std::vector<Shape>* in, const Shape& o) {
+  size_t unknown = in->size();
+  for (size_t i = 0; i < in->size(); ++i)
+    if (!(*in)[i].known()) {
+      if (unknown != in->size()) return;  // two unknown inputs
+      unknown = i;
+    }
+  if (unknown == in->size()) return;
+  const int axis = tensor::NormalizeAxis(p.GetInt("dim"), o.ndim(), "Concat", "output", 0, "dim");
+  Shape s = o;
+  for (size_t i = 0; i < in->size(); ++i) {
+    if (i == unknown) continue;
+    const Shape& k = (*in)[i];
+    WEFT_CHECK(k.ndim() == o.ndim(), kShape) << "Concat: input '" << ArgName(i) << "' has shape "
+                                            << k.ToString() << ", the output " << o.ToString();
+    s[axis] -= k[axis];
+  }
+  WEFT_CHECK(s[axis] >= 0, kShape) << "Concat: the known inputs are longer along dim " << axis
+                                   << " than the output " << o.ToString();
+  (*in)[unknown] = s;
+}
+
 bool ConcatShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
   CheckNumArgs(p, "Concat");
+  if ((*out)[0].known()) ConcatInputFromOutput(p, in, (*out)[0]);
   if (!tensor::AllKnown(*in)) return false;
   const Shape& first = (*in)[0];
   const int axis = tensor::NormalizeAxis(p.GetInt("dim"), first.ndim(), "Concat", "arg0", 0, "dim");

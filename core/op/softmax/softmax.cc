@@ -13,6 +13,7 @@
 #include "core/op/softmax/softmax_gpu.h"
 #include "core/op/op_util.h"
 #include "core/op/softmax/softmax_geom.h"
+#include "core/op/op_rules.h"
 
 namespace weft {
 namespace nnx {
@@ -119,6 +120,7 @@ std::vector<NodeEntry> SoftmaxSecondOrder(const NodePtr& n, const NodeEntry& g, 
 void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_backward, const char* doc,
                      double sign = 1.0) {
   OpDef& fwd = OpRegistry::Get()->Add(name).set_compute_gpu(std::move(gpu)).add_method(name);
+  SetSameShape(fwd, SameShapeSlots::Data());
   fwd.describe(doc).add_input("data").add_input("length");
   AddSoftmaxParams(fwd);
   fwd.set_infer_shape(SoftmaxShape)
@@ -138,6 +140,7 @@ void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_back
   });
 
   OpDef& bwd = OpRegistry::Get()->Add(std::string("_backward_") + name).set_compute_gpu(std::move(gpu_backward));
+  SetSameShape(bwd, SameShapeSlots::All());
   bwd.describe(std::string("Gradient of ") + name + " from (out_grad, output): " +
                (log ? "(out_grad - exp(output) * sum(out_grad)) / temperature"
                     : "output * (out_grad - sum(out_grad * output)) / temperature") +
@@ -208,6 +211,7 @@ void CheckActivationShape(const Params& p, const Shape& s) {
                       "each instance.");
   };
   OpDef& fwd = OpRegistry::Get()->Add("SoftmaxActivation").set_compute_gpu(WEFT_GPU(cuda::SoftmaxActivationGpu));
+  SetSameShape(fwd, SameShapeSlots::All());
   fwd.describe("Applies softmax activation to input. This is intended for internal layers.\n\n"
                "(Deprecated in MXNet; use softmax.) With mode=instance the softmax runs over each instance "
                "(all dims but the first flattened); with mode=channel over axis 1 at every position.")
@@ -231,6 +235,7 @@ void CheckActivationShape(const Params& p, const Shape& s) {
       });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_SoftmaxActivation").set_compute_gpu(WEFT_GPU(cuda::BackwardSoftmaxActivationGpu));
+  SetSameShape(bwd, SameShapeSlots::All());
   bwd.describe("Gradient of SoftmaxActivation from (out_grad, output).").add_input("out_grad").add_input("output");
   add_mode(bwd);
   bwd.set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {

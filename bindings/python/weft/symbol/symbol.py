@@ -378,7 +378,9 @@ class Symbol:
         return (None, None, None)
 
     def infer_shape_partial(self, *args, **kwargs):
-        """Like infer_shape, but returns what is known (unknown shapes read ``()``)."""
+        """Like infer_shape, but returns what is known: an unknown shape reads ``()``
+        and an unknown dimension 0, as in MXNet 1.x (``(a + b).infer_shape_partial(
+        a=(0, 3))`` gives ``(0, 3)`` for a, b and the output)."""
         return self._infer_shape_impl(True, *args, **kwargs)[0]
 
     def _infer_type_impl(self, *args, **kwargs):
