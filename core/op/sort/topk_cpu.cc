@@ -33,6 +33,7 @@ void TopKCPU(const tensor::TopKPlan& t, const TensorView& data, const std::vecto
   ParallelFor(rows, std::max<int64_t>(1, SaturatingMul(n, 8)), [&](int64_t b, int64_t e) {
     std::vector<int64_t> order(static_cast<size_t>(n));
     for (int64_t row = b; row < e; ++row) {
+      if (n == 0) break;  // an empty axis: nothing to select (and no data to point into)
       const int64_t o = row / inner, i = row % inner;
       const double* base = v.data() + o * n * inner + i;
       std::iota(order.begin(), order.end(), int64_t{0});
