@@ -1,11 +1,12 @@
 """Adam's relatives in MXNet 1.9.1: Adamax, Nadam and FTML.
 
-None has a fused update op in this build, so each runs a few nd ops that write
-their results in place (``[:] =``, ``*=``, ``+=``): the update stays on the
-engine and the weight never goes to the host. The formulas are MXNet 1.9.1's
-(python/mxnet/optimizer/optimizer.py and the ``ftml_update`` op).
+FTML runs the fused ``ftml_update`` (d, v and z updated in place), as MXNet's
+optimizer does. MXNet has no fused op for Adamax or Nadam, so each runs a few nd
+ops that write their results in place (``[:] =``, ``*=``, ``+=``): the update
+stays on the engine and the weight never goes to the host. The formulas are
+MXNet 1.9.1's (python/mxnet/optimizer/optimizer.py).
 """
-from ..ndarray import abs as nd_abs, clip, maximum, sqrt, square, zeros
+from ..ndarray import abs as nd_abs, clip, ftml_update, maximum, sqrt, square, zeros
 from .optimizer import Optimizer, _check_arrays, register
 
 __all__ = ["Adamax", "Nadam", "FTML"]
@@ -171,15 +172,9 @@ class FTML(_PreprocessedGrad):
         lr = self._get_lr(index)
         wd = self._get_wd(index)
         t = self._index_update_count[index]
-        g = self._decayed_grad(weight, grad, wd)
-        prev_d, v, z = state
-        v *= self.beta2
-        v += square(g) * (1.0 - self.beta2)
-        d_t = sqrt(v * (1.0 / (1.0 - self.beta2 ** t)))
-        d_t += self.epsilon
-        d_t *= (1.0 - self.beta1 ** t) / lr
-        z *= self.beta1
-        z += g * (1.0 - self.beta1)
-        z -= (d_t - prev_d * self.beta1) * weight
-        prev_d[:] = d_t
-        weight[:] = -z / d_t
+        kwargs = {"beta1": self.beta1, "beta2": self.beta2, "epsilon": self.epsilon,
+                  "rescale_grad": self.rescale_grad, "t": t}
+        if self.clip_gradient:
+            kwargs["clip_grad"] = self.clip_gradient
+        prev_d, prev_v, prev_z = state
+        ftml_update(weight, grad, prev_d, prev_v, prev_z, out=weight, lr=lr, wd=wd, **kwargs)

@@ -1,14 +1,15 @@
 """Optimizers with per-coordinate step sizes: Adam, AdamW, RMSProp, AdaGrad,
 AdaDelta and Ftrl.
 
-Adam, RMSProp (plain) and Ftrl run one fused update op (``out=weight``). The rest
-have no fused op in this build and run a short sequence of nd ops, each writing
-its result in place (``out=`` / ``[:]`` / ``+=``), so they too stay on the engine
+Adam, RMSProp (``rmsprop_update``; centered: ``rmspropalex_update``) and Ftrl
+run one fused update op (``out=weight``), as MXNet's do; AdamW scales the weight
+and runs ``adam_update``. AdaGrad (dense) and AdaDelta have no fused op in MXNet
+and run a short sequence of nd ops, each writing its result in place (``out=`` / ``[:]`` / ``+=``), so they too stay on the engine
 and never copy the weight to the host.
 """
 import math
 
-from ..ndarray import adam_update, clip, ftrl_update, rmsprop_update, sqrt, square, zeros
+from ..ndarray import adam_update, clip, ftrl_update, rmsprop_update, rmspropalex_update, sqrt, square, zeros
 from .optimizer import Optimizer, _check_arrays, register
 
 __all__ = ["Adam", "AdamW", "RMSProp", "AdaGrad", "AdaDelta", "Ftrl"]
@@ -117,7 +118,7 @@ class RMSProp(Optimizer):
         n = (1 - gamma1) * g ** 2 + gamma1 * n
         weight = weight - lr * g / sqrt(n + epsilon)
 
-    centered (Graves, 2013; in-place nd ops)::
+    centered (Graves, 2013; fused ``rmspropalex_update``)::
 
         n = (1 - gamma1) * g ** 2 + gamma1 * n
         m = (1 - gamma1) * g + gamma1 * m
@@ -172,22 +173,11 @@ class RMSProp(Optimizer):
                            **kwargs)
             return
         n, mean_g, delta = state
-        g = grad * self.rescale_grad
-        if wd:
-            g += weight * wd
-        if self.clip_gradient:
-            clip(g, -self.clip_gradient, self.clip_gradient, out=g)
-        n *= self.gamma1
-        n += square(g) * (1.0 - self.gamma1)
-        mean_g *= self.gamma1
-        mean_g += g * (1.0 - self.gamma1)
-        step = g / sqrt(n - square(mean_g) + self.epsilon)
-        step *= lr
-        delta *= self.gamma2
-        delta -= step
-        weight += delta
+        kwargs = self._clip_kwargs()
         if self.clip_weights:
-            clip(weight, -self.clip_weights, self.clip_weights, out=weight)
+            kwargs["clip_weights"] = self.clip_weights
+        rmspropalex_update(weight, grad, n, mean_g, delta, out=weight, lr=lr, wd=wd, gamma1=self.gamma1,
+                           gamma2=self.gamma2, epsilon=self.epsilon, **kwargs)
 
 
 @register

@@ -1,6 +1,7 @@
 """weft.optimizer.contrib (MXNet 1.9.1's mx.optimizer.contrib): GroupAdaGrad."""
 from ..base import InvalidArgumentError
-from ..ndarray import broadcast_div, clip, mean, sqrt, square, zeros
+from ..ndarray import zeros
+from ..ndarray.contrib import group_adagrad_update
 from .optimizer import Optimizer, _check_arrays, register
 
 __all__ = ["GroupAdaGrad"]
@@ -9,7 +10,7 @@ __all__ = ["GroupAdaGrad"]
 @register
 class GroupAdaGrad(Optimizer):
     """AdaGrad with one accumulator per row (Duchi et al., 2011; MXNet's
-    GroupAdaGrad for embeddings)::
+    GroupAdaGrad for embeddings), fused ``_contrib_group_adagrad_update`` as in MXNet::
 
         g = clip(rescale_grad * grad, clip_gradient)
         history += mean(g ** 2, axis=1, keepdims=True)
@@ -42,8 +43,5 @@ class GroupAdaGrad(Optimizer):
         lr = self._get_lr(index)
         if self._get_wd(index) != 0:
             raise InvalidArgumentError("GroupAdaGrad does not support weight decay (wd must be 0)")
-        g = grad * self.rescale_grad
-        if self.clip_gradient is not None:
-            clip(g, -self.clip_gradient, self.clip_gradient, out=g)
-        state += mean(square(g), axis=1, keepdims=True)
-        weight -= broadcast_div(g, sqrt(state + self.float_stable_eps)) * lr
+        kwargs = self._clip_kwargs()
+        group_adagrad_update(weight, grad, state, out=weight, lr=lr, epsilon=self.float_stable_eps, **kwargs)

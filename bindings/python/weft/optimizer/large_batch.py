@@ -1,16 +1,19 @@
 """Large-batch optimizers of MXNet 1.9.1: LARS, LBSGD and LAMB.
 
 Each scales the step of a whole layer (one weight array) by a trust ratio of
-norms. The norms are read on the host (as MXNet's LARS/LBSGD do in their
-unaggregated paths); the element-wise parts are nd ops in place, and LARS and
-LBSGD finish with the fused ``sgd_update`` / ``sgd_mom_update``.
+norms. LARS and LBSGD read the norms on the host (as MXNet's do in their
+unaggregated paths) and finish with the fused ``sgd_update`` / ``sgd_mom_update``;
+LAMB runs MXNet's fused ``lamb_update_phase1`` / ``lamb_update_phase2`` (their
+``mp_`` twins for float16 weights under multi_precision), the norms staying on
+the engine as one-element arrays.
 """
 import logging
 import math
 
 import numpy
 
-from ..ndarray import cast, clip, sgd_mom_update, sgd_update, sqrt, square, zeros
+from ..ndarray import (lamb_update_phase1, lamb_update_phase2, mp_lamb_update_phase1, mp_lamb_update_phase2,
+                       mp_sgd_mom_update, mp_sgd_update, sgd_mom_update, sgd_update, zeros)
 from .optimizer import Optimizer, _check_arrays, register
 
 __all__ = ["LARS", "LBSGD", "LAMB"]
@@ -52,8 +55,13 @@ class _MasterCopyMomentum(Optimizer):
             self._sgd_step(weight, grad, state, lr, wd, momentum)
             return
         mom, weight32 = state
-        self._sgd_step(weight32, grad.astype(numpy.float32), mom, lr, wd, momentum)
-        cast(weight32, dtype=weight.dtype, out=weight)
+        kwargs = {"rescale_grad": self.rescale_grad}
+        if self.clip_gradient:
+            kwargs["clip_gradient"] = self.clip_gradient
+        if mom is not None:  # MXNet's mixed-precision ops: weight32 updated, weight = its float16 cast
+            mp_sgd_mom_update(weight, grad, mom, weight32, out=weight, lr=lr, wd=wd, momentum=momentum, **kwargs)
+        else:
+            mp_sgd_update(weight, grad, weight32, out=weight, lr=lr, wd=wd, **kwargs)
 
 
 def _no_lars(name):
@@ -289,7 +297,7 @@ class LAMB(Optimizer):
         weight -= lr * (r1 / r2 if r1 > 0 and r2 > 0 else 1) * r
 
     With multi_precision a float16 weight is updated through its float32 copy
-    (state ``(weight32, (mean, var))``).
+    (state ``(weight32, (mean, var))``) by ``mp_lamb_update_phase1/2``.
 
     Parameters
     ----------
@@ -321,35 +329,37 @@ class LAMB(Optimizer):
         return (zeros(weight.shape, weight.context, dtype=weight.dtype),
                 zeros(weight.shape, weight.context, dtype=weight.dtype))  # mean, var
 
-    def update(self, index, weight, grad, state):
+    def _update_impl(self, index, weight, grad, state, multi_precision):
         _check_arrays(weight, grad)
         self._update_count(index)
         lr = self._get_lr(index)
         wd = self._get_wd(index)
         t = self._index_update_count[index]
-        mean, var = state
-        g = grad * self.rescale_grad
+        kwargs = {"beta1": self.beta1, "beta2": self.beta2, "epsilon": self.epsilon,
+                  "bias_correction": self.bias_correction, "t": t, "rescale_grad": self.rescale_grad}
         if self.clip_gradient:
-            clip(g, -self.clip_gradient, self.clip_gradient, out=g)
-        mean *= self.beta1
-        mean += g * (1.0 - self.beta1)
-        var *= self.beta2
-        var += square(g) * (1.0 - self.beta2)
-        if self.bias_correction:
-            mean_hat = mean * (1.0 / (1.0 - self.beta1 ** t))
-            denom = sqrt(var * (1.0 / (1.0 - self.beta2 ** t)))
-        else:
-            mean_hat = mean
-            denom = sqrt(var)
-        denom += self.epsilon
-        r = mean_hat / denom
-        if wd:
-            r += weight * wd
-        r1 = _l2norm(weight)
+            kwargs["clip_gradient"] = self.clip_gradient
+        bounds = {}
         if self.lower_bound:  # MXNet passes the bounds only when truthy
-            r1 = max(r1, self.lower_bound)
+            bounds["lower_bound"] = self.lower_bound
         if self.upper_bound:
-            r1 = min(r1, self.upper_bound)
-        r2 = _l2norm(r)
-        ratio = r1 / r2 if r1 != 0.0 and r2 != 0.0 else 1.0
-        weight -= r * (lr * ratio)
+            bounds["upper_bound"] = self.upper_bound
+        if multi_precision:
+            weight32, (mean, var) = state
+            g = mp_lamb_update_phase1(weight, grad, mean, var, weight32, wd=wd, **kwargs)
+            mp_lamb_update_phase2(weight, g, weight32.norm(), g.norm(), weight32, lr=lr, out=weight, **bounds)
+        else:
+            mean, var = state
+            g = lamb_update_phase1(weight, grad, mean, var, wd=wd, **kwargs)
+            lamb_update_phase2(weight, g, weight.norm(), g.norm(), lr=lr, out=weight, **bounds)
+
+    def update(self, index, weight, grad, state):
+        self._update_impl(index, weight, grad, state, multi_precision=False)
+
+    def update_multi_precision(self, index, weight, grad, state):
+        if isinstance(index, (list, tuple)):
+            for i, w, g, s in zip(index, weight, grad, state):
+                self.update_multi_precision(i, w, g, s)
+            return
+        self._update_impl(index, weight, grad, state,
+                          multi_precision=self.multi_precision and weight.dtype == numpy.float16)

@@ -2,15 +2,28 @@
 step (``out=weight``, so the engine updates the weight and its momentum in place).
 
 float16 weights with ``multi_precision`` keep a float32 master copy: SGD and NAG
-store ``(momentum, weight32)`` as MXNet does, update the master copy with the
-float32 op and cast it back into the weight (this build has no mp_* update ops).
+store ``(momentum, weight32)`` as MXNet does and run MXNet's mixed-precision ops
+(``mp_sgd_update``, ``mp_sgd_mom_update``, ``mp_nag_mom_update``), which update
+the master copy and write its float16 cast into the weight in one step.
+
+SGD takes MXNet 1.9.1's aggregated form: with ``aggregate_num`` > 0 (MXNet's
+default: env ``MXNET_OPTIMIZER_AGGREGATION_SIZE``, 4) the Updater hands it lists
+of weights of one dtype, updated by one ``multi_sgd_update`` /
+``multi_sgd_mom_update`` / ``multi_mp_sgd_update`` / ``multi_mp_sgd_mom_update``.
 """
+import os
+
 import numpy
 
-from ..ndarray import cast, nag_mom_update, sgd_mom_update, sgd_update, signsgd_update, signum_update, zeros
+from ..ndarray import (mp_nag_mom_update, mp_sgd_mom_update, mp_sgd_update, multi_mp_sgd_mom_update,
+                       multi_mp_sgd_update, multi_sgd_mom_update, multi_sgd_update, nag_mom_update,
+                       sgd_mom_update, sgd_update, signsgd_update, signum_update, zeros)
 from .optimizer import Optimizer, _check_arrays, register
 
 __all__ = ["SGD", "NAG", "Signum"]
+
+# The multi_* update ops take at most this many weights per call (their kernels' limit).
+_MAX_MULTI_WEIGHTS = 60
 
 
 class _MomentumOptimizer(Optimizer):
@@ -35,11 +48,10 @@ class _MomentumOptimizer(Optimizer):
     def _step(self, weight, grad, mom, lr, wd):
         raise NotImplementedError()
 
-    def _update_impl(self, index, weight, grad, state, multi_precision):
-        if isinstance(index, (list, tuple)):  # MXNet's aggregated form: lists of each
-            for i, w, g, s in zip(index, weight, grad, state):
-                self._update_impl(i, w, g, s, multi_precision)
-            return
+    def _step_mp(self, weight, grad, mom, weight32, lr, wd):
+        raise NotImplementedError()
+
+    def _update_one(self, index, weight, grad, state, multi_precision):
         _check_arrays(weight, grad)
         self._update_count(index)
         lr = self._get_lr(index)
@@ -48,8 +60,14 @@ class _MomentumOptimizer(Optimizer):
             self._step(weight, grad, state, lr, wd)
             return
         mom, weight32 = state
-        self._step(weight32, grad.astype(numpy.float32), mom, lr, wd)
-        cast(weight32, dtype=weight.dtype, out=weight)
+        self._step_mp(weight, grad, mom, weight32, lr, wd)
+
+    def _update_impl(self, index, weight, grad, state, multi_precision):
+        if isinstance(index, (list, tuple)):  # MXNet's aggregated form: lists of each
+            for i, w, g, s in zip(index, weight, grad, state):
+                self._update_one(i, w, g, s, multi_precision)
+            return
+        self._update_one(index, weight, grad, state, multi_precision)
 
     def update(self, index, weight, grad, state):
         self._update_impl(index, weight, grad, state, multi_precision=False)
@@ -82,6 +100,8 @@ class SGD(_MomentumOptimizer):
     def __init__(self, momentum=0.0, lazy_update=True, **kwargs):
         super().__init__(momentum=momentum, **kwargs)
         self.lazy_update = lazy_update
+        if "aggregate_num" not in kwargs:  # MXNet 1.9.1's SGD reads its group size from the environment
+            self.aggregate_num = int(os.getenv("MXNET_OPTIMIZER_AGGREGATION_SIZE", "4"))
 
     def _step(self, weight, grad, mom, lr, wd):
         kwargs = self._clip_kwargs()
@@ -89,6 +109,46 @@ class SGD(_MomentumOptimizer):
             sgd_mom_update(weight, grad, mom, out=weight, lr=lr, wd=wd, momentum=self.momentum, **kwargs)
         else:
             sgd_update(weight, grad, out=weight, lr=lr, wd=wd, **kwargs)
+
+    def _step_mp(self, weight, grad, mom, weight32, lr, wd):
+        kwargs = self._clip_kwargs()
+        if mom is not None:
+            mp_sgd_mom_update(weight, grad, mom, weight32, out=weight, lr=lr, wd=wd, momentum=self.momentum,
+                              **kwargs)
+        else:
+            mp_sgd_update(weight, grad, weight32, out=weight, lr=lr, wd=wd, **kwargs)
+
+    def _update_impl(self, index, weight, grad, state, multi_precision):
+        if not isinstance(index, (list, tuple)):
+            self._update_one(index, weight, grad, state, multi_precision)
+            return
+        for w, g in zip(weight, grad):
+            _check_arrays(w, g)
+        self._update_count(index)
+        lrs = self._get_lrs(index)
+        wds = self._get_wds(index)
+        kwargs = self._clip_kwargs()
+        if self.momentum > 0:
+            kwargs["momentum"] = self.momentum
+        for start in range(0, len(index), _MAX_MULTI_WEIGHTS):
+            chunk = slice(start, start + _MAX_MULTI_WEIGHTS)
+            self._multi_step(weight[chunk], grad[chunk], state[chunk], lrs[chunk], wds[chunk], multi_precision,
+                             kwargs)
+
+    def _multi_step(self, weights, grads, states, lrs, wds, multi_precision, kwargs):
+        """One multi_* update op over a group (MXNet's aggregated SGD)."""
+        groups = []
+        for w, g, s in zip(weights, grads, states):
+            if not multi_precision:
+                groups += [w, g] + ([s] if self.momentum > 0 else [])
+            else:
+                mom, weight32 = s
+                groups += [w, g] + ([mom] if self.momentum > 0 else []) + [weight32]
+        if multi_precision:
+            op = multi_mp_sgd_mom_update if self.momentum > 0 else multi_mp_sgd_update
+        else:
+            op = multi_sgd_mom_update if self.momentum > 0 else multi_sgd_update
+        op(*groups, out=list(weights), num_weights=len(weights), lrs=tuple(lrs), wds=tuple(wds), **kwargs)
 
 
 @register
@@ -114,6 +174,14 @@ class NAG(_MomentumOptimizer):
             nag_mom_update(weight, grad, mom, out=weight, lr=lr, wd=wd, momentum=self.momentum, **kwargs)
         else:
             sgd_update(weight, grad, out=weight, lr=lr, wd=wd, **kwargs)
+
+    def _step_mp(self, weight, grad, mom, weight32, lr, wd):
+        kwargs = self._clip_kwargs()
+        if mom is not None:
+            mp_nag_mom_update(weight, grad, mom, weight32, out=weight, lr=lr, wd=wd, momentum=self.momentum,
+                              **kwargs)
+        else:
+            mp_sgd_update(weight, grad, weight32, out=weight, lr=lr, wd=wd, **kwargs)
 
 
 @register

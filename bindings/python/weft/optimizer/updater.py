@@ -58,7 +58,12 @@ class Updater:
         self.optimizer = optimizer
         self.states = {}
         self.states_synced = {}
-        self.aggregate_updates = (optimizer.aggregate_num or 0) > 0
+
+    @property
+    def aggregate_updates(self):
+        """Read from the optimizer at each call: set_states may replace it by
+        one with another aggregate_num (an SGD updater restoring an Adam)."""
+        return (getattr(self.optimizer, "aggregate_num", 0) or 0) > 0
 
     def __call__(self, index, grad, weight):
         if isinstance(index, (list, tuple)):
