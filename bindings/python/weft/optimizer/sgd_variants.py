@@ -1,6 +1,6 @@
 """The rest of MXNet 1.9.1's SGD family: SGLD, DCASGD, ccSGD, and the Test optimizer.
 
-No fused ops exist for these in this build: each is a few nd ops in place.
+SGLD and DCASGD have no fused op in MXNet either: each is a few nd ops in place. ccSGD is SGD.
 """
 import math
 
