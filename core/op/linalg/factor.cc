@@ -14,6 +14,7 @@
 #include "core/op/linalg/linalg_geom.h"
 #include "core/op/linalg/linalg_gpu.h"
 #include "core/op/linalg/linalg_util.h"
+#include "core/op/linalg/lu_rules.h"
 #include "core/op/op_util.h"
 
 namespace weft {
@@ -188,17 +189,23 @@ void InverseCompute(const OpContext&, const Params&, const std::vector<TensorVie
   })
 }
 
-// sign and log|det| of each matrix (sign 0 and log|det| -inf when singular).
+// sign and log|det| of each matrix (sign 0 and log|det| -inf when singular),
+// and the factorization as the hidden outputs LU (dtype of A) and pivot
+// (int32) in lu_rules.h's layout. LAPACK is column-major: it factors the
+// transposed copy (A seen column-major), and LU is transposed back.
 template <typename T>
-void SignLogDet(const TensorView& a, std::vector<T>* sign, std::vector<T>* logabs) {
+void SignLogDet(const TensorView& a, std::vector<T>* sign, std::vector<T>* logabs, OpReq lu_req,
+                const TensorView& lu_out, OpReq piv_req, const TensorView& piv_out) {
   const int64_t n = a.shape[a.ndim() - 1], batch = a.Size() / (n * n);
   sign->assign(static_cast<size_t>(batch), T(0));
   logabs->assign(static_cast<size_t>(batch), T(0));
   ForEachMatrix<T>(batch, n, [&](int64_t b) {
+    const T* src = a.ptr<T>() + b * n * n;
     std::vector<T> lu(static_cast<size_t>(n * n));
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c < n; ++c) lu[static_cast<size_t>(c * n + r)] = src[r * n + c];
     std::vector<int> ipiv(static_cast<size_t>(n));
-    int info = 0;
-    LuOf(a.ptr<T>() + b * n * n, n, lu.data(), ipiv.data(), &info);
+    const int info = lapack::Getrf(n, lu.data(), n, ipiv.data());
     T s = 1, l = 0;
     for (int64_t i = 0; i < n; ++i) {
       const T u = lu[static_cast<size_t>(i * n + i)];
@@ -209,6 +216,15 @@ void SignLogDet(const TensorView& a, std::vector<T>* sign, std::vector<T>* logab
     if (info > 0) s = 0;
     (*sign)[static_cast<size_t>(b)] = s;
     (*logabs)[static_cast<size_t>(b)] = l;
+    if (lu_req != OpReq::kNull) {
+      T* o = lu_out.ptr<T>() + b * n * n;
+      for (int64_t r = 0; r < n; ++r)
+        for (int64_t c = 0; c < n; ++c) StoreReq(lu_req, o + r * n + c, lu[static_cast<size_t>(c * n + r)]);
+    }
+    if (piv_req != OpReq::kNull) {
+      int32_t* o = piv_out.ptr<int32_t>() + b * n;
+      for (int64_t i = 0; i < n; ++i) StoreReq(piv_req, o + i, static_cast<int32_t>(ipiv[static_cast<size_t>(i)]));
+    }
   });
 }
 
@@ -218,31 +234,108 @@ void Store(OpReq req, const TensorView& out, const std::vector<T>& v) {
   for (size_t i = 0; i < v.size(); ++i) StoreReq(req, o + i, v[i]);
 }
 
+// Outputs: det, LU, pivot (the last two hidden, for the backward).
 void DetCompute(const OpContext&, const Params&, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
                 const std::vector<TensorView>& out) {
   LINALG_REAL(out[0].dtype, T, {
     std::vector<T> s, l;
-    SignLogDet<T>(in[0], &s, &l);
+    SignLogDet<T>(in[0], &s, &l, req[1], out[1], req[2], out[2]);
     for (size_t i = 0; i < s.size(); ++i) s[i] = s[i] == 0 ? T(0) : s[i] * std::exp(l[i]);
     Store(req[0], out[0], s);
   })
 }
 
+// Outputs: sign, logabsdet, LU, pivot (the last two hidden).
 void SlogdetCompute(const OpContext&, const Params&, const std::vector<TensorView>& in,
                     const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   LINALG_REAL(out[0].dtype, T, {
     std::vector<T> s, l;
-    SignLogDet<T>(in[0], &s, &l);
+    SignLogDet<T>(in[0], &s, &l, req[2], out[2], req[3], out[3]);
     Store(req[0], out[0], s);
     Store(req[1], out[1], l);
   })
 }
 
+// dA = scale_b * A^-T per matrix b from the saved LU and pivot: scale is
+// out_grad * det (_backward_linalg_det) or the logabsdet gradient
+// (_backward_linalg_slogdet). Inputs: (out_grad, det | sign_grad, logabsdet_grad), LU, pivot.
+void BackwardDetCompute(const OpContext&, const Params& p, const std::vector<TensorView>& in,
+                        const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  const bool slog = p.op()->name == "_backward_linalg_slogdet";
+  const TensorView& lu = in[2];
+  const TensorView& piv = in[3];
+  const int64_t n = lu.shape[lu.ndim() - 1], batch = lu.Size() / (n * n);
+  LINALG_REAL(out[0].dtype, T, {
+    linalg::WithReq<T>(req[0], out[0], [&](T* O) {
+      ForEachMatrix<T>(batch, n, [&](int64_t b) {
+        const T* f = lu.ptr<T>() + b * n * n;
+        for (int64_t i = 0; i < n; ++i)
+          WEFT_CHECK(f[i * n + i] != T(0), kInvalidArgument)
+              << p.op()->name << ": input 'A' (matrix " << b << " of the batch) is singular; the gradient needs "
+              << "A invertible";
+        const double scale = slog ? static_cast<double>(in[1].ptr<T>()[b])
+                                  : static_cast<double>(in[0].ptr<T>()[b]) * static_cast<double>(in[1].ptr<T>()[b]);
+        std::vector<double> x(static_cast<size_t>(n * n));
+        linalg::ScaledInverseTransposeFromLu(f, piv.ptr<int32_t>() + b * n, n, scale, x.data(), O + b * n * n);
+      });
+    });
+  })
+}
+
+// Outputs: the per-matrix values (det; or sign, logabsdet), then LU (A's shape)
+// and pivot (A's shape less the last axis).
 bool DetShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
   if (!(*in)[0].known()) return false;
-  linalg::CheckSquare(p.op()->name, "A", (*in)[0]);
-  for (size_t i = 0; i < out->size(); ++i) AssignShape(out, i, PerMatrixShape((*in)[0]), p.op()->name + ": output");
+  const Shape& a = (*in)[0];
+  linalg::CheckSquare(p.op()->name, "A", a);
+  const size_t values = out->size() - 2;
+  for (size_t i = 0; i < values; ++i) AssignShape(out, i, PerMatrixShape(a), p.op()->name + ": output");
+  AssignShape(out, values, a, p.op()->name + ": output 'LU'");
+  AssignShape(out, values + 1, Shape(a.dims().begin(), a.dims().end() - 1), p.op()->name + ": output 'pivot'");
   return true;
+}
+
+bool DetType(const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
+  const size_t values = out->size() - 2;
+  std::vector<DType> vis(out->begin(), out->begin() + static_cast<std::ptrdiff_t>(values + 1));  // values, LU
+  if (!linalg::FloatTypeInfer(p, in, &vis)) return false;
+  for (size_t i = 0; i <= values; ++i) AssignType(out, i, vis[i], p.op()->name + ": output");
+  AssignType(out, values + 1, DType::kInt32, p.op()->name + ": output 'pivot'");
+  return true;
+}
+
+// _backward_linalg_det / _backward_linalg_slogdet: (g0, g1, LU, pivot) -> dA, A's shape.
+bool BackwardDetShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+  if (!(*in)[2].known()) return false;
+  const Shape& a = (*in)[2];
+  linalg::CheckSquare(p.op()->name, "LU", a);
+  AssignShape(in, 0, PerMatrixShape(a), p.op()->name + ": input 0");
+  AssignShape(in, 1, PerMatrixShape(a), p.op()->name + ": input 1");
+  AssignShape(in, 3, Shape(a.dims().begin(), a.dims().end() - 1), p.op()->name + ": input 'pivot'");
+  AssignShape(out, 0, a, p.op()->name + ": output");
+  return true;
+}
+
+bool BackwardDetType(const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
+  const DType piv = (*in)[3];
+  WEFT_CHECK(piv == DType::kUnknown || piv == DType::kInt32, kDType)
+      << p.op()->name << ": input 'pivot' has dtype " << DTypeName(piv) << "; expected int32";
+  std::vector<DType> floats(in->begin(), in->begin() + 3);
+  if (!linalg::FloatTypeInfer(p, &floats, out)) return false;
+  for (size_t i = 0; i < 3; ++i) AssignType(in, i, floats[i], p.op()->name + ": input");
+  AssignType(in, 3, DType::kInt32, p.op()->name + ": input 'pivot'");
+  return true;
+}
+
+OpDef& BackwardDetOp(const char* name, std::vector<const char*> inputs, const char* doc,
+                     FCompute gpu) {
+  OpDef& op = OpRegistry::Get()->Add(name).describe(doc);
+  for (const char* i : inputs) op.add_input(i);
+  op.set_infer_shape(BackwardDetShape)
+      .set_infer_type(BackwardDetType)
+      .set_compute_cpu(BackwardDetCompute)
+      .set_compute_gpu(gpu);
+  return op;
 }
 
 [[maybe_unused]] OpDef& reg_inverse = OpRegistry::Get()->Add("_linalg_inverse").add_alias("linalg_inverse")
@@ -259,37 +352,49 @@ bool DetShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) 
       return {Gemm2(b, inv, Gemm2(b, og[0], inv, false, true, 1.0), true, false, -1.0)};
     });
 
+// MXNet 1.9.1's outputs: det (or sign, logabsdet) visible, then the hidden LU
+// and pivot the backward reads instead of factorizing A again.
 [[maybe_unused]] OpDef& reg_det = OpRegistry::Get()->Add("_linalg_det").add_alias("linalg_det")
     .describe("Computes the determinant of a square matrix. Inputs of rank n > 2 are batches over the leading "
-              "n-2 axes (output shape: those axes; (1,) for one matrix). The gradient (Jacobi's formula, "
-              "G * det(A) * A^-T) needs A invertible. float32 and float64 only.")
+              "n-2 axes (output shape: those axes; (1,) for one matrix). The LU factorization (P A = L U) and "
+              "its pivots are hidden outputs; the gradient (Jacobi's formula, G * det(A) * A^-T) solves with "
+              "them and needs A invertible. float32 and float64 only.")
     .add_input("A")
+    .set_num_outputs(3)
     .set_infer_shape(DetShape)
-    .set_infer_type(linalg::FloatTypeInfer)
+    .set_infer_type(DetType)
     .set_compute_cpu(DetCompute)
     .set_compute_gpu(WEFT_GPU(cuda::LinalgDetGpu))
     .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
-      GradBuilder b(n);
-      const NodeEntry inv_t = TransposeSquare(b, b("_linalg_inverse", {b.in(0)}));
-      return {linalg::ScaleMatrices(b, inv_t, b.Mul(og[0], b.out(0)))};
+      return ViaBackwardOp(n, "_backward_linalg_det", {og[0], OutputOf(n, 0), OutputOf(n, 1), OutputOf(n, 2)});
     });
 
 [[maybe_unused]] OpDef& reg_slogdet = OpRegistry::Get()->Add("_linalg_slogdet").add_alias("linalg_slogdet")
     .describe("Computes the sign and the natural logarithm of the absolute value of the determinant of a "
               "square matrix: outputs sign and logabsdet, det = sign * exp(logabsdet) (sign 0 and logabsdet "
               "-inf for a singular matrix). Inputs of rank n > 2 are batches over the leading n-2 axes. The "
-              "gradient of logabsdet is A^-T; sign has none. float32 and float64 only.")
+              "LU factorization and its pivots are hidden outputs; the gradient of logabsdet is A^-T, solved "
+              "with them; sign has none. float32 and float64 only.")
     .add_input("A")
-    .set_num_outputs(2)
+    .set_num_outputs(4)
     .set_infer_shape(DetShape)
-    .set_infer_type(linalg::FloatTypeInfer)
+    .set_infer_type(DetType)
     .set_compute_cpu(SlogdetCompute)
     .set_compute_gpu(WEFT_GPU(cuda::LinalgSlogdetGpu))
     .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
-      GradBuilder b(n);
-      const NodeEntry inv_t = TransposeSquare(b, b("_linalg_inverse", {b.in(0)}));
-      return {linalg::ScaleMatrices(b, inv_t, og[1])};
+      return ViaBackwardOp(n, "_backward_linalg_slogdet", {og[0], og[1], OutputOf(n, 2), OutputOf(n, 3)});
     });
+
+[[maybe_unused]] OpDef& reg_det_bwd = BackwardDetOp(
+    "_backward_linalg_det", {"out_grad", "det", "LU", "pivot"},
+    "Gradient of _linalg_det from its outputs: out_grad * det * A^-T per matrix, A^-T solved from the saved "
+    "LU factorization and pivots. A must be invertible.",
+    WEFT_GPU(cuda::LinalgBackwardDetGpu));
+[[maybe_unused]] OpDef& reg_slogdet_bwd = BackwardDetOp(
+    "_backward_linalg_slogdet", {"sign_grad", "logabsdet_grad", "LU", "pivot"},
+    "Gradient of _linalg_slogdet: logabsdet_grad * A^-T per matrix (sign has no gradient), A^-T solved from "
+    "the saved LU factorization and pivots. A must be invertible.",
+    WEFT_GPU(cuda::LinalgBackwardSlogdetGpu));
 
 // ---- gelqf, syevd ----
 
@@ -428,7 +533,13 @@ OpDef& WithOutputNames(OpDef& op, std::vector<std::string> names) {
 }
 [[maybe_unused]] OpDef& names_gelqf = WithOutputNames(reg_gelqf, {"Q", "L"});
 [[maybe_unused]] OpDef& names_syevd = WithOutputNames(reg_syevd, {"U", "L"});
-[[maybe_unused]] OpDef& names_slogdet = WithOutputNames(reg_slogdet, {"sign", "logdet"});
+[[maybe_unused]] OpDef& names_det = WithOutputNames(reg_det, {"output", "LU", "pivot"});
+[[maybe_unused]] bool hidden_det = [] {
+  reg_det.num_visible_outputs = 1;
+  reg_slogdet.num_visible_outputs = 2;
+  return true;
+}();
+[[maybe_unused]] OpDef& names_slogdet = WithOutputNames(reg_slogdet, {"sign", "logdet", "LU", "pivot"});
 
 }  // namespace
 }  // namespace weft

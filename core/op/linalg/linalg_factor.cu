@@ -15,6 +15,7 @@
 #include "core/op/common/gpu_kernel.h"
 #include "core/op/linalg/linalg_gpu.h"
 #include "core/op/linalg/linalg_gpu_util.cuh"
+#include "core/op/linalg/lu_rules.h"
 
 namespace weft {
 namespace cuda {
@@ -23,6 +24,8 @@ namespace {
 using linalg_gpu::LastDim;
 using linalg_gpu::OutSlot;
 using linalg_gpu::ScratchPlan;
+using linalg::LuInPlace;
+using linalg::ScaledInverseTransposeFromLu;
 
 
 // In-place Cholesky of the n x n matrix w (lower triangle read and written).
@@ -112,33 +115,6 @@ void PotriT(const OpContext& ctx, const Params& p, const TensorView& in, OpReq r
   o.AddBack(ctx);
 }
 
-// LU with partial pivoting of w (n x n) in place: returns the permutation's sign; the pivot
-// is the first entry of largest magnitude, as LAPACK's getrf.
-WEFT_HD inline double LuInPlace(double* w, int64_t n) {
-  double sign = 1;
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t piv = k;
-    for (int64_t i = k + 1; i < n; ++i)
-      if (std::fabs(w[i * n + k]) > std::fabs(w[piv * n + k])) piv = i;
-    if (piv != k) {
-      sign = -sign;
-      for (int64_t c = 0; c < n; ++c) {
-        const double t = w[k * n + c];
-        w[k * n + c] = w[piv * n + c];
-        w[piv * n + c] = t;
-      }
-    }
-    const double d = w[k * n + k];
-    if (d == 0) continue;
-    for (int64_t i = k + 1; i < n; ++i) {
-      const double f = w[i * n + k] / d;
-      w[i * n + k] = f;
-      for (int64_t c = k + 1; c < n; ++c) w[i * n + c] -= f * w[k * n + c];
-    }
-  }
-  return sign;
-}
-
 template <typename T>
 void InverseT(const OpContext& ctx, const TensorView& in, OpReq req, const TensorView& out) {
   const int64_t n = LastDim(in), batch = in.Size() / (n * n);
@@ -190,23 +166,31 @@ void InverseT(const OpContext& ctx, const TensorView& in, OpReq req, const Tenso
   o.AddBack(ctx);
 }
 
-// det (mode 0) or sign and log|det| (mode 1) of each matrix.
+// det (mode 0) or sign and log|det| (mode 1) of each matrix, then the hidden
+// LU and pivot outputs (lu_rules.h's layout, as the CPU kernel writes them).
 template <typename T>
 void DetT(int mode, const OpContext& ctx, const TensorView& in, const std::vector<OpReq>& req,
           const std::vector<TensorView>& out) {
   const int64_t n = LastDim(in), batch = in.Size() / (n * n);
+  const size_t values = mode == 1 ? 2 : 1;
   ScratchPlan plan;
   const size_t wat = plan.Add(sizeof(double) * static_cast<size_t>(in.Size()));
+  const size_t pat = plan.Add(sizeof(int32_t) * static_cast<size_t>(batch * n));
   plan.Allocate(ctx);
   double* W = plan.At<double>(wat);
+  int32_t* P = plan.At<int32_t>(pat);
   const T* A = in.ptr<T>();
   T* o0 = out[0].ptr<T>();
   T* o1 = mode == 1 ? out[1].ptr<T>() : nullptr;
+  T* lu = out[values].ptr<T>();
+  int32_t* piv = out[values + 1].ptr<int32_t>();
   const OpReq r0 = req[0], r1 = mode == 1 ? req[1] : OpReq::kNull;
+  const OpReq rlu = req[values], rpiv = req[values + 1];
   Launch(ctx, batch, [=] WEFT_HD(int64_t b) {
     double* w = W + b * n * n;
+    int32_t* ip = P + b * n;
     for (int64_t i = 0; i < n * n; ++i) w[i] = static_cast<double>(A[b * n * n + i]);
-    double sign = LuInPlace(w, n), logabs = 0;
+    double sign = LuInPlace(w, n, ip), logabs = 0;
     for (int64_t i = 0; i < n; ++i) {
       const double u = w[i * n + i];
       if (u < 0) sign = -sign;
@@ -219,7 +203,38 @@ void DetT(int mode, const OpContext& ctx, const TensorView& in, const std::vecto
       if (r0 != OpReq::kNull) Assign(o0, b, r0, static_cast<T>(sign));
       if (r1 != OpReq::kNull) Assign(o1, b, r1, static_cast<T>(logabs));
     }
+    if (rlu != OpReq::kNull)
+      for (int64_t i = 0; i < n * n; ++i) Assign(lu, b * n * n + i, rlu, static_cast<T>(w[i]));
+    if (rpiv != OpReq::kNull)
+      for (int64_t i = 0; i < n; ++i) Assign(piv, b * n + i, rpiv, ip[i]);
   });
+}
+
+// _backward_linalg_det (mode 0: scale = out_grad * det) and
+// _backward_linalg_slogdet (mode 1: scale = logabsdet_grad): scale * A^-T from
+// the saved LU and pivot. A singular matrix gives inf/NaN here (the CPU raises).
+template <typename T>
+void BackwardDetT(int mode, const OpContext& ctx, const std::vector<TensorView>& in, OpReq req,
+                  const TensorView& out) {
+  const TensorView& luv = in[2];
+  const int64_t n = LastDim(luv), batch = luv.Size() / (n * n);
+  ScratchPlan plan;
+  const size_t wat = plan.Add(sizeof(double) * static_cast<size_t>(luv.Size()));
+  OutSlot<T> o;
+  o.Plan(&plan, out, req);
+  plan.Allocate(ctx);
+  o.Bind(plan);
+  double* W = plan.At<double>(wat);
+  const T* g0 = in[0].ptr<T>();
+  const T* g1 = in[1].ptr<T>();
+  const T* lu = luv.ptr<T>();
+  const int32_t* piv = in[3].ptr<int32_t>();
+  T* O = o.dst;
+  Launch(ctx, batch, [=] WEFT_HD(int64_t b) {
+    const double scale = mode == 1 ? static_cast<double>(g1[b]) : static_cast<double>(g0[b]) * static_cast<double>(g1[b]);
+    ScaledInverseTransposeFromLu(lu + b * n * n, piv + b * n, n, scale, W + b * n * n, O + b * n * n);
+  });
+  o.AddBack(ctx);
 }
 
 // A = L Q by Householder reflections of the rows (LAPACK gelqf's reflectors, dlarfg's signs).
@@ -382,6 +397,10 @@ LINALG_GPU_ENTRY(PotriGpu, "_linalg_potri", if (req[0] != OpReq::kNull) PotriT<T
 LINALG_GPU_ENTRY(InverseGpu, "_linalg_inverse", if (req[0] != OpReq::kNull) InverseT<T>(ctx, in[0], req[0], out[0]);)
 LINALG_GPU_ENTRY(DetGpu, "_linalg_det", DetT<T>(0, ctx, in[0], req, out);)
 LINALG_GPU_ENTRY(SlogdetGpu, "_linalg_slogdet", DetT<T>(1, ctx, in[0], req, out);)
+LINALG_GPU_ENTRY(BackwardDetGpu, "_backward_linalg_det",
+                 if (req[0] != OpReq::kNull) BackwardDetT<T>(0, ctx, in, req[0], out[0]);)
+LINALG_GPU_ENTRY(BackwardSlogdetGpu, "_backward_linalg_slogdet",
+                 if (req[0] != OpReq::kNull) BackwardDetT<T>(1, ctx, in, req[0], out[0]);)
 LINALG_GPU_ENTRY(GelqfGpu, "_linalg_gelqf", GelqfT<T>(ctx, in[0], req, out);)
 LINALG_GPU_ENTRY(SyevdGpu, "_linalg_syevd", SyevdT<T>(ctx, in[0], req, out);)
 
@@ -392,6 +411,8 @@ WEFT_GPU_KERNEL_EXPORT(LinalgPotriGpu, PotriGpu)
 WEFT_GPU_KERNEL_EXPORT(LinalgInverseGpu, InverseGpu)
 WEFT_GPU_KERNEL_EXPORT(LinalgDetGpu, DetGpu)
 WEFT_GPU_KERNEL_EXPORT(LinalgSlogdetGpu, SlogdetGpu)
+WEFT_GPU_KERNEL_EXPORT(LinalgBackwardDetGpu, BackwardDetGpu)
+WEFT_GPU_KERNEL_EXPORT(LinalgBackwardSlogdetGpu, BackwardSlogdetGpu)
 WEFT_GPU_KERNEL_EXPORT(LinalgGelqfGpu, GelqfGpu)
 WEFT_GPU_KERNEL_EXPORT(LinalgSyevdGpu, SyevdGpu)
 

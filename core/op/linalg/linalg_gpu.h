@@ -17,6 +17,8 @@ WEFT_GPU_KERNEL_DECL(LinalgPotriGpu);
 WEFT_GPU_KERNEL_DECL(LinalgInverseGpu);
 WEFT_GPU_KERNEL_DECL(LinalgDetGpu);
 WEFT_GPU_KERNEL_DECL(LinalgSlogdetGpu);
+WEFT_GPU_KERNEL_DECL(LinalgBackwardDetGpu);  // _backward_linalg_det
+WEFT_GPU_KERNEL_DECL(LinalgBackwardSlogdetGpu);
 WEFT_GPU_KERNEL_DECL(LinalgGelqfGpu);
 WEFT_GPU_KERNEL_DECL(LinalgSyevdGpu);
 WEFT_GPU_KERNEL_DECL(LinalgSumLogDiagGpu);

@@ -35,6 +35,57 @@ def well_conditioned(shape, dtype=F64):
     return make
 
 
+def lu_ref(a):
+    """The hidden outputs of det/slogdet: P A = L U per matrix, packed row-major (L unit lower below the
+    diagonal, U on and above), and the pivots as LAPACK's getrf gives them (1-based, int32)."""
+    a = np.asarray(a, dtype=F64)
+    n = a.shape[-1]
+    flat = a.reshape(-1, n, n).copy()
+    piv = np.zeros(flat.shape[:-1], dtype=np.int32)
+    for m, w in enumerate(flat):
+        for k in range(n):
+            p = k + int(np.argmax(np.abs(w[k:, k])))
+            piv[m, k] = p + 1
+            w[[k, p]] = w[[p, k]]
+            if w[k, k] != 0:
+                w[k + 1:, k] /= w[k, k]
+                w[k + 1:, k + 1:] -= np.outer(w[k + 1:, k], w[k, k + 1:])
+    return flat.reshape(a.shape), piv.reshape(a.shape[:-1])
+
+
+def a_from_lu(lu, piv):
+    """A = P^-1 L U back from lu_ref's packing."""
+    n = lu.shape[-1]
+    out = []
+    for w, p in zip(lu.reshape(-1, n, n).astype(F64), piv.reshape(-1, n)):
+        a = (np.tril(w, -1) + np.eye(n)) @ np.triu(w)
+        for k in reversed(range(n)):
+            a[[k, p[k] - 1]] = a[[p[k] - 1, k]]
+        out.append(a)
+    return np.array(out).reshape(lu.shape)
+
+
+def det_grad_inputs(shape, dtype, slog):
+    """(out_grad, det | sign_grad, logabsdet_grad, LU, pivot) for the det/slogdet backward ops."""
+    def make(rng):
+        a = well_conditioned(shape, F64)(rng)
+        lu, piv = lu_ref(a)
+        per = shape[:-2] or (1,)
+        g = rng.uniform(-1, 1, size=per)
+        second = rng.uniform(-1, 1, size=per) if slog else np.linalg.det(a).reshape(per)
+        return [g.astype(dtype), second.astype(dtype), lu.astype(dtype), piv]
+    return make
+
+
+def det_grad_ref(slog):
+    def ref(g0, g1, lu, piv):
+        a = a_from_lu(lu, piv)
+        scale = g1 if slog else g0.astype(F64) * g1
+        inv_t = np.swapaxes(np.linalg.inv(a), -1, -2)
+        return (inv_t * scale.reshape(a.shape[:-2] + (1, 1) if a.ndim > 2 else (1, 1))).astype(lu.dtype)
+    return ref
+
+
 def tri(a, lower):
     return np.tril(a) if lower else np.triu(a)
 
@@ -223,6 +274,14 @@ CASES = {
     "_linalg_slogdet": [
         case(ins(rand((3, 3), F64)), slogdet_ref),
         case(ins(rand((2, 4, 4))), slogdet_ref, name="batch float32", **TOL32),
+    ],
+    "_backward_linalg_det": [
+        case(det_grad_inputs((3, 3), F64, False), det_grad_ref(False)),
+        case(det_grad_inputs((2, 4, 4), F32, False), det_grad_ref(False), name="batch float32", **TOL32),
+    ],
+    "_backward_linalg_slogdet": [
+        case(det_grad_inputs((2, 3, 3), F64, True), det_grad_ref(True)),
+        case(det_grad_inputs((4, 4), F32, True), det_grad_ref(True), name="float32", **TOL32),
     ],
     "_linalg_sumlogdiag": [
         case(ins(spd((3, 3))), lambda a: per_matrix(np.log(np.diagonal(a, axis1=-2, axis2=-1)).sum(-1), a)),
