@@ -3,8 +3,10 @@
  * demand. Collectives are the nonblocking ones (MPI_Iallreduce, ...) polled
  * with MPI_Test, so a wait can time out: MPI's blocking calls cannot, and a
  * rank stuck in one would hang the job forever when a peer stops calling. */
+#include <arpa/inet.h>
 #include <limits.h>
 #include <mpi.h>
+#include <netdb.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +42,44 @@ static void abort_job(const char* reason, int code) {
   _Exit(code); /* MPI_Abort does not return; if it did, this rank still must not go on */
 }
 
+/* Note [Collectives transport]: only the job talks to the job (issue 22).
+ * Open MPI 4.1's TCP transport (btl tcp) listens on the wildcard address
+ * whatever btl_tcp_if_include says (it only chooses the interfaces it
+ * advertises and dials), so a job whose ranks all run on one host is given
+ * the shared-memory transport alone (btl self,vader): then no rank listens on
+ * any network socket at all (tests/python/test_kvstore_allreduce.py checks
+ * /proc/net/tcp). A job across hosts keeps TCP on the configured interface:
+ * WEFT_NODE_HOST's IPv4 address (the one the parameter server binds to) as
+ * btl_tcp_if_include ADDR/32. A choice of the user's (mpirun --mca, or an
+ * OMPI_MCA_ variable) always wins; both only take effect before MPI_Init. */
+static void choose_transport(void) {
+  const char* world = getenv("OMPI_COMM_WORLD_SIZE");
+  const char* local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  if (!getenv("OMPI_MCA_btl") && world && local && strcmp(world, local) == 0) setenv("OMPI_MCA_btl", "self,vader", 0);
+  const char* host = getenv("WEFT_NODE_HOST");
+  if (!host || !*host || getenv("OMPI_MCA_btl_tcp_if_include") || getenv("OMPI_MCA_btl_tcp_if_exclude")) return;
+  struct in_addr addr;
+  char ip[INET_ADDRSTRLEN] = {0};
+  if (inet_pton(AF_INET, host, &addr) == 1) {
+    snprintf(ip, sizeof ip, "%s", host);
+  } else {
+    struct addrinfo hints, *res = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_INET;
+    if (getaddrinfo(host, NULL, &hints, &res) != 0 || res == NULL) return; /* MPI's own choice, as before */
+    inet_ntop(AF_INET, &((struct sockaddr_in*)res->ai_addr)->sin_addr, ip, sizeof ip);
+    freeaddrinfo(res);
+  }
+  char cidr[INET_ADDRSTRLEN + 4];
+  snprintf(cidr, sizeof cidr, "%s/32", ip);
+  setenv("OMPI_MCA_btl_tcp_if_include", cidr, 0);
+}
+
 static int init(int* rank, int* size, char* err, int errlen) {
   int initialised = 0, provided = 0, rc;
   MPI_Initialized(&initialised);
   if (!initialised) {
+    choose_transport();
     rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
     if (rc != MPI_SUCCESS) {
       set_err(err, errlen, "MPI_Init_thread", rc);

@@ -139,3 +139,26 @@ def test_single_process_store_and_bad_settings():
                           stderr=subprocess.STDOUT, timeout=120, check=False)
     out = proc.stdout.decode(errors="replace")
     assert proc.returncode != 0 and "WEFT_ALLREDUCE_BUCKET_BYTES=lots is not a positive number" in out, out
+
+
+LISTENERS = os.path.join(HERE, "allreduce_workers", "listeners.py")
+
+
+def test_one_host_job_listens_on_no_network_socket():
+    """Issue 22, point 7 (Note [Collectives transport], plugins/mpi/weft_mpi.c): the ranks of a
+    job on one host talk over shared memory only, so none of them listens on any TCP socket
+    (Open MPI's TCP transport would listen on the wildcard address of every interface); a
+    transport the user names with --mca is still used as given."""
+    cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2", "-x", "PYTHONPATH",
+           "-x", "WEFT_LIBRARY_PATH", "-x", "OMP_NUM_THREADS"]
+    for extra, expect_listen in (([], False), (["--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_include", "lo"], True)):
+        proc = subprocess.run(cmd + extra + [sys.executable, LISTENERS], env=_env(), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=180, check=False)
+        out = proc.stdout.decode(errors="replace")
+        assert proc.returncode == 0, out
+        assert out.count("SUM 3") == 2, out  # 1 + 2 on both ranks
+        listens = [l for l in out.splitlines() if " LISTEN " in l]
+        if expect_listen:
+            assert listens, out  # the check can see Open MPI's TCP listener when there is one
+        else:
+            assert not listens, out
