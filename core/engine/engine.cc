@@ -16,7 +16,10 @@ std::exception_ptr WrapCurrentException(const char* name) {
   try {
     throw;
   } catch (const Error& e) {
-    return std::make_exception_ptr(Error(e.status(), prefix + e.what()));
+    // Kernels name their op in their own messages; don't say it twice.
+    const std::string what = e.what();
+    if (!prefix.empty() && what.compare(0, prefix.size(), prefix) == 0) return std::current_exception();
+    return std::make_exception_ptr(Error(e.status(), prefix + what));
   } catch (const std::exception& e) {
     return std::make_exception_ptr(Error(Status::kEngine, prefix + e.what()));
   } catch (...) {

@@ -269,6 +269,12 @@ void BackwardDetCompute(const OpContext&, const Params& p, const std::vector<Ten
     linalg::WithReq<T>(req[0], out[0], [&](T* O) {
       ForEachMatrix<T>(batch, n, [&](int64_t b) {
         const T* f = lu.ptr<T>() + b * n * n;
+        const int32_t* ip = piv.ptr<int32_t>() + b * n;
+        const int64_t bad = linalg::FirstInvalidPivot(ip, n);
+        WEFT_CHECK(bad < 0, kInvalidArgument)
+            << p.op()->name << ": input 'pivot' (matrix " << b << " of the batch) has entry " << bad << " = "
+            << (bad < 0 ? 0 : ip[bad]) << "; expected a 1-based row index in " << bad + 1 << ".." << n
+            << " (the pivot _linalg_det/_linalg_slogdet wrote)";
         for (int64_t i = 0; i < n; ++i)
           WEFT_CHECK(f[i * n + i] != T(0), kInvalidArgument)
               << p.op()->name << ": input 'A' (matrix " << b << " of the batch) is singular; the gradient needs "
@@ -276,7 +282,7 @@ void BackwardDetCompute(const OpContext&, const Params& p, const std::vector<Ten
         const double scale = slog ? static_cast<double>(in[1].ptr<T>()[b])
                                   : static_cast<double>(in[0].ptr<T>()[b]) * static_cast<double>(in[1].ptr<T>()[b]);
         std::vector<double> x(static_cast<size_t>(n * n));
-        linalg::ScaledInverseTransposeFromLu(f, piv.ptr<int32_t>() + b * n, n, scale, x.data(), O + b * n * n);
+        linalg::ScaledInverseTransposeFromLu(f, ip, n, scale, x.data(), O + b * n * n);
       });
     });
   })

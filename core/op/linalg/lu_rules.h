@@ -43,12 +43,27 @@ WEFT_HD inline double LuInPlace(double* w, int64_t n, int32_t* ipiv) {
   return sign;
 }
 
+// Index of the first pivot getrf could not have written (ipiv[k] outside
+// k+1..n, 1-based), or -1 when all are valid. The backward ops take the pivot
+// as an input, so a caller can hand in anything; an out-of-range entry would
+// swap rows outside the matrix.
+WEFT_HD inline int64_t FirstInvalidPivot(const int32_t* ipiv, int64_t n) {
+  for (int64_t k = 0; k < n; ++k)
+    if (ipiv[k] < k + 1 || ipiv[k] > n) return k;
+  return -1;
+}
+
 // x (n x n scratch) := A^-1 from A's LU and pivots (solves L U X = P I), then
 // out[r][c] = scale * A^-T[r][c] = scale * x[c][r]. A zero on U's diagonal
-// (singular A) gives inf/NaN; the CPU caller checks for it first.
+// (singular A) gives inf/NaN; invalid pivots give all NaN (the GPU cannot
+// raise); the CPU caller checks for both first.
 template <typename T>
 WEFT_HD inline void ScaledInverseTransposeFromLu(const T* lu, const int32_t* ipiv, int64_t n, double scale,
                                                  double* x, T* out) {
+  if (FirstInvalidPivot(ipiv, n) >= 0) {
+    for (int64_t i = 0; i < n * n; ++i) out[i] = static_cast<T>(NAN);
+    return;
+  }
   for (int64_t i = 0; i < n * n; ++i) x[i] = (i / n == i % n) ? 1.0 : 0.0;
   for (int64_t k = 0; k < n; ++k) {  // P I: the row interchanges in order
     const int64_t p = static_cast<int64_t>(ipiv[k]) - 1;
