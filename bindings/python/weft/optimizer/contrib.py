@@ -23,12 +23,12 @@ class GroupAdaGrad(Optimizer):
     learning_rate : float
         Default 0.01.
     eps : float
-        Added under the square root (default 1e-6).
+        Added under the square root (default 1e-5, as MXNet 1.9.1).
     **kwargs
         As Optimizer.
     """
 
-    def __init__(self, learning_rate=0.01, eps=1e-6, **kwargs):
+    def __init__(self, learning_rate=0.01, eps=1e-5, **kwargs):
         super().__init__(learning_rate=learning_rate, **kwargs)
         self.float_stable_eps = eps
 
