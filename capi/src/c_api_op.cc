@@ -6,6 +6,7 @@
 #include "core/autograd/autograd.h"
 #include "core/ndarray/imperative.h"
 #include "core/op/op_def.h"
+#include "core/op/params_cache.h"
 
 using namespace weft;  // NOLINT: C ABI implementation file
 
@@ -73,13 +74,9 @@ int weft_op_invoke(const weft_op* op, int num_inputs, weft_ndarray* const* input
     WEFT_CHECK(inputs[i] != nullptr, kInvalidArgument) << def.name << ": input " << i << " is NULL";
     in.push_back(inputs[i]->arr);
   }
-  AttrList attrs;
-  attrs.reserve(static_cast<size_t>(num_attrs));
-  for (int i = 0; i < num_attrs; ++i) {
+  for (int i = 0; i < num_attrs; ++i)
     WEFT_CHECK(keys[i] != nullptr && vals[i] != nullptr, kInvalidArgument)
         << def.name << ": attribute " << i << " is NULL";
-    attrs.emplace_back(keys[i], vals[i]);
-  }
   std::vector<NDArray> out;
   const bool preallocated = *num_outputs > 0;
   if (preallocated) {
@@ -89,7 +86,7 @@ int weft_op_invoke(const weft_op* op, int num_inputs, weft_ndarray* const* input
       out.push_back((*outputs)[i]->arr);
     }
   }
-  InvokeParsed(def, Params::Parse(def, attrs), std::move(in), &out, Autograd::IsTraining());
+  InvokeParsed(def, ParseCached(def, num_attrs, keys, vals), std::move(in), &out, Autograd::IsTraining());
   if (preallocated) {
     // out= arrays recorded by autograd carry their new tape entry back.
     for (int i = 0; i < *num_outputs && i < static_cast<int>(out.size()); ++i)

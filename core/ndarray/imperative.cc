@@ -68,10 +68,13 @@ void InvokeImpl(const OpDef& op, Params params, std::vector<NDArray> inputs, std
   const int num_in = op.NumInputs(params);
   WEFT_CHECK(static_cast<int>(inputs.size()) == num_in, kInvalidArgument)
       << op.name << ": expected " << num_in << " input(s), got " << inputs.size();
-  std::vector<std::string> in_names = op.InputNames(params);
+  // An input's name, for a message only (the names are built per call otherwise).
+  auto in_name = [&](size_t i) {
+    std::vector<std::string> names = op.InputNames(params);
+    return i < names.size() ? names[i] : std::to_string(i);
+  };
   for (size_t i = 0; i < inputs.size(); ++i)
-    WEFT_CHECK(!inputs[i].is_none(), kInvalidArgument)
-        << op.name << ": input '" << (i < in_names.size() ? in_names[i] : std::to_string(i)) << "' is empty";
+    WEFT_CHECK(!inputs[i].is_none(), kInvalidArgument) << op.name << ": input '" << in_name(i) << "' is empty";
   const Context ctx = ResolveContext(op, params, inputs);
   const FCompute& kernel = ctx.is_cpu() ? op.compute_cpu : op.compute_gpu;
   WEFT_CHECK(static_cast<bool>(kernel), kInvalidArgument)
@@ -81,6 +84,8 @@ void InvokeImpl(const OpDef& op, Params params, std::vector<NDArray> inputs, std
   const int num_out = op.NumOutputs(params);
   std::vector<Shape> in_shapes, out_shapes(static_cast<size_t>(num_out), Shape::Unknown());
   std::vector<DType> in_types, out_types(static_cast<size_t>(num_out), DType::kUnknown);
+  in_shapes.reserve(inputs.size());
+  in_types.reserve(inputs.size());
   for (const NDArray& a : inputs) {
     in_shapes.push_back(a.shape());
     in_types.push_back(a.dtype());
@@ -97,7 +102,7 @@ void InvokeImpl(const OpDef& op, Params params, std::vector<NDArray> inputs, std
   // then sees the real array, smaller than the outputs were sized for.
   for (size_t i = 0; i < inputs.size(); ++i)
     WEFT_CHECK(in_shapes[i] == inputs[i].shape(), kShape)
-        << op.name << ": input '" << (i < in_names.size() ? in_names[i] : std::to_string(i)) << "' has shape "
+        << op.name << ": input '" << in_name(i) << "' has shape "
         << inputs[i].shape().ToString() << ", inference expects " << in_shapes[i].ToString();
   bool types_done = op.InferType(params, &in_types, &out_types);
   WEFT_CHECK(types_done, kDType) << op.name << ": cannot infer the output dtype from the inputs";
@@ -105,6 +110,7 @@ void InvokeImpl(const OpDef& op, Params params, std::vector<NDArray> inputs, std
   const int num_visible = op.NumVisibleOutputs(params);
   const bool fresh = outputs->empty();
   std::vector<NDArray> outs;
+  outs.reserve(static_cast<size_t>(num_out));
   if (!fresh) {
     // out= gives the visible outputs; the executor may give all of them
     // (hidden ones such as Dropout's mask feed its backward pass).
@@ -179,6 +185,8 @@ void PrepareOp(PreparedOp* p, const std::vector<bool>& dead) {
       << op.name << ": no kernel for device " << p->ctx.ToString();
   p->reads.clear();
   p->writes.clear();
+  p->reads.reserve(p->inputs.size());
+  p->writes.reserve(p->outputs.size() + 1);
   for (const NDArray& a : p->inputs) p->reads.push_back(a.var());
   for (const NDArray& o : p->outputs) p->writes.push_back(o.var());
   for (int m : MutateInputs(op, p->params))  // the multi_* updates list the states of their largest group count

@@ -92,6 +92,12 @@ const ParamSpec* OpDef::FindParam(const std::string& n) const {
 }
 
 int OpDef::ParamIndex(const std::string& n) const {
+  for (size_t i = 0; i < params.size(); ++i)  // compares whole strings: a key with a NUL in it matches nothing
+    if (params[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+int OpDef::ParamIndex(const char* n) const {
   for (size_t i = 0; i < params.size(); ++i)
     if (params[i].name == n) return static_cast<int>(i);
   return -1;

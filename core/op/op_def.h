@@ -148,6 +148,7 @@ class OpDef {
   std::vector<std::string> OutputNames(const Params& p) const;
   const ParamSpec* FindParam(const std::string& n) const;
   int ParamIndex(const std::string& n) const;  // -1 when absent
+  int ParamIndex(const char* n) const;  // the same, without building a string per kernel lookup
   // Runs infer_shape/infer_type (or the default same-dtype rule).
   bool InferShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) const;
   bool InferType(const Params& p, std::vector<DType>* in, std::vector<DType>* out) const;

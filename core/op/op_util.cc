@@ -41,10 +41,20 @@ bool SameShapeInfer(const OpDef& op, const Params& p, std::vector<Shape>* in, st
     for (const Shape& s : *v)
       if (s.known()) { known = s; break; }
   if (!known.known()) return false;
-  std::vector<std::string> names = op.InputNames(p);
-  for (size_t i = 0; i < in->size(); ++i)
+  // Every imperative call of a unary or binary elementwise op comes here: the
+  // names for a message are built only when there is a mismatch to report.
+  for (size_t i = 0; i < in->size(); ++i) {
+    Shape& s = (*in)[i];
+    if (!s.known()) s = known;
+    if (s == known) continue;
+    std::vector<std::string> names = op.InputNames(p);
     AssignShape(in, i, known, op.name + ": input '" + (i < names.size() ? names[i] : std::to_string(i)) + "'");
-  for (size_t i = 0; i < out->size(); ++i) AssignShape(out, i, known, op.name + ": output " + std::to_string(i));
+  }
+  for (size_t i = 0; i < out->size(); ++i) {
+    Shape& s = (*out)[i];
+    if (!s.known()) s = known;
+    if (s != known) AssignShape(out, i, known, op.name + ": output " + std::to_string(i));
+  }
   return true;
 }
 
@@ -102,10 +112,18 @@ bool SameTypeInfer(const OpDef& op, const Params& p, std::vector<DType>* in, std
     for (DType t : *v)
       if (t != DType::kUnknown) { known = t; break; }
   if (known == DType::kUnknown) return false;
-  std::vector<std::string> names = op.InputNames(p);
-  for (size_t i = 0; i < in->size(); ++i)
+  for (size_t i = 0; i < in->size(); ++i) {  // names built only for a message, as in SameShapeInfer
+    DType& t = (*in)[i];
+    if (t == DType::kUnknown) t = known;
+    if (t == known) continue;
+    std::vector<std::string> names = op.InputNames(p);
     AssignType(in, i, known, op.name + ": input '" + (i < names.size() ? names[i] : std::to_string(i)) + "'");
-  for (size_t i = 0; i < out->size(); ++i) AssignType(out, i, known, op.name + ": output " + std::to_string(i));
+  }
+  for (size_t i = 0; i < out->size(); ++i) {
+    DType& t = (*out)[i];
+    if (t == DType::kUnknown) t = known;
+    if (t != known) AssignType(out, i, known, op.name + ": output " + std::to_string(i));
+  }
   return true;
 }
 

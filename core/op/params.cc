@@ -166,8 +166,10 @@ void ParseValue(const OpDef& op, const ParamSpec& spec, const std::string& raw, 
 Params Params::Parse(const OpDef& op, const std::vector<std::pair<std::string, std::string>>& attrs) {
   Params p;
   p.op_ = &op;
-  p.raw_ = attrs;
-  p.values_.resize(op.params.size());
+  auto parsed = std::make_shared<Parsed>();
+  parsed->raw = attrs;
+  std::vector<ParamValue>& values = parsed->values;
+  values.resize(op.params.size());
   std::vector<bool> given(op.params.size(), false);
   for (const auto& kv : attrs) {
     if (kv.first.size() >= 2 && kv.first.compare(0, 2, "__") == 0) continue;  // hidden attribute
@@ -180,8 +182,8 @@ Params Params::Parse(const OpDef& op, const std::vector<std::pair<std::string, s
                                    << (list.empty() ? " (it takes no parameters)"
                                                     : " (expected one of: " + list + ")");
     }
-    ParseValue(op, op.params[static_cast<size_t>(idx)], kv.second, &p.values_[static_cast<size_t>(idx)]);
-    CheckParamBounds(op, op.params[static_cast<size_t>(idx)], p.values_[static_cast<size_t>(idx)]);
+    ParseValue(op, op.params[static_cast<size_t>(idx)], kv.second, &values[static_cast<size_t>(idx)]);
+    CheckParamBounds(op, op.params[static_cast<size_t>(idx)], values[static_cast<size_t>(idx)]);
     given[static_cast<size_t>(idx)] = true;
   }
   for (size_t i = 0; i < op.params.size(); ++i) {
@@ -191,12 +193,13 @@ Params Params::Parse(const OpDef& op, const std::vector<std::pair<std::string, s
         << op.name << ": missing required parameter '" << spec.name << "' (" << TypeName(spec.type)
         << ": " << spec.doc << ")";
     if (spec.default_value.empty() || IsNoneText(spec.default_value)) {
-      p.values_[i].is_none = true;
-      if (spec.type == ParamType::kString) p.values_[i].s = spec.default_value;
+      values[i].is_none = true;
+      if (spec.type == ParamType::kString) values[i].s = spec.default_value;
     } else {
-      ParseValue(op, spec, spec.default_value, &p.values_[i]);
+      ParseValue(op, spec, spec.default_value, &values[i]);
     }
   }
+  p.parsed_ = std::move(parsed);
   return p;
 }
 
@@ -204,7 +207,12 @@ const ParamValue& Params::Get(const char* name) const {
   WEFT_CHECK(op_ != nullptr, kInternal) << "parameters read before parsing";
   int idx = op_->ParamIndex(name);
   WEFT_CHECK(idx >= 0, kInternal) << op_->name << ": kernel asked for undeclared parameter '" << name << "'";
-  return values_[static_cast<size_t>(idx)];
+  return parsed_->values[static_cast<size_t>(idx)];
+}
+
+const std::vector<std::pair<std::string, std::string>>& Params::raw() const {
+  static const std::vector<std::pair<std::string, std::string>> kNone;
+  return parsed_ ? parsed_->raw : kNone;
 }
 
 std::string ParamTypeName(ParamType t) { return TypeName(t); }

@@ -74,7 +74,7 @@ class Params {
   const ParamValue& Get(const char* name) const;
   const OpDef* op() const { return op_; }
   // The attributes as given (for JSON round trips and error messages).
-  const std::vector<std::pair<std::string, std::string>>& raw() const { return raw_; }
+  const std::vector<std::pair<std::string, std::string>>& raw() const;
 
   // What a node hands its op's kernels besides attributes: a control-flow
   // node's graphs (core/graph/subgraphs.h). Shared, so a pushed kernel's copy
@@ -83,9 +83,15 @@ class Params {
   const std::shared_ptr<const void>& attached() const { return attached_; }
 
  private:
+  // What Parse produced, never changed after: copies of a Params (one per
+  // pushed call, per recorded tape node, per cached parse in the C ABI) share
+  // it instead of copying every value's strings and tuples.
+  struct Parsed {
+    std::vector<ParamValue> values;  // index = schema order
+    std::vector<std::pair<std::string, std::string>> raw;
+  };
   const OpDef* op_ = nullptr;
-  std::vector<ParamValue> values_;  // index = schema order
-  std::vector<std::pair<std::string, std::string>> raw_;
+  std::shared_ptr<const Parsed> parsed_;
   std::shared_ptr<const void> attached_;
 };
 

@@ -6,6 +6,7 @@
 #include "core/base/context.h"
 #include "core/base/error.h"
 #include "core/op/op_def.h"
+#include "core/op/params_cache.h"
 
 namespace weft {
 namespace {
@@ -83,6 +84,41 @@ TEST(Base, HalfAndBFloat16) {
   EXPECT_EQ(half_t(1.0f).bits, 0x3c00);
   EXPECT_EQ(bf16_t(1.0f).bits, 0x3f80);
   EXPECT_FLOAT_EQ(static_cast<float>(bf16_t(3.0f)), 3.0f);
+}
+
+// Note [Parse cache]: a hit gives what Parse gives, a bad list raises every
+// time (it is never cached), and more distinct lists than the cache holds still
+// parse right. The cache keys on the op's address, so the op lives as long as
+// the process, as registered ops do.
+TEST(Params, ParseCacheAgreesWithParse) {
+  static const OpDef op = MakeOp();
+  auto cached = [](std::vector<std::pair<const char*, const char*>> kv) {
+    std::vector<const char*> keys, vals;
+    for (const auto& e : kv) {
+      keys.push_back(e.first);
+      vals.push_back(e.second);
+    }
+    return ParseCached(op, static_cast<int>(kv.size()), keys.data(), vals.data());
+  };
+  for (int round = 0; round < 2; ++round) {  // the second round hits
+    Params a = cached({{"shape", "(2, 3)"}, {"scale", "0.5"}});
+    EXPECT_EQ(a.GetTuple("shape"), (std::vector<int64_t>{2, 3}));
+    EXPECT_DOUBLE_EQ(a.GetFloat("scale"), 0.5);
+    EXPECT_EQ(a.raw().size(), 2u);
+    Params b = cached({{"shape", "(2, 3)"}, {"scale", "0.25"}});
+    EXPECT_DOUBLE_EQ(b.GetFloat("scale"), 0.25);
+    Params c = cached({{"scale", "0.5"}, {"shape", "(2, 3)"}});  // another order is another list
+    EXPECT_EQ(c.raw()[0].first, "scale");
+    EXPECT_THROW(cached({{"shape", "(2, 3)"}, {"scale", "half"}}), Error);
+    EXPECT_THROW(cached({{"scale", "0.5"}}), Error);  // 'shape' is required
+  }
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 200; ++i) {  // more lists than entries: evictions
+      const std::string axis = std::to_string(i);
+      Params p = cached({{"shape", "(1,)"}, {"axis", axis.c_str()}});
+      ASSERT_EQ(p.GetInt("axis"), i);
+    }
+  }
 }
 
 }  // namespace
