@@ -31,6 +31,7 @@ std::exception_ptr WrapCurrentException(const char* name) {
 
 namespace {
 thread_local int inline_push_depth = 0;
+thread_local int run_if_ready_depth = 0;
 thread_local uint64_t pushes_from_this_thread = 0;
 }  // namespace
 
@@ -41,6 +42,11 @@ uint64_t PushesFromThisThread() { return pushes_from_this_thread; }
 InlinePushScope::InlinePushScope() { ++inline_push_depth; }
 InlinePushScope::~InlinePushScope() { --inline_push_depth; }
 bool InlinePushScope::Active() { return inline_push_depth > 0; }
+
+// Note [Small ops run at push] (inline_push.h)
+RunIfReadyScope::RunIfReadyScope() { ++run_if_ready_depth; }
+RunIfReadyScope::~RunIfReadyScope() { --run_if_ready_depth; }
+bool RunIfReadyScope::Active() { return run_if_ready_depth > 0; }
 
 std::unique_ptr<Engine> Engine::Create(const std::string& kind) {
   if (kind == "naive") return engine_internal::MakeNaiveEngine();

@@ -110,6 +110,7 @@ OprBlock* ThreadedEngine::NewOpr(SyncFn&& fn, Context ctx, const VarHandle* read
   op->priority = priority;
   op->always_run = false;
   op->run_inline = false;
+  op->run_if_ready_at_push = false;
   op->delete_var = nullptr;
   op->name.assign(name != nullptr ? name : "");
   FillVars(op, reads, num_reads, writes, num_writes);
@@ -128,7 +129,13 @@ void ThreadedEngine::PushOpr(OprBlock* op) {
     for (ThreadedVar* v : op->const_vars) v->AppendRead(op);
     for (ThreadedVar* v : op->mutable_vars) v->AppendWrite(op);
   }
-  if (op->DecrWait() == 0) OnReady(op);
+  if (op->DecrWait() == 0) {
+    if (op->run_if_ready_at_push) {
+      Execute(op);  // Note [Small ops run at push]
+    } else {
+      OnReady(op);
+    }
+  }
 }
 
 void ThreadedEngine::Push(SyncFn fn, Context ctx, const std::vector<VarHandle>& const_vars,
@@ -142,6 +149,7 @@ void ThreadedEngine::Push(SyncFn fn, Context ctx, const std::vector<VarHandle>& 
   OprBlock* op = NewOpr(std::move(fn), ctx, const_vars.data(), const_vars.size(), mutable_vars.data(),
                         mutable_vars.size(), prop, priority, name);
   op->run_inline = ctx.dev_type != DevType::kGPU && InlinePushScope::Active();  // Note [Inline pushes]
+  op->run_if_ready_at_push = ctx.dev_type != DevType::kGPU && RunIfReadyScope::Active();
   PushOpr(op);
 }
 

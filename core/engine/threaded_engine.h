@@ -55,6 +55,9 @@ struct OprBlock {
   // Runs on the thread that satisfies its last dependency instead of a lane:
   // only for WaitForVar's signal, which is a few instructions.
   bool run_inline = false;
+  // Runs on the pusher if no var makes it wait at push; queued otherwise
+  // (Note [Small ops run at push] in inline_push.h).
+  bool run_if_ready_at_push = false;
   ThreadedVar* delete_var = nullptr;  // DeleteVar: freed after completion
   std::vector<ThreadedVar*> const_vars;    // deduplicated, disjoint from mutable_vars
   std::vector<ThreadedVar*> mutable_vars;  // deduplicated

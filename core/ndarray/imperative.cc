@@ -1,6 +1,9 @@
 #include "core/ndarray/imperative.h"
 
+#include <optional>
+
 #include "core/base/error.h"
+#include "core/engine/inline_push.h"
 #include "core/ndarray/axpy_fusion.h"
 #include "core/op/dynamic_shape.h"
 #include "core/op/op_rules.h"
@@ -46,7 +49,24 @@ std::vector<Shape> DynamicOutputShapes(const OpDef& op, const DynamicShapeRule& 
 RecordingFn g_is_recording = nullptr;
 RecordFn g_record = nullptr;
 
-void PushGated(const std::shared_ptr<const PreparedOp>& p, bool is_train, axpy_fusion::Gate gate);
+void PushGated(const std::shared_ptr<const PreparedOp>& p, bool is_train, axpy_fusion::Gate gate,
+               bool run_if_ready = false);
+
+// Note [Small ops run at push] (core/engine/inline_push.h): a CPU call of an
+// elementwise op the fusion pass can write (a pure kernel that never pushes,
+// waits or draws random numbers) on at most this many bytes per array.
+constexpr size_t kRunAtPushBytes = 16 << 10;
+
+bool RunsAtPushIfReady(const PreparedOp& p) {
+  if (!p.ctx.is_cpu() || p.rng != nullptr || p.op->fusion != FusionClass::kElementwise ||
+      p.op->fused_form.kind == FusedForm::kNone)
+    return false;
+  for (const NDArray& a : p.inputs)
+    if (a.Bytes() > kRunAtPushBytes) return false;
+  for (const NDArray& o : p.outputs)
+    if (o.Bytes() > kRunAtPushBytes) return false;
+  return true;
+}
 
 }  // namespace
 
@@ -158,7 +178,8 @@ void InvokeImpl(const OpDef& op, Params params, std::vector<NDArray> inputs, std
     if (a.ag_node()) a = a.Detach();
   for (NDArray& o : p->outputs)
     if (o.ag_node()) o = o.Detach();
-  PushGated(p, is_train, std::move(gate));
+  const bool small = RunsAtPushIfReady(*p);
+  PushGated(p, is_train, std::move(gate), small);
   *outputs = std::move(visible);
 }
 
@@ -213,7 +234,10 @@ void PushPrepared(const std::shared_ptr<const PreparedOp>& p, bool is_train) { P
 namespace {
 
 // A gated call runs only if its gate admits it (Note [In-place axpy fusion]).
-void PushGated(const std::shared_ptr<const PreparedOp>& p, bool is_train, axpy_fusion::Gate gate) {
+void PushGated(const std::shared_ptr<const PreparedOp>& p, bool is_train, axpy_fusion::Gate gate,
+               bool run_if_ready) {
+  std::optional<RunIfReadyScope> at_push;
+  if (run_if_ready) at_push.emplace();
   Engine::Get()->Push(
       [p, is_train, gate = std::move(gate)](RunContext rctx) {
         if (!axpy_fusion::Admit(gate)) return;

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -20,6 +21,7 @@
 
 #include "core/base/error.h"
 #include "core/engine/engine.h"
+#include "core/engine/inline_push.h"
 
 namespace weft {
 namespace {
@@ -264,6 +266,7 @@ TEST_P(EngineTest, RandomDagMatchesSequentialExecution) {
   uint64_t* observed_ptr = observed.data();
   std::vector<VarHandle> reads, writes;
   next_cp = 0;
+  std::mt19937_64 at_push_rng(777);  // a third of the ops may run at push (Note [Small ops run at push])
   for (int i = 0; i < num_ops; ++i) {
     if (next_cp < checkpoints.size() && checkpoints[next_cp].first == i) {
       int v = checkpoints[next_cp].second;
@@ -277,6 +280,8 @@ TEST_P(EngineTest, RandomDagMatchesSequentialExecution) {
     for (int r : op.reads) reads.push_back(vars[r]);
     for (int w : op.writes) writes.push_back(vars[w]);
     const StressOp* op_ptr = &op;
+    std::optional<RunIfReadyScope> at_push;
+    if (at_push_rng() % 3 == 0) at_push.emplace();
     eng().Push(
         [op_ptr, i, cells_ptr, observed_ptr](RunContext) {
           ApplyStressOp(*op_ptr, static_cast<uint64_t>(i), cells_ptr, observed_ptr);
@@ -289,6 +294,47 @@ TEST_P(EngineTest, RandomDagMatchesSequentialExecution) {
   for (int i = 0; i < num_ops; ++i) mismatches += observed[i] != expect_observed[i];
   EXPECT_EQ(mismatches, 0);
   for (VarHandle v : vars) eng().DeleteVar(nullptr, Context::CPU(), v);
+}
+
+// Note [Small ops run at push]: inside a RunIfReadyScope an op whose vars are
+// idle runs before Push returns, on the pusher; one that must wait is queued
+// and runs after what it waits for, on a worker, while the pusher goes on.
+TEST_P(EngineTest, RunIfReadyRunsIdleOpsOnThePusherAndQueuesTheRest) {
+  VarHandle a = eng().NewVar(), b = eng().NewVar();
+  const std::thread::id me = std::this_thread::get_id();
+  std::thread::id ran_on;
+  int value = 0;
+  {
+    RunIfReadyScope scope;
+    eng().Push([&](RunContext) { ran_on = std::this_thread::get_id(); value = 1; }, Context::CPU(), {}, {a});
+  }
+  EXPECT_EQ(value, 1) << "an op on idle vars runs inside Push";
+  EXPECT_EQ(ran_on, me);
+  if (!threaded()) {  // the naive engine runs every op inside Push: nothing can be held pending
+    eng().DeleteVar(nullptr, Context::CPU(), a);
+    eng().DeleteVar(nullptr, Context::CPU(), b);
+    return;
+  }
+  std::atomic<bool> release{false}, blocker_started{false};
+  eng().Push([&](RunContext) { blocker_started = true; WaitUntil([&] { return release.load(); }); }, Context::CPU(),
+             {}, {b});
+  std::atomic<bool> waiter_ran{false};
+  std::thread::id waiter_thread;
+  {
+    RunIfReadyScope scope;
+    // Reads a (idle) and writes b (held by the blocker): it must wait.
+    eng().Push([&](RunContext) { waiter_thread = std::this_thread::get_id(); value = 2; waiter_ran = true; },
+               Context::CPU(), {a}, {b});
+  }
+  EXPECT_FALSE(waiter_ran.load()) << "an op that must wait is queued, not run on the pusher";
+  EXPECT_TRUE(WaitUntil([&] { return blocker_started.load(); }));
+  release = true;
+  eng().WaitForVar(b);
+  EXPECT_TRUE(waiter_ran.load());
+  EXPECT_EQ(value, 2);
+  EXPECT_NE(waiter_thread, me);
+  eng().DeleteVar(nullptr, Context::CPU(), a);
+  eng().DeleteVar(nullptr, Context::CPU(), b);
 }
 
 TEST_P(EngineTest, ConcurrentPushersShareVars) {
