@@ -216,6 +216,9 @@ def test_memory_and_api_events(trace_file):
     profiler.set_state("run")
     x = nd.zeros((256,))
     (x + 1).wait_to_read()
+    # The temporary's memory is released by an engine op pushed when its handle
+    # dies; wait for it, or its record may land between dump() and dumps().
+    nd.waitall()
     profiler.set_state("stop")
     profiler.dump()
     trace = _load(trace_file)
