@@ -35,7 +35,8 @@ class InlinePushScope {
 // InlinePushScope, an op that must wait is queued as usual, and an op made
 // ready later by a completion goes to its lane, so a chain of waiting ops is
 // never run on one thread's stack. Engine semantics are unchanged (Note
-// [Engine semantics]); GPU ops are never run at push.
+// [Engine semantics]); GPU ops are never run at push. The release of a host
+// array's memory (Chunk::~Chunk, a DeleteVar) is run at push the same way.
 class RunIfReadyScope {
  public:
   RunIfReadyScope();

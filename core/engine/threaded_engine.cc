@@ -378,6 +378,7 @@ void ThreadedEngine::DeleteVar(std::function<void()> on_delete, Context ctx, Var
   OprBlock* op = NewOpr(std::move(fn), ctx, nullptr, 0, &var, 1, FnProperty::kNormal, 0, "DeleteVar");
   op->always_run = true;
   op->run_inline = !op->fn;
+  op->run_if_ready_at_push = ctx.dev_type != DevType::kGPU && RunIfReadyScope::Active();
   op->delete_var = ToVar(var);
   PushOpr(op);
 }

@@ -3,8 +3,10 @@
 #include "core/base/checked_math.h"
 
 #include <cstring>
+#include <optional>
 
 #include "core/base/error.h"
+#include "core/engine/inline_push.h"
 #include "core/gpu/device_api.h"
 
 namespace weft {
@@ -30,6 +32,11 @@ Chunk::~Chunk() {
     Engine::Get()->DeleteVar([owner = std::move(external_owner)]() mutable { owner.reset(); }, ctx, var);
     return;
   }
+  // Host memory goes back to the pool on this thread when nothing is pending
+  // on it (Note [Small ops run at push]): handing that to a worker cost more
+  // than the free itself.
+  std::optional<RunIfReadyScope> at_push;
+  if (ctx.dev_type == DevType::kCPU) at_push.emplace();
   Engine::Get()->DeleteVar([h] { Storage::Free(h); }, ctx, var);
 }
 

@@ -333,8 +333,20 @@ TEST_P(EngineTest, RunIfReadyRunsIdleOpsOnThePusherAndQueuesTheRest) {
   EXPECT_TRUE(waiter_ran.load());
   EXPECT_EQ(value, 2);
   EXPECT_NE(waiter_thread, me);
-  eng().DeleteVar(nullptr, Context::CPU(), a);
-  eng().DeleteVar(nullptr, Context::CPU(), b);
+  // A release (DeleteVar) in the scope: at once on an idle var, after the
+  // pending access on a busy one.
+  std::atomic<bool> release_b{false}, a_freed{false}, b_freed{false};
+  eng().Push([&](RunContext) { WaitUntil([&] { return release_b.load(); }); }, Context::CPU(), {b}, {});
+  {
+    RunIfReadyScope scope;
+    eng().DeleteVar([&] { a_freed = true; }, Context::CPU(), a);
+    EXPECT_TRUE(a_freed.load());
+    eng().DeleteVar([&] { b_freed = true; }, Context::CPU(), b);
+    EXPECT_FALSE(b_freed.load()) << "b is still read by the op pushed before";
+  }
+  release_b = true;
+  eng().WaitForAll();
+  EXPECT_TRUE(b_freed.load());
 }
 
 TEST_P(EngineTest, ConcurrentPushersShareVars) {
