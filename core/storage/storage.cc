@@ -24,7 +24,7 @@ void CheckDevice(Context ctx) {
   if (ctx.dev_type == DevType::kGPU) gpu::CheckDevice(ctx);
 }
 
-PooledAllocator* AllocatorFor(Context ctx) {
+PooledAllocator* LookUpAllocator(Context ctx) {
   CheckDevice(ctx);
   // Leaked on purpose: arrays freed by static destructors at exit (or by a
   // Python interpreter shutting down) must still find their allocator.
@@ -34,6 +34,16 @@ PooledAllocator* AllocatorFor(Context ctx) {
   PooledAllocator*& a = (*allocators)[ctx];
   if (a == nullptr) a = new PooledAllocator(ctx, Storage::PoolingEnabled());
   return a;
+}
+
+PooledAllocator* AllocatorFor(Context ctx) {
+  // cpu(0) holds nearly every array: found once, not through the map's lock
+  // on every allocation and release.
+  if (ctx == Context::CPU(0)) {
+    static PooledAllocator* const cpu0 = LookUpAllocator(Context::CPU(0));
+    return cpu0;
+  }
+  return LookUpAllocator(ctx);
 }
 
 }  // namespace
