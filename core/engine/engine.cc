@@ -44,8 +44,8 @@ InlinePushScope::~InlinePushScope() { --inline_push_depth; }
 bool InlinePushScope::Active() { return inline_push_depth > 0; }
 
 // Note [Small ops run at push] (inline_push.h)
-RunIfReadyScope::RunIfReadyScope() { ++run_if_ready_depth; }
-RunIfReadyScope::~RunIfReadyScope() { --run_if_ready_depth; }
+RunIfReadyScope::RunIfReadyScope(bool active) : active_(active) { run_if_ready_depth += active_ ? 1 : 0; }
+RunIfReadyScope::~RunIfReadyScope() { run_if_ready_depth -= active_ ? 1 : 0; }
 bool RunIfReadyScope::Active() { return run_if_ready_depth > 0; }
 
 std::unique_ptr<Engine> Engine::Create(const std::string& kind) {

@@ -39,11 +39,15 @@ class InlinePushScope {
 // array's memory (Chunk::~Chunk, a DeleteVar) is run at push the same way.
 class RunIfReadyScope {
  public:
-  RunIfReadyScope();
+  // A scope that is not `active` changes nothing (callers decide per push).
+  explicit RunIfReadyScope(bool active = true);
   ~RunIfReadyScope();
   RunIfReadyScope(const RunIfReadyScope&) = delete;
   RunIfReadyScope& operator=(const RunIfReadyScope&) = delete;
   static bool Active();
+
+ private:
+  bool active_;
 };
 
 }  // namespace weft

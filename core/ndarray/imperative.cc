@@ -1,7 +1,5 @@
 #include "core/ndarray/imperative.h"
 
-#include <optional>
-
 #include "core/base/error.h"
 #include "core/engine/inline_push.h"
 #include "core/ndarray/axpy_fusion.h"
@@ -236,8 +234,7 @@ namespace {
 // A gated call runs only if its gate admits it (Note [In-place axpy fusion]).
 void PushGated(const std::shared_ptr<const PreparedOp>& p, bool is_train, axpy_fusion::Gate gate,
                bool run_if_ready) {
-  std::optional<RunIfReadyScope> at_push;
-  if (run_if_ready) at_push.emplace();
+  RunIfReadyScope at_push(run_if_ready);
   Engine::Get()->Push(
       [p, is_train, gate = std::move(gate)](RunContext rctx) {
         if (!axpy_fusion::Admit(gate)) return;

@@ -3,7 +3,6 @@
 #include "core/base/checked_math.h"
 
 #include <cstring>
-#include <optional>
 
 #include "core/base/error.h"
 #include "core/engine/inline_push.h"
@@ -35,8 +34,7 @@ Chunk::~Chunk() {
   // Host memory goes back to the pool on this thread when nothing is pending
   // on it (Note [Small ops run at push]): handing that to a worker cost more
   // than the free itself.
-  std::optional<RunIfReadyScope> at_push;
-  if (ctx.dev_type == DevType::kCPU) at_push.emplace();
+  RunIfReadyScope at_push(ctx.dev_type == DevType::kCPU);
   Engine::Get()->DeleteVar([h] { Storage::Free(h); }, ctx, var);
 }
 

@@ -12,7 +12,6 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -280,8 +279,7 @@ TEST_P(EngineTest, RandomDagMatchesSequentialExecution) {
     for (int r : op.reads) reads.push_back(vars[r]);
     for (int w : op.writes) writes.push_back(vars[w]);
     const StressOp* op_ptr = &op;
-    std::optional<RunIfReadyScope> at_push;
-    if (at_push_rng() % 3 == 0) at_push.emplace();
+    RunIfReadyScope at_push(at_push_rng() % 3 == 0);
     eng().Push(
         [op_ptr, i, cells_ptr, observed_ptr](RunContext) {
           ApplyStressOp(*op_ptr, static_cast<uint64_t>(i), cells_ptr, observed_ptr);
