@@ -1,6 +1,7 @@
 // Library-level C ABI: errors, versions, engine waits, RNG seed, storage stats.
 #include "capi/src/c_api_common.h"
 #include "core/engine/engine.h"
+#include "core/op/common/weight_cache.h"
 #include "core/op/random_state.h"
 #include "core/storage/storage.h"
 
@@ -52,6 +53,14 @@ int weft_storage_stats_get(weft_dev_type dev_type, int dev_id, weft_storage_stat
   out->bytes_pooled = s.bytes_pooled;
   out->num_allocs = s.num_allocs;
   out->num_pool_hits = s.num_pool_hits;
+  WEFT_API_END();
+}
+
+int weft_weight_cache_stats(int64_t* entries, int64_t* bytes, int64_t* hits) {
+  WEFT_API_BEGIN();
+  if (entries != nullptr) *entries = static_cast<int64_t>(weight_cache::NumEntries());
+  if (bytes != nullptr) *bytes = static_cast<int64_t>(weight_cache::BytesHeld());
+  if (hits != nullptr) *hits = static_cast<int64_t>(weight_cache::Hits());
   WEFT_API_END();
 }
 

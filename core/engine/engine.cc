@@ -1,4 +1,5 @@
 // Engine::Get / Engine::Create and helpers shared by the engines.
+#include <atomic>
 #include <string>
 
 #include "core/base/env.h"
@@ -8,6 +9,11 @@
 #include "core/engine/push_count.h"
 
 namespace weft {
+
+uint64_t NextWriteStamp() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 namespace engine_internal {
 

@@ -50,6 +50,18 @@ enum class FnProperty : int {
 
 using SyncFn = std::function<void(RunContext)>;
 
+// Note [Write stamps]
+// Every var carries a stamp drawn from one process-wide counter: at its
+// creation and again whenever an op that writes it completes (before the
+// ops waiting on it are released, so they see the new stamp). Two reads that
+// see the same stamp of a var see the same contents, and a stamp is never
+// reused, not even by another var at the same address later: kernels key
+// caches of data derived from their inputs on (pointer, stamp) — the oneDNN
+// weight layouts (Note [Weight layout cache] in core/op/common/weight_cache.h).
+// Memory written outside the engine is not covered: NDArray gives stamp 0
+// ("unknown") for chunks whose memory is shared with foreign code (DLPack).
+uint64_t NextWriteStamp();
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -67,6 +79,10 @@ class Engine {
   // Marks var as one that failed writers leave valid (Note [Engine semantics]);
   // call before pushing ops on it.
   virtual void KeepValidOnFailure(VarHandle var) = 0;
+  // The var's write stamp (Note [Write stamps]): a process-wide unique value,
+  // never 0, that changes when a write on the var completes. Read it from an
+  // op that reads the var: it then names the contents that op sees.
+  virtual uint64_t WriteStamp(VarHandle var) const = 0;
 
   // The process-wide engine, chosen once by WEFT_ENGINE (naive | threaded,
   // default threaded). Threaded pool size: WEFT_CPU_WORKER_NTHREADS (default 2).

@@ -3,6 +3,7 @@
 // engine is tested against. Exceptions follow Note [Engine semantics]
 // exactly as in the threaded engine: stored on the op's mutable vars and
 // rethrown by the next wait, never thrown from Push.
+#include <atomic>
 #include <exception>
 #include <mutex>
 
@@ -19,6 +20,9 @@ namespace {
 struct NaiveVar {
   std::exception_ptr exception;  // guarded by NaiveEngine::mu_
   bool keep_valid = false;       // KeepValidOnFailure: never stores an exception
+  // Note [Write stamps]; atomic because a reader on another thread (a kernel
+  // pushed from a worker of a subgraph op) may load it while a write ends.
+  std::atomic<uint64_t> stamp{NextWriteStamp()};
 };
 
 NaiveVar* ToVar(VarHandle h) { return reinterpret_cast<NaiveVar*>(h); }
@@ -29,6 +33,10 @@ class NaiveEngine final : public Engine {
   void KeepValidOnFailure(VarHandle var) override {
     std::lock_guard<std::mutex> lk(mu_);
     ToVar(var)->keep_valid = true;
+  }
+
+  uint64_t WriteStamp(VarHandle var) const override {
+    return ToVar(var)->stamp.load(std::memory_order_relaxed);
   }
 
   void Push(SyncFn fn, Context ctx, const std::vector<VarHandle>& const_vars,
@@ -42,6 +50,13 @@ class NaiveEngine final : public Engine {
     for (VarHandle v : mutable_vars) {
       WEFT_CHECK(v != nullptr, kInvalidArgument) << "Push(" << name << "): null var in mutable_vars";
     }
+    // The op's writes end when Push returns, whatever happens below.
+    struct Stamp {
+      const std::vector<VarHandle>& vars;
+      ~Stamp() {
+        for (VarHandle v : vars) ToVar(v)->stamp.store(NextWriteStamp(), std::memory_order_relaxed);
+      }
+    } stamp{mutable_vars};
     std::exception_ptr upstream;
     {
       std::lock_guard<std::mutex> lk(mu_);

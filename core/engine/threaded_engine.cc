@@ -305,6 +305,8 @@ void ThreadedEngine::RecordGlobalException(const std::exception_ptr& e) {
 
 void ThreadedEngine::KeepValidOnFailure(VarHandle var) { ToVar(var)->KeepValid(); }
 
+uint64_t ThreadedEngine::WriteStamp(VarHandle var) const { return ToVar(var)->write_stamp(); }
+
 void ThreadedEngine::WaitForVar(VarHandle var) {
   WEFT_CHECK(var != nullptr, kInvalidArgument) << "WaitForVar: null var";
   // A read of var that signals this thread. It runs inline on whichever

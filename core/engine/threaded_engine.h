@@ -101,6 +101,9 @@ class ThreadedVar {
   std::exception_ptr TakeException();
   // KeepValidOnFailure: SetException does nothing from then on.
   void KeepValid() { keep_valid_.store(true, std::memory_order_release); }
+  // Note [Write stamps] in engine.h. Renewed by CompleteWrite before the
+  // accesses it releases are dispatched, which orders it before their reads.
+  uint64_t write_stamp() const { return write_stamp_.load(std::memory_order_relaxed); }
 
   ThreadedVar* pool_next = nullptr;
 
@@ -126,6 +129,7 @@ class ThreadedVar {
   // exception is stored, which is always on the fast path.
   std::atomic<bool> has_exception_{false};
   std::atomic<bool> keep_valid_{false};
+  std::atomic<uint64_t> write_stamp_{0};
   std::exception_ptr exception_;  // guarded by lock_
 };
 
@@ -150,6 +154,7 @@ class ThreadedEngine final : public Engine {
   void WaitForAll() override;
   void DeleteVar(std::function<void()> on_delete, Context ctx, VarHandle var) override;
   void KeepValidOnFailure(VarHandle var) override;
+  uint64_t WriteStamp(VarHandle var) const override;
 
   // Called when op's last dependency is granted: runs it inline or hands it
   // to its lane.

@@ -20,6 +20,7 @@ void ThreadedVar::Init() {
   num_pending_reads_ = 0;
   exception_ = nullptr;
   has_exception_.store(false, std::memory_order_relaxed);
+  write_stamp_.store(NextWriteStamp(), std::memory_order_relaxed);
 }
 
 void ThreadedVar::Release() {
@@ -88,6 +89,7 @@ void ThreadedVar::CompleteRead(ThreadedEngine* engine) {
 }
 
 void ThreadedVar::CompleteWrite(ThreadedEngine* engine) {
+  write_stamp_.store(NextWriteStamp(), std::memory_order_relaxed);
   VersionedVarBlock* done = nullptr;   // the completed write's block
   VersionedVarBlock* reads_end = nullptr;  // first block after the reads it releases
   OprBlock* grant_write = nullptr;

@@ -170,6 +170,7 @@ ExportContext* NewExport(const NDArray& arr) {
   WEFT_CHECK(!arr.is_none(), kInvalidArgument) << "to_dlpack: the array is none";
   weft_dl_data_type dl_type = ToDLType(arr.dtype());
   arr.WaitToRead();  // the consumer reads the memory outside the engine
+  arr.MarkSharedOutside();  // ... and may write it: no write stamp would see that
   auto ctx = std::make_unique<ExportContext>();
   ctx->arr = arr.Detach();
   ctx->shape = arr.shape().dims();

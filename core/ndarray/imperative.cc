@@ -248,6 +248,12 @@ void PushGated(const std::shared_ptr<const PreparedOp>& p, bool is_train, axpy_f
         octx.ctx = p->ctx;
         octx.rng = p->rng;
         octx.stream = rctx.stream;
+        std::vector<uint64_t> stamps;  // read here, inside the op: they name what the kernel reads
+        if (p->op->uses_input_stamps) {
+          stamps.reserve(p->inputs.size());
+          for (const NDArray& a : p->inputs) stamps.push_back(a.WriteStamp());
+          octx.input_stamps = stamps.data();
+        }
         const FCompute& k = p->ctx.is_cpu() ? p->op->compute_cpu : p->op->compute_gpu;
         k(octx, p->params, in_views, p->req, out_views);
       },

@@ -67,6 +67,7 @@ NDArray NDArray::WrapExternal(void* dptr, const Shape& shape, DType dtype, Conte
   r.dtype_ = dtype;
   r.chunk_ = std::make_shared<Chunk>(dptr, static_cast<size_t>(shape.Size()) * DTypeSize(dtype), ctx,
                                      std::move(owner));
+  r.MarkSharedOutside();
   return r;
 }
 

@@ -3,6 +3,7 @@
 // engine tagged with that var (DESIGN.md "NDArray"). Views (reshape, slice on
 // axis 0, At) share the chunk and therefore the var.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -26,6 +27,9 @@ struct Chunk {
   // Set when the memory belongs to someone else (a DLPack import): then the
   // storage is not ours to free; dropping the owner releases it instead.
   std::shared_ptr<void> external_owner;
+  // Set once the memory is shared with code outside the engine (a DLPack
+  // import or export), whose writes no write stamp sees (Note [Write stamps]).
+  std::atomic<bool> shared_outside{false};
   Chunk(size_t bytes, Context ctx);
   // Wraps bytes at dptr on ctx without allocating; owner is released after
   // the last pending op on the chunk.
@@ -65,6 +69,17 @@ class NDArray {
   // Raw pointer; valid only inside an engine op that lists var(), or after a wait.
   void* data() const;
   TensorView View() const { return TensorView{data(), dtype_, shape_}; }
+  // Note [Write stamps] in core/engine/engine.h: the stamp of the chunk's var,
+  // or 0 (unknown) for a none array and for memory shared outside the engine.
+  // Call from an op that reads the array.
+  uint64_t WriteStamp() const {
+    if (!chunk_ || chunk_->shared_outside.load(std::memory_order_relaxed)) return 0;
+    return Engine::Get()->WriteStamp(chunk_->var);
+  }
+  // Marks the memory as shared outside the engine (DLPack export).
+  void MarkSharedOutside() const {
+    if (chunk_) chunk_->shared_outside.store(true, std::memory_order_relaxed);
+  }
 
   // Views sharing the chunk and var. Reshape keeps the element count (throws
   // kShape otherwise); Slice takes rows [begin, end) of axis 0; At(i) drops axis 0.

@@ -30,6 +30,14 @@ struct OpContext {
   RandomState* rng = nullptr;  // set when OpDef::needs_rng; its engine var is written
   // The engine worker's stream (gpu::Stream) for GPU kernels; nullptr on CPU.
   void* stream = nullptr;
+  // When OpDef::uses_input_stamps: one write stamp per input (Note [Write
+  // stamps] in core/engine/engine.h), 0 where unknown; otherwise nullptr. A
+  // kernel that runs another op's kernel on other inputs must clear it (the
+  // fused layers pass their convolution's data and weight at the same places).
+  const uint64_t* input_stamps = nullptr;
+  // Input i's stamp when data derived from it may be kept between calls (not
+  // training: the weights then change at every step); else 0.
+  uint64_t InferenceStamp(size_t i) const { return !is_train && input_stamps != nullptr ? input_stamps[i] : 0; }
 };
 
 // Fusion class: which passes may merge this op with neighbours.
@@ -102,6 +110,9 @@ class OpDef {
   // read them from the schema ("methods").
   std::vector<std::string> methods;
   bool needs_rng = false;
+  // The kernel reads OpContext::input_stamps (to cache data derived from its
+  // inputs: Note [Weight layout cache] in core/op/common/weight_cache.h).
+  bool uses_input_stamps = false;
   std::function<bool(const Params&)> needs_rng_fn;  // overrides needs_rng (LeakyReLU: rrelu only)
   FGradient gradient;  // empty: not differentiable (yet)
 
@@ -133,6 +144,7 @@ class OpDef {
     return *this;
   }
   OpDef& set_needs_rng() { needs_rng = true; return *this; }
+  OpDef& set_uses_input_stamps() { uses_input_stamps = true; return *this; }
   OpDef& set_mutate_inputs(std::vector<int> m) { mutate_inputs = std::move(m); return *this; }
   OpDef& set_gradient(FGradient f) { gradient = std::move(f); return *this; }
 

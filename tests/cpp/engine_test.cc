@@ -116,6 +116,35 @@ TEST_P(EngineTest, WritesAreOrdered) {
   eng().DeleteVar(nullptr, Context::CPU(), v);
 }
 
+// Note [Write stamps]: a completed write renews the stamp, a read does not,
+// and the stamp an op reads is the one its predecessor's write left.
+TEST_P(EngineTest, WriteStampsChangeOnlyWithCompletedWrites) {
+  VarHandle a = eng().NewVar(), b = eng().NewVar();
+  const uint64_t a0 = eng().WriteStamp(a), b0 = eng().WriteStamp(b);
+  EXPECT_NE(a0, 0u);
+  EXPECT_NE(a0, b0);  // unique across vars
+  eng().Push([](RunContext) {}, Context::CPU(), {a}, {}, FnProperty::kNormal, 0, "read");
+  eng().WaitForVar(a);
+  EXPECT_EQ(eng().WriteStamp(a), a0);
+  uint64_t seen_by_reader = 0;
+  for (int i = 0; i < 3; ++i)
+    eng().Push([](RunContext) {}, Context::CPU(), {}, {a}, FnProperty::kNormal, 0, "write");
+  eng().Push([&](RunContext) { seen_by_reader = eng().WriteStamp(a); }, Context::CPU(), {a}, {b},
+             FnProperty::kNormal, 0, "read a, write b");
+  eng().WaitForVar(b);
+  const uint64_t a3 = eng().WriteStamp(a);
+  EXPECT_NE(a3, a0);
+  EXPECT_EQ(seen_by_reader, a3);
+  EXPECT_NE(eng().WriteStamp(b), b0);
+  // A failed write still ends: the stamp moves on.
+  eng().Push([](RunContext) { WEFT_THROW(kInternal) << "boom"; }, Context::CPU(), {}, {a}, FnProperty::kNormal,
+             0, "failing write");
+  EXPECT_THROW(eng().WaitForVar(a), Error);
+  EXPECT_NE(eng().WriteStamp(a), a3);
+  eng().DeleteVar(nullptr, Context::CPU(), a);
+  eng().DeleteVar(nullptr, Context::CPU(), b);
+}
+
 TEST_P(EngineTest, ReadsRunConcurrentlyBetweenWrites) {
   if (!threaded()) GTEST_SKIP() << "the naive engine runs one op at a time";
   engine_ = CreateWithWorkers(GetParam(), 2);  // two reads need two workers

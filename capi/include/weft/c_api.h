@@ -535,6 +535,13 @@ WEFT_API int weft_symbol_cut_subgraph(const weft_symbol* sym, const char* marker
 WEFT_API int weft_symbol_compose_subgraph(const weft_op* op, const char* name, int num_attrs, const char* const* keys,
                                           const char* const* vals, int num_subgraphs, weft_symbol* const* subgraphs,
                                           int num_args, weft_symbol* const* args, weft_symbol** out);
+
+/* ---- kernel caches ---------------------------------------------------- */
+/* The cache of convolution weights kept in oneDNN's layout between inference
+ * calls (Note [Weight layout cache] in core/op/common/weight_cache.h): its
+ * entries, the bytes they hold, and the lookups it answered since the process
+ * started. Any pointer may be NULL. */
+WEFT_API int weft_weight_cache_stats(int64_t* entries, int64_t* bytes, int64_t* hits);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

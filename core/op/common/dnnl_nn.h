@@ -3,6 +3,10 @@
 // oneDNN does not cover the case (float64, an unsupported pooling variant);
 // the caller then runs the portable path. Signatures as in nn_kernels.h.
 #pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
 #include "core/op/conv/layer_cpu.h"
 #include "core/op/norm/norm_cpu.h"
 
@@ -24,6 +28,24 @@ struct ConvPostOps {
 };
 bool ConvForwardPost(const ConvGeom& g, const TensorView& x, const TensorView& w, const TensorView* b,
                      const ConvPostOps& post, const TensorView& y);
+// ConvForwardPost's weights (and bias) in its primitive's own layout, made
+// once and kept by the caller (Note [Weight layout cache] in
+// core/op/common/weight_cache.h); null when oneDNN does not take the case.
+// Only whether post has an addend and post.relu matter here.
+struct PreparedConvWeights;
+std::shared_ptr<const PreparedConvWeights> PrepareConvWeights(const ConvGeom& g, const TensorView& w,
+                                                              const TensorView* b, const ConvPostOps& post);
+// ConvForwardPost with the weights kept in the primitive's layout between calls
+// while `weight_stamp` (the weight's write stamp, Note [Write stamps]) and the
+// bias values stay the same; 0 (unknown, or training): nothing is kept.
+bool ConvForwardKept(uint64_t weight_stamp, const ConvGeom& g, const TensorView& x, const TensorView& w,
+                     const TensorView* b, const ConvPostOps& post, const TensorView& y);
+// What prepared weights depend on besides the weights: the geometry and post-ops
+// (a cache key; the weights' layout is the primitive's for exactly these).
+std::string PreparedConvKey(const ConvGeom& g, bool bias, const ConvPostOps& post);
+// ConvForwardPost with weights from PrepareConvWeights for the same g and post.
+bool ConvForwardPrepared(const ConvGeom& g, const TensorView& x, const PreparedConvWeights& pw,
+                         const ConvPostOps& post, const TensorView& y);
 bool ConvBackwardData(const ConvGeom& g, const TensorView& dy, const TensorView& w, OpReq req, const TensorView& dx);
 bool ConvBackwardWeight(const ConvGeom& g, const TensorView& dy, const TensorView& x, OpReq req, const TensorView& dw,
                         const TensorView* db, OpReq req_db);

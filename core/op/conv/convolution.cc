@@ -8,6 +8,7 @@
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
 #include "core/graph/grad_builder.h"
+#include "core/op/common/dnnl_nn.h"
 #include "core/op/common/layer_grad.h"
 #include "core/op/conv/layer_cpu.h"
 #include "core/op/conv/layer_geom.h"
@@ -109,11 +110,19 @@ OpDef& RegisterForward() {
         AssignShape(out, 0, OutShape(g), "Convolution: output");
         return true;
       })
-      .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
+      .set_compute_cpu([](const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         ConvGeom g = nn::ConvGeometry(p, in[0].shape);
-        nn_cpu::ConvForward(g, in[0], in[1], in.size() > 2 ? &in[2] : nullptr, req[0], out[0]);
+        const TensorView* bias = in.size() > 2 ? &in[2] : nullptr;
+#if WEFT_USE_DNNL  // inference: the weights kept in oneDNN's layout (Note [Weight layout cache])
+        if (ctx.InferenceStamp(1) != 0 && (req[0] == OpReq::kWriteTo || req[0] == OpReq::kWriteInplace) &&
+            in[0].dtype == DType::kFloat32 && nn_cpu::UseDnnl() && in[0].Size() > 0 && in[1].Size() > 0 &&
+            dnnl_cpu::ConvForwardKept(ctx.InferenceStamp(1), g, in[0], in[1], bias, dnnl_cpu::ConvPostOps(), out[0]))
+          return;
+#endif
+        nn_cpu::ConvForward(g, in[0], in[1], bias, req[0], out[0]);
       });
+  op.set_uses_input_stamps();
   op.list_input_names = nn::WeightInputNames;
   op.set_gradient(WeightLayerGradient);
   return op;

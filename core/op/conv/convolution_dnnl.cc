@@ -4,14 +4,17 @@
 // here through ConvBackwardData / ConvForward (see deconvolution.cc).
 #if WEFT_USE_DNNL
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/base/error.h"
 #include "core/op/common/dnnl_common.h"
 #include "core/op/common/dnnl_nn.h"
+#include "core/op/common/weight_cache.h"
 
 namespace weft {
 namespace dnnl_cpu {
@@ -276,33 +279,119 @@ bool ConvBackwardWeight(const ConvGeom& g, const TensorView& dy, const TensorVie
   return true;
 }
 
-bool ConvForwardPost(const ConvGeom& g, const TensorView& x, const TensorView& w, const TensorView* b,
-                     const ConvPostOps& post, const TensorView& y) {
-  ConvDims d;
-  if (x.dtype != DType::kFloat32 || !MakeDims(g, &d)) return false;
+namespace {
+
+std::string PostKey(const ConvGeom& g, bool bias, const ConvPostOps& post) {
   const bool sum = post.addend != nullptr;
-  const std::string key = Key(sum ? (post.relu ? "post_sr" : "post_s") : (post.relu ? "post_r" : "post"), g, b != nullptr);
-  auto f = Cached<FwdPost>(key, [&] { return MakeFwdPost(d, b != nullptr, sum, post.relu); });
-  if (!f) return false;
-  CallScratch s({ScratchBytes(f->src), ScratchBytes(f->wei), ScratchBytes(f->dst), ScratchpadBytes(f->pd)});
-  Args args{{DNNL_ARG_SRC, InputMemory(f->src, x.data, s[0])},
-            {DNNL_ARG_WEIGHTS, InputMemory(f->wei, w.data, s[1])},
-            {DNNL_ARG_DST, OutputMemory(f->dst, y.data, s[2])},
-            {DNNL_ARG_SCRATCHPAD, Scratchpad(f->pd, s[3])}};
-  if (b != nullptr) args.emplace(DNNL_ARG_BIAS, memory(PlainDesc(d.bias), CpuEngine(), b->data));
-  if (sum) {  // the sum post-op adds what dst holds before the primitive runs
-    if (f->dst_in) {
-      memory user(f->dst.plain, CpuEngine(), post.addend->data);
+  return Key(sum ? (post.relu ? "post_sr" : "post_s") : (post.relu ? "post_r" : "post"), g, bias);
+}
+
+std::shared_ptr<FwdPost> FindFwdPost(const ConvGeom& g, const ConvDims& d, bool bias, const ConvPostOps& post) {
+  return Cached<FwdPost>(PostKey(g, bias, post),
+                         [&] { return MakeFwdPost(d, bias, post.addend != nullptr, post.relu); });
+}
+
+// Runs f on x into y with the weights in `wei` (f's layout) and the bias.
+void RunFwdPost(FwdPost& f, const ConvDims& d, const TensorView& x, const memory& wei, const float* bias,
+                const ConvPostOps& post, const TensorView& y, void* src_scratch, void* dst_scratch,
+                void* scratchpad) {
+  Args args{{DNNL_ARG_SRC, InputMemory(f.src, x.data, src_scratch)},
+            {DNNL_ARG_WEIGHTS, wei},
+            {DNNL_ARG_DST, OutputMemory(f.dst, y.data, dst_scratch)},
+            {DNNL_ARG_SCRATCHPAD, Scratchpad(f.pd, scratchpad)}};
+  if (bias != nullptr) args.emplace(DNNL_ARG_BIAS, memory(PlainDesc(d.bias), CpuEngine(), const_cast<float*>(bias)));
+  if (post.addend != nullptr) {  // the sum post-op adds what dst holds before the primitive runs
+    if (f.dst_in) {
+      memory user(f.dst.plain, CpuEngine(), post.addend->data);
       memory dst = args.at(DNNL_ARG_DST);
-      f->dst_in->execute(ThreadStream(), user, dst);
+      f.dst_in->execute(ThreadStream(), user, dst);
     } else if (post.addend->data != y.data) {
       std::memcpy(y.data, post.addend->data, static_cast<size_t>(y.Size()) * sizeof(float));
     }
   }
-  Execute(f->prim, args);
-  FinishOutput(f->dst, args.at(DNNL_ARG_DST), y.data);
+  Execute(f.prim, args);
+  FinishOutput(f.dst, args.at(DNNL_ARG_DST), y.data);
   ThreadStream().wait();
+}
+
+}  // namespace
+
+bool ConvForwardPost(const ConvGeom& g, const TensorView& x, const TensorView& w, const TensorView* b,
+                     const ConvPostOps& post, const TensorView& y) {
+  ConvDims d;
+  if (x.dtype != DType::kFloat32 || !MakeDims(g, &d)) return false;
+  auto f = FindFwdPost(g, d, b != nullptr, post);
+  if (!f) return false;
+  CallScratch s({ScratchBytes(f->src), ScratchBytes(f->wei), ScratchBytes(f->dst), ScratchpadBytes(f->pd)});
+  const memory wei = InputMemory(f->wei, w.data, s[1]);
+  RunFwdPost(*f, d, x, wei, b != nullptr ? b->ptr<float>() : nullptr, post, y, s[0], s[2], s[3]);
   return true;
+}
+
+std::string PreparedConvKey(const ConvGeom& g, bool bias, const ConvPostOps& post) {
+  return PostKey(g, bias, post);
+}
+
+// Note [Weight layout cache] (core/op/common/weight_cache.h).
+struct PreparedConvWeights {
+  std::shared_ptr<FwdPost> f;  // the primitive whose layout `wei` has
+  std::unique_ptr<void, decltype(&std::free)> wei{nullptr, &std::free};
+  std::vector<float> bias;  // plain; empty: no bias
+};
+
+std::shared_ptr<const PreparedConvWeights> PrepareConvWeights(const ConvGeom& g, const TensorView& w,
+                                                              const TensorView* b, const ConvPostOps& post) {
+  ConvDims d;
+  if (w.dtype != DType::kFloat32 || !MakeDims(g, &d)) return nullptr;
+  auto f = FindFwdPost(g, d, b != nullptr, post);
+  if (!f) return nullptr;
+  auto pw = std::make_shared<PreparedConvWeights>();
+  pw->f = f;
+  const size_t bytes = f->wei.prim.get_size();
+  pw->wei.reset(std::aligned_alloc(64, (std::max<size_t>(bytes, 1) + 63) / 64 * 64));
+  WEFT_CHECK(pw->wei != nullptr, kOutOfMemory) << "out of memory allocating " << bytes
+                                               << " bytes for a convolution's reordered weights";
+  if (f->wei.reorder) {
+    memory user(f->wei.plain, CpuEngine(), w.data), blocked(f->wei.prim, CpuEngine(), pw->wei.get());
+    f->wei.reorder->execute(ThreadStream(), user, blocked);
+    ThreadStream().wait();
+  } else {
+    std::memcpy(pw->wei.get(), w.data, bytes);
+  }
+  if (b != nullptr) pw->bias.assign(b->ptr<float>(), b->ptr<float>() + b->Size());
+  return pw;
+}
+
+bool ConvForwardPrepared(const ConvGeom& g, const TensorView& x, const PreparedConvWeights& pw,
+                         const ConvPostOps& post, const TensorView& y) {
+  ConvDims d;
+  if (x.dtype != DType::kFloat32 || !MakeDims(g, &d)) return false;
+  FwdPost& f = *pw.f;
+  WEFT_CHECK(x.shape.dims() == f.src.plain.dims() && y.shape.dims() == f.dst.plain.dims(), kInternal)
+      << "convolution with prepared weights: shapes differ from the ones the weights were prepared for";
+  CallScratch s({ScratchBytes(f.src), ScratchBytes(f.dst), ScratchpadBytes(f.pd)});
+  const memory wei(f.wei.prim, CpuEngine(), pw.wei.get());
+  RunFwdPost(f, d, x, wei, pw.bias.empty() ? nullptr : pw.bias.data(), post, y, s[0], s[1], s[2]);
+  return true;
+}
+
+bool ConvForwardKept(uint64_t weight_stamp, const ConvGeom& g, const TensorView& x, const TensorView& w,
+                     const TensorView* b, const ConvPostOps& post, const TensorView& y) {
+  if (weight_stamp == 0 || !weight_cache::Enabled() || w.dtype != DType::kFloat32)
+    return ConvForwardPost(g, x, w, b, post, y);
+  weight_cache::Source src;
+  src.weight = w.data;
+  src.stamp = weight_stamp;
+  if (b != nullptr) {
+    src.small = b->ptr<float>();
+    src.small_count = static_cast<size_t>(b->Size());
+  }
+  const size_t bytes = static_cast<size_t>(w.Size() + (b != nullptr ? b->Size() : 0)) * sizeof(float);
+  auto pw = weight_cache::FindOrMakeAs<PreparedConvWeights>(
+      "Convolution/" + PostKey(g, b != nullptr, post), src, bytes,
+      [&]() { return PrepareConvWeights(g, w, b, post); });
+  if (!pw) return ConvForwardPost(g, x, w, b, post, y);
+  return ConvForwardPrepared(g, x, *pw, post, y);
 }
 
 }  // namespace dnnl_cpu

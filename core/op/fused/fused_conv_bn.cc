@@ -11,15 +11,19 @@
 // shift = beta - moving_mean * scale. The CPU kernel computes scale and shift
 // from the parameter arrays at every call and folds them into a copy of
 // the weights and the bias (w * scale per filter, (b - moving_mean) * scale +
-// beta; nothing is cached, so set_params, a Trainer update or a rebind
-// between forwards is seen at once, and the user's arrays are never written).
-// The oneDNN convolution then runs with the residual add (oneDNN's sum
-// post-op) and ReLU as post-ops: its output is written once, already
-// normalised, summed and activated, instead of being read and written again
-// by BatchNorm, the add and the Activation. The copy costs one pass over the
-// weights, as the reorder into oneDNN's layout does at every call anyway
-// (per-channel binary post-ops would avoid it but get only slow kernels in
-// oneDNN 2.6: convolution_dnnl.cc). The hidden outputs (mean, var) receive
+// beta; the user's arrays are never written). The oneDNN convolution then
+// runs with the residual add (oneDNN's sum post-op) and ReLU as post-ops: its
+// output is written once, already normalised, summed and activated, instead
+// of being read and written again by BatchNorm, the add and the Activation.
+// Not training, the folded weights are kept in oneDNN's layout between calls
+// (Note [Weight layout cache] in core/op/common/weight_cache.h): valid while
+// the weight's write stamp and the scale, shift and bias are the ones they
+// were made from, so set_params, a Trainer update or a rebind between
+// forwards is seen at once. Otherwise (training with use_global_stats, the
+// cache off) the copy costs one pass over the weights per call, as the
+// reorder into oneDNN's layout does (per-channel binary post-ops would avoid
+// it but get only slow kernels in oneDNN 2.6: convolution_dnnl.cc). The
+// hidden outputs (mean, var) receive
 // what BatchNorm writes there: the moving mean and the inverse standard
 // deviation.
 // Everything else computes the unfused chain with the unfused kernels:
@@ -40,6 +44,7 @@
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/layer_util.h"
 #include "core/op/common/nnx_util.h"
+#include "core/op/common/weight_cache.h"
 #include "core/op/conv/layer_cpu.h"
 #include "core/op/conv/layer_geom.h"
 #include "core/op/fused/fused_conv_bn.h"
@@ -174,9 +179,50 @@ void AffineEpilogue(const float* scale, const float* shift, const TensorView* ad
 
 constexpr int64_t kFoldRatio = 16;
 
+// wf = w * scale per filter, bf = b * scale + shift (Note [Inference folding]).
+void FoldInto(const float* w, const float* b, const float* scale, const float* shift, int64_t c, int64_t per_filter,
+              float* wf, float* bf) {
+  ParallelFor(c, per_filter, [&](int64_t k0, int64_t k1) {
+    for (int64_t k = k0; k < k1; ++k) {
+      bf[k] = (b != nullptr ? b[k] * scale[k] : 0.f) + shift[k];
+      const float* src = w + k * per_filter;
+      float* dst = wf + k * per_filter;
+      for (int64_t i = 0; i < per_filter; ++i) dst[i] = src[i] * scale[k];
+    }
+  });
+}
+
+// The folded weights in the primitive's layout, from the cache when the
+// weights and the per-channel values are those it was made from (Note
+// [Weight layout cache] in core/op/common/weight_cache.h); null when not
+// cached (training, unknown stamp, cache off) or oneDNN refuses the case.
+// `per_channel` holds scale, shift and (with a bias) the bias: what the
+// folded weights are a function of, besides the weights.
+std::shared_ptr<const dnnl_cpu::PreparedConvWeights> CachedFoldedWeights(
+    const OpContext& ctx, const nn_cpu::ConvGeom& g, const TensorView& w, const float* b,
+    const std::vector<float>& per_channel, const dnnl_cpu::ConvPostOps& post) {
+  if (ctx.InferenceStamp(1) == 0 || !weight_cache::Enabled()) return nullptr;
+  const int64_t c = g.out_c, per_filter = w.Size() / std::max<int64_t>(c, 1);
+  weight_cache::Source src;
+  src.weight = w.data;
+  src.stamp = ctx.InferenceStamp(1);
+  src.small = per_channel.data();
+  src.small_count = per_channel.size();
+  const size_t bytes = static_cast<size_t>(w.Size() + c) * sizeof(float);
+  return weight_cache::FindOrMakeAs<dnnl_cpu::PreparedConvWeights>(
+      std::string(kOp) + "/" + dnnl_cpu::PreparedConvKey(g, true, post), src, bytes,
+      [&]() -> std::shared_ptr<const dnnl_cpu::PreparedConvWeights> {
+        std::vector<float> wf(static_cast<size_t>(w.Size())), bf(static_cast<size_t>(c));
+        const float* scale = per_channel.data();
+        FoldInto(w.ptr<float>(), b, scale, scale + c, c, per_filter, wf.data(), bf.data());
+        const TensorView wv{wf.data(), w.dtype, w.shape}, bv{bf.data(), w.dtype, Shape{c}};
+        return dnnl_cpu::PrepareConvWeights(g, wv, &bv, post);
+      });
+}
+
 // The folded path (Note [Inference folding]); false when oneDNN does not take it.
-bool FoldedForward(const Params& p, const Slots& s, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
-                   const std::vector<TensorView>& out) {
+bool FoldedForward(const OpContext& ctx, const Params& p, const Slots& s, const std::vector<TensorView>& in,
+                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   const nn_cpu::ConvGeom g = nn::ConvGeometry(ConvParams(p), in[0].shape);
   const int64_t c = g.out_c, per_filter = in[1].Size() / std::max<int64_t>(c, 1);
   const double eps = p.GetFloat("eps");
@@ -187,45 +233,44 @@ bool FoldedForward(const Params& p, const Slots& s, const std::vector<TensorView
   const float* var = in[static_cast<size_t>(s.moving_var)].ptr<float>();
   const TensorView* bias = s.bias >= 0 ? &in[static_cast<size_t>(s.bias)] : nullptr;
   const TensorView* addend = s.addend >= 0 ? &in[static_cast<size_t>(s.addend)] : nullptr;
-  const bool relu = ActType(p) == "relu";
-  // Folding copies the weights; when they outnumber the output many times
-  // (ResNet-18's last stage at batch 1: 94 times) one pass over the output
-  // after the convolution is cheaper. The factor is measured, not derived:
-  // folding still won at 12 times (that stage at batch 8).
-  const bool fold = in[1].Size() <= kFoldRatio * out[0].Size();
-  // This thread's buffer, for the call only: scale, shift, inverse std, then
-  // the folded weights and bias when folding.
-  thread_local std::vector<float> buf;
-  buf.resize(static_cast<size_t>(3 * c + (fold ? in[1].Size() + c : 0)));
-  float* scale = buf.data();
-  float* shift = scale + c;
-  float* invstd = shift + c;
-  float* wf = invstd + c;
-  float* bf = wf + (fold ? in[1].Size() : 0);
-  const float* w = in[1].ptr<float>();
   const float* b = bias != nullptr ? bias->ptr<float>() : nullptr;
-  ParallelFor(c, fold ? per_filter : 1, [&](int64_t k0, int64_t k1) {
-    for (int64_t k = k0; k < k1; ++k) {  // BatchNorm's own arithmetic (batch_norm_cpu.cc)
-      const float is = static_cast<float>(1.0 / std::sqrt(static_cast<double>(var[k]) + eps));
-      invstd[k] = is;
-      scale[k] = is * (fix_gamma ? 1.f : gamma[k]);
-      shift[k] = beta[k] - mean[k] * scale[k];
-      if (!fold) continue;
-      bf[k] = (b != nullptr ? b[k] * scale[k] : 0.f) + shift[k];
-      const float* src = w + k * per_filter;
-      float* dst = wf + k * per_filter;
-      for (int64_t i = 0; i < per_filter; ++i) dst[i] = src[i] * scale[k];
-    }
-  });
   dnnl_cpu::ConvPostOps post;
-  if (fold) {
-    post.addend = addend;
-    post.relu = relu;
-    const TensorView wv{wf, in[1].dtype, in[1].shape}, bv{bf, in[1].dtype, Shape{c}};
-    if (!dnnl_cpu::ConvForwardPost(g, in[0], wv, &bv, post, out[0])) return false;
+  post.addend = addend;
+  post.relu = ActType(p) == "relu";
+  // scale, shift, then the bias (what the folded weights depend on), then
+  // the inverse std, which only the hidden output needs.
+  std::vector<float> per_channel(static_cast<size_t>((b != nullptr ? 3 : 2) * c));
+  std::vector<float> invstd(static_cast<size_t>(c));
+  float* scale = per_channel.data();
+  float* shift = scale + c;
+  for (int64_t k = 0; k < c; ++k) {  // BatchNorm's own arithmetic (batch_norm_cpu.cc)
+    const float is = static_cast<float>(1.0 / std::sqrt(static_cast<double>(var[k]) + eps));
+    invstd[static_cast<size_t>(k)] = is;
+    scale[k] = is * (fix_gamma ? 1.f : gamma[k]);
+    shift[k] = beta[k] - mean[k] * scale[k];
+  }
+  if (b != nullptr) std::copy(b, b + c, shift + c);
+  if (auto prepared = CachedFoldedWeights(ctx, g, in[1], b, per_channel, post)) {
+    if (!dnnl_cpu::ConvForwardPrepared(g, in[0], *prepared, post, out[0])) return false;
   } else {
-    if (!dnnl_cpu::ConvForwardPost(g, in[0], in[1], bias, post, out[0])) return false;
-    AffineEpilogue(scale, shift, addend, relu, c, out[0]);
+    // Folding copies the weights; when they outnumber the output many times
+    // (ResNet-18's last stage at batch 1: 94 times) one pass over the output
+    // after the convolution is cheaper. The factor is measured, not derived:
+    // folding still won at 12 times (that stage at batch 8).
+    const bool fold = in[1].Size() <= kFoldRatio * out[0].Size();
+    if (fold) {
+      thread_local std::vector<float> buf;  // the folded weights and bias, for this call only
+      buf.resize(static_cast<size_t>(in[1].Size() + c));
+      float* wf = buf.data();
+      float* bf = wf + in[1].Size();
+      FoldInto(in[1].ptr<float>(), b, scale, shift, c, per_filter, wf, bf);
+      const TensorView wv{wf, in[1].dtype, in[1].shape}, bv{bf, in[1].dtype, Shape{c}};
+      if (!dnnl_cpu::ConvForwardPost(g, in[0], wv, &bv, post, out[0])) return false;
+    } else {
+      dnnl_cpu::ConvPostOps none;
+      if (!dnnl_cpu::ConvForwardPost(g, in[0], in[1], bias, none, out[0])) return false;
+      AffineEpilogue(scale, shift, addend, post.relu, c, out[0]);
+    }
   }
   auto store = [&](OpReq r, const TensorView& v, const float* src) {
     if (r == OpReq::kNull) return;
@@ -233,7 +278,7 @@ bool FoldedForward(const Params& p, const Slots& s, const std::vector<TensorView
     for (int64_t k = 0; k < c; ++k) d[k] = r == OpReq::kAddTo ? d[k] + src[k] : src[k];
   };
   store(req[1], out[1], mean);
-  store(req[2], out[2], invstd);
+  store(req[2], out[2], invstd.data());
   return true;
 }
 #endif
@@ -246,7 +291,7 @@ void ComputeCpu(const OpContext& ctx, const Params& p, const std::vector<TensorV
   const bool write = req[0] == OpReq::kWriteTo || req[0] == OpReq::kWriteInplace;
 #if WEFT_USE_DNNL
   if (!batch_stats && write && in[0].dtype == DType::kFloat32 && nn_cpu::UseDnnl() &&
-      (act_type == "none" || act_type == "relu") && FoldedForward(p, s, in, req, out))
+      (act_type == "none" || act_type == "relu") && FoldedForward(ctx, p, s, in, req, out))
     return;
 #endif
   // The unfused chain, through the unfused kernels, into y (or scratch for kAddTo).
@@ -277,6 +322,7 @@ void ComputeCpu(const OpContext& ctx, const Params& p, const std::vector<TensorV
 
 [[maybe_unused]] const bool kRegistered = [] {
   OpDef& op = OpRegistry::Get()->Add(kOp).set_compute_gpu(WEFT_GPU(cuda::FusedConvolutionBnGpu));
+  op.set_uses_input_stamps();
   op.describe("Activation(BatchNorm(Convolution(data, weight, bias)) + addend, act_type) as one operator (written by "
               "the graph fusion pass; see WEFT_FUSION). With the moving statistics the BatchNorm is folded into "
               "the convolution's output (Note [Inference folding] in core/op/fused/fused_conv_bn.cc). Parameters "

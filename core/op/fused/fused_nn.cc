@@ -75,6 +75,7 @@ bool RegisterFusedFC() {
 
 bool RegisterFusedConv() {
   OpDef& op = OpRegistry::Get()->Add("_fused_convolution_act").set_compute_gpu(WEFT_GPU(cuda::FusedConvolutionActGpu));
+  op.set_uses_input_stamps();  // the weights kept in oneDNN's layout (Note [Weight layout cache])
   op.describe("Activation(Convolution(data, weight, bias), act_type) as one operator (written by the graph "
               "fusion pass; see WEFT_FUSION): the convolution, then the activation in place on its output. "
               "Parameters as Convolution's, plus Activation's act_type.")
@@ -95,7 +96,8 @@ bool RegisterFusedConv() {
             nn_cpu::UseDnnl() && in[0].Size() > 0 && in[1].Size() > 0) {
           dnnl_cpu::ConvPostOps post;
           post.relu = true;
-          if (dnnl_cpu::ConvForwardPost(nn::ConvGeometry(LayerParams(conv, p), in[0].shape), in[0], in[1],
+          if (dnnl_cpu::ConvForwardKept(ctx.InferenceStamp(1),
+                                        nn::ConvGeometry(LayerParams(conv, p), in[0].shape), in[0], in[1],
                                         in.size() > 2 ? &in[2] : nullptr, post, out[0]))
             return;
         }
