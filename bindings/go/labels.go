@@ -64,12 +64,15 @@ func LabelInputNames(symbolJSON string) ([]string, error) {
 // opInputNames gives the input names of a registered op's schema (empty for
 // variadic ops, whose inputs are not named).
 func opInputNames(op string) ([]string, error) {
-	cname := C.CString(op)
+	cname, err := cString("opInputNames", "the operator name", op)
+	if err != nil {
+		return nil, err
+	}
 	defer C.free(unsafe.Pointer(cname))
 	var schema struct {
 		Inputs []string `json:"inputs"`
 	}
-	err := onThread(func() error {
+	err = onThread(func() error {
 		var h *C.weft_op
 		if err := check("weft_op_find", C.weft_op_find(cname, &h)); err != nil {
 			return err

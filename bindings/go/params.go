@@ -121,10 +121,13 @@ func SaveParamsBytes(arrays []*NDArray, names []string) ([]byte, error) {
 		held[a] = h
 		handles[i] = h
 	}
-	cnames := newCStrings(names)
+	cnames, err := newCStrings("SaveParams", "an array name", names)
+	if err != nil {
+		return nil, err
+	}
 	defer cnames.free()
 	var out []byte
-	err := onThread(func() error {
+	err = onThread(func() error {
 		var buf *C.char
 		var size C.size_t
 		var hp **C.weft_ndarray
@@ -144,15 +147,21 @@ func SaveParamsBytes(arrays []*NDArray, names []string) ([]byte, error) {
 // cStrings is a C array of C strings for calls taking const char**.
 type cStrings []*C.char
 
-func newCStrings(s []string) cStrings {
+// newCStrings refuses a string holding a NUL (cString), naming fn and what.
+func newCStrings(fn, what string, s []string) (cStrings, error) {
 	if s == nil {
-		return nil
+		return nil, nil
 	}
 	out := make(cStrings, len(s))
 	for i, v := range s {
-		out[i] = C.CString(v)
+		p, err := cString(fn, what, v)
+		if err != nil {
+			out[:i].free()
+			return nil, err
+		}
+		out[i] = p
 	}
-	return out
+	return out, nil
 }
 
 // ptr is the array's address, NULL for nil. The slice is Go memory holding only

@@ -64,12 +64,17 @@ func NewPredictor(symbolJSON string, params []byte, inputs []Input, opts ...Opti
 	if len(inputs) == 0 {
 		return nil, argError("NewPredictor", "no data inputs given (e.g. {Name: \"data\", Shape: ...})")
 	}
-	names, indptr, dims := csrShapes(inputs)
+	names, indptr, dims, err := csrShapes(inputs)
+	if err != nil {
+		return nil, err
+	}
 	defer names.free()
-	csym := C.CString(symbolJSON)
+	csym, err := cString("NewPredictor", "the symbol JSON", symbolJSON)
+	if err != nil {
+		return nil, err
+	}
 	defer C.free(unsafe.Pointer(csym))
 	var h *C.weft_predictor
-	var err error
 	if o.outputs == nil {
 		err = call("weft_pred_create", func() C.int {
 			return C.weft_pred_create(csym, bytesPtr(params), C.size_t(len(params)), C.int(o.device.Type),
@@ -79,7 +84,10 @@ func NewPredictor(symbolJSON string, params []byte, inputs []Input, opts ...Opti
 		if len(o.outputs) == 0 {
 			return nil, argError("NewPredictor", "WithOutputs needs at least one output name")
 		}
-		outs := newCStrings(o.outputs)
+		var outs cStrings
+		if outs, err = newCStrings("NewPredictor", "an output name", o.outputs); err != nil {
+			return nil, err
+		}
 		defer outs.free()
 		err = call("weft_pred_create_partial", func() C.int {
 			return C.weft_pred_create_partial(csym, bytesPtr(params), C.size_t(len(params)),
@@ -108,7 +116,7 @@ func LoadPredictor(symbolPath, paramsPath string, inputs []Input, opts ...Option
 }
 
 // csrShapes lays out input names and shapes as the predict API wants them.
-func csrShapes(inputs []Input) (cStrings, []int64, []int64) {
+func csrShapes(inputs []Input) (cStrings, []int64, []int64, error) {
 	names := make([]string, len(inputs))
 	indptr := make([]int64, 1, len(inputs)+1)
 	var dims []int64
@@ -120,7 +128,8 @@ func csrShapes(inputs []Input) (cStrings, []int64, []int64) {
 	if len(dims) == 0 { // every input a scalar: the C side still wants a pointer
 		dims = []int64{0}
 	}
-	return newCStrings(names), indptr, dims
+	cnames, err := newCStrings("NewPredictor", "an input name", names)
+	return cnames, indptr, dims, err
 }
 
 // wrapPredictor takes ownership of h and caches its inputs and outputs (fixed
@@ -220,7 +229,10 @@ func (p *Predictor) with(fn string, f func(h *C.weft_predictor) error) error {
 // SetInputBytes copies raw host-order bytes into the named input; len(b) must
 // be the input's element count times its dtype size.
 func (p *Predictor) SetInputBytes(name string, b []byte) error {
-	cname := C.CString(name)
+	cname, err := cString("Predictor.SetInput", "the input name", name)
+	if err != nil {
+		return err
+	}
 	defer C.free(unsafe.Pointer(cname))
 	return p.with("Predictor.SetInput", func(h *C.weft_predictor) error {
 		return check("weft_pred_set_input", C.weft_pred_set_input(h, cname, bytesPtr(b), C.size_t(len(b))))
@@ -285,10 +297,13 @@ func OutputOf[T Element](p *Predictor, i int) ([]T, error) {
 // keep theirs). It shares the parameter arrays; p stays valid and either may be
 // closed first.
 func (p *Predictor) Reshape(inputs []Input) (*Predictor, error) {
-	names, indptr, dims := csrShapes(inputs)
+	names, indptr, dims, err := csrShapes(inputs)
+	if err != nil {
+		return nil, err
+	}
 	defer names.free()
 	var out *C.weft_predictor
-	err := p.with("Predictor.Reshape", func(h *C.weft_predictor) error {
+	err = p.with("Predictor.Reshape", func(h *C.weft_predictor) error {
 		return check("weft_pred_reshape", C.weft_pred_reshape(h, C.int(len(inputs)), names.ptr(), int64Ptr(indptr),
 			int64Ptr(dims), &out))
 	})

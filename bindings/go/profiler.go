@@ -22,9 +22,14 @@ func ProfilerSetConfig(config map[string]string) error {
 	ck := make([]*C.char, len(keys))
 	cv := make([]*C.char, len(keys))
 	for i, k := range keys {
-		ck[i] = C.CString(k)
-		cv[i] = C.CString(config[k])
+		var err error
+		if ck[i], err = cString("ProfilerSetConfig", "a key", k); err != nil {
+			return err
+		}
 		defer C.free(unsafe.Pointer(ck[i]))
+		if cv[i], err = cString("ProfilerSetConfig", "the value of "+k, config[k]); err != nil {
+			return err
+		}
 		defer C.free(unsafe.Pointer(cv[i]))
 	}
 	var kp, vp **C.char

@@ -28,7 +28,10 @@ func LoadSymbol(path string) (*Symbol, error) {
 
 // SymbolFromJSON parses symbol JSON text.
 func SymbolFromJSON(text string) (*Symbol, error) {
-	ctext := C.CString(text)
+	ctext, err := cString("SymbolFromJSON", "the symbol JSON", text)
+	if err != nil {
+		return nil, err
+	}
 	defer C.free(unsafe.Pointer(ctext))
 	var h *C.weft_symbol
 	if err := call("weft_symbol_from_json", func() C.int { return C.weft_symbol_from_json(ctext, &h) }); err != nil {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/c_string.h"
 #include "core/base/error.h"
 #include "core/graph/json.h"
 #include "core/graph/subgraphs.h"
@@ -60,10 +61,7 @@ class MXJSONWriter {
   // MXNet's writer has no escape for a NUL, and the text crosses the C ABI as
   // a C string: one NUL would hand out (and save) a cut-off file. The reader
   // refuses \u0000, so none should get here; if one does, fail loudly.
-  static void RefuseNUL(const std::string& s) {
-    WEFT_CHECK(s.find('\0') == std::string::npos, kInvalidArgument)
-        << "cannot write symbol JSON: the string '" << s.c_str() << "...' holds a NUL byte";
-  }
+  static void RefuseNUL(const std::string& s) { CheckCString(s, "cannot write symbol JSON: the string"); }
   void UInt(uint64_t v) { out_ += std::to_string(v); }
 
   std::string Take() { return std::move(out_); }

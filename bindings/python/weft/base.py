@@ -204,6 +204,21 @@ def check_call(rc):
         raise error_for(rc)
 
 
+def check_str(s, what):
+    """Refuses a str holding a NUL, which the C ABI would cut short (Note [C
+    strings] in core/base/c_string.h: the rule and its message live in the
+    library, which cannot see past a NUL, so it is found here)."""
+    if "\0" in s:
+        b = s.encode("utf-8", "surrogateescape")
+        check_call(lib.weft_check_string(b, len(b), what.encode("utf-8", "replace")))
+    return s
+
+
+def c_str(s, what):
+    """s (str) as UTF-8 bytes for the C ABI, refused if it holds a NUL."""
+    return check_str(s, what).encode("utf-8")
+
+
 # ---- hot-path helpers -----------------------------------------------------------
 # Attributes travel as one bytes object b"key\0value\0key\0value" plus a count.
 if API_MODE:

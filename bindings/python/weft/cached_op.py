@@ -11,7 +11,7 @@ are pushed from C++ one by one and recorded, so gradients reach the inputs'
 ``.grad``. Auxiliary states (BatchNorm's running statistics) are inputs too and
 are updated in place in training mode.
 """
-from .base import ArgumentTypeError, check_call, ffi, lib
+from .base import ArgumentTypeError, c_str, check_call, ffi, lib
 
 __all__ = ["CachedOp"]
 
@@ -27,7 +27,7 @@ class CachedOp:
         items = list(flags.items()) if isinstance(flags, dict) else list(flags)
         keys = [str(k) for k, _ in items]
         vals = [str(int(v)) if isinstance(v, bool) else str(v) for _, v in items]
-        keep = [ffi.new("char[]", x.encode()) for x in keys + vals]
+        keep = [ffi.new("char[]", c_str(x, "CachedOp: flag")) for x in keys + vals]
         out = ffi.new("weft_cached_op**")
         check_call(lib.weft_cached_op_create(
             sym.handle, len(keys), ffi.new("const char*[]", keep[:len(keys)]) if keys else ffi.NULL,

@@ -15,7 +15,7 @@ needs no synchronisation. The executor keeps references to its arrays: writing
 import numpy as np
 
 from . import dtypes as _dt
-from .base import ArgumentTypeError, InvalidArgumentError, ShapeError, check_call, ffi, lib
+from .base import ArgumentTypeError, InvalidArgumentError, ShapeError, c_str, check_call, ffi, lib
 from .context import Context
 from .ndarray.ndarray import NDArray, _wrap, empty as _nd_empty, zeros as _nd_zeros
 
@@ -342,7 +342,7 @@ def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None, g
     c_reqs = ffi.new("int[]", flags) if n else _NULL
     c_aux = ffi.new("weft_ndarray*[]", [a.handle for a in aux_arrays]) if aux_arrays else _NULL
     op_name, keys, vals = _update_spec(update)
-    keep = [ffi.new("char[]", k.encode()) for k in keys + vals]
+    keep = [ffi.new("char[]", c_str(k, "bind: update attribute")) for k in keys + vals]
     c_keys = ffi.new("const char*[]", keep[:len(keys)]) if keys else _NULL
     c_vals = ffi.new("const char*[]", keep[len(keys):]) if keys else _NULL
     out = ffi.new("weft_executor**")
@@ -441,7 +441,7 @@ def plan_memory(symbol, strategy="both", for_training=False, **shapes):
         ndims.append(len(v))
         offsets.append(len(data))
         data.extend(int(d) for d in v)
-    keep = [ffi.new("char[]", n.encode()) for n in names]
+    keep = [ffi.new("char[]", c_str(n, "plan_memory: argument name")) for n in names]
     stats = ffi.new("int64_t[6]")
     check_call(lib.weft_symbol_plan_memory(
         symbol.handle, len(names), ffi.new("const char*[]", keep) if names else _NULL,

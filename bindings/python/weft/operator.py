@@ -39,7 +39,7 @@ import traceback
 
 from . import autograd as _autograd
 from . import dtypes as _dtypes
-from .base import ArgumentTypeError, InvalidArgumentError, check_call, ffi, lib
+from .base import ArgumentTypeError, InvalidArgumentError, c_str, check_call, ffi, lib
 
 __all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators"]
 
@@ -157,7 +157,7 @@ class _Prop:
 
 def _names(fn, n, out):
     names = [str(s) for s in fn()]
-    bufs = [ffi.new("char[]", s.encode("utf-8")) for s in names]
+    bufs = [ffi.new("char[]", c_str(s, "CustomOp: name")) for s in names]
     arr = ffi.new("const char*[]", bufs) if bufs else ffi.new("const char*[1]")
     _keep(bufs, arr)
     n[0] = len(names)
@@ -362,7 +362,7 @@ def register(reg_name):
         user = _USER.get(reg_name)
         if user is None:
             user = _USER[reg_name] = ffi.new_handle(reg_name)
-        check_call(lib.weft_custom_op_register(reg_name.encode("utf-8"), _CALLBACKS, user))
+        check_call(lib.weft_custom_op_register(c_str(reg_name, "CustomOp: op type"), _CALLBACKS, user))
         return prop_cls
 
     return do_register

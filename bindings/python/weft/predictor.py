@@ -17,7 +17,7 @@ import os
 import numpy as np
 
 from . import dtypes
-from .base import HEADER_PATH, NULL, ShapeError, ArgumentTypeError, check_call, ffi, lib
+from .base import HEADER_PATH, NULL, ShapeError, ArgumentTypeError, c_str, check_call, ffi, lib
 from .context import Context
 
 __all__ = ["Predictor"]
@@ -62,7 +62,7 @@ def _shape_csr(input_shapes):
     """(names keep-alive, char*[] names, indptr, data) for the C call."""
     if not isinstance(input_shapes, dict):
         raise ArgumentTypeError("input_shapes must be a dict {name: shape}, not %s" % type(input_shapes).__name__)
-    keep = [ffi.new("char[]", str(k).encode("utf-8")) for k in input_shapes]
+    keep = [ffi.new("char[]", c_str(str(k), "Predictor: input name")) for k in input_shapes]
     indptr, data = [0], []
     for name, shape in input_shapes.items():
         try:
@@ -91,7 +91,7 @@ class Predictor:
 
     def __init__(self, symbol, params, input_shapes, ctx=None, output_names=None):
         ctx = Context(ctx) if ctx is not None else Context("cpu", 0)
-        text = _symbol_text(symbol).encode("utf-8")
+        text = c_str(_symbol_text(symbol), "Predictor: the symbol JSON")
         blob = _param_bytes(params)
         _, names, indptr, data = keep = _shape_csr(input_shapes)
         out = ffi.new("weft_predictor**")
@@ -101,7 +101,7 @@ class Predictor:
         else:
             if isinstance(output_names, str):
                 output_names = [output_names]
-            outs_keep = [ffi.new("char[]", str(n).encode("utf-8")) for n in output_names]
+            outs_keep = [ffi.new("char[]", c_str(str(n), "Predictor: output name")) for n in output_names]
             outs = ffi.new("const char*[]", outs_keep) if outs_keep else NULL
             check_call(lib.weft_pred_create_partial(text, blob, len(blob), ctx.device_typeid, ctx.device_id,
                                                     len(input_shapes), names, indptr, data, len(outs_keep), outs,
@@ -176,14 +176,15 @@ class Predictor:
         shapes = self.input_shapes
         if name not in shapes:
             # The library's message lists the inputs.
-            check_call(lib.weft_pred_set_input(self._handle, str(name).encode("utf-8"), NULL, 0))
+            check_call(lib.weft_pred_set_input(self._handle, c_str(str(name), "Predictor: input name"), NULL, 0))
         if hasattr(value, "asnumpy"):
             value = value.asnumpy()
         arr = np.ascontiguousarray(value, dtype=self.input_dtypes[name])
         if arr.shape != shapes[name]:
             raise ShapeError("input '%s' has shape %s, the predictor takes %s (use reshape for other shapes)"
                              % (name, arr.shape, shapes[name]))
-        check_call(lib.weft_pred_set_input(self._handle, name.encode("utf-8"), ffi.from_buffer(arr), arr.nbytes))
+        check_call(lib.weft_pred_set_input(self._handle, c_str(name, "Predictor: input name"), ffi.from_buffer(arr),
+                                           arr.nbytes))
 
     def forward(self, **inputs):
         """Sets the given inputs, runs the graph and returns every output as a

@@ -542,6 +542,13 @@ WEFT_API int weft_symbol_compose_subgraph(const weft_op* op, const char* name, i
  * entries, the bytes they hold, and the lookups it answered since the process
  * started. Any pointer may be NULL. */
 WEFT_API int weft_weight_cache_stats(int64_t* entries, int64_t* bytes, int64_t* hits);
+
+/* ---- strings ---------------------------------------------------------- */
+/* The one check for strings that cross this ABI (Note [C strings] in
+ * core/base/c_string.h): fails naming `what` and the offset when
+ * data[0, size) holds a NUL byte, which a C string would cut short. Bindings
+ * call it with a string's full length before passing the string on. */
+WEFT_API int weft_check_string(const char* data, size_t size, const char* what);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

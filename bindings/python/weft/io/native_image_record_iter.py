@@ -15,7 +15,7 @@ TIFF, WebP).
 """
 import numpy as np
 
-from ..base import check_call, ffi, lib
+from ..base import c_str, check_call, ffi, lib
 from ..ndarray import NDArray
 from . import image_record_iter as _py
 from .base import BatchIter, DataBatch, DataDesc
@@ -82,8 +82,8 @@ class ImageRecordIter(BatchIter):
             params["seed_aug"] = int(seed_aug)
         if min_aspect_ratio is not None:
             params["min_aspect_ratio"] = float(min_aspect_ratio)
-        keys = [ffi.new("char[]", k.encode()) for k in params]
-        vals = [ffi.new("char[]", _text(v).encode()) for v in params.values()]
+        keys = [ffi.new("char[]", c_str(k, "ImageRecordIter: parameter name")) for k in params]
+        vals = [ffi.new("char[]", c_str(_text(v), "ImageRecordIter: parameter value")) for v in params.values()]
         out = ffi.new("weft_image_record_iter**")
         check_call(lib.weft_image_record_iter_create(len(keys), keys, vals, out))
         self._handle = out[0]

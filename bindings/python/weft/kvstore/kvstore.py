@@ -10,7 +10,7 @@ import json
 import sys
 import weakref
 
-from ..base import InvalidArgumentError, check_call, error_for, ffi, lib
+from ..base import InvalidArgumentError, c_str, check_call, error_for, ffi, lib
 from ..ndarray import NDArray
 from .. import optimizer as opt
 
@@ -106,7 +106,7 @@ class KVStore:
         elif self._key_kind is not kind:
             raise InvalidArgumentError("kvstore %s: key %r is a %s but this store uses %s keys (do not mix them)"
                                        % (what, key, kind.__name__, self._key_kind.__name__))
-        return str(key).encode()
+        return c_str(str(key), "kvstore %s: key" % what)
 
     def _flatten(self, key, value, what):
         """(keys, arrays) as parallel lists, MXNet's key/value conventions."""

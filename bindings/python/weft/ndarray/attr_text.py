@@ -11,7 +11,7 @@ import numbers
 import numpy as np
 
 from .. import dtypes as _dt
-from ..base import ArgumentTypeError, WeftError
+from ..base import ArgumentTypeError, WeftError, check_str
 from ..context import Context
 from .ndarray import NDArray
 
@@ -46,7 +46,7 @@ def attr_str(v):
     Context -> 'cpu(0)', numbers -> str()."""
     t = v.__class__
     if t is str:
-        return v
+        return v if "\0" not in v else check_str(v, "attribute value")
     if t is int or t is float:
         return str(v)
     if t is bool:

@@ -3,7 +3,7 @@ also what pickling an NDArray uses)."""
 # pylint: disable=invalid-name
 import os
 
-from ..base import ArgumentTypeError, check_call, ffi, lib
+from ..base import ArgumentTypeError, check_call, check_str, ffi, lib
 from .ndarray import NDArray, _wrap
 
 _NULL = ffi.NULL
@@ -37,8 +37,7 @@ def _c_lists(arrays, keys):
     # surrogateescape undoes load's decoding, so a name that was not UTF-8 in
     # a file saves back as the same bytes; a NUL would cut the C string short.
     for k in keys:
-        if "\0" in k:
-            raise ValueError("cannot save the array named %r: names cannot hold a NUL character" % k)
+        check_str(k, "save: the array name")
     keep = [ffi.new("char[]", k.encode("utf-8", "surrogateescape")) for k in keys]
     ckeys = ffi.new("const char*[]", keep) if keep else ffi.new("const char*[1]")
     return handles, ckeys, keep

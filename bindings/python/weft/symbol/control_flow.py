@@ -15,7 +15,7 @@ import threading
 from .. import _nest
 from .. import attribute as _attribute
 from .. import name as _name
-from ..base import InvalidArgumentError, check_call, ffi, lib, op_handle
+from ..base import InvalidArgumentError, c_str, check_call, ffi, lib, op_handle
 from .symbol import Symbol, _cstr_array, _handles, Group, var
 
 __all__ = ["foreach", "while_loop", "cond"]
@@ -71,7 +71,7 @@ def _cut(graph, name):
     cut = ffi.new("weft_symbol**")
     n = ffi.new("int*")
     handles = ffi.new("weft_symbol***")
-    check_call(lib.weft_symbol_cut_subgraph(graph.handle, name.encode("utf-8"), cut, n, handles))
+    check_call(lib.weft_symbol_cut_subgraph(graph.handle, c_str(name, "subgraph marker"), cut, n, handles))
     outer = [Symbol(handles[0][i]) for i in range(n[0])]
     g = Symbol(cut[0])
     return g, dict(zip(g.list_inputs(), outer))
@@ -85,7 +85,7 @@ def _compose(opname, graphs, inputs, params):
     keys, keep_k = _cstr_array(list(attrs))
     vals, keep_v = _cstr_array(list(attrs.values()))
     out = ffi.new("weft_symbol**")
-    check_call(lib.weft_symbol_compose_subgraph(op_handle(opname), node_name.encode("utf-8"), len(attrs), keys,
+    check_call(lib.weft_symbol_compose_subgraph(op_handle(opname), c_str(node_name, "%s: name" % opname), len(attrs), keys,
                                                 vals, len(graphs), _handles(graphs), len(inputs),
                                                 _handles(inputs), out))
     del keep_k, keep_v

@@ -25,7 +25,7 @@ import inspect
 
 from .. import attribute as _attribute
 from .. import name as _name
-from ..base import ArgumentTypeError, check_call, ffi, lib, op_handle
+from ..base import ArgumentTypeError, c_str, check_call, ffi, lib, op_handle
 from ..ndarray.ndarray import _Null, dtype_attr_str
 from ..ndarray.register import _PY_TYPE, parse_default, schema_arg_names
 from .symbol import Symbol, _cstr_array, _handles, attr_text, creation_key
@@ -58,11 +58,11 @@ def create(op, opname, hint, variadic, args, named, params, kwargs, name, attr):
         attrs[variadic] = str(len(args) + len(inputs))
     node_name = _name.current().get(name, hint)
 
-    keys, keep_k = _cstr_array(list(attrs))
-    vals, keep_v = _cstr_array(list(attrs.values()))
-    kw_names, keep_n = _cstr_array([k for k, _ in inputs])
+    keys, keep_k = _cstr_array(list(attrs), "%s: attribute key" % opname)
+    vals, keep_v = _cstr_array(list(attrs.values()), "%s: attribute value" % opname)
+    kw_names, keep_n = _cstr_array([k for k, _ in inputs], "%s: input name" % opname)
     out = ffi.new("weft_symbol**")
-    check_call(lib.weft_symbol_compose(op, node_name.encode("utf-8"), len(attrs), keys, vals,
+    check_call(lib.weft_symbol_compose(op, c_str(node_name, "%s: name" % opname), len(attrs), keys, vals,
                                        len(args), _handles(args), len(inputs), kw_names,
                                        _handles([s for _, s in inputs]), out))
     del keep_k, keep_v, keep_n

@@ -22,7 +22,7 @@ import numpy as np
 from .. import attribute as _attribute
 from .. import dtypes as _dt
 from ..base import (ArgumentTypeError, InvalidArgumentError, NotFoundError, NotImplementedForSymbol, WeftError,
-                    WeftIOError, check_call, ffi, lib)
+                    WeftIOError, c_str, check_call, ffi, lib)
 from ..context import Context, current_context
 from ..ndarray.ndarray import NDArray
 from . import _internal
@@ -88,11 +88,11 @@ def _py_scalar(x):
 
 
 # ---- small cffi helpers ------------------------------------------------------------------------------
-def _cstr_array(strings):
+def _cstr_array(strings, what="name"):
     """(const char*[] or NULL, keep-alive list) for a list of str."""
     if not strings:
         return _NULL, None
-    keep = [ffi.new("char[]", s.encode("utf-8")) for s in strings]
+    keep = [ffi.new("char[]", c_str(s, what)) for s in strings]
     return ffi.new("const char*[]", keep), keep
 
 
@@ -216,7 +216,7 @@ class Symbol:
                 raise ArgumentTypeError("compose: arguments must be Symbols, got %s" % type(a).__name__)
         c_args = ffi.new("weft_symbol*[]", [a.handle for a in args]) if args else ffi.NULL
         keys = list(kwargs)
-        keep = [ffi.new("char[]", k.encode()) for k in keys]
+        keep = [ffi.new("char[]", c_str(k, "compose: argument name")) for k in keys]
         c_names = ffi.new("const char*[]", keep) if keys else ffi.NULL
         c_kw = ffi.new("weft_symbol*[]", [kwargs[k].handle for k in keys]) if keys else ffi.NULL
         return _new_symbol(lib.weft_symbol_substitute, self.handle, len(args), c_args, len(keys), c_names, c_kw)
@@ -265,7 +265,7 @@ class Symbol:
             return self.name
         p = ffi.new("const char**")
         found = ffi.new("int*")
-        check_call(lib.weft_symbol_get_attr(self.handle, key.encode("utf-8"), p, found))
+        check_call(lib.weft_symbol_get_attr(self.handle, c_str(key, "attribute key"), p, found))
         if found[0]:
             return _s(p[0])
         if key in HIDDEN_KEYS:
@@ -310,8 +310,8 @@ class Symbol:
             if not isinstance(value, str):
                 raise InvalidArgumentError("_set_attr: the value of '%s' must be a string, got %s"
                                            % (key, type(value).__name__))
-            check_call(lib.weft_symbol_set_attr(self.handle, set_attr_key(key).encode("utf-8"),
-                                                value.encode("utf-8")))
+            check_call(lib.weft_symbol_set_attr(self.handle, c_str(set_attr_key(key), "attribute key"),
+                                                c_str(value, "attribute value")))
 
     # -- inference -------------------------------------------------------------------------------------------
     def _given(self, args, kwargs, what):
@@ -675,7 +675,7 @@ def var(name, attr=None, shape=None, lr_mult=None, wd_mult=None, dtype=None, ini
     if not isinstance(name, str):
         raise ArgumentTypeError("Variable: name must be a str, got %s" % type(name).__name__)
     out = ffi.new("weft_symbol**")
-    check_call(lib.weft_symbol_create_variable(name.encode("utf-8"), out))
+    check_call(lib.weft_symbol_create_variable(c_str(name, "Variable: name"), out))
     ret = Symbol(out[0])
     attr = _attribute.current().get(attr)
     if shape is not None:
@@ -720,7 +720,7 @@ def load_json(json_str):
         json_str = json_str.decode("utf-8")
     if not isinstance(json_str, str):
         raise ArgumentTypeError("load_json: expected a str, got %s" % type(json_str).__name__)
-    return _new_symbol(lib.weft_symbol_from_json, json_str.encode("utf-8"))
+    return _new_symbol(lib.weft_symbol_from_json, c_str(json_str, "load_json: the JSON text"))
 
 
 def load(fname):
