@@ -56,14 +56,17 @@ def _free_port():
 class Job:
     """Scheduler, servers and workers started one by one (so a test can kill one)."""
 
-    def __init__(self, workers, servers, worker_cmd, timeout=TIMEOUT, server_port=None, dmlc_names=False, **env):
+    def __init__(self, workers, servers, worker_cmd, timeout=TIMEOUT, server_port=None, dmlc_names=False,
+                 secret=None, raw_workers=0, **env):
+        """raw_workers: further workers the test plays itself (zmtp.Signer.register); secret: the
+        job's WEFT_PS_SECRET (default: a fresh one, what weft.launch would hand every process)."""
         self.port = _free_port()
         prefix = "DMLC_" if dmlc_names else "WEFT_"  # MXNet's variable names are accepted too
         self.role_var = prefix + "ROLE"
-        self.secret = secrets.token_hex(32)  # what weft.launch would hand every process
+        self.secret = secret or secrets.token_hex(32)
         base = {prefix + "PS_ROOT_URI": "127.0.0.1", prefix + "PS_ROOT_PORT": self.port,
-                prefix + "NUM_WORKER": workers, prefix + "NUM_SERVER": servers, "WEFT_PS_TIMEOUT": timeout,
-                "WEFT_PS_SECRET": self.secret}
+                prefix + "NUM_WORKER": workers + raw_workers, prefix + "NUM_SERVER": servers,
+                "WEFT_PS_TIMEOUT": timeout, "WEFT_PS_SECRET": self.secret}
         base.update(env)
         node = [sys.executable, "-m", "weft.kvstore.server"]
         self.procs = {}
@@ -78,6 +81,12 @@ class Job:
     def _start(self, name, cmd, env, role=None):
         env = dict(env, **{self.role_var: role or name})
         self.procs[name] = subprocess.Popen(cmd, env=_env(**env), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    def run_id(self):
+        """The run id the scheduler drew (Note [PS runs]), from the line it prints at start."""
+        self.read_until("weft kvstore scheduler: run ", 1)
+        line = self.out["scheduler"].decode().split("weft kvstore scheduler: run ", 1)[1]
+        return int(line.split()[0], 16)
 
     def read_until(self, text, count, deadline_s=60):
         """Collects output until `text` appeared `count` times in all outputs together."""
@@ -229,7 +238,8 @@ def test_bad_messages_are_rejected_and_the_server_keeps_serving(tmp_path, job_cl
     zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", big), b"small", b"\0" * big, mac])
     # 3. a valid (signed) message whose size does not match the key: an error reply naming it
     #    (and, as the server reads a connection in order, proof that 1 and 2 were logged)
-    zmtp.send_message(s, zmtp.Signer(job.secret).message(zmtp.CMD_PUSH, b"small", b"\0" * 8, total=20))
+    zmtp.send_message(s, zmtp.Signer(job.secret, run_id=job.run_id()).message(zmtp.CMD_PUSH, b"small", b"\0" * 8,
+                                                                               total=20))
     reply = zmtp.recv_message(s)
     head = zmtp.HEADER.unpack(reply[0])
     assert head[2] == zmtp.CMD_ERROR and b"key 'small'" in reply[2], reply
@@ -281,7 +291,7 @@ def test_stranger_outside_the_job_is_refused(tmp_path, job_cleanup):
                 (zmtp.CMD_SET_OPTIMIZER, b"", b'{"name": "sgd", "learning_rate": 100}', {}),
                 (zmtp.CMD_INIT, b"junk", junk, dict(total=20))]
     other_job = zmtp.Signer(secrets.token_hex(32))
-    insider = zmtp.Signer(job.secret)  # stands for a job member whose traffic the stranger captured
+    insider = zmtp.Signer(job.secret, run_id=job.run_id())  # a member of this run whose traffic was captured
     insider.nonce = 1000  # its later messages (the captured ones have nonces 50 and 100)
     s = zmtp.connect_dealer(port)
     captured = insider.message(zmtp.CMD_PULL, b"small", total=20, nonce=100)
@@ -375,7 +385,7 @@ def test_server_keeps_serving_after_10000_malformed_messages(tmp_path, job_clean
     server_pid = job.procs["server0"].pid
     rss_before = _rss_kib(server_pid)
     rng = np.random.default_rng(22)
-    signer = zmtp.Signer(job.secret)
+    signer = zmtp.Signer(job.secret, run_id=job.run_id())
     # slow clients: connections that never finish the handshake, held through the flood
     slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
     for c in slow:
