@@ -4,7 +4,8 @@ dist_sync equals one process on the whole batch, dist_async converges,
 dist_device_sync, the API of a dist store, a killed worker or server stops the
 job with a clear error within WEFT_PS_TIMEOUT, bad bytes sent to a server are
 rejected while it keeps serving, a stranger outside the job is refused
-(Note [PS authentication]), a server keeps serving with bounded memory after
+(Note [PS authentication]), messages recorded in an earlier run with the same
+secret are refused in the next (Note [PS runs]), a server keeps serving with bounded memory after
 10,000 malformed messages, and network namespaces when the machine allows
 them."""
 import os
@@ -331,6 +332,84 @@ def test_stranger_outside_the_job_is_refused(tmp_path, job_cleanup):
                 "message meant for server 1", "message meant for worker"):
         assert "rejected a message from 127.0.0.1: " + why in server, (why, server)
     assert server.count("rejected a message from 127.0.0.1") >= 20, server
+
+
+def _capture_run(secret, port, job_cleanup):
+    """Run A: a scheduler and a server, and the test as the run's one worker (registered the
+    way van.cc registers). Returns the frames of its legitimate init and push of 'small' (20
+    float32 of 100, acked and pulled back in run A), of its finalize and of the scheduler's
+    acknowledgement of its registration, and run A's id; run A has ended cleanly."""
+    job = Job(0, 1, None, timeout=20, server_port=port, secret=secret, raw_workers=1)
+    job_cleanup(job)
+    run = job.run_id()  # printed once the scheduler listens
+    worker = zmtp.Signer(secret)
+    sched, rank, servers, reg_ack = worker.register(job.port)
+    assert rank == 0 and servers == ["127.0.0.1:%d" % port], (rank, servers)
+    assert worker.run_id == run
+    s = zmtp.connect_dealer(port)
+    value = np.full(20, 100, np.float32).tobytes()
+    addressed = dict(sender=rank, recipient_rank=0, total=20)
+    init = worker.message(zmtp.CMD_INIT, b"small", np.zeros(20, np.float32).tobytes(), flags=0, **addressed)
+    push = worker.message(zmtp.CMD_PUSH, b"small", value, flags=0, **addressed)  # as dist_async sends it
+    for frames in (init, push):
+        zmtp.send_message(s, frames)
+        assert _reply(s)[0] == zmtp.CMD_ACK
+    zmtp.send_message(s, worker.message(zmtp.CMD_PULL, b"small", flags=0, **addressed))
+    command, _, pulled = _reply(s)
+    assert command == zmtp.CMD_PULL_REPLY and pulled == value  # the push took effect in its own run
+    finalize = worker.message(zmtp.CMD_FINALIZE, flags=0, sender=rank, recipient_role=zmtp.SCHEDULER,
+                              recipient_rank=0)
+    zmtp.send_message(sched, finalize)
+    codes = job.wait_all(30)
+    assert all(c == 0 for c in codes.values()), job.outputs()
+    s.close()
+    sched.close()
+    return init, push, finalize, reg_ack, worker.run_id
+
+
+def test_messages_of_an_earlier_run_are_refused(tmp_path, job_cleanup):
+    # Issue 35 point 3: the same WEFT_PS_SECRET for two runs (a Kubernetes Secret outlives a
+    # job). A push recorded in run A was acked by the server of run B -- here restarted at the
+    # same address -- and B's worker then pulled the replayed value. Every MAC now covers the
+    # scheduler's random run id (Note [PS runs]), so run A's messages are refused in run B.
+    secret = secrets.token_hex(32)
+    port = _free_port()
+    init, push, finalize, reg_ack, run_a = _capture_run(secret, port, job_cleanup)
+
+    go = str(tmp_path / "go")
+    job = Job(1, 1, [sys.executable, API, "--go", go], timeout=20, server_port=port, secret=secret)
+    job_cleanup(job)
+    job.read_until("ready", 1)  # B's server has 'small' and the sgd optimizer (lr 0.5)
+    run_b = job.run_id()
+    assert run_b != run_a
+    s = zmtp.connect_dealer(port)
+    for frames in (init, push, push, reg_ack):
+        zmtp.send_message(s, frames)
+    sched = zmtp.connect_dealer(job.port)
+    zmtp.send_message(sched, finalize)  # would end run B's job early if counted
+    # A member of run B, after the replays on the same connection: its error reply proves
+    # the server has read (and refused) them; 'junk' was never created.
+    member = zmtp.Signer(secret, run_id=run_b)
+    zmtp.send_message(s, member.message(zmtp.CMD_PULL, b"junk", total=20))
+    command, _, text = _reply(s)
+    assert command == zmtp.CMD_ERROR and b"'junk' has not been initialised" in text, text
+    job.read_until("weft kvstore scheduler: rejected a message from 127.0.0.1", 1)
+    s.close()
+    sched.close()
+
+    with open(go, "w", encoding="utf-8"):
+        pass
+    codes = job.wait_all(60)
+    text = job.outputs()
+    assert all(c == 0 for c in codes.values()), text
+    assert "worker 0 ok" in text, text  # it pulled exactly its own run's values: the replayed push (an
+    # sgd step of -0.5 * 100 had it been applied) changed nothing
+    why = ("rejected a message from 127.0.0.1: message from another run (run id %016x, this run's is %016x)"
+           % (run_a, run_b))
+    server = job.out["server0"].decode()
+    assert server.count(why) == 4, server
+    assert why in job.out["scheduler"].decode(), job.outputs()
+    print(next(line for line in server.splitlines() if why in line))
 
 
 def _rss_kib(pid):
