@@ -67,10 +67,24 @@ class Scheduler {
   int finalized_ = 0;
 };
 
+// A node's ZeroMQ identity for the log: its own name ("worker@host/pid N",
+// van.cc), or the bytes ZeroMQ drew for a peer that set none (they start
+// with a NUL, which would cut the line short).
+std::string Printable(const std::string& identity) {
+  bool text = !identity.empty();
+  for (unsigned char c : identity) text = text && c >= 0x20 && c < 0x7f;
+  if (text) return identity;
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "routing id 0x";
+  for (unsigned char c : identity) out += std::string{kHex[c >> 4], kHex[c & 15]};
+  return out;
+}
+
 std::string Scheduler::Describe(const std::string& identity) const {
   auto it = nodes_.find(identity);
-  if (it == nodes_.end()) return identity;
-  return std::string(RoleName(it->second.role)) + " " + std::to_string(it->second.rank) + " (" + identity + ")";
+  if (it == nodes_.end()) return Printable(identity);
+  return std::string(RoleName(it->second.role)) + " " + std::to_string(it->second.rank) + " (" +
+         Printable(identity) + ")";
 }
 
 void Scheduler::AssignRanks() {
@@ -114,7 +128,8 @@ void Scheduler::OnMessage(Message&& m) {
     case Command::kRegister: {
       if (it != nodes_.end()) return;  // the same process again (the check above): already counted
       if (ranks_assigned_) {
-        std::fprintf(stderr, "weft kvstore scheduler: ignoring a late registration from %s\n", m.identity.c_str());
+        std::fprintf(stderr, "weft kvstore scheduler: ignoring a late registration from %s\n",
+                     Printable(m.identity).c_str());
         return;
       }
       if (m.head.arg != static_cast<int>(Role::kWorker) && m.head.arg != static_cast<int>(Role::kServer)) return;

@@ -346,6 +346,13 @@ def _capture_run(secret, port, job_cleanup):
     sched, rank, servers, reg_ack = worker.register(job.port)
     assert rank == 0 and servers == ["127.0.0.1:%d" % port], (rank, servers)
     assert worker.run_id == run
+    # Another process with the secret and the run id, on the registered worker's connection (a
+    # worker restarted under the same name): refused, else this finalize would end run A now.
+    impostor = zmtp.Signer(secret, run_id=run)
+    zmtp.send_message(sched, impostor.message(zmtp.CMD_FINALIZE, flags=0, sender=rank,
+                                              recipient_role=zmtp.SCHEDULER, recipient_rank=0))
+    job.read_until("signed by another process (process id %016x, registered as %016x)"
+                   % (impostor.incarnation, worker.incarnation), 1)
     s = zmtp.connect_dealer(port)
     value = np.full(20, 100, np.float32).tobytes()
     addressed = dict(sender=rank, recipient_rank=0, total=20)
@@ -385,6 +392,9 @@ def test_messages_of_an_earlier_run_are_refused(tmp_path, job_cleanup):
     s = zmtp.connect_dealer(port)
     for frames in (init, push, push, reg_ack):
         zmtp.send_message(s, frames)
+    # A process that has the secret but never joined run B (restarted after it began).
+    outsider = zmtp.Signer(secret)
+    zmtp.send_message(s, outsider.message(zmtp.CMD_PUSH, b"small", push[2], flags=0, total=20))
     sched = zmtp.connect_dealer(job.port)
     zmtp.send_message(sched, finalize)  # would end run B's job early if counted
     # A member of run B, after the replays on the same connection: its error reply proves
@@ -409,6 +419,7 @@ def test_messages_of_an_earlier_run_are_refused(tmp_path, job_cleanup):
     server = job.out["server0"].decode()
     assert server.count(why) == 4, server
     assert why in job.out["scheduler"].decode(), job.outputs()
+    assert "rejected a message from 127.0.0.1: push message from a process outside this run" in server, server
     print(next(line for line in server.splitlines() if why in line))
 
 
