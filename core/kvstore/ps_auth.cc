@@ -18,13 +18,23 @@ namespace {
 
 EVP_MAC_CTX* Ctx(void* p) { return static_cast<EVP_MAC_CTX*>(p); }
 
+// 0 stands for "none yet" (a node's run id before it registers).
+uint64_t RandomNonZero(const char* what) {
+  uint64_t v = 0;
+  while (v == 0) {
+    WEFT_CHECK(RAND_bytes(reinterpret_cast<unsigned char*>(&v), sizeof(v)) == 1, kInternal)
+        << "kvstore: no random bytes for " << what;
+  }
+  return v;
+}
+
+}  // namespace
+
 std::string Hex64(uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(v));
   return buf;
 }
-
-}  // namespace
 
 std::string DecodeSecret(const char* hex) {
   static const char* const kHowTo =
@@ -73,9 +83,18 @@ Auth::Auth(const std::string& secret, Role self) : role_(self) {
   unsigned char digest_out[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(tagged.data()), tagged.size(), digest_out);
   std::memcpy(&job_id_, digest_out, sizeof(job_id_));
-  WEFT_CHECK(RAND_bytes(reinterpret_cast<unsigned char*>(&incarnation_), sizeof(incarnation_)) == 1, kInternal)
-      << "kvstore: no random bytes for the process id";
-  if (self == Role::kScheduler) rank_ = 0;
+  incarnation_ = RandomNonZero("the process id");
+  if (self == Role::kScheduler) {
+    rank_ = 0;
+    run_id_ = RandomNonZero("the run id");  // Note [PS runs]
+  }
+}
+
+uint64_t Auth::NewChallenge() {
+  uint64_t c = RandomNonZero("the registration challenge");
+  std::lock_guard<std::mutex> lk(mu_);
+  challenge_ = c;
+  return c;
 }
 
 Auth::~Auth() { EVP_MAC_CTX_free(Ctx(mac_template_)); }
@@ -96,6 +115,7 @@ void Auth::Mac(const Header& h, const void* key, size_t key_len, const void* pay
 void Auth::Sign(Header* h, const std::string& key, const void* payload, size_t payload_bytes,
                 unsigned char mac[kMacBytes]) {
   h->job_id = job_id_;
+  h->run_id = run_id_;
   h->incarnation = incarnation_;
   h->nonce = next_nonce_.fetch_add(1);
   h->sender_role = static_cast<uint8_t>(role_);
@@ -115,7 +135,12 @@ std::string Auth::Verify(const Header& h, const void* key, const void* payload, 
   if (CRYPTO_memcmp(want, mac, kMacBytes) != 0) {
     return "bad MAC: the sender does not have this job's WEFT_PS_SECRET, or the message was altered";
   }
-  // Authentic from here on: a node of this job sent it (bugs, not attacks).
+  // Authentic from here on: a node of this job sent it, in this run or another.
+  std::lock_guard<std::mutex> lk(mu_);
+  bool join = false;
+  std::string wrong_run = CheckRun(h, &join);
+  if (!wrong_run.empty()) return wrong_run;
+  // Of this run: a node of this run sent it (bugs, not attacks).
   if (h.sender_role > static_cast<uint8_t>(Role::kScheduler) ||
       (RoleBit(static_cast<Role>(h.sender_role)) & from) == 0) {
     return "a " + std::string(RoleName(static_cast<Role>(h.sender_role))) + " may not send on this socket";
@@ -126,13 +151,58 @@ std::string Auth::Verify(const Header& h, const void* key, const void* payload, 
     return "message meant for " + std::string(RoleName(static_cast<Role>(h.recipient_role))) + " " +
            std::to_string(h.recipient_rank) + " (replayed from another node's traffic?)";
   }
-  std::lock_guard<std::mutex> lk(mu_);
   uint64_t& last = last_nonce_[h.incarnation];
   if (h.nonce <= last) {
     return "replayed message (nonce " + std::to_string(h.nonce) + ", already accepted up to " + std::to_string(last) +
            " from that process)";
   }
   last = h.nonce;
+  if (join) {
+    run_id_ = h.run_id;
+    scheduler_incarnation_ = h.incarnation;
+    challenge_ = 0;  // answered: a second acknowledgement of it is refused
+  }
+  return "";
+}
+
+std::string Auth::CheckRun(const Header& h, bool* join) const {
+  const uint64_t run = run_id_;
+  const auto command = static_cast<Command>(h.command);
+  if (role_ == Role::kScheduler) {
+    if (command == Command::kRegister) {
+      if (h.run_id == 0) return "";
+      return "register message of a node already in run " + Hex64(h.run_id) + " (this run is " + Hex64(run) +
+             "): replayed from another run";
+    }
+  } else if (run == 0) {
+    // Not in a run yet: only the answer to this node's own challenge (or the
+    // scheduler giving up on the registrations, kAbort, which echoes it too).
+    const bool answer = command == Command::kRegisterAck || command == Command::kAbort;
+    if (!answer || h.sender_role != static_cast<uint8_t>(Role::kScheduler)) {
+      return std::string(CommandName(command)) + " message before this node joined a run (from run " +
+             Hex64(h.run_id) + ")";
+    }
+    if (challenge_ == 0 || h.request_id != challenge_ || h.run_id == 0) {
+      return "registration reply that does not answer this node's challenge (replayed from another run, or "
+             "meant for another node; run " +
+             Hex64(h.run_id) + ")";
+    }
+    *join = command == Command::kRegisterAck;
+    return "";
+  }
+  if (h.run_id == 0) {
+    return std::string(CommandName(command)) + " message from a process outside this run (run id 0: it has not "
+           "registered, e.g. one restarted after the run began)";
+  }
+  if (h.run_id != run) {
+    return "message from another run (run id " + Hex64(h.run_id) + ", this run's is " + Hex64(run) +
+           "): replayed from an earlier run with the same WEFT_PS_SECRET, or sent by a process of one";
+  }
+  if (h.sender_role == static_cast<uint8_t>(Role::kScheduler) && role_ != Role::kScheduler &&
+      h.incarnation != scheduler_incarnation_) {
+    return "message from a scheduler process other than the one this node registered with (process id " +
+           Hex64(h.incarnation) + ", expected " + Hex64(scheduler_incarnation_) + ")";
+  }
   return "";
 }
 

@@ -4,8 +4,10 @@
 // Note [PS wire format]
 //   One ZeroMQ multipart message = four frames (ROUTER sockets add the peer
 //   identity in front):
-//     1. Header: 88 bytes, little-endian fields as in struct Header below;
-//        magic "WEFT" (0x54464557), version 2.
+//     1. Header: 96 bytes, little-endian fields as in struct Header below;
+//        magic "WEFT" (0x54464557), version 3 (3 added the run id, Note
+//        [PS runs] in core/kvstore/ps_auth.h; a version-2 peer is refused
+//        naming both versions).
 //     2. key: key_len bytes (UTF-8; at most kMaxKeyBytes).
 //     3. payload: payload_bytes bytes (array bytes, text, or empty).
 //     4. MAC: 32 bytes, HMAC-SHA256 of frames 1-3 with the job's secret
@@ -30,13 +32,14 @@ namespace weft {
 namespace ps {
 
 constexpr uint32_t kMagic = 0x54464557u;  // "WEFT" read as little-endian bytes
-constexpr uint16_t kWireVersion = 2;
+constexpr uint16_t kWireVersion = 3;
 constexpr uint32_t kMaxKeyBytes = 4096;
 constexpr uint32_t kFlagSync = 1;
 
 enum class Command : uint16_t {
-  kRegister = 1,      // node -> scheduler: arg = role, payload = advertised address
-  kRegisterAck,       // scheduler -> node: arg = rank, payload = server addresses, one a line
+  kRegister = 1,      // node -> scheduler: arg = role, request_id = challenge, payload = advertised address
+  kRegisterAck,       // scheduler -> node: arg = rank, request_id = the challenge, run_id = the run,
+                      // payload = server addresses, one a line
   kHeartbeat,         // both ways
   kBarrier,           // worker -> scheduler
   kBarrierAck,        // scheduler -> worker
@@ -70,6 +73,7 @@ struct Header {
   uint64_t total = 0;       // elements of the whole array
   // Authentication (Note [PS authentication]); filled by SendMessage except recipient_*.
   uint64_t job_id = 0;
+  uint64_t run_id = 0;       // the scheduler's random id of this run (Note [PS runs]); 0: not in one yet
   uint64_t incarnation = 0;  // random id of the sending process
   uint64_t nonce = 0;        // increases with every message that process sends
   uint8_t sender_role = 0;   // Role
@@ -78,7 +82,7 @@ struct Header {
   int32_t recipient_rank = -1;  // -1: not known to the sender yet (registration)
 };
 #pragma pack(pop)
-static_assert(sizeof(Header) == 88, "the wire header is 88 bytes");
+static_assert(sizeof(Header) == 96, "the wire header is 96 bytes");
 
 // A ZeroMQ frame owned by RAII (the payload is kept as ZeroMQ delivered it:
 // no copy between the socket and the array).

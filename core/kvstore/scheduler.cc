@@ -20,6 +20,8 @@ struct NodeInfo {
   Role role = Role::kWorker;
   int rank = -1;
   std::string address;  // servers: host:port of the data socket
+  uint64_t incarnation = 0;  // the process that registered (Note [PS runs])
+  uint64_t challenge = 0;    // its register's, echoed in the acknowledgement
   Clock::time_point last_seen;
   bool finalized = false;
 };
@@ -65,10 +67,24 @@ class Scheduler {
   int finalized_ = 0;
 };
 
+// A node's ZeroMQ identity for the log: its own name ("worker@host/pid N",
+// van.cc), or the bytes ZeroMQ drew for a peer that set none (they start
+// with a NUL, which would cut the line short).
+std::string Printable(const std::string& identity) {
+  bool text = !identity.empty();
+  for (unsigned char c : identity) text = text && c >= 0x20 && c < 0x7f;
+  if (text) return identity;
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "routing id 0x";
+  for (unsigned char c : identity) out += std::string{kHex[c >> 4], kHex[c & 15]};
+  return out;
+}
+
 std::string Scheduler::Describe(const std::string& identity) const {
   auto it = nodes_.find(identity);
-  if (it == nodes_.end()) return identity;
-  return std::string(RoleName(it->second.role)) + " " + std::to_string(it->second.rank) + " (" + identity + ")";
+  if (it == nodes_.end()) return Printable(identity);
+  return std::string(RoleName(it->second.role)) + " " + std::to_string(it->second.rank) + " (" +
+         Printable(identity) + ")";
 }
 
 void Scheduler::AssignRanks() {
@@ -84,6 +100,7 @@ void Scheduler::AssignRanks() {
   for (auto& kv : nodes_) {
     Message ack = MakeMessage(Command::kRegisterAck, "", book);
     ack.head.arg = kv.second.rank;
+    ack.head.request_id = kv.second.challenge;
     Send(kv.first, std::move(ack));
     kv.second.last_seen = Clock::now();
   }
@@ -92,17 +109,35 @@ void Scheduler::AssignRanks() {
 
 void Scheduler::OnMessage(Message&& m) {
   auto it = nodes_.find(m.identity);
+  // The connection names a node, the MAC the process: both must be the one
+  // that registered (a node restarted under the same name -- same host and
+  // pid, as in a container -- is another process; Note [PS runs]).
+  if (it != nodes_.end() && m.head.incarnation != it->second.incarnation) {
+    rejected_.Note(m.peer, "message on the connection of " + Describe(m.identity) +
+                               " signed by another process (process id " + Hex64(m.head.incarnation) +
+                               ", registered as " + Hex64(it->second.incarnation) + "): restarted, or replayed");
+    return;
+  }
+  if (it == nodes_.end() && m.command() != Command::kRegister) {
+    rejected_.Note(m.peer, std::string(CommandName(m.command())) + " message from a node that has not registered "
+                                                                     "in this run");
+    return;
+  }
   if (it != nodes_.end()) it->second.last_seen = Clock::now();
   switch (m.command()) {
     case Command::kRegister: {
+      if (it != nodes_.end()) return;  // the same process again (the check above): already counted
       if (ranks_assigned_) {
-        std::fprintf(stderr, "weft kvstore scheduler: ignoring a late registration from %s\n", m.identity.c_str());
+        std::fprintf(stderr, "weft kvstore scheduler: ignoring a late registration from %s\n",
+                     Printable(m.identity).c_str());
         return;
       }
       if (m.head.arg != static_cast<int>(Role::kWorker) && m.head.arg != static_cast<int>(Role::kServer)) return;
       NodeInfo n;
       n.role = static_cast<Role>(m.head.arg);
       n.address = m.payload.str();
+      n.incarnation = m.head.incarnation;
+      n.challenge = m.head.request_id;
       n.last_seen = Clock::now();
       nodes_[m.identity] = n;
       int workers = 0, servers = 0;
@@ -115,7 +150,6 @@ void Scheduler::OnMessage(Message&& m) {
       return;
     }
     case Command::kBarrier:
-      if (it == nodes_.end()) return;
       barrier_waiting_.push_back(m.identity);
       if (static_cast<int>(barrier_waiting_.size()) == cfg_.num_workers) {
         for (const std::string& id : barrier_waiting_) Send(id, MakeMessage(Command::kBarrierAck));
@@ -123,7 +157,7 @@ void Scheduler::OnMessage(Message&& m) {
       }
       return;
     case Command::kFinalize:
-      if (it == nodes_.end() || it->second.finalized) return;
+      if (it->second.finalized) return;
       it->second.finalized = true;
       ++finalized_;
       return;
@@ -135,7 +169,11 @@ void Scheduler::OnMessage(Message&& m) {
 int Scheduler::Abort(const std::string& why) {
   std::fprintf(stderr, "weft kvstore scheduler: %s; stopping every node\n", why.c_str());
   std::fflush(stderr);
-  for (auto& kv : nodes_) Send(kv.first, MakeMessage(Command::kAbort, "", why));
+  for (auto& kv : nodes_) {
+    Message abort = MakeMessage(Command::kAbort, "", why);
+    abort.head.request_id = kv.second.challenge;  // a node not yet in the run checks it (Note [PS runs])
+    Send(kv.first, std::move(abort));
+  }
   return 1;
 }
 
@@ -156,6 +194,10 @@ int Scheduler::Run() {
       << (cfg_.node_host_given ? "" : " (is WEFT_PS_ROOT_URI=" + cfg_.root_uri + " an address of this machine? "
                                       "else set WEFT_NODE_HOST to this node's interface address)");
 
+  // Names the run in the log: the id every message of it carries (Note [PS runs]).
+  std::fprintf(stderr, "weft kvstore scheduler: run %s of job %s\n", Hex64(auth_.run_id()).c_str(),
+               Hex64(auth_.job_id()).c_str());
+  std::fflush(stderr);
   const int beat_ms = HeartbeatIntervalMs(cfg_.timeout_s);
   const double reg_timeout = cfg_.timeout_s * 3 > 30 ? cfg_.timeout_s * 3 : 30;
   const auto started = Clock::now();

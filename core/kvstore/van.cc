@@ -73,6 +73,7 @@ Van::Van(const Config& cfg, DataHandler on_data)
 
   Message reg = MakeMessage(Command::kRegister, "", advertised_);
   reg.head.arg = static_cast<int32_t>(cfg_.role);
+  reg.head.request_id = auth_.NewChallenge();  // the acknowledgement must echo it (Note [PS runs])
   AddressTo(&reg, Role::kScheduler, 0);
   Enqueue(kToScheduler, std::move(reg));
   io_ = std::thread([this] { Loop(); });
@@ -257,17 +258,23 @@ void Van::Loop() {
     if (data_) drain(data_, true, Role::kWorker, false);
     for (void* s : servers_) drain(s, false, Role::kServer, false);
 
-    if (Clock::now() >= next_beat) {
-      Message beat = MakeMessage(Command::kHeartbeat);
-      beat.head.sender = rank_;
-      AddressTo(&beat, Role::kScheduler, 0);
-      SendMessage(sched_, std::move(beat), false, &auth_);
-      next_beat = Clock::now() + std::chrono::milliseconds(beat_ms);
-    }
-    bool registered;
+    bool joined, registered;
     {
       std::lock_guard<std::mutex> lk(mu_);
+      joined = registered_;
       registered = registered_ && !finalized_ && !exit_;
+    }
+    // Only once in a run: the scheduler refuses anything but a register
+    // without this run's id (Note [PS runs]), and checks liveness only after
+    // it has assigned the ranks.
+    if (Clock::now() >= next_beat) {
+      if (joined) {
+        Message beat = MakeMessage(Command::kHeartbeat);
+        beat.head.sender = rank_;
+        AddressTo(&beat, Role::kScheduler, 0);
+        SendMessage(sched_, std::move(beat), false, &auth_);
+      }
+      next_beat = Clock::now() + std::chrono::milliseconds(beat_ms);
     }
     if (registered && SecondsSince(last_from_sched) > cfg_.timeout_s) {
       Die("lost the scheduler at " + cfg_.SchedulerEndpoint() + ": no message for " +

@@ -1,11 +1,13 @@
 // The PS wire format: valid messages round-trip, and every kind of malformed
-// or unauthenticated input (Note [PS authentication]) is rejected with a
-// reason instead of reaching a handler.
+// or unauthenticated input (Note [PS authentication]), or input of another
+// run (Note [PS runs]), is rejected with a reason instead of reaching a
+// handler.
 #include <gtest/gtest.h>
 #include <zmq.h>
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/kvstore/ps_message.h"
@@ -14,9 +16,30 @@ namespace weft {
 namespace ps {
 namespace {
 
+// The scheduler's acknowledgement of a registration with `challenge`, as
+// scheduler.cc sends it to a node of `role`: header and MAC.
+std::pair<Header, std::string> RegisterAck(Auth* scheduler, Role role, uint64_t challenge) {
+  Header h;
+  h.command = static_cast<uint16_t>(Command::kRegisterAck);
+  h.request_id = challenge;
+  h.recipient_role = static_cast<uint8_t>(role);
+  unsigned char mac[kMacBytes];
+  scheduler->Sign(&h, "", "", 0, mac);
+  return {h, std::string(reinterpret_cast<const char*>(mac), kMacBytes)};
+}
+
+// Puts `node` into `scheduler`'s run the way a node registers (Note [PS runs]).
+void Join(Auth* scheduler, Auth* node, Role role) {
+  auto ack = RegisterAck(scheduler, role, node->NewChallenge());
+  ASSERT_EQ(node->Verify(ack.first, "", "", ack.second.data(), ack.second.size(), RoleBit(Role::kScheduler)), "");
+  ASSERT_EQ(node->run_id(), scheduler->run_id());
+}
+
 class WireTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    Join(&scheduler_, &worker_, Role::kWorker);
+    Join(&scheduler_, &server_, Role::kServer);
     ctx_ = zmq_ctx_new();
     in_ = zmq_socket(ctx_, ZMQ_PAIR);
     out_ = zmq_socket(ctx_, ZMQ_PAIR);
@@ -51,6 +74,7 @@ class WireTest : public ::testing::Test {
   }
 
   const std::string secret_ = std::string(32, '\x11');
+  Auth scheduler_{secret_, Role::kScheduler};
   Auth worker_{secret_, Role::kWorker};
   Auth server_{secret_, Role::kServer};
   void* ctx_ = nullptr;
@@ -188,12 +212,97 @@ TEST_F(WireTest, UnauthenticatedReplayedOrMisdirectedMessagesAreRejected) {
   ASSERT_TRUE(SendMessage(out_, std::move(other), false, &worker_));
   EXPECT_NE(Receive(&m).find("meant for server 1"), std::string::npos);
   Auth peer_server(secret_, Role::kServer);
+  Join(&scheduler_, &peer_server, Role::kServer);
   ASSERT_TRUE(Send(MakeMessage(Command::kPull, "k"), &peer_server));
   EXPECT_NE(Receive(&m).find("a server may not send"), std::string::npos);
 
   // later genuine messages still pass
   ASSERT_TRUE(Send(MakeMessage(Command::kPull, "k")));
   EXPECT_EQ(Receive(&m), "");
+}
+
+TEST_F(WireTest, MessagesOfAnotherRunAreRefused) {
+  // Run A with the same secret (a secret that outlives a job): its worker's
+  // push, genuine there, is refused here, and so is every later one.
+  Auth scheduler_a(secret_, Role::kScheduler), worker_a(secret_, Role::kWorker);
+  ASSERT_NE(scheduler_a.run_id(), scheduler_.run_id());
+  Join(&scheduler_a, &worker_a, Role::kWorker);
+  Message m;
+  ASSERT_TRUE(Send(MakeMessage(Command::kPush, "k", "abcd"), &worker_a));
+  std::string why = Receive(&m);
+  EXPECT_NE(why.find("message from another run (run id " + Hex64(scheduler_a.run_id()) + ", this run's is " +
+                     Hex64(scheduler_.run_id()) + ")"),
+            std::string::npos)
+      << why;
+  ASSERT_TRUE(Send(MakeMessage(Command::kPull, "k"), &worker_a));
+  EXPECT_NE(Receive(&m).find("another run"), std::string::npos);
+  // A process that never joined a run (restarted, say) is refused as well.
+  Auth restarted(secret_, Role::kWorker);
+  ASSERT_TRUE(Send(MakeMessage(Command::kPull, "k"), &restarted));
+  EXPECT_NE(Receive(&m).find("pull message from a process outside this run"), std::string::npos);
+  // This run's worker is not disturbed.
+  ASSERT_TRUE(Send(MakeMessage(Command::kPull, "k")));
+  EXPECT_EQ(Receive(&m), "");
+}
+
+TEST(PsRun, ANodeJoinsOnlyTheRunThatAnswersItsChallenge) {
+  const std::string secret(32, '\x33');
+  Auth sched_a(secret, Role::kScheduler), sched_b(secret, Role::kScheduler), node(secret, Role::kServer);
+  const uint32_t from_sched = RoleBit(Role::kScheduler);
+  Auth worker(secret, Role::kWorker);
+  Join(&sched_b, &worker, Role::kWorker);
+
+  // Before registering: nothing but an acknowledgement of its own challenge.
+  Header push;
+  push.command = static_cast<uint16_t>(Command::kPush);
+  push.recipient_role = static_cast<uint8_t>(Role::kServer);
+  unsigned char mac[kMacBytes];
+  worker.Sign(&push, "", "", 0, mac);
+  EXPECT_NE(node.Verify(push, "", "", mac, kMacBytes, RoleBit(Role::kWorker)).find("before this node joined a run"),
+            std::string::npos);
+
+  uint64_t challenge = node.NewChallenge();
+  // A captured acknowledgement (of another registration, in run A) does not answer it.
+  auto stale = RegisterAck(&sched_a, Role::kServer, challenge + 1);
+  EXPECT_NE(node.Verify(stale.first, "", "", stale.second.data(), kMacBytes, from_sched)
+                .find("does not answer this node's challenge"),
+            std::string::npos);
+  EXPECT_EQ(node.run_id(), 0u);
+  auto ack = RegisterAck(&sched_b, Role::kServer, challenge);
+  EXPECT_EQ(node.Verify(ack.first, "", "", ack.second.data(), kMacBytes, from_sched), "");
+  EXPECT_EQ(node.run_id(), sched_b.run_id());
+  // In run B now: the same acknowledgement again is a replay, run A's scheduler another run.
+  EXPECT_NE(node.Verify(ack.first, "", "", ack.second.data(), kMacBytes, from_sched).find("replayed message"),
+            std::string::npos);
+  auto from_a = RegisterAck(&sched_a, Role::kServer, challenge);
+  EXPECT_NE(node.Verify(from_a.first, "", "", from_a.second.data(), kMacBytes, from_sched).find("another run"),
+            std::string::npos);
+  worker.Sign(&push, "", "", 0, mac);
+  EXPECT_EQ(node.Verify(push, "", "", mac, kMacBytes, RoleBit(Role::kWorker)), "");
+}
+
+TEST(PsRun, TheSchedulerTakesRegistrationsWithoutARunAndTheRestInItsRun) {
+  const std::string secret(32, '\x44');
+  Auth sched(secret, Role::kScheduler), other_sched(secret, Role::kScheduler);
+  Auth fresh(secret, Role::kWorker), in_other_run(secret, Role::kWorker), member(secret, Role::kWorker);
+  Join(&other_sched, &in_other_run, Role::kWorker);
+  Join(&sched, &member, Role::kWorker);
+  const uint32_t from_nodes = RoleBit(Role::kWorker) | RoleBit(Role::kServer);
+  auto verify = [&](Auth* sender, Command c) {
+    Header h;
+    h.command = static_cast<uint16_t>(c);
+    h.recipient_role = static_cast<uint8_t>(Role::kScheduler);
+    h.recipient_rank = 0;
+    unsigned char mac[kMacBytes];
+    sender->Sign(&h, "", "", 0, mac);
+    return sched.Verify(h, "", "", mac, kMacBytes, from_nodes);
+  };
+  EXPECT_EQ(verify(&fresh, Command::kRegister), "");
+  EXPECT_NE(verify(&in_other_run, Command::kRegister).find("register message of a node already in run"),
+            std::string::npos);
+  EXPECT_NE(verify(&in_other_run, Command::kFinalize).find("message from another run"), std::string::npos);
+  EXPECT_NE(verify(&fresh, Command::kHeartbeat).find("from a process outside this run"), std::string::npos);
+  EXPECT_EQ(verify(&member, Command::kBarrier), "");
 }
 
 TEST(PsSecret, MissingOrMalformedSecretSaysHowToGetOne) {

@@ -128,9 +128,9 @@ def ps_frames(messages, workers=2, sign=True):
 
 def ps_message(command, key=b"w", payload=b"", sender=0, arg=0, flags=0, offset=0, total=4, identity=b"w0",
                request_id=1):
-    # Note [PS wire format]; the harness fills job id, process id, nonce and sender role.
-    head = struct.pack("<IHHQiiIIQQQQQQBBHi", 0x54464557, 2, command, request_id, sender, arg, len(key), flags,
-                       len(payload), offset, total, 0, 0, 0, 0, 1, 0, -1)
+    # Note [PS wire format]; the harness fills job id, run id, process id, nonce and sender role.
+    head = struct.pack("<IHHQiiIIQQQQQQQBBHi", 0x54464557, 3, command, request_id, sender, arg, len(key), flags,
+                       len(payload), offset, total, 0, 0, 0, 0, 0, 1, 0, -1)
     return [identity, head, key, payload]
 
 

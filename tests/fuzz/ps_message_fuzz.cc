@@ -7,8 +7,9 @@
 // Input layout: byte 0 picks the job's worker count (1 + (b & 3)) and, with
 // its top bit set, has the harness sign the messages as a worker of the job
 // would (Note [PS authentication] in core/kvstore/ps_auth.h: a message of
-// identity + 88-byte header + key + payload gets its job id, process id,
-// nonce and sender role filled in and a valid MAC frame appended), so the
+// identity + 96-byte header + key + payload gets its job id, run id, process
+// id, nonce and sender role filled in and a valid MAC frame appended; worker
+// and server joined one run as Note [PS runs] says), so the
 // fuzzer reaches the checks and the handler behind the MAC; without it the
 // frames go as they are (what a stranger without the secret can send). Then
 // frames, each a 2-byte little-endian word (low 15 bits: length, top bit:
@@ -73,6 +74,23 @@ void Serve(int workers, int messages, void* rx, weft::ps::Auth* server) {
   }
 }
 
+// A node of the fuzz job's one run: registered through the scheduler's
+// acknowledgement of its challenge, as van.cc registers (Note [PS runs]).
+weft::ps::Auth* Joined(weft::ps::Role role) {
+  using weft::ps::Role;
+  static weft::ps::Auth* scheduler = new weft::ps::Auth(kSecret, Role::kScheduler);
+  auto* node = new weft::ps::Auth(kSecret, role);
+  weft::ps::Header ack;
+  ack.command = static_cast<uint16_t>(weft::ps::Command::kRegisterAck);
+  ack.request_id = node->NewChallenge();
+  ack.recipient_role = static_cast<uint8_t>(role);
+  unsigned char mac[weft::ps::kMacBytes];
+  scheduler->Sign(&ack, "", "", 0, mac);
+  std::string why = node->Verify(ack, "", "", mac, sizeof(mac), weft::ps::RoleBit(Role::kScheduler));
+  FUZZ_CHECK(why.empty(), "joining the fuzz job's run: %s", why.c_str());
+  return node;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -80,8 +98,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using weft::ps::Role;
   static Pair* pair = new Pair();  // one socket pair for the process (never freed: libFuzzer exits)
   // One sender and one receiver for the process: nonces keep increasing across inputs.
-  static Auth* worker = new Auth(kSecret, Role::kWorker);
-  static Auth* server = new Auth(kSecret, Role::kServer);
+  static Auth* worker = Joined(Role::kWorker);
+  static Auth* server = Joined(Role::kServer);
   if (size == 0) return 0;
   int workers = 1 + (data[0] & 3);
   bool sign = (data[0] & 0x80) != 0;

@@ -4,7 +4,8 @@ dist_sync equals one process on the whole batch, dist_async converges,
 dist_device_sync, the API of a dist store, a killed worker or server stops the
 job with a clear error within WEFT_PS_TIMEOUT, bad bytes sent to a server are
 rejected while it keeps serving, a stranger outside the job is refused
-(Note [PS authentication]), a server keeps serving with bounded memory after
+(Note [PS authentication]), messages recorded in an earlier run with the same
+secret are refused in the next (Note [PS runs]), a server keeps serving with bounded memory after
 10,000 malformed messages, and network namespaces when the machine allows
 them."""
 import os
@@ -56,14 +57,17 @@ def _free_port():
 class Job:
     """Scheduler, servers and workers started one by one (so a test can kill one)."""
 
-    def __init__(self, workers, servers, worker_cmd, timeout=TIMEOUT, server_port=None, dmlc_names=False, **env):
+    def __init__(self, workers, servers, worker_cmd, timeout=TIMEOUT, server_port=None, dmlc_names=False,
+                 secret=None, raw_workers=0, **env):
+        """raw_workers: further workers the test plays itself (zmtp.Signer.register); secret: the
+        job's WEFT_PS_SECRET (default: a fresh one, what weft.launch would hand every process)."""
         self.port = _free_port()
         prefix = "DMLC_" if dmlc_names else "WEFT_"  # MXNet's variable names are accepted too
         self.role_var = prefix + "ROLE"
-        self.secret = secrets.token_hex(32)  # what weft.launch would hand every process
+        self.secret = secret or secrets.token_hex(32)
         base = {prefix + "PS_ROOT_URI": "127.0.0.1", prefix + "PS_ROOT_PORT": self.port,
-                prefix + "NUM_WORKER": workers, prefix + "NUM_SERVER": servers, "WEFT_PS_TIMEOUT": timeout,
-                "WEFT_PS_SECRET": self.secret}
+                prefix + "NUM_WORKER": workers + raw_workers, prefix + "NUM_SERVER": servers,
+                "WEFT_PS_TIMEOUT": timeout, "WEFT_PS_SECRET": self.secret}
         base.update(env)
         node = [sys.executable, "-m", "weft.kvstore.server"]
         self.procs = {}
@@ -78,6 +82,12 @@ class Job:
     def _start(self, name, cmd, env, role=None):
         env = dict(env, **{self.role_var: role or name})
         self.procs[name] = subprocess.Popen(cmd, env=_env(**env), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    def run_id(self):
+        """The run id the scheduler drew (Note [PS runs]), from the line it prints at start."""
+        self.read_until("weft kvstore scheduler: run ", 1)
+        line = self.out["scheduler"].decode().split("weft kvstore scheduler: run ", 1)[1]
+        return int(line.split()[0], 16)
 
     def read_until(self, text, count, deadline_s=60):
         """Collects output until `text` appeared `count` times in all outputs together."""
@@ -229,7 +239,8 @@ def test_bad_messages_are_rejected_and_the_server_keeps_serving(tmp_path, job_cl
     zmtp.send_message(s, [zmtp.header(zmtp.CMD_PUSH, b"small", big), b"small", b"\0" * big, mac])
     # 3. a valid (signed) message whose size does not match the key: an error reply naming it
     #    (and, as the server reads a connection in order, proof that 1 and 2 were logged)
-    zmtp.send_message(s, zmtp.Signer(job.secret).message(zmtp.CMD_PUSH, b"small", b"\0" * 8, total=20))
+    zmtp.send_message(s, zmtp.Signer(job.secret, run_id=job.run_id()).message(zmtp.CMD_PUSH, b"small", b"\0" * 8,
+                                                                               total=20))
     reply = zmtp.recv_message(s)
     head = zmtp.HEADER.unpack(reply[0])
     assert head[2] == zmtp.CMD_ERROR and b"key 'small'" in reply[2], reply
@@ -281,7 +292,7 @@ def test_stranger_outside_the_job_is_refused(tmp_path, job_cleanup):
                 (zmtp.CMD_SET_OPTIMIZER, b"", b'{"name": "sgd", "learning_rate": 100}', {}),
                 (zmtp.CMD_INIT, b"junk", junk, dict(total=20))]
     other_job = zmtp.Signer(secrets.token_hex(32))
-    insider = zmtp.Signer(job.secret)  # stands for a job member whose traffic the stranger captured
+    insider = zmtp.Signer(job.secret, run_id=job.run_id())  # a member of this run whose traffic was captured
     insider.nonce = 1000  # its later messages (the captured ones have nonces 50 and 100)
     s = zmtp.connect_dealer(port)
     captured = insider.message(zmtp.CMD_PULL, b"small", total=20, nonce=100)
@@ -321,6 +332,95 @@ def test_stranger_outside_the_job_is_refused(tmp_path, job_cleanup):
                 "message meant for server 1", "message meant for worker"):
         assert "rejected a message from 127.0.0.1: " + why in server, (why, server)
     assert server.count("rejected a message from 127.0.0.1") >= 20, server
+
+
+def _capture_run(secret, port, job_cleanup):
+    """Run A: a scheduler and a server, and the test as the run's one worker (registered the
+    way van.cc registers). Returns the frames of its legitimate init and push of 'small' (20
+    float32 of 100, acked and pulled back in run A), of its finalize and of the scheduler's
+    acknowledgement of its registration, and run A's id; run A has ended cleanly."""
+    job = Job(0, 1, None, timeout=20, server_port=port, secret=secret, raw_workers=1)
+    job_cleanup(job)
+    run = job.run_id()  # printed once the scheduler listens
+    worker = zmtp.Signer(secret)
+    sched, rank, servers, reg_ack = worker.register(job.port)
+    assert rank == 0 and servers == ["127.0.0.1:%d" % port], (rank, servers)
+    assert worker.run_id == run
+    # Another process with the secret and the run id, on the registered worker's connection (a
+    # worker restarted under the same name): refused, else this finalize would end run A now.
+    impostor = zmtp.Signer(secret, run_id=run)
+    zmtp.send_message(sched, impostor.message(zmtp.CMD_FINALIZE, flags=0, sender=rank,
+                                              recipient_role=zmtp.SCHEDULER, recipient_rank=0))
+    job.read_until("signed by another process (process id %016x, registered as %016x)"
+                   % (impostor.incarnation, worker.incarnation), 1)
+    s = zmtp.connect_dealer(port)
+    value = np.full(20, 100, np.float32).tobytes()
+    addressed = dict(sender=rank, recipient_rank=0, total=20)
+    init = worker.message(zmtp.CMD_INIT, b"small", np.zeros(20, np.float32).tobytes(), flags=0, **addressed)
+    push = worker.message(zmtp.CMD_PUSH, b"small", value, flags=0, **addressed)  # as dist_async sends it
+    for frames in (init, push):
+        zmtp.send_message(s, frames)
+        assert _reply(s)[0] == zmtp.CMD_ACK
+    zmtp.send_message(s, worker.message(zmtp.CMD_PULL, b"small", flags=0, **addressed))
+    command, _, pulled = _reply(s)
+    assert command == zmtp.CMD_PULL_REPLY and pulled == value  # the push took effect in its own run
+    finalize = worker.message(zmtp.CMD_FINALIZE, flags=0, sender=rank, recipient_role=zmtp.SCHEDULER,
+                              recipient_rank=0)
+    zmtp.send_message(sched, finalize)
+    codes = job.wait_all(30)
+    assert all(c == 0 for c in codes.values()), job.outputs()
+    s.close()
+    sched.close()
+    return init, push, finalize, reg_ack, worker.run_id
+
+
+def test_messages_of_an_earlier_run_are_refused(tmp_path, job_cleanup):
+    # Issue 35 point 3: the same WEFT_PS_SECRET for two runs (a Kubernetes Secret outlives a
+    # job). A push recorded in run A was acked by the server of run B -- here restarted at the
+    # same address -- and B's worker then pulled the replayed value. Every MAC now covers the
+    # scheduler's random run id (Note [PS runs]), so run A's messages are refused in run B.
+    secret = secrets.token_hex(32)
+    port = _free_port()
+    init, push, finalize, reg_ack, run_a = _capture_run(secret, port, job_cleanup)
+
+    go = str(tmp_path / "go")
+    job = Job(1, 1, [sys.executable, API, "--go", go], timeout=20, server_port=port, secret=secret)
+    job_cleanup(job)
+    job.read_until("ready", 1)  # B's server has 'small' and the sgd optimizer (lr 0.5)
+    run_b = job.run_id()
+    assert run_b != run_a
+    s = zmtp.connect_dealer(port)
+    for frames in (init, push, push, reg_ack):
+        zmtp.send_message(s, frames)
+    # A process that has the secret but never joined run B (restarted after it began).
+    outsider = zmtp.Signer(secret)
+    zmtp.send_message(s, outsider.message(zmtp.CMD_PUSH, b"small", push[2], flags=0, total=20))
+    sched = zmtp.connect_dealer(job.port)
+    zmtp.send_message(sched, finalize)  # would end run B's job early if counted
+    # A member of run B, after the replays on the same connection: its error reply proves
+    # the server has read (and refused) them; 'junk' was never created.
+    member = zmtp.Signer(secret, run_id=run_b)
+    zmtp.send_message(s, member.message(zmtp.CMD_PULL, b"junk", total=20))
+    command, _, text = _reply(s)
+    assert command == zmtp.CMD_ERROR and b"'junk' has not been initialised" in text, text
+    job.read_until("weft kvstore scheduler: rejected a message from 127.0.0.1", 1)
+    s.close()
+    sched.close()
+
+    with open(go, "w", encoding="utf-8"):
+        pass
+    codes = job.wait_all(60)
+    text = job.outputs()
+    assert all(c == 0 for c in codes.values()), text
+    assert "worker 0 ok" in text, text  # it pulled exactly its own run's values: the replayed push (an
+    # sgd step of -0.5 * 100 had it been applied) changed nothing
+    why = ("rejected a message from 127.0.0.1: message from another run (run id %016x, this run's is %016x)"
+           % (run_a, run_b))
+    server = job.out["server0"].decode()
+    assert server.count(why) == 4, server
+    assert why in job.out["scheduler"].decode(), job.outputs()
+    assert "rejected a message from 127.0.0.1: push message from a process outside this run" in server, server
+    print(next(line for line in server.splitlines() if why in line))
 
 
 def _rss_kib(pid):
@@ -375,7 +475,7 @@ def test_server_keeps_serving_after_10000_malformed_messages(tmp_path, job_clean
     server_pid = job.procs["server0"].pid
     rss_before = _rss_kib(server_pid)
     rng = np.random.default_rng(22)
-    signer = zmtp.Signer(job.secret)
+    signer = zmtp.Signer(job.secret, run_id=job.run_id())
     # slow clients: connections that never finish the handshake, held through the flood
     slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
     for c in slow:
