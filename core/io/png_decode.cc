@@ -57,8 +57,8 @@ PngLayout WalkPng(const uint8_t* data, size_t size, int64_t max_pixels, const st
     const uint32_t length = ReadBE32(data + at);
     const uint8_t* type = data + at + 4;
     WEFT_CHECK(length <= 0x7FFFFFFFu && size - at - 12 >= length, kIO)
-        << where << ": corrupt PNG: the chunk at byte " << at << " says it holds " << length << " bytes, past the end of the "
-        << size << " bytes (truncated)";
+        << where << ": corrupt PNG: the chunk at byte " << at << " says it holds " << length
+        << " bytes, past the end of the " << size << " bytes (truncated)";
     if (std::memcmp(type, "IDAT", 4) == 0) idat += length;
     if (std::memcmp(type, "IEND", 4) == 0) break;
     at += 12 + length;

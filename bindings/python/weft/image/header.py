@@ -202,7 +202,7 @@ def _check_jpeg(b, what, max_pixels):
             if found is None:
                 raise truncated("its data ends inside a scan")
             if (found.start() - end) * 8 < need:
-                raise truncated("a scan holds %d bytes, fewer than the %d its %dx%d pixels need at the least" %
+                raise truncated("a scan holds %d bytes, fewer than the %d bytes its %dx%d pixels need at the least" %
                                 (found.start() - end, -(-need // 8), frame.height, frame.width))
             end = found.start()
         at = end
