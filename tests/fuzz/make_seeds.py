@@ -208,6 +208,8 @@ def image_seeds():
         write("image_decode", name, bytes([(i % 2) | ((i % 8) << 1)]) + data)
     records = b"".join(rec_record(k, data) for k, data in enumerate(sorted(files.values())) if len(data) < 4096)
     write("image_record", "images.rec", records)
+    good = ["baseline.jpg", "fast.png", "grey.jpg", "grey16.png", "progressive.jpg", "restart.jpg", "rgb.png"]
+    write("image_record", "good.rec", b"".join(rec_record(k, files[name]) for k, name in enumerate(good)))
     write("image_record", "one-bomb.rec", rec_record(0, files["bomb-jpeg-2048x2048"]))
     write("image_record", "two-labels.rec", rec_record(0, files["rgb.png"], labels=(1.0, 2.0)))
 
