@@ -20,8 +20,7 @@
 // longjmps back to the step that called libjpeg. Each step is a function whose
 // frame holds no object with a destructor (a longjmp would skip it), and the
 // decompressor is destroyed by its owner's destructor once the step returned.
-// A progress monitor bounds the number of scans (a file of thousands of tiny
-// progressive scans makes every row cost thousands of passes).
+// A progress monitor bounds the number of scans (kMaxJpegScans).
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
@@ -38,7 +37,10 @@ namespace weft {
 namespace io {
 namespace {
 
-constexpr int kMaxJpegScans = 1000;  // a progressive JPEG has about 10
+// A progressive JPEG has about 10 scans; each scan visits every block, so a
+// file of thousands of tiny scans is a CPU bomb. weft.image refuses the same
+// (header.py, _MAX_JPEG_SCANS).
+constexpr int kMaxJpegScans = 256;
 
 // libjpeg's state and ours; destroying it frees libjpeg's memory, also when
 // the decoder that holds it throws from its constructor.

@@ -35,6 +35,21 @@ def jpeg_claiming(height, width, progressive=False):
     return bytes(data)
 
 
+def jpeg_of_many_scans(scans=300):
+    """A progressive JPEG whose first scan (the DC one, which decodes the same
+    whatever came before it) is repeated: every scan makes the decoder visit
+    every block again."""
+    import re  # pylint: disable=import-outside-toplevel
+    import cv2  # pylint: disable=import-outside-toplevel
+    ok, buf = cv2.imencode(".jpg", rgb_image(32, 48, 7)[:, :, ::-1], [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    assert ok
+    data = buf.tobytes()
+    start = data.index(b"\xff\xda")
+    header_end = start + 2 + struct.unpack(">H", data[start + 2:start + 4])[0]
+    end = re.compile(rb"\xff[^\x00\xd0-\xd7]").search(data, header_end).start()
+    return data[:end] + data[start:end] * (scans - 1) + data[end:]
+
+
 def cut(data, fraction=0.5):
     return data[:int(len(data) * fraction)]
 

@@ -16,7 +16,7 @@ import pytest
 import weft as mx
 from weft import image, io, recordio
 
-from image_bombs import jpeg_claiming, png_claiming, truncated_jpeg, truncated_png
+from image_bombs import jpeg_claiming, jpeg_of_many_scans, png_claiming, truncated_jpeg, truncated_png
 from image_data import encode, rgb_image
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,6 +34,7 @@ BOMBS = [
     ("jpeg_cut", truncated_jpeg, r"corrupt JPEG: .*truncated"),
     ("jpeg_progressive_cut", lambda: truncated_jpeg(progressive=True), r"corrupt JPEG: .*truncated"),
     ("png_cut", truncated_png, r"corrupt PNG: .*truncated"),
+    ("jpeg_300_scans", jpeg_of_many_scans, r"corrupt JPEG: more than 256 scans"),
 ]
 
 

@@ -40,6 +40,7 @@ _MAX_DEFLATE_RATIO = 1032
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _PNG_SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # per colour type
 _JPEG_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+_MAX_JPEG_SCANS = 256  # as the C++ decoder's kMaxJpegScans: each scan visits every block
 # In entropy-coded data 0xFF is followed by 0x00 (stuffing) or a restart marker;
 # anything else starts the next marker segment.
 _JPEG_NEXT_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7]")
@@ -163,7 +164,7 @@ class _Frame:
 
 
 def _check_jpeg(b, what, max_pixels):
-    n, at, frame = len(b), 2, None
+    n, at, frame, scans = len(b), 2, None, 0
 
     def truncated(why):
         return WeftIOError("%s: corrupt JPEG: %s (truncated)" % (what, why))
@@ -197,6 +198,9 @@ def _check_jpeg(b, what, max_pixels):
         elif marker == 0xDA:
             if frame is None:
                 raise WeftIOError("%s: corrupt JPEG: a scan before the frame header" % what)
+            scans += 1
+            if scans > _MAX_JPEG_SCANS:
+                raise WeftIOError("%s: corrupt JPEG: more than %d scans" % (what, _MAX_JPEG_SCANS))
             need = frame.min_scan_bits(seg, what)
             found = _JPEG_NEXT_MARKER.search(b, end)
             if found is None:
