@@ -81,6 +81,31 @@ def test_opencv_errors_become_weft_io_errors():
         image.imdecode(bad)
     with pytest.raises(mx.WeftIOError, match=r"Decoding failed: the buffer"):
         image.imdecode(b"\x00" * 100)
+    # A BMP over OpenCV's own limit (2^30 pixels) once weft's budget allows it: OpenCV raises cv2.error.
+    bmp = b"BM" + struct.pack("<IHHI", 54, 0, 0, 54) + struct.pack("<IiiHHIIiiII", 40, 40000, 40000, 1, 24, 0, 0,
+                                                                  2835, 2835, 0, 0)
+    image.MAX_IMAGE_PIXELS = 1 << 40
+    try:
+        with pytest.raises(mx.WeftIOError, match=r"Decoding failed: the buffer: OpenCV: .*CV_IO_MAX_IMAGE_PIXELS"):
+            image.imdecode(bmp)
+    finally:
+        del image.MAX_IMAGE_PIXELS
+    with pytest.raises(mx.WeftIOError, match=r"the buffer: BMP of 40000x40000 \(h x w\) pixels is over the image"):
+        image.imdecode(bmp)
+
+
+@pytest.mark.parametrize("ext,params", [(".bmp", []), (".webp", [101]), (".webp", [80])])
+def test_bmp_and_webp_headers_checked_against_the_budget(ext, params):
+    import cv2  # pylint: disable=import-outside-toplevel
+    img = rgb_image(20, 30, 1)
+    data = cv2.imencode(ext, img, [cv2.IMWRITE_WEBP_QUALITY] + params if params else [])[1].tobytes()
+    assert image.imdecode(data).shape == (20, 30, 3)
+    image.MAX_IMAGE_PIXELS = 599
+    try:
+        with pytest.raises(mx.WeftIOError, match=r"the buffer: (BMP|WebP) of 20x30 \(h x w\) pixels is over"):
+            image.imdecode(data)
+    finally:
+        del image.MAX_IMAGE_PIXELS
 
 
 def test_good_images_still_decode_on_both_paths(tmp_path):

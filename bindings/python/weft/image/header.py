@@ -26,8 +26,10 @@ nothing in proportion to the claimed size:
   Note [JPEG truncation] in core/io/jpeg_decode.cc). Real encoders spend six
   bits or more on an empty block, so no genuine image is near the bound.
 
-Other formats (BMP, TIFF, WebP, ...) go to OpenCV unchecked, under OpenCV's
-own limit.
+* BMP and WebP: the size in the header (BMP's info header; WebP's VP8, VP8L
+  or VP8X chunk) against the budget; their data is left to OpenCV.
+
+Other formats (TIFF, ...) go to OpenCV unchecked, under OpenCV's own limit.
 """
 import os
 import re
@@ -212,11 +214,45 @@ def _check_jpeg(b, what, max_pixels):
         at = end
 
 
+def _le(b, at, size):
+    return int.from_bytes(bytes(b[at:at + size]), "little")
+
+
+def _check_bmp(b, what, max_pixels):
+    if len(b) < 26:
+        raise WeftIOError("%s: corrupt BMP: a header of %d bytes" % (what, len(b)))
+    if _le(b, 14, 4) == 12:  # BITMAPCOREHEADER: 16-bit sizes
+        width, height = _le(b, 18, 2), _le(b, 20, 2)
+    else:
+        width = int.from_bytes(bytes(b[18:22]), "little", signed=True)
+        height = abs(int.from_bytes(bytes(b[22:26]), "little", signed=True))  # negative: rows top-down
+    _check_pixels("BMP", height, abs(width), max_pixels, what)
+
+
+def _check_webp(b, what, max_pixels):
+    kind = bytes(b[12:16])
+    if kind == b"VP8X" and len(b) >= 30:
+        width, height = 1 + _le(b, 24, 3), 1 + _le(b, 27, 3)
+    elif kind == b"VP8L" and len(b) >= 25:
+        bits = _le(b, 21, 4)
+        width, height = 1 + (bits & 0x3FFF), 1 + ((bits >> 14) & 0x3FFF)
+    elif kind == b"VP8 " and len(b) >= 30:
+        width, height = _le(b, 26, 2) & 0x3FFF, _le(b, 28, 2) & 0x3FFF
+    else:
+        raise WeftIOError("%s: corrupt WebP: no VP8, VP8L or VP8X header (%d bytes)" % (what, len(b)))
+    _check_pixels("WebP", height, width, max_pixels, what)
+
+
 def check_image_data(data, what, max_pixels):
-    """Raises WeftIOError naming ``what`` when ``data`` (bytes-like) is a PNG or
-    JPEG over ``max_pixels`` pixels, or whose data cannot hold the image its
-    header gives; other formats pass unchecked (Note [Reading headers in Python])."""
+    """Raises WeftIOError naming ``what`` when ``data`` (bytes-like) is a PNG,
+    JPEG, BMP or WebP over ``max_pixels`` pixels, or a PNG or JPEG whose data
+    cannot hold the image its header gives; other formats pass unchecked (Note
+    [Reading headers in Python])."""
     if bytes(data[:8]) == _PNG_SIGNATURE:
         _check_png(data, what, max_pixels)
     elif bytes(data[:3]) == b"\xff\xd8\xff":
         _check_jpeg(data, what, max_pixels)
+    elif bytes(data[:2]) == b"BM":
+        _check_bmp(data, what, max_pixels)
+    elif bytes(data[:4]) == b"RIFF" and bytes(data[8:12]) == b"WEBP":
+        _check_webp(data, what, max_pixels)

@@ -6,12 +6,12 @@ Decoding and resizing use OpenCV (``cv2``), as MXNet's ``_cvimdecode`` /
 Python's ``random`` module, as MXNet's do, so ``random.seed`` makes them
 reproducible.
 
-Before OpenCV decodes a JPEG or PNG, its header is read and checked against
-the pixel budget ``weft.image.MAX_IMAGE_PIXELS`` (default: the environment
-variable WEFT_MAX_IMAGE_PIXELS, else 2^28), and its data against the size the
-header claims (Note [Reading headers in Python] in ``header.py``): an image
-over the budget, truncated, or that OpenCV cannot decode raises WeftIOError
-naming the buffer, file or record.
+Before OpenCV decodes a JPEG, PNG, BMP or WebP, its header is read and
+checked against the pixel budget ``weft.image.MAX_IMAGE_PIXELS`` (default: the
+environment variable WEFT_MAX_IMAGE_PIXELS, else 2^28), and a JPEG's or PNG's
+data against the size the header claims (Note [Reading headers in Python] in
+``header.py``): an image over the budget, truncated, or that OpenCV cannot
+decode raises WeftIOError naming the buffer, file or record.
 """
 import os
 import random
