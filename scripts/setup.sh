@@ -15,8 +15,8 @@ PKGS="$PKGS libopenmpi-dev"
 # ASan + UBSan build and fuzzing (scripts/build_asan.sh, tests/fuzz): Debian's clang,
 # its sanitizer and libFuzzer runtimes, and its OpenMP runtime.
 PKGS="$PKGS clang-14 libclang-rt-14-dev libomp-14-dev"
-# The C++ ImageRecordIter's decoders (core/io/, Note [Image decoders]): libjpeg-turbo, libpng.
-PKGS="$PKGS libturbojpeg0-dev libpng-dev"
+# The C++ ImageRecordIter's decoders (core/io/, Note [Image decoders]): libjpeg-turbo (its libjpeg API), libpng.
+PKGS="$PKGS libjpeg-dev libpng-dev"
 # HMAC-SHA256 authentication of the parameter server's messages (Note [PS authentication]): libcrypto.
 PKGS="$PKGS libssl-dev"
 missing=""

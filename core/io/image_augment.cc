@@ -153,10 +153,10 @@ void DecodeAugmentInto(const uint8_t* payload, size_t size, const AugmentParam& 
       DetectFormat(payload, size) == ImageFormat::kJPEG) {
     // Note [Scaled JPEG decode]: the crop comes from the header's size.
     int h = 0, w = 0;
-    PeekImageSize(payload, size, where, &h, &w);
+    PeekImageSize(payload, size, p.max_pixels, where, &h, &w);
     rect = DrawResizedCrop(h, w, p, rng);
     const int s = ScaleFor(rect, out_h, out_w);
-    DecodeImage(payload, size, c, where, &decoded, s);
+    DecodeImage(payload, size, c, p.max_pixels, where, &decoded, s);
     if (s != 8) {
       const int y0 = std::min(rect.y0 * s / 8, decoded.height - 1);
       const int x0 = std::min(rect.x0 * s / 8, decoded.width - 1);
@@ -166,7 +166,7 @@ void DecodeAugmentInto(const uint8_t* payload, size_t size, const AugmentParam& 
     }
     have_rect = true;
   } else {
-    DecodeImage(payload, size, c, where, &decoded);
+    DecodeImage(payload, size, c, p.max_pixels, where, &decoded);
   }
   view = ImageView::Of(decoded);
   if (p.resize > 0) {

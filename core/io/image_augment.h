@@ -24,6 +24,7 @@ struct AugmentParam {
   // Output: float32 (pixel - mean[c]) / std[c] * scale, or the uint8 pixels.
   bool normalize = true;
   float mean[3] = {0, 0, 0}, std[3] = {1, 1, 1}, scale = 1.0f;
+  int64_t max_pixels = 0;  // the decoders' budget (Note [Image pixel budget]); set by the parameter parser
 };
 
 // Decodes the record's image payload, augments it and writes it as CHW into

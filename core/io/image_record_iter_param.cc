@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/base/error.h"
+#include "core/io/image_budget.h"
 #include "core/io/image_record_iter.h"
 
 namespace weft {
@@ -58,7 +59,7 @@ void ParseShape(const std::string& v, AugmentParam* a) {
 ImageRecordIterParam ParseImageRecordIterParam(const std::vector<std::pair<std::string, std::string>>& kv) {
   ImageRecordIterParam p;
   AugmentParam& a = p.aug;
-  bool has_seed_aug = false, has_shape = false;
+  bool has_seed_aug = false, has_shape = false, has_max_pixels = false;
   using Setter = std::function<void(const std::string&, const std::string&)>;
   auto num = [](double* dst) { return Setter([dst](const std::string& k, const std::string& v) { *dst = ParseNumber(k, v); }); };
   auto flt = [](float* dst) {
@@ -103,6 +104,15 @@ ImageRecordIterParam ParseImageRecordIterParam(const std::vector<std::pair<std::
       {"std_r", flt(&a.std[0])}, {"std_g", flt(&a.std[1])}, {"std_b", flt(&a.std[2])},
       {"scale", flt(&a.scale)},
       {"normalize", boolean(&a.normalize)},
+      // weft's: the decoders' pixel budget (Note [Image pixel budget]); the
+      // Python binding passes weft.image.MAX_IMAGE_PIXELS.
+      {"max_image_pixels", [&](const std::string& k, const std::string& v) {
+         const double d = ParseNumber(k, v);
+         WEFT_CHECK(d == std::floor(d) && d > 0 && d <= static_cast<double>(kMaxImagePixelsLimit), kInvalidArgument)
+             << "ImageRecordIter: max_image_pixels must be a positive integer up to 2^40, got '" << v << "'";
+         a.max_pixels = static_cast<int64_t>(d);
+         has_max_pixels = true;
+       }},
   };
   for (const auto& [k, v] : kv) {
     auto it = setters.find(k);
@@ -124,6 +134,7 @@ ImageRecordIterParam ParseImageRecordIterParam(const std::vector<std::pair<std::
   for (int c = 0; c < 3; ++c)
     WEFT_CHECK(a.std[c] != 0, kInvalidArgument) << "ImageRecordIter: std_r/g/b must not be 0";
   if (!has_seed_aug) p.seed_aug = p.seed;
+  if (!has_max_pixels) a.max_pixels = MaxImagePixelsFromEnv();
   return p;
 }
 

@@ -2,13 +2,16 @@
 """Writes the generated seeds of tests/fuzz/corpus/ (run from anywhere; no
 weft needed): the MXNet 1.9.1 fixtures of ../shared/fixtures, single-op
 symbol files covering the common operators' attributes, parameter-free
-predictor inputs, and KVStore wire messages (Note [PS wire format]).
+predictor inputs, KVStore wire messages (Note [PS wire format]), and images
+and RecordIO files for the image decoders (these need OpenCV to encode them,
+and are skipped with a message without it).
 Crash inputs found by fuzzing are added by hand as crash-<what>; this script
 never deletes files."""
 import json
 import os
 import shutil
 import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -172,6 +175,53 @@ def main():
     write("ps_message", "stranger", ps_frames([
         ps_message(init, payload=f32) + [b"\0" * 32], ps_message(push, payload=f32, flags=sync) + [b"\0" * 32],
         ps_message(pull)], sign=False))
+    image_seeds()
+
+
+def image_seeds():
+    """image_decode: byte 0 (bit 0 grey, bits 1-3 the JPEG scale - 1) then the
+    file; image_record: a .rec file of such images. Good images of every PNG
+    and JPEG kind, and the bombs of tests/python/image_bombs.py."""
+    sys.path.insert(0, os.path.join(REPO, "tests", "python"))
+    try:
+        import cv2  # pylint: disable=import-outside-toplevel
+        import image_bombs  # pylint: disable=import-outside-toplevel
+    except ImportError as e:
+        print("make_seeds: no image seeds (%s)" % e)
+        return
+    img = image_bombs.noisy_image(12, 20)
+    files = {}
+    for name, ext, params in [("baseline.jpg", ".jpg", [cv2.IMWRITE_JPEG_QUALITY, 80]),
+                              ("progressive.jpg", ".jpg", [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]),
+                              ("restart.jpg", ".jpg", [cv2.IMWRITE_JPEG_RST_INTERVAL, 1]),
+                              ("rgb.png", ".png", []), ("fast.png", ".png", [cv2.IMWRITE_PNG_COMPRESSION, 1])]:
+        files[name] = cv2.imencode(ext, img, params)[1].tobytes()
+    files["grey.jpg"] = cv2.imencode(".jpg", img[:, :, 0])[1].tobytes()
+    files["grey16.png"] = cv2.imencode(".png", img[:, :, 0].astype("uint16") * 257)[1].tobytes()
+    files["bomb-png-65536x10000"] = image_bombs.png_claiming(10000, 65536)
+    files["bomb-png-2048x2048"] = image_bombs.png_claiming(2048, 2048)
+    files["bomb-jpeg-2048x2048"] = image_bombs.jpeg_claiming(2048, 2048)
+    files["bomb-jpeg-progressive-2048x2048"] = image_bombs.jpeg_claiming(2048, 2048, progressive=True)
+    files["cut.jpg"] = image_bombs.truncated_jpeg()
+    files["cut.png"] = image_bombs.truncated_png()
+    for i, (name, data) in enumerate(sorted(files.items())):
+        write("image_decode", name, bytes([(i % 2) | ((i % 8) << 1)]) + data)
+    records = b"".join(rec_record(k, data) for k, data in enumerate(sorted(files.values())) if len(data) < 4096)
+    write("image_record", "images.rec", records)
+    good = ["baseline.jpg", "fast.png", "grey.jpg", "grey16.png", "progressive.jpg", "restart.jpg", "rgb.png"]
+    write("image_record", "good.rec", b"".join(rec_record(k, files[name]) for k, name in enumerate(good)))
+    write("image_record", "one-bomb.rec", rec_record(0, files["bomb-jpeg-2048x2048"]))
+    write("image_record", "two-labels.rec", rec_record(0, files["rgb.png"], labels=(1.0, 2.0)))
+
+
+def rec_record(i, payload, labels=None):
+    """One RecordIO record holding an IRHeader and payload, as im2rec writes it."""
+    if labels is None:
+        body = struct.pack("<IfQQ", 0, float(i), i, 0) + payload
+    else:
+        body = struct.pack("<IfQQ", len(labels), 0.0, i, 0) + struct.pack("<%df" % len(labels), *labels) + payload
+    pad = (4 - len(body) % 4) % 4
+    return struct.pack("<II", 0xCED7230A, len(body)) + body + b"\0" * pad
 
 
 if __name__ == "__main__":

@@ -5,6 +5,13 @@ Decoding and resizing use OpenCV (``cv2``), as MXNet's ``_cvimdecode`` /
 ``_cvimresize`` operators do; crops are NDArray slices. Random choices use
 Python's ``random`` module, as MXNet's do, so ``random.seed`` makes them
 reproducible.
+
+Before OpenCV decodes a JPEG, PNG, BMP or WebP, its header is read and
+checked against the pixel budget ``weft.image.MAX_IMAGE_PIXELS`` (default: the
+environment variable WEFT_MAX_IMAGE_PIXELS, else 2^28), and a JPEG's or PNG's
+data against the size the header claims (Note [Reading headers in Python] in
+``header.py``): an image over the budget, truncated, or that OpenCV cannot
+decode raises WeftIOError naming the buffer, file or record.
 """
 import os
 import random
@@ -15,6 +22,7 @@ import numpy as np
 from .. import ndarray as nd
 from ..base import WeftIOError
 from ..ndarray import NDArray
+from . import header
 
 __all__ = ["imread", "imdecode", "imresize", "scale_down", "resize_short", "fixed_crop", "random_crop",
            "center_crop", "color_normalize", "random_size_crop"]
@@ -29,18 +37,30 @@ def cv2_module():
     return cv2
 
 
+def max_image_pixels():
+    """The pixel budget now: weft.image.MAX_IMAGE_PIXELS when set, else
+    WEFT_MAX_IMAGE_PIXELS, else 2^28 (Note [Image pixel budget])."""
+    from .. import image as package  # pylint: disable=import-outside-toplevel
+    return header.checked_budget(package.MAX_IMAGE_PIXELS)
+
+
 def _decode_numpy(buf, flag, to_rgb, what):
     cv2 = cv2_module()
     arr = np.frombuffer(buf, dtype=np.uint8) if not isinstance(buf, np.ndarray) else buf.reshape(-1)
     if arr.dtype != np.uint8:
         arr = arr.astype(np.uint8)
-    img = cv2.imdecode(arr, cv2.IMREAD_COLOR if flag else cv2.IMREAD_GRAYSCALE) if arr.size else None
+    arr = np.ascontiguousarray(arr)
+    header.check_image_data(memoryview(arr), what, max_image_pixels())
+    try:
+        img = cv2.imdecode(arr, cv2.IMREAD_COLOR if flag else cv2.IMREAD_GRAYSCALE) if arr.size else None
+        if img is not None and img.ndim == 3 and to_rgb:
+            img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+    except cv2.error as e:  # OpenCV's own checks (its size limit, a codec's exception)
+        raise WeftIOError("Decoding failed: %s: OpenCV: %s" % (what, str(e).strip())) from None
     if img is None:
         raise WeftIOError("Decoding failed: %s is not an image OpenCV can decode (%d bytes)" % (what, arr.size))
     if img.ndim == 2:
         img = img[:, :, None]
-    elif to_rgb:
-        img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
     return img
 
 

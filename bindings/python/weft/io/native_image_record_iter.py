@@ -8,7 +8,9 @@ The interface and semantics are those of the Python implementation
 (image_record_iter.py, still used for inter_method 2/3/4/9/10, which need
 OpenCV's cubic/area/Lanczos resizers): MXNet's parameters, round_batch,
 num_parts/part_index, label_width, shuffle reproducible from seed whatever the
-thread count, errors naming the file and the record. What differs: the shuffle
+thread count, errors naming the file and the record, the pixel budget
+``weft.image.MAX_IMAGE_PIXELS`` (passed to C++ as max_image_pixels; Note
+[Image pixel budget]). What differs: the shuffle
 order and the random draws (a C++ generator, not numpy's), bilinear resizing
 within one grey level of OpenCV's, and JPEG/PNG only (OpenCV also reads BMP,
 TIFF, WebP).
@@ -23,6 +25,11 @@ from .base import BatchIter, DataBatch, DataDesc
 __all__ = ["ImageRecordIter", "ImageRecordUInt8Iter"]
 
 _NATIVE_INTER = (0, 1)  # nearest, bilinear
+
+
+def _max_image_pixels():
+    from ..image.image import max_image_pixels  # pylint: disable=import-outside-toplevel
+    return max_image_pixels()
 
 
 def _text(v):
@@ -75,7 +82,8 @@ class ImageRecordIter(BatchIter):
                       pca_noise=float(pca_noise), inter_method=int(inter_method), mean_r=float(mean_r),
                       mean_g=float(mean_g), mean_b=float(mean_b), std_r=float(std_r), std_g=float(std_g),
                       std_b=float(std_b), scale=float(scale), preprocess_threads=int(preprocess_threads),
-                      prefetch_buffer=int(prefetch_buffer), normalize=self._normalize)
+                      prefetch_buffer=int(prefetch_buffer), normalize=self._normalize,
+                      max_image_pixels=_max_image_pixels())
         if path_imgidx:
             params["path_imgidx"] = str(path_imgidx)
         if seed_aug is not None:
