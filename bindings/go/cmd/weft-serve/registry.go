@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"sort"
 	"strconv"
 	"sync"
@@ -19,6 +20,13 @@ type registry struct {
 	cfg config
 	mt  *metrics
 	log *slog.Logger
+
+	// probeExe is the binary re-executed as the load probe (Note [Load
+	// probe]); probeCtx ends when the registry closes, stopping a probe.
+	probeExe     string
+	probeExeErr  error
+	probeCtx     context.Context
+	cancelProbes context.CancelFunc
 
 	scanMu  sync.Mutex // one scan at a time
 	mu      sync.RWMutex
@@ -41,7 +49,10 @@ type versionState struct {
 }
 
 func newRegistry(cfg config, mt *metrics, log *slog.Logger) *registry {
-	return &registry{cfg: cfg, mt: mt, log: log, models: map[string]*modelEntry{}}
+	r := &registry{cfg: cfg, mt: mt, log: log, models: map[string]*modelEntry{}}
+	r.probeExe, r.probeExeErr = os.Executable()
+	r.probeCtx, r.cancelProbes = context.WithCancel(context.Background())
+	return r
 }
 
 // scan brings the registry in step with the directory. Loading runs outside
@@ -138,7 +149,26 @@ func (r *registry) load(mf *modelFiles, version int) (*model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.probe(mf.name, version, string(sym), params, hints); err != nil {
+		return nil, err
+	}
 	return newModel(mf.name, version, string(sym), params, hints, r.cfg, r.mt)
+}
+
+// probe loads the version in a child process first (Note [Load probe]): nil
+// when it can be adopted, else why not.
+func (r *registry) probe(name string, version int, sym string, params []byte, hints map[string][]int64) error {
+	if r.probeExeErr != nil {
+		return &probeError{fmt.Sprintf("the load probe cannot start: weft-serve's own path is unknown: %v",
+			r.probeExeErr)}
+	}
+	frame, err := probeFrame(probeRequest{Name: name, Version: version, Hints: hints, Memory: r.cfg.probeMemory},
+		sym, params)
+	if err != nil {
+		return err
+	}
+	return runProbe(r.probeCtx, exec.Command(r.probeExe, probeArg), frame,
+		probeLimits{timeout: r.cfg.probeTimeout, memory: r.cfg.probeMemory})
 }
 
 // poll rescans every interval until ctx ends.
@@ -253,7 +283,8 @@ func (r *registry) ready() bool {
 
 // close frees every model; call it after the HTTP server has stopped.
 func (r *registry) close() {
-	r.scanMu.Lock() // waits for a scan in progress; none starts after
+	r.cancelProbes() // a probe in progress ends now, not at its time limit
+	r.scanMu.Lock()  // waits for a scan in progress; none starts after
 	r.closed = true
 	r.scanMu.Unlock()
 	r.mu.Lock()
