@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"weft.dev/weft"
 )
 
 // probeMain is the probe child (Note [Load probe]): it reads one frame from
@@ -55,6 +57,10 @@ func probeModel(in io.Reader) probeReply {
 	cfg := config{poolSize: 1, maxShapes: 1}
 	cfg.defaults()
 	m, err := newModel(req.Name, req.Version, string(sym), params, req.Hints, cfg, newMetrics())
+	if err != nil && req.Memory > 0 && weft.IsStatus(err, weft.StatusOutOfMemory) {
+		return fail("%v (the probe may use %s more memory than at its start, -probe-memory)", err,
+			formatBytes(req.Memory))
+	}
 	if err != nil {
 		return fail("%v", err)
 	}

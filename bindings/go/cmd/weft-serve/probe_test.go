@@ -251,3 +251,23 @@ func TestProbeChildCrashMarksOnlyThatVersionUnavailable(t *testing.T) {
 		t.Fatalf("victim/1 after its file changed: %v", st)
 	}
 }
+
+// The probe's memory limit is real: a model whose binding needs more than
+// -probe-memory (a shape hint of a million images, 800 MB for the input
+// alone) is UNAVAILABLE saying so, without the server allocating anything for
+// it; the model beside it loads under the same limit.
+func TestProbeMemoryLimitMarksAModelTooBigUnavailable(t *testing.T) {
+	dir, fx := exportDir(t)
+	copyFile(t, filepath.Join(dir, "cnn-symbol.json"), filepath.Join(dir, "huge-symbol.json"))
+	copyFile(t, filepath.Join(dir, "cnn-0000.params"), filepath.Join(dir, "huge-0000.params"))
+	os.WriteFile(filepath.Join(dir, "huge-shapes.json"), []byte(`{"data": [1048576, 3, 8, 8]}`), 0o644)
+	ts, _, _ := startServer(t, config{modelDir: dir, probeMemory: 256 << 20})
+	st := indexStates(t, ts.URL)["huge/0"]
+	if st[0] != "UNAVAILABLE" || !strings.Contains(st[1], "out of memory") ||
+		!strings.Contains(st[1], "256M more memory than at its start, -probe-memory") {
+		t.Fatalf("huge/0: %v", st)
+	}
+	if code, reply := v2Scores(t, ts.URL+"/v2/models/cnn/infer", fx); code != 200 {
+		t.Fatalf("cnn: %d %+v", code, reply)
+	}
+}
