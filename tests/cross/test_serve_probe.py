@@ -6,7 +6,8 @@ A 200,000-node relu chain (it crashed the server from the folder poller) and a
 CNN whose params file is cut in half are dropped into the folder of a running
 server: its healthy model answers every request throughout, the process stays
 up, the truncated version is UNAVAILABLE with a reason, the chain UNAVAILABLE
-with a reason or (once the library walks deep graphs without recursion) READY.
+with a reason or (once the library walks deep graphs without recursion) READY,
+and then a request to it (bound in a probe child first) leaves the server up.
 A server started with the files already there comes up the same. That a probe
 child dying by a signal marks only its version unavailable is shown by the Go
 tests (TestProbeChildCrashMarksOnlyThatVersionUnavailable).
@@ -114,6 +115,16 @@ def test_bad_model_files_leave_weft_serve_serving(go_bin, tmp_path):
     assert server.proc.poll() is None, "weft-serve died:\n" + log[-4000:]
     assert answers and set(answers) == {200}, (answers, log[-4000:])
     _check_bad_models(server)
+    # A request to the chain (READY only once the library parses it) is bound
+    # in a probe child first; whatever it answers, the server stays up.
+    if _index(server)["evil/1"][0] == "READY":
+        status, reply = server.request("/v2/models/evil/infer", {"inputs": [
+            {"name": "data", "shape": [1, 4], "datatype": "FP32", "data": [-1.0, 0.0, 1.0, 2.0]}]})
+        assert server.proc.poll() is None, "weft-serve died:\n" + "".join(server.log)[-4000:]
+        state, reason = _index(server)["evil/1"]
+        assert (status == 200 and reply["outputs"][0]["data"] == [0.0, 0.0, 1.0, 2.0] and state == "READY") or \
+            (status != 200 and state == "UNAVAILABLE" and reason) or (status != 200 and state == "READY"), \
+            (status, reply, state, reason)
     records = [json.loads(line) for line in server.log if line.startswith("{")]
     assert any(r["msg"] == "model version unavailable" and r.get("model") == "trunc" for r in records), log
 

@@ -36,11 +36,21 @@ import (
 //
 // The bytes go to the child through its stdin, so what was probed is what is
 // loaded even if the file is replaced meanwhile. A child outlives neither its
-// time limit nor the server (Pdeathsig). What the probe cannot cover: a model
-// without a shape hint is bound at its first request's shapes, in the server
-// (the probe can only parse it), so a graph that crashes only when bound is
-// caught by the probe only when a hint (-shape, NAME-shapes.json, __shape__)
-// exists.
+// time limit nor the server (Pdeathsig).
+//
+// A version without a shape hint (-shape, NAME-shapes.json, __shape__) can
+// only be parsed at load; it is bound at its first request's shapes. That bind
+// is probed too (model.probeBind, before the root predictor is made in the
+// server): if the child crashes, the request gets a 503 and the version is
+// UNAVAILABLE from then on (model.bindCrash) until its files change. A child
+// that answers a load error is not a crash: the bind then runs here and gives
+// the same error, typed (a bad shape is the request's 400); a timeout fails
+// that request only. Later shapes reshape the root in the server, through the
+// same graph walks the probe survived.
+//
+// The probe child's threads have the stacks the server's have (cgo calls run
+// on pthread stacks of RLIMIT_STACK in both), so a graph that overflows a
+// stack in the server overflows it in the child first.
 
 // probeArg, as the first argument, makes weft-serve the probe child
 // (probeMain); it is not a flag users give.
@@ -85,7 +95,11 @@ func probeFrame(req probeRequest, symJSON string, params []byte) (io.Reader, err
 
 // probeError is why a probe did not pass; the registry keeps it as the
 // version's error.
-type probeError struct{ reason string }
+type probeError struct {
+	reason   string
+	crashed  bool   // the child died or exited without an answer (not a timeout or a stop)
+	answered string // the child's load error, when it answered one
+}
 
 func (e *probeError) Error() string { return e.reason }
 
@@ -107,17 +121,17 @@ func runProbe(ctx context.Context, cmd *exec.Cmd, frame io.Reader, lim probeLimi
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL // the child never outlives the server
 	cmd.WaitDelay = time.Second                 // pipes held open past the child's end do not hold us
 	if err := cmd.Start(); err != nil {
-		return &probeError{fmt.Sprintf("the load probe could not start: %v", err)}
+		return &probeError{reason: fmt.Sprintf("the load probe could not start: %v", err)}
 	}
 	stop := context.AfterFunc(ctx, func() { cmd.Process.Kill() })
 	err := cmd.Wait()
 	stopped := !stop()
 	if stopped {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return &probeError{fmt.Sprintf("the load probe took longer than %v (-probe-timeout) and was stopped",
+			return &probeError{reason: fmt.Sprintf("the load probe took longer than %v (-probe-timeout) and was stopped",
 				lim.timeout)}
 		}
-		return &probeError{"the load probe was stopped: the server is shutting down"}
+		return &probeError{reason: "the load probe was stopped: the server is shutting down"}
 	}
 	var reply probeReply
 	line := strings.TrimSpace(stdout.String())
@@ -125,9 +139,9 @@ func runProbe(ctx context.Context, cmd *exec.Cmd, frame io.Reader, lim probeLimi
 		if reply.OK {
 			return nil
 		}
-		return &probeError{reply.Error}
+		return &probeError{reason: reply.Error, answered: reply.Error}
 	}
-	return &probeError{describeCrash(cmd.ProcessState, err, stderr.String(), lim.memory)}
+	return &probeError{reason: describeCrash(cmd.ProcessState, err, stderr.String(), lim.memory), crashed: true}
 }
 
 var (

@@ -205,6 +205,9 @@ func TestModelFilesThatFailOrCrashDoNotTakeTheServerDown(t *testing.T) {
 func TestProbeChildCrashMarksOnlyThatVersionUnavailable(t *testing.T) {
 	dir, fx := exportDir(t)
 	ts, s, logBuf := startServer(t, config{modelDir: dir})
+	if code, reply := v2Scores(t, ts.URL+"/v2/models/cnn/infer", fx); code != 200 { // bound (after a probe)
+		t.Fatalf("cnn: %d %+v", code, reply)
+	}
 	t.Setenv(probeDiesEnv, "1")
 	copyFile(t, filepath.Join(dir, "cnn-symbol.json"), filepath.Join(dir, "victim-symbol.json"))
 	copyFile(t, filepath.Join(dir, "cnn-0000.params"), filepath.Join(dir, "victim-0001.params"))
@@ -270,4 +273,47 @@ func TestProbeMemoryLimitMarksAModelTooBigUnavailable(t *testing.T) {
 	if code, reply := v2Scores(t, ts.URL+"/v2/models/cnn/infer", fx); code != 200 {
 		t.Fatalf("cnn: %d %+v", code, reply)
 	}
+}
+
+// A version without shape hints is bound at its first request's shapes; that
+// bind is probed in a child first, and a crash there makes the request a 503
+// and the version UNAVAILABLE naming the signal -- nothing is bound in the
+// server -- while the model beside it answers. Changed files bring it back.
+func TestBindProbeCrashAtTheFirstRequestMarksTheVersionUnavailable(t *testing.T) {
+	dir, fx := exportDir(t)
+	copyFile(t, filepath.Join(dir, "cnn-symbol.json"), filepath.Join(dir, "steady-symbol.json"))
+	copyFile(t, filepath.Join(dir, "cnn-0000.params"), filepath.Join(dir, "steady-0000.params"))
+	ts, s, _ := startServer(t, config{modelDir: dir})
+	if code, reply := v2Scores(t, ts.URL+"/v2/models/steady/infer", fx); code != 200 {
+		t.Fatalf("steady: %d %+v", code, reply)
+	}
+	t.Setenv(probeDiesEnv, "1")
+	code, reply := v2Scores(t, ts.URL+"/v2/models/cnn/infer", fx)
+	if code != 503 || !strings.Contains(reply.Error, "killed by signal SIGSEGV") {
+		t.Fatalf("cnn's first request with its bind probe crashing: %d %+v", code, reply)
+	}
+	if _, err := s.reg.acquire("cnn", ""); err == nil || !strings.Contains(err.Error(), "SIGSEGV") {
+		t.Fatalf("cnn after its bind probe crashed: %v", err)
+	}
+	if st := indexStates(t, ts.URL)["cnn/0"]; st[0] != "UNAVAILABLE" || !strings.Contains(st[1], "SIGSEGV") {
+		t.Fatalf("cnn/0: %v", st)
+	}
+	if code, r := getJSON(t, ts.URL+"/v2/models/cnn/ready"); code != 503 || !strings.Contains(fmt.Sprint(r["error"]),
+		"SIGSEGV") {
+		t.Fatalf("cnn ready: %d %v", code, r)
+	}
+	if code, reply := v2Scores(t, ts.URL+"/v2/models/steady/infer", fx); code != 200 {
+		t.Fatalf("steady after cnn's crash: %d %+v", code, reply)
+	}
+	os.Unsetenv(probeDiesEnv)
+	later := time.Now().Add(time.Second)
+	os.Chtimes(filepath.Join(dir, "cnn-0000.params"), later, later)
+	if err := s.reg.scan(); err != nil {
+		t.Fatal(err)
+	}
+	code, reply = v2Scores(t, ts.URL+"/v2/models/cnn/infer", fx)
+	if code != 200 {
+		t.Fatalf("cnn after its file changed: %d %+v", code, reply)
+	}
+	assertClose64(t, "cnn", reply.Outputs[0].Data, fx.output, 1e-4)
 }

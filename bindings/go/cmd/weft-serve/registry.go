@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"weft.dev/weft"
 )
 
 // registry is the set of served models, kept in step with the model
@@ -46,6 +48,15 @@ type versionState struct {
 	stamp string // of the symbol, shapes and params files it was loaded from
 	m     *model // nil when loading failed
 	err   error
+}
+
+// unavailable says why the version cannot answer (nil: it can): its load
+// failed, or its bind probe crashed (Note [Load probe]).
+func (vs *versionState) unavailable() error {
+	if vs.m == nil {
+		return vs.err
+	}
+	return vs.m.broken()
 }
 
 func newRegistry(cfg config, mt *metrics, log *slog.Logger) *registry {
@@ -152,14 +163,24 @@ func (r *registry) load(mf *modelFiles, version int) (*model, error) {
 	if err := r.probe(mf.name, version, string(sym), params, hints); err != nil {
 		return nil, err
 	}
-	return newModel(mf.name, version, string(sym), params, hints, r.cfg, r.mt)
+	m, err := newModel(mf.name, version, string(sym), params, hints, r.cfg, r.mt)
+	if err == nil && m.hints == nil { // bound at its first request: probe that bind too
+		m.probeBind = func(shapes []weft.Input) error {
+			at := map[string][]int64{}
+			for _, in := range shapes {
+				at[in.Name] = in.Shape
+			}
+			return r.probe(mf.name, version, string(sym), params, at)
+		}
+	}
+	return m, err
 }
 
 // probe loads the version in a child process first (Note [Load probe]): nil
 // when it can be adopted, else why not.
 func (r *registry) probe(name string, version int, sym string, params []byte, hints map[string][]int64) error {
 	if r.probeExeErr != nil {
-		return &probeError{fmt.Sprintf("the load probe cannot start: weft-serve's own path is unknown: %v",
+		return &probeError{reason: fmt.Sprintf("the load probe cannot start: weft-serve's own path is unknown: %v",
 			r.probeExeErr)}
 	}
 	frame, err := probeFrame(probeRequest{Name: name, Version: version, Hints: hints, Memory: r.cfg.probeMemory},
@@ -211,7 +232,7 @@ func (r *registry) acquire(name, version string) (*model, error) {
 			return nil, &lookupError{503, fmt.Sprintf("model %s is unavailable: %v", name, e.err)}
 		}
 		for _, v := range e.sortedVersions() {
-			if e.versions[v].m != nil {
+			if e.versions[v].unavailable() == nil {
 				vs = e.versions[v]
 				break
 			}
@@ -228,8 +249,8 @@ func (r *registry) acquire(name, version string) (*model, error) {
 			return nil, &lookupError{404, fmt.Sprintf("model %s has no version '%s' (versions: %s)", name, version,
 				e.versionList())}
 		}
-		if vs.m == nil {
-			return nil, &lookupError{503, fmt.Sprintf("model %s version %s is unavailable: %v", name, version, vs.err)}
+		if why := vs.unavailable(); why != nil {
+			return nil, &lookupError{503, fmt.Sprintf("model %s version %s is unavailable: %v", name, version, why)}
 		}
 	}
 	vs.m.refs.Add(1) // under the read lock: a retire (under the write lock) cannot have begun
@@ -317,7 +338,7 @@ func (e *modelEntry) latest() int {
 		return -1
 	}
 	for _, v := range e.sortedVersions() {
-		if e.versions[v].m != nil {
+		if e.versions[v].unavailable() == nil {
 			return v
 		}
 	}
@@ -340,8 +361,8 @@ func (e *modelEntry) failures() string {
 		return e.err.Error()
 	}
 	for _, v := range e.sortedVersions() {
-		if vs := e.versions[v]; vs.err != nil {
-			return fmt.Sprintf("version %d: %v", v, vs.err)
+		if why := e.versions[v].unavailable(); why != nil {
+			return fmt.Sprintf("version %d: %v", v, why)
 		}
 	}
 	return "no version loaded"

@@ -318,11 +318,14 @@ func (s *server) infer(ctx context.Context, m *model, inputs []tensor, timeout t
 	defer cancel()
 	outputs, err := m.predict(ctx, inputs) // leaves the queue when the work ends
 	var bad badShapeError
+	var broken errVersionBroken
 	switch {
 	case err == nil:
 		return outputs, http.StatusOK, nil
 	case errors.As(err, &bad):
 		return nil, http.StatusBadRequest, err
+	case errors.As(err, &broken):
+		return nil, http.StatusServiceUnavailable, err
 	case errors.Is(err, context.DeadlineExceeded):
 		return nil, http.StatusGatewayTimeout, err
 	case errors.Is(err, context.Canceled), errors.Is(err, weft.ErrPoolClosed), errors.Is(err, errBatcherStopped):
