@@ -56,7 +56,7 @@ type model struct {
 	// binds the version at a request's shapes in a probe child before the
 	// root is made here (Note [Load probe]); a crash there is kept in
 	// bindCrash and the version answers no more.
-	probeBind func(shapes []weft.Input) error
+	probeBind func(symJSON string, params []byte, shapes []weft.Input) error
 	bindCrash atomic.Pointer[probeError]
 }
 
@@ -169,7 +169,7 @@ func (m *model) ensureRoot(shapes []weft.Input) error {
 		return errVersionBroken{pe}
 	}
 	if m.probeBind != nil {
-		err := m.probeBind(shapes)
+		err := m.probeBind(m.symJSON, m.params, shapes)
 		var pe *probeError
 		switch {
 		case err == nil: // passed

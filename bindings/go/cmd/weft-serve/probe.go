@@ -49,8 +49,9 @@ import (
 // same graph walks the probe survived.
 //
 // The probe child's threads have the stacks the server's have (cgo calls run
-// on pthread stacks of RLIMIT_STACK in both), so a graph that overflows a
-// stack in the server overflows it in the child first.
+// on stacks of RLIMIT_STACK's size in both), so a graph that would overflow a
+// stack in the server overflows it in the child too; the child's memory limit
+// only makes it fail sooner.
 
 // probeArg, as the first argument, makes weft-serve the probe child
 // (probeMain); it is not a flag users give.

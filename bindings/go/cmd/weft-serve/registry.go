@@ -165,12 +165,13 @@ func (r *registry) load(mf *modelFiles, version int) (*model, error) {
 	}
 	m, err := newModel(mf.name, version, string(sym), params, hints, r.cfg, r.mt)
 	if err == nil && m.hints == nil { // bound at its first request: probe that bind too
-		m.probeBind = func(shapes []weft.Input) error {
+		name := mf.name // the closure holds no model bytes: they are the model's to drop once bound
+		m.probeBind = func(symJSON string, params []byte, shapes []weft.Input) error {
 			at := map[string][]int64{}
 			for _, in := range shapes {
 				at[in.Name] = in.Shape
 			}
-			return r.probe(mf.name, version, string(sym), params, at)
+			return r.probe(name, version, symJSON, params, at)
 		}
 	}
 	return m, err
