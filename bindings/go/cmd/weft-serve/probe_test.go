@@ -283,7 +283,7 @@ func TestBindProbeCrashAtTheFirstRequestMarksTheVersionUnavailable(t *testing.T)
 	dir, fx := exportDir(t)
 	copyFile(t, filepath.Join(dir, "cnn-symbol.json"), filepath.Join(dir, "steady-symbol.json"))
 	copyFile(t, filepath.Join(dir, "cnn-0000.params"), filepath.Join(dir, "steady-0000.params"))
-	ts, s, _ := startServer(t, config{modelDir: dir})
+	ts, s, logBuf := startServer(t, config{modelDir: dir})
 	if code, reply := v2Scores(t, ts.URL+"/v2/models/steady/infer", fx); code != 200 {
 		t.Fatalf("steady: %d %+v", code, reply)
 	}
@@ -304,6 +304,11 @@ func TestBindProbeCrashAtTheFirstRequestMarksTheVersionUnavailable(t *testing.T)
 	}
 	if code, reply := v2Scores(t, ts.URL+"/v2/models/steady/infer", fx); code != 200 {
 		t.Fatalf("steady after cnn's crash: %d %+v", code, reply)
+	}
+	if !strings.Contains(logBuf.String(), `"msg":"model version unavailable","model":"cnn","version":0,`+
+		`"error":"the load probe was killed by signal SIGSEGV (segmentation fault)","at":"binding the first `+
+		`request's shapes map[data:[2 3 8 8]]"`) {
+		t.Errorf("the bind crash is not logged:\n%s", logBuf)
 	}
 	os.Unsetenv(probeDiesEnv)
 	later := time.Now().Add(time.Second)

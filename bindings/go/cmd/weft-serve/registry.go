@@ -171,7 +171,12 @@ func (r *registry) load(mf *modelFiles, version int) (*model, error) {
 			for _, in := range shapes {
 				at[in.Name] = in.Shape
 			}
-			return r.probe(name, version, symJSON, params, at)
+			err := r.probe(name, version, symJSON, params, at)
+			if pe, ok := err.(*probeError); ok && pe.crashed {
+				r.log.Error("model version unavailable", "model", name, "version", version, "error", pe.Error(),
+					"at", fmt.Sprintf("binding the first request's shapes %v", at))
+			}
+			return err
 		}
 	}
 	return m, err
