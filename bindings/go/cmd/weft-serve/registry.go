@@ -61,7 +61,13 @@ func (vs *versionState) unavailable() error {
 
 func newRegistry(cfg config, mt *metrics, log *slog.Logger) *registry {
 	r := &registry{cfg: cfg, mt: mt, log: log, models: map[string]*modelEntry{}}
-	r.probeExe, r.probeExeErr = os.Executable()
+	// /proc/self/exe is this very binary even after an upgrade replaced or
+	// deleted the file it was started from; elsewhere, the path it had.
+	if _, err := os.Stat("/proc/self/exe"); err == nil {
+		r.probeExe = "/proc/self/exe"
+	} else {
+		r.probeExe, r.probeExeErr = os.Executable()
+	}
 	r.probeCtx, r.cancelProbes = context.WithCancel(context.Background())
 	return r
 }
