@@ -24,11 +24,16 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == probeArg { // a child the server started (Note [Load probe])
+		os.Exit(probeMain(os.Stdin, os.Stdout))
+	}
 	opts, err := parseFlags(os.Args[1:], os.Stderr)
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
@@ -52,7 +57,7 @@ type options struct {
 
 // parseFlags reads the command line (usage and errors go to out).
 func parseFlags(args []string, out io.Writer) (options, error) {
-	o := options{cfg: config{shapes: shapeFlags{}}}
+	o := options{cfg: config{shapes: shapeFlags{}, probeMemory: 8 << 30}}
 	cfg := &o.cfg
 	fs := flag.NewFlagSet("weft-serve", flag.ContinueOnError)
 	fs.SetOutput(out)
@@ -73,6 +78,10 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.DurationVar(&cfg.poll, "poll", 2*time.Second, "how often the model directory is rescanned (0: never)")
 	fs.DurationVar(&o.readTimeout, "read-timeout", 30*time.Second, "longest time to read a request")
 	fs.DurationVar(&o.writeTimeout, "write-timeout", 60*time.Second, "longest time to answer a request")
+	fs.DurationVar(&cfg.probeTimeout, "probe-timeout", time.Minute,
+		"longest a new model version's load probe (a child process) may take; past it the version is unavailable")
+	fs.Var((*byteSize)(&cfg.probeMemory), "probe-memory",
+		"memory a load probe may map (512M, 8G; 0: no limit); past it the version is unavailable")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "no per-request log lines")
 	fs.Var(cfg.shapes, "shape", "optional shape hint MODEL:INPUT=D0,D1,... (repeatable): checks the model fully at load")
 	if err := fs.Parse(args); err != nil {
@@ -95,9 +104,9 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 		}
 	}
 	if cfg.modelDir == "" || cfg.poolSize < 1 || cfg.maxBody < 1 || cfg.batchDelay < 0 || cfg.queueMax < 0 ||
-		cfg.maxShapes < 1 || cfg.maxVersions < 1 || cfg.timeout <= 0 || cfg.poll < 0 {
+		cfg.maxShapes < 1 || cfg.maxVersions < 1 || cfg.timeout <= 0 || cfg.poll < 0 || cfg.probeTimeout <= 0 {
 		fs.Usage()
-		return o, fmt.Errorf("-models DIR (or DIR as the argument) is required; -pool, -max-body, -max-shapes, -max-versions and -timeout " +
+		return o, fmt.Errorf("-models DIR (or DIR as the argument) is required; -pool, -max-body, -max-shapes, -max-versions, -timeout and -probe-timeout " +
 			"must be positive, -queue and -poll not negative")
 	}
 	return o, nil
@@ -147,4 +156,48 @@ func serve(cfg config, addr string, readTimeout, writeTimeout time.Duration) err
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// byteSize is a -probe-memory value: bytes, or with a K, M, G or T suffix
+// (powers of 1024); 0 means no limit, kept as -1 (config.probeMemory).
+type byteSize int64
+
+func (b *byteSize) String() string {
+	if b == nil || *b < 0 {
+		return "0"
+	}
+	return formatBytes(int64(*b))
+}
+
+func (b *byteSize) Set(v string) error {
+	text := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(v)), "B"), "I"))
+	shift := 0
+	if text != "" {
+		if i := strings.IndexByte("KMGT", text[len(text)-1]); i >= 0 {
+			shift, text = 10*(i+1), text[:len(text)-1]
+		}
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)>>shift {
+		return fmt.Errorf("want a size such as 512M or 8G (0: no limit), got %q", v)
+	}
+	if n == 0 {
+		*b = -1
+		return nil
+	}
+	*b = byteSize(n << shift)
+	return nil
+}
+
+// formatBytes writes n the way byteSize reads it (the largest exact unit).
+func formatBytes(n int64) string {
+	for _, u := range []struct {
+		suffix string
+		shift  uint
+	}{{"T", 40}, {"G", 30}, {"M", 20}, {"K", 10}} {
+		if n >= 1<<u.shift && n%(1<<u.shift) == 0 {
+			return fmt.Sprintf("%d%s", n>>u.shift, u.suffix)
+		}
+	}
+	return strconv.FormatInt(n, 10)
 }

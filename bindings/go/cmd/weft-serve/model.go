@@ -51,6 +51,13 @@ type model struct {
 
 	refs    sync.WaitGroup // requests holding this version (hot reload frees it after them)
 	metrics *metrics
+
+	// probeBind, when set (a version without shape hints, in the server),
+	// binds the version at a request's shapes in a probe child before the
+	// root is made here (Note [Load probe]); a crash there is kept in
+	// bindCrash and the version answers no more.
+	probeBind func(symJSON string, params []byte, shapes []weft.Input) error
+	bindCrash atomic.Pointer[probeError]
 }
 
 // fixedInfo is a model version's input dtypes (final once the root exists;
@@ -71,6 +78,11 @@ var (
 	errQueueFull     = errors.New("queue full")
 	errModelRetiring = errors.New("the model version is being replaced")
 )
+
+// errVersionBroken: the version's bind probe crashed (a 503).
+type errVersionBroken struct{ err *probeError }
+
+func (e errVersionBroken) Error() string { return "the model version is unavailable: " + e.err.Error() }
 
 // badShapeError is a request's shape the graph cannot take (a 400).
 type badShapeError struct{ err error }
@@ -153,6 +165,23 @@ func (m *model) ensureRoot(shapes []weft.Input) error {
 	if m.root != nil {
 		return nil
 	}
+	if pe := m.bindCrash.Load(); pe != nil {
+		return errVersionBroken{pe}
+	}
+	if m.probeBind != nil {
+		err := m.probeBind(m.symJSON, m.params, shapes)
+		var pe *probeError
+		switch {
+		case err == nil: // passed
+		case !errors.As(err, &pe):
+			return err
+		case pe.crashed:
+			m.bindCrash.Store(pe)
+			return errVersionBroken{pe}
+		case pe.answered == "": // timed out, stopped or could not start: not bound here either
+			return err
+		} // else the child's bind answered an error: binding here gives the same error, typed
+	}
 	root, err := weft.NewPredictor(m.symJSON, m.params, shapes)
 	if err != nil {
 		if weft.IsStatus(err, weft.StatusShape) || weft.IsStatus(err, weft.StatusInvalidArgument) {
@@ -170,6 +199,14 @@ func (m *model) ensureRoot(shapes []weft.Input) error {
 		}
 	}
 	m.fixed.Store(fixed)
+	return nil
+}
+
+// broken is the crash of this version's bind probe (nil: none).
+func (m *model) broken() error {
+	if pe := m.bindCrash.Load(); pe != nil {
+		return pe
+	}
 	return nil
 }
 

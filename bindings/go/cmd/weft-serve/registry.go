@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"sort"
 	"strconv"
 	"sync"
 	"time"
+
+	"weft.dev/weft"
 )
 
 // registry is the set of served models, kept in step with the model
@@ -19,6 +22,13 @@ type registry struct {
 	cfg config
 	mt  *metrics
 	log *slog.Logger
+
+	// probeExe is the binary re-executed as the load probe (Note [Load
+	// probe]); probeCtx ends when the registry closes, stopping a probe.
+	probeExe     string
+	probeExeErr  error
+	probeCtx     context.Context
+	cancelProbes context.CancelFunc
 
 	scanMu  sync.Mutex // one scan at a time
 	mu      sync.RWMutex
@@ -40,8 +50,26 @@ type versionState struct {
 	err   error
 }
 
+// unavailable says why the version cannot answer (nil: it can): its load
+// failed, or its bind probe crashed (Note [Load probe]).
+func (vs *versionState) unavailable() error {
+	if vs.m == nil {
+		return vs.err
+	}
+	return vs.m.broken()
+}
+
 func newRegistry(cfg config, mt *metrics, log *slog.Logger) *registry {
-	return &registry{cfg: cfg, mt: mt, log: log, models: map[string]*modelEntry{}}
+	r := &registry{cfg: cfg, mt: mt, log: log, models: map[string]*modelEntry{}}
+	// /proc/self/exe is this very binary even after an upgrade replaced or
+	// deleted the file it was started from; elsewhere, the path it had.
+	if _, err := os.Stat("/proc/self/exe"); err == nil {
+		r.probeExe = "/proc/self/exe"
+	} else {
+		r.probeExe, r.probeExeErr = os.Executable()
+	}
+	r.probeCtx, r.cancelProbes = context.WithCancel(context.Background())
+	return r
 }
 
 // scan brings the registry in step with the directory. Loading runs outside
@@ -138,7 +166,42 @@ func (r *registry) load(mf *modelFiles, version int) (*model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newModel(mf.name, version, string(sym), params, hints, r.cfg, r.mt)
+	if err := r.probe(mf.name, version, string(sym), params, hints); err != nil {
+		return nil, err
+	}
+	m, err := newModel(mf.name, version, string(sym), params, hints, r.cfg, r.mt)
+	if err == nil && m.hints == nil { // bound at its first request: probe that bind too
+		name := mf.name // the closure holds no model bytes: they are the model's to drop once bound
+		m.probeBind = func(symJSON string, params []byte, shapes []weft.Input) error {
+			at := map[string][]int64{}
+			for _, in := range shapes {
+				at[in.Name] = in.Shape
+			}
+			err := r.probe(name, version, symJSON, params, at)
+			if pe, ok := err.(*probeError); ok && pe.crashed {
+				r.log.Error("model version unavailable", "model", name, "version", version, "error", pe.Error(),
+					"at", fmt.Sprintf("binding the first request's shapes %v", at))
+			}
+			return err
+		}
+	}
+	return m, err
+}
+
+// probe loads the version in a child process first (Note [Load probe]): nil
+// when it can be adopted, else why not.
+func (r *registry) probe(name string, version int, sym string, params []byte, hints map[string][]int64) error {
+	if r.probeExeErr != nil {
+		return &probeError{reason: fmt.Sprintf("the load probe cannot start: weft-serve's own path is unknown: %v",
+			r.probeExeErr)}
+	}
+	frame, err := probeFrame(probeRequest{Name: name, Version: version, Hints: hints, Memory: r.cfg.probeMemory},
+		sym, params)
+	if err != nil {
+		return err
+	}
+	return runProbe(r.probeCtx, exec.Command(r.probeExe, probeArg), frame,
+		probeLimits{timeout: r.cfg.probeTimeout, memory: r.cfg.probeMemory})
 }
 
 // poll rescans every interval until ctx ends.
@@ -181,7 +244,7 @@ func (r *registry) acquire(name, version string) (*model, error) {
 			return nil, &lookupError{503, fmt.Sprintf("model %s is unavailable: %v", name, e.err)}
 		}
 		for _, v := range e.sortedVersions() {
-			if e.versions[v].m != nil {
+			if e.versions[v].unavailable() == nil {
 				vs = e.versions[v]
 				break
 			}
@@ -198,8 +261,8 @@ func (r *registry) acquire(name, version string) (*model, error) {
 			return nil, &lookupError{404, fmt.Sprintf("model %s has no version '%s' (versions: %s)", name, version,
 				e.versionList())}
 		}
-		if vs.m == nil {
-			return nil, &lookupError{503, fmt.Sprintf("model %s version %s is unavailable: %v", name, version, vs.err)}
+		if why := vs.unavailable(); why != nil {
+			return nil, &lookupError{503, fmt.Sprintf("model %s version %s is unavailable: %v", name, version, why)}
 		}
 	}
 	vs.m.refs.Add(1) // under the read lock: a retire (under the write lock) cannot have begun
@@ -253,7 +316,8 @@ func (r *registry) ready() bool {
 
 // close frees every model; call it after the HTTP server has stopped.
 func (r *registry) close() {
-	r.scanMu.Lock() // waits for a scan in progress; none starts after
+	r.cancelProbes() // a probe in progress ends now, not at its time limit
+	r.scanMu.Lock()  // waits for a scan in progress; none starts after
 	r.closed = true
 	r.scanMu.Unlock()
 	r.mu.Lock()
@@ -286,7 +350,7 @@ func (e *modelEntry) latest() int {
 		return -1
 	}
 	for _, v := range e.sortedVersions() {
-		if e.versions[v].m != nil {
+		if e.versions[v].unavailable() == nil {
 			return v
 		}
 	}
@@ -309,8 +373,8 @@ func (e *modelEntry) failures() string {
 		return e.err.Error()
 	}
 	for _, v := range e.sortedVersions() {
-		if vs := e.versions[v]; vs.err != nil {
-			return fmt.Sprintf("version %d: %v", v, vs.err)
+		if why := e.versions[v].unavailable(); why != nil {
+			return fmt.Sprintf("version %d: %v", v, why)
 		}
 	}
 	return "no version loaded"

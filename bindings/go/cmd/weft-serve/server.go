@@ -20,19 +20,21 @@ import (
 
 // config is what main reads from its flags.
 type config struct {
-	modelDir    string
-	poolSize    int           // predictions running at once per model version
-	queueMax    int           // requests waiting beyond those, per model version; more get 429
-	batchMax    int           // >1 turns dynamic batching on
-	batchDelay  time.Duration // how long a batch waits for more requests
-	maxBody     int64         // bytes
-	maxShapes   int           // input shapes with cached predictors, per model version
-	maxVersions int           // newest epochs served per model
-	timeout     time.Duration // default request deadline
-	poll        time.Duration // model directory rescan interval (0: never)
-	shapes      shapeFlags    // optional shape hints
-	logger      *slog.Logger  // nil: no logs
-	quiet       bool          // no per-request log lines
+	modelDir     string
+	poolSize     int           // predictions running at once per model version
+	queueMax     int           // requests waiting beyond those, per model version; more get 429
+	batchMax     int           // >1 turns dynamic batching on
+	batchDelay   time.Duration // how long a batch waits for more requests
+	maxBody      int64         // bytes
+	maxShapes    int           // input shapes with cached predictors, per model version
+	maxVersions  int           // newest epochs served per model
+	timeout      time.Duration // default request deadline
+	poll         time.Duration // model directory rescan interval (0: never)
+	shapes       shapeFlags    // optional shape hints
+	probeTimeout time.Duration // longest load probe of a new version (Note [Load probe])
+	probeMemory  int64         // address space a load probe may add, bytes; < 0: no limit
+	logger       *slog.Logger  // nil: no logs
+	quiet        bool          // no per-request log lines
 }
 
 func (c *config) defaults() {
@@ -56,6 +58,12 @@ func (c *config) defaults() {
 	}
 	if c.shapes == nil {
 		c.shapes = shapeFlags{}
+	}
+	if c.probeTimeout <= 0 {
+		c.probeTimeout = time.Minute
+	}
+	if c.probeMemory == 0 {
+		c.probeMemory = 8 << 30
 	}
 	if c.logger == nil {
 		c.logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
@@ -310,11 +318,14 @@ func (s *server) infer(ctx context.Context, m *model, inputs []tensor, timeout t
 	defer cancel()
 	outputs, err := m.predict(ctx, inputs) // leaves the queue when the work ends
 	var bad badShapeError
+	var broken errVersionBroken
 	switch {
 	case err == nil:
 		return outputs, http.StatusOK, nil
 	case errors.As(err, &bad):
 		return nil, http.StatusBadRequest, err
+	case errors.As(err, &broken):
+		return nil, http.StatusServiceUnavailable, err
 	case errors.Is(err, context.DeadlineExceeded):
 		return nil, http.StatusGatewayTimeout, err
 	case errors.Is(err, context.Canceled), errors.Is(err, weft.ErrPoolClosed), errors.Is(err, errBatcherStopped):

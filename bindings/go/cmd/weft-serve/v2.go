@@ -146,8 +146,8 @@ func (s *server) v2RepositoryIndex(w http.ResponseWriter) {
 		}
 		for _, v := range e.sortedVersions() {
 			r := row{Name: name, Version: strconv.Itoa(v), State: "READY"}
-			if vs := e.versions[v]; vs.m == nil {
-				r.State, r.Reason = "UNAVAILABLE", vs.err.Error()
+			if why := e.versions[v].unavailable(); why != nil {
+				r.State, r.Reason = "UNAVAILABLE", why.Error()
 			}
 			rows = append(rows, r)
 		}
