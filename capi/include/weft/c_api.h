@@ -542,6 +542,20 @@ WEFT_API int weft_symbol_compose_subgraph(const weft_op* op, const char* name, i
  * entries, the bytes they hold, and the lookups it answered since the process
  * started. Any pointer may be NULL. */
 WEFT_API int weft_weight_cache_stats(int64_t* entries, int64_t* bytes, int64_t* hits);
+
+/* ---- shutdown ---------------------------------------------------------- */
+/* Stops the engine for good (Note [Engine shutdown] in core/engine/engine.h):
+ * refuses new work, finishes every operation pushed before (their errors stay
+ * on the arrays they write) and joins the worker threads, so the process can
+ * exit without a worker running under library destructors. Call it last,
+ * before returning from main: afterwards every call that pushes work fails
+ * with WEFT_ERR_ENGINE, while freeing objects and reading or waiting on arrays
+ * still work. Idempotent; does nothing if no engine was ever started. Python
+ * calls it at interpreter exit, R at exit and unload; Go exposes it as
+ * weft.Shutdown. C programs that skip it get it from an atexit handler, which
+ * cannot be ordered before every library's static destructors. Fails with
+ * WEFT_ERR_ENGINE when called from inside an operation's callback. */
+WEFT_API int weft_shutdown(void);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus
