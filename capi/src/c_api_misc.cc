@@ -38,6 +38,12 @@ int weft_wait_all(void) {
   WEFT_API_END();
 }
 
+int weft_shutdown(void) {
+  WEFT_API_BEGIN();
+  Engine::ShutdownProcessEngine();
+  WEFT_API_END();
+}
+
 int weft_random_seed(uint64_t seed) {
   WEFT_API_BEGIN();
   RandomState::SeedAll(seed);

@@ -62,6 +62,50 @@ using SyncFn = std::function<void(RunContext)>;
 // ("unknown") for chunks whose memory is shared with foreign code (DLPack).
 uint64_t NextWriteStamp();
 
+// Note [Engine shutdown]
+// A process must not run library destructors while an engine worker is still
+// inside a kernel: exit() ends in _dl_fini, which runs OpenBLAS's
+// gotoblas_quit, oneDNN's and libgomp's ELF destructors, and before it the
+// C++ statics of every library are destroyed; a worker still computing a
+// result nobody waited for then dies in freed state (issue 35, point 7: a
+// script that ran a hybridized CNN four times without reading the result and
+// returned crashed in 9 of 60 runs). So, as MXNet does with MXNotifyShutdown at
+// Python's atexit, Shutdown:
+//  1. stops accepting work: a Push from then on throws Error(kEngine) naming
+//     the op, except a push made by a running op (its follow-up work, e.g. a
+//     custom op's callback), which is part of what is being finished;
+//  2. waits until every op pushed before is complete (a queued op that failed
+//     leaves its error on its vars, which can still be read);
+//  3. joins every worker thread; no lane is started again, and fork leaves
+//     the engine alone (Note [Engine and fork]).
+// What stays valid afterwards: DeleteVar (arrays freed by the interpreter's
+// teardown give their memory back, on the caller), WaitForVar, WaitForAll,
+// NewVar. Shutdown is idempotent, and throws Error(kEngine) when called from
+// inside an op, which it would wait for forever.
+//
+// Who calls it, in order:
+//  * Python: weft_shutdown at interpreter exit, from an atexit handler that the
+//    package registers when it loads libweft (weft/base.py). Python runs atexit
+//    handlers in reverse order of registration, so those of later imports and
+//    of the user's script (which usually imports weft first) still run with a
+//    working engine; one registered before `import weft` that pushes work gets
+//    the error of 1. The interpreter's teardown afterwards only frees.
+//  * R: a finalizer registered with onexit = TRUE, and .onUnload (the library
+//    is unloaded then; its code must not run on a worker after that).
+//  * Go: weft.Shutdown(), documented for main to defer. Go's os.Exit and a
+//    return from main end the process without C's exit(), so no destructor
+//    can run under a worker there; Shutdown is for finishing pushed work.
+//  * C and anything else: weft_shutdown before returning from main, or the
+//    fallback: the first Engine::Get registers a handler with std::atexit.
+//    exit() runs such handlers in reverse order of registration and runs
+//    _dl_fini (the ELF destructors above, registered by the loader before
+//    main) after all of them, and the C++ statics constructed before the
+//    engine (every library's namespace-scope objects, constructed at load)
+//    are destroyed after the handler too. What it cannot order: function-local
+//    statics first constructed after the engine (lazily, by a kernel on a
+//    worker) are destroyed before it. Hence the explicit call in every binding,
+//    and the handler as the net for C programs that forget it.
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -83,10 +127,15 @@ class Engine {
   // never 0, that changes when a write on the var completes. Read it from an
   // op that reads the var: it then names the contents that op sees.
   virtual uint64_t WriteStamp(VarHandle var) const = 0;
+  // Note [Engine shutdown]: refuse new work, finish pushed work, join workers.
+  virtual void Shutdown() = 0;
 
   // The process-wide engine, chosen once by WEFT_ENGINE (naive | threaded,
   // default threaded). Threaded pool size: WEFT_CPU_WORKER_NTHREADS (default 2).
   static Engine* Get();
+  // Shuts down the process-wide engine if it was ever created (weft_shutdown
+  // and the exit handler, Note [Engine shutdown]); creates none.
+  static void ShutdownProcessEngine();
   // Makes a fresh engine of the given kind; for tests and benchmarks.
   static std::unique_ptr<Engine> Create(const std::string& kind);
 };

@@ -25,6 +25,24 @@ std::unique_ptr<Engine> MakeThreadedEngine();
 // Status::kEngine for anything else (Note [Engine semantics]).
 std::exception_ptr WrapCurrentException(const char* name);
 
+// Marks the current thread as running an op's function (a worker, or a pusher
+// running one inline). Pushes made inside are part of that op's work, so they
+// are accepted while the engine shuts down, and Shutdown refuses to be called
+// from there: it would wait for the op that called it (Note [Engine shutdown]).
+class RunningOpScope {
+ public:
+  RunningOpScope();
+  ~RunningOpScope();
+  RunningOpScope(const RunningOpScope&) = delete;
+  RunningOpScope& operator=(const RunningOpScope&) = delete;
+  static bool Active();
+};
+
+// The error a push refused after Shutdown throws, naming the op.
+[[noreturn]] void ThrowShutDown(const char* name);
+// The error Shutdown throws when called from inside an op.
+void CheckShutdownCaller();
+
 inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
   _mm_pause();

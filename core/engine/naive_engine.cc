@@ -50,6 +50,10 @@ class NaiveEngine final : public Engine {
     for (VarHandle v : mutable_vars) {
       WEFT_CHECK(v != nullptr, kInvalidArgument) << "Push(" << name << "): null var in mutable_vars";
     }
+    // Note [Engine shutdown]. Unordered with a Shutdown on another thread: a
+    // push that wins the race runs on its own thread, like every naive op,
+    // so there is no worker to stop under it.
+    if (shut_down_.load(std::memory_order_acquire) && !RunningOpScope::Active()) ThrowShutDown(name);
     // The op's writes end when Push returns, whatever happens below.
     struct Stamp {
       const std::vector<VarHandle>& vars;
@@ -76,6 +80,7 @@ class NaiveEngine final : public Engine {
     try {
       std::lock_guard<std::recursive_mutex> run(run_mu_);
       RunContext rctx{ctx, nullptr};
+      RunningOpScope running;
       if (ctx.dev_type == DevType::kGPU) {
         gpu::SetDevice(ctx.dev_id);
         rctx.stream = gpu::WorkerStream(ctx.dev_id, prop == FnProperty::kCopy);
@@ -114,6 +119,12 @@ class NaiveEngine final : public Engine {
     if (e) std::rethrow_exception(e);
   }
 
+  void Shutdown() override {
+    CheckShutdownCaller();
+    std::lock_guard<std::recursive_mutex> run(run_mu_);  // an op running on another thread ends first
+    shut_down_.store(true, std::memory_order_release);
+  }
+
   void DeleteVar(std::function<void()> on_delete, Context ctx, VarHandle var) override {
     WEFT_CHECK(var != nullptr, kInvalidArgument) << "DeleteVar: null var";
     if (on_delete) {
@@ -145,6 +156,7 @@ class NaiveEngine final : public Engine {
   // Guards the stored exceptions; not held while an op runs.
   std::mutex mu_;
   std::exception_ptr global_exception_;  // first since the last WaitForAll
+  std::atomic<bool> shut_down_{false};
 };
 
 }  // namespace

@@ -117,13 +117,20 @@ OprBlock* ThreadedEngine::NewOpr(SyncFn&& fn, Context ctx, const VarHandle* read
   return op;
 }
 
-void ThreadedEngine::PushOpr(OprBlock* op) {
+bool ThreadedEngine::PushOpr(OprBlock* op, bool work) {
   // One count per var plus one held until every var has the op queued, so no
   // grant can dispatch a half-appended op.
   op->wait.store(static_cast<int>(op->const_vars.size() + op->mutable_vars.size()) + 1,
                  std::memory_order_relaxed);
-  // Counted before the op can run, so pending_ cannot reach 0 early.
-  pending_.fetch_add(1, std::memory_order_relaxed);
+  // Counted before the op can run, so pending_ cannot reach 0 early; and
+  // before accepting_ is read (Note [Engine shutdown]).
+  pending_.fetch_add(1, std::memory_order_seq_cst);
+  if (work && !accepting_.load(std::memory_order_seq_cst) && !RunningOpScope::Active()) {
+    op->fn = nullptr;
+    OprPool::Delete(op);
+    FinishPending();
+    return false;
+  }
   {
     std::lock_guard<SpinLock> lk(push_lock_);  // Note [Push atomicity]
     for (ThreadedVar* v : op->const_vars) v->AppendRead(op);
@@ -136,6 +143,7 @@ void ThreadedEngine::PushOpr(OprBlock* op) {
       OnReady(op);
     }
   }
+  return true;
 }
 
 void ThreadedEngine::Push(SyncFn fn, Context ctx, const std::vector<VarHandle>& const_vars,
@@ -150,7 +158,7 @@ void ThreadedEngine::Push(SyncFn fn, Context ctx, const std::vector<VarHandle>& 
                         mutable_vars.size(), prop, priority, name);
   op->run_inline = ctx.dev_type != DevType::kGPU && InlinePushScope::Active();  // Note [Inline pushes]
   op->run_if_ready_at_push = ctx.dev_type != DevType::kGPU && RunIfReadyScope::Active();
-  PushOpr(op);
+  if (!PushOpr(op, /*work=*/true)) ThrowShutDown(name);
 }
 
 void ThreadedEngine::OnReady(OprBlock* op) {
@@ -159,13 +167,15 @@ void ThreadedEngine::OnReady(OprBlock* op) {
     return;
   }
   try {
-    GetPool(op->ctx, op->prop)->Push(op, op->priority);
-    return;
+    WorkerPool* pool = GetPool(op->ctx, op->prop);
+    if (pool != nullptr && pool->Push(op, op->priority)) return;
   } catch (...) {
     // No lane could be started or the queue could not grow (out of threads
     // or memory); a failed Push has not queued the op. Running it here keeps
     // the engine consistent, and OnReady never throws into a worker.
   }
+  // Also after Shutdown closed the lanes (no pool, or a refused Push): only
+  // deletions and waits get here then, and they run on this thread.
   Execute(op);
 }
 
@@ -185,6 +195,7 @@ WorkerPool* ThreadedEngine::CreatePool(Context ctx, FnProperty prop) {
   int p = static_cast<int>(prop);
   if (p < 0 || p >= kNumProps) p = 0;  // unknown property: compute lane
   std::lock_guard<std::mutex> lk(pools_mu_);
+  if (lanes_closed_) return nullptr;  // Note [Engine shutdown]: the caller runs the op
   std::atomic<WorkerPool*>* fast = nullptr;
   if (type >= 0 && ctx.dev_id >= 0 && ctx.dev_id < kFastDevIds) {
     fast = &fast_pools_[(type * kFastDevIds + ctx.dev_id) * kNumProps + p];
@@ -231,6 +242,7 @@ void ThreadedEngine::Execute(OprBlock* op) {
       RecordGlobalException(upstream);
     } else if (op->fn) {
       RunContext rctx{op->ctx, nullptr};
+      RunningOpScope running;  // its pushes are its own work (Note [Engine shutdown])
       try {
         if (op->ctx.dev_type == DevType::kGPU) {
           gpu::SetDevice(op->ctx.dev_id);
@@ -287,6 +299,10 @@ void ThreadedEngine::OnComplete(OprBlock* op) {
   if (op->name.capacity() > 256) std::string().swap(op->name);
   OprPool::Delete(op);
   // Last: once pending_ is 0 a waiter may return (and destroy the engine).
+  FinishPending();
+}
+
+void ThreadedEngine::FinishPending() {
   if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
     // Taking finish_mu_ orders this with a waiter between its check of
     // pending_ and its wait, so the notification cannot be lost. Notifying
@@ -327,7 +343,7 @@ void ThreadedEngine::WaitForVar(VarHandle var) {
                         FnProperty::kNormal, 0, "WaitForVar");
   op->always_run = true;
   op->run_inline = true;
-  PushOpr(op);
+  PushOpr(op, /*work=*/false);
   {
     std::unique_lock<std::mutex> lk(sig.mu);
     sig.cv.wait(lk, [&sig] { return sig.done; });
@@ -343,10 +359,7 @@ void ThreadedEngine::WaitForVar(VarHandle var) {
 }
 
 void ThreadedEngine::BeforeFork() {
-  {
-    std::unique_lock<std::mutex> lk(finish_mu_);
-    finish_cv_.wait(lk, [this] { return pending_.load(std::memory_order_acquire) == 0; });
-  }
+  WaitIdle();
   // Held until AfterFork: no lane is created while the workers are down.
   pools_mu_.lock();
   for (auto& pool : all_pools_) pool->StopThreads();
@@ -357,11 +370,32 @@ void ThreadedEngine::AfterFork() {
   pools_mu_.unlock();
 }
 
-void ThreadedEngine::WaitForAll() {
+void ThreadedEngine::WaitIdle() {
+  std::unique_lock<std::mutex> lk(finish_mu_);
+  finish_cv_.wait(lk, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+}
+
+void ThreadedEngine::Shutdown() {
+  CheckShutdownCaller();
+  std::lock_guard<std::mutex> once(shutdown_mu_);
+  if (shut_down_) return;
+  // A fork in progress finishes first; later forks leave this engine alone,
+  // so nothing restarts its workers (Note [Engine and fork]).
+  UnregisterForFork(this);
+  accepting_.store(false, std::memory_order_seq_cst);
+  WaitIdle();
   {
-    std::unique_lock<std::mutex> lk(finish_mu_);
-    finish_cv_.wait(lk, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+    std::lock_guard<std::mutex> lk(pools_mu_);
+    lanes_closed_ = true;
   }
+  // all_pools_ no longer grows. A deletion pushed meanwhile is either queued
+  // before its lane closes (and run by it) or refused and run by its pusher.
+  for (auto& pool : all_pools_) pool->Close();
+  shut_down_ = true;
+}
+
+void ThreadedEngine::WaitForAll() {
+  WaitIdle();
   std::exception_ptr e;
   {
     std::lock_guard<std::mutex> lk(exception_mu_);
@@ -382,7 +416,7 @@ void ThreadedEngine::DeleteVar(std::function<void()> on_delete, Context ctx, Var
   op->run_inline = !op->fn;
   op->run_if_ready_at_push = ctx.dev_type != DevType::kGPU && RunIfReadyScope::Active();
   op->delete_var = ToVar(var);
-  PushOpr(op);
+  PushOpr(op, /*work=*/false);
 }
 
 std::unique_ptr<Engine> MakeThreadedEngine() { return std::make_unique<ThreadedEngine>(); }

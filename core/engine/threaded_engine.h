@@ -155,6 +155,7 @@ class ThreadedEngine final : public Engine {
   void DeleteVar(std::function<void()> on_delete, Context ctx, VarHandle var) override;
   void KeepValidOnFailure(VarHandle var) override;
   uint64_t WriteStamp(VarHandle var) const override;
+  void Shutdown() override;  // Note [Engine shutdown] in engine.h
 
   // Called when op's last dependency is granted: runs it inline or hands it
   // to its lane.
@@ -174,7 +175,13 @@ class ThreadedEngine final : public Engine {
   OprBlock* NewOpr(SyncFn&& fn, Context ctx, const VarHandle* reads, size_t num_reads,
                    const VarHandle* writes, size_t num_writes, FnProperty prop, int priority,
                    const char* name);
-  void PushOpr(OprBlock* op);
+  // Counts op as pending and appends it to its vars. `work`: a Push, refused
+  // once the engine stops accepting work (Note [Engine shutdown]); then op is
+  // freed and false returned. Waits and deletions are always accepted.
+  bool PushOpr(OprBlock* op, bool work);
+  // pending_ minus one, waking waiters when it reaches 0.
+  void FinishPending();
+  void WaitIdle();
   // Runs on a worker (or inline); never throws.
   void Execute(OprBlock* op);
   void RecordGlobalException(const std::exception_ptr& e);
@@ -187,7 +194,8 @@ class ThreadedEngine final : public Engine {
   static constexpr int kNumProps = 3;
   static constexpr int kNumDevTypes = 4;
   std::atomic<WorkerPool*> fast_pools_[kNumDevTypes * kFastDevIds * kNumProps] = {};
-  std::mutex pools_mu_;  // guards creation of lanes and slow_pools_
+  std::mutex pools_mu_;  // guards creation of lanes, slow_pools_ and lanes_closed_
+  bool lanes_closed_ = false;  // Shutdown: no lane is created any more
   std::map<std::pair<Context, int>, WorkerPool*> slow_pools_;
   std::vector<std::unique_ptr<WorkerPool>> all_pools_;  // owner, in creation order
   int num_cpu_workers_;
@@ -203,6 +211,14 @@ class ThreadedEngine final : public Engine {
 
   std::mutex exception_mu_;
   std::exception_ptr global_exception_;  // first since the last WaitForAll
+
+  // Note [Engine shutdown]. accepting_ is read by every push after it has
+  // counted itself in pending_, and Shutdown clears it before waiting for
+  // pending_ to reach 0 (both sequentially consistent): a push either sees
+  // the flag cleared, or is counted before the wait and so waited for.
+  std::atomic<bool> accepting_{true};
+  std::mutex shutdown_mu_;  // one Shutdown at a time
+  bool shut_down_ = false;  // guarded by shutdown_mu_
 };
 
 }  // namespace engine_internal

@@ -33,10 +33,11 @@ void ReadyQueue::RingPush(OprBlock* op) {
   ++ring_size_;
 }
 
-void ReadyQueue::Push(OprBlock* op, int priority) {
+bool ReadyQueue::Push(OprBlock* op, int priority) {
   bool wake = false;
   {
     std::lock_guard<std::mutex> lk(mu_);
+    if (closed_) return false;
     if (priority == 0) {
       RingPush(op);
     } else {
@@ -52,6 +53,7 @@ void ReadyQueue::Push(OprBlock* op, int priority) {
   }
   // Notify outside the lock so the woken worker does not block on mu_ at once.
   if (wake) cv_.notify_one();
+  return true;
 }
 
 bool ReadyQueue::TryPopLocked(OprBlock** op) {
@@ -106,6 +108,15 @@ void ReadyQueue::Restart() {
   stop_ = false;
 }
 
+void ReadyQueue::Close() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    closed_ = true;
+    stop_ = true;
+  }
+  cv_.notify_all();
+}
+
 void ReadyQueue::Stop() {
   {
     std::lock_guard<std::mutex> lk(mu_);
@@ -141,6 +152,15 @@ void WorkerPool::StartThreads() {
 
 void WorkerPool::StopThreads() {
   queue_.Stop();
+  for (std::thread& t : threads_) t.join();
+  threads_.clear();
+}
+
+void WorkerPool::Close() {
+  // Under the queue's lock every Push lands either before the close (and is
+  // popped by a thread before it exits: Pop empties the queue before it
+  // returns nullptr) or after it (and is refused), never in between.
+  queue_.Close();
   for (std::thread& t : threads_) t.join();
   threads_.clear();
 }

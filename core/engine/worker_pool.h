@@ -24,13 +24,18 @@ struct OprBlock;
 // run in arrival order.
 class ReadyQueue {
  public:
-  void Push(OprBlock* op, int priority);
+  // Returns false, queueing nothing, once Close() was called: the caller runs
+  // the op itself (Note [Engine shutdown]).
+  bool Push(OprBlock* op, int priority);
   // Blocks until an op is ready; nullptr once Stop() was called and the queue
   // is empty.
   OprBlock* Pop();
   void Stop();
   // Accepts Pops again after Stop() (the engine restarts its lanes after fork).
   void Restart();
+  // Stop() for good: Pushes are refused from now on. Ops queued before are
+  // still handed out, so none is stranded.
+  void Close();
 
  private:
   struct Entry {
@@ -60,6 +65,7 @@ class ReadyQueue {
   int sleepers_ = 0;
   int wake_tokens_ = 0;
   bool stop_ = false;
+  bool closed_ = false;  // Close() was called; Restart() keeps it
   // ring_size_ + heap_.size(), readable without mu_ by spinning workers.
   std::atomic<size_t> approx_size_{0};
 };
@@ -74,12 +80,16 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  void Push(OprBlock* op, int priority) { queue_.Push(op, priority); }
+  // False once closed: the caller must run op itself.
+  bool Push(OprBlock* op, int priority) { return queue_.Push(op, priority); }
 
   // Note [Engine and fork]: joins the threads once the queue is empty; ops
   // pushed meanwhile wait in the queue until StartThreads().
   void StopThreads();
   void StartThreads();
+  // Note [Engine shutdown]: refuses pushes from now on, lets the threads run
+  // what was queued before and joins them.
+  void Close();
 
  private:
   ReadyQueue queue_;

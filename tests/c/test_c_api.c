@@ -1,4 +1,4 @@
-/* Plain C99 test of the C ABI: create, copy, op invoke, views, errors, save/load, stats. */
+/* Plain C99 test of the C ABI: create, copy, op invoke, views, errors, save/load, stats, shutdown. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,9 +129,23 @@ static void test_listing(void) {
   EXPECT(strlen(weft_version()) > 0);
 }
 
+/* Last: weft_shutdown is final for the process (Note [Engine shutdown] in core/engine/engine.h). */
+static void test_shutdown(void) {
+  int64_t shape[1] = {4};
+  float x[4] = {1, 2, 3, 4}, out[4] = {0, 0, 0, 0};
+  weft_ndarray* a = make_f32(shape, 1, x, 4);
+  EXPECT(weft_shutdown() == WEFT_OK);
+  EXPECT(weft_shutdown() == WEFT_OK); /* idempotent */
+  EXPECT(weft_ndarray_copy_from_host(a, x, sizeof x) == WEFT_ERR_ENGINE);
+  EXPECT(strstr(weft_last_error(), "engine was shut down") != NULL);
+  EXPECT(weft_ndarray_copy_to_host(a, out, sizeof out) == WEFT_OK && out[3] == 4);
+  weft_ndarray_free(a);
+}
+
 int main(void) {
   test_basics();
   test_listing();
+  test_shutdown();
   if (g_failures) {
     fprintf(stderr, "%d expectation(s) failed\n", g_failures);
     return 1;

@@ -14,9 +14,11 @@ Two cffi modes, same Python-visible functions:
   * ABI mode (``ffi.dlopen``): the fallback for the development tree; the
     ``wpy_*`` helpers are then pure-Python twins defined below.
 """
+import atexit
 import ctypes
 import os
 import re
+import sys
 import threading
 
 from . import _cdef
@@ -186,6 +188,19 @@ NULL = ffi.NULL
 if lib.weft_abi_version() < HEADER_ABI_VERSION:
     raise ImportError("weft: %s has ABI version %d, older than the header's %d (%s)"
                       % (LIB_PATH, lib.weft_abi_version(), HEADER_ABI_VERSION, HEADER_PATH))
+
+
+def _shutdown_engine(_lib=lib, _ffi=ffi, _stderr=sys.stderr):
+    """At interpreter exit: finish the pushed work and join the engine's workers before any
+    library's destructors run (Note [Engine shutdown] in core/engine/engine.h). Registered
+    here, when the library loads, so it runs after the atexit handlers of later imports and
+    of the script (Python runs them last registered first), which may still push work."""
+    if _lib.weft_shutdown() != 0:
+        _stderr.write("weft: shutdown at exit failed: %s\n"
+                      % _ffi.string(_lib.weft_last_error()).decode("utf-8", "replace"))
+
+
+atexit.register(_shutdown_engine)
 
 
 def last_error():

@@ -10,6 +10,7 @@
   X(weft_r_nd_dtype, 1) X(weft_r_nd_context, 1) X(weft_r_nd_reshape, 2) X(weft_r_nd_slice, 3)   \
   X(weft_r_nd_copy_to, 2) X(weft_r_nd_copy_to_context, 3) X(weft_r_nd_wait_to_read, 1)          \
   X(weft_r_nd_shares_memory, 2) X(weft_r_nd_save, 3) X(weft_r_nd_load, 1) X(weft_r_wait_all, 0) \
+  X(weft_r_shutdown, 0)                                                                        \
   X(weft_r_random_seed, 1) X(weft_r_version, 0) X(weft_r_json_parse_string, 1)                  \
   X(weft_r_op_list, 0) X(weft_r_op_schema, 1) X(weft_r_op_invoke, 5)                            \
   X(weft_r_sym_variable, 1) X(weft_r_sym_compose, 7) X(weft_r_sym_substitute, 4)                \

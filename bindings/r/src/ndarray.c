@@ -236,6 +236,12 @@ SEXP weft_r_wait_all(void) {
   return R_NilValue;
 }
 
+/* Note [Engine shutdown] (core/engine/engine.h); called at R's exit (zzz.R). */
+SEXP weft_r_shutdown(void) {
+  weft_r_check(weft_shutdown());
+  return R_NilValue;
+}
+
 SEXP weft_r_random_seed(SEXP seed) {
   double s = Rf_asReal(seed);
   if (!(s >= 0)) weft_r_fail("%s", "the seed must be a non-negative number");

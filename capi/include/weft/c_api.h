@@ -549,6 +549,20 @@ WEFT_API int weft_weight_cache_stats(int64_t* entries, int64_t* bytes, int64_t* 
  * data[0, size) holds a NUL byte, which a C string would cut short. Bindings
  * call it with a string's full length before passing the string on. */
 WEFT_API int weft_check_string(const char* data, size_t size, const char* what);
+
+/* ---- shutdown ---------------------------------------------------------- */
+/* Stops the engine for good (Note [Engine shutdown] in core/engine/engine.h):
+ * refuses new work, finishes every operation pushed before (their errors stay
+ * on the arrays they write) and joins the worker threads, so the process can
+ * exit without a worker running under library destructors. Call it last,
+ * before returning from main: afterwards every call that pushes work fails
+ * with WEFT_ERR_ENGINE, while freeing objects and reading or waiting on arrays
+ * still work. Idempotent; does nothing if no engine was ever started. Python
+ * calls it at interpreter exit, R at exit; Go exposes it as
+ * weft.Shutdown. C programs that skip it get it from an atexit handler, which
+ * cannot be ordered before every library's static destructors. Fails with
+ * WEFT_ERR_ENGINE when called from inside an operation's callback. */
+WEFT_API int weft_shutdown(void);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus
