@@ -21,6 +21,33 @@ void Node::ParseParams() {
   params.Attach(NodeSubgraphs(*this));
 }
 
+namespace {
+
+// Moves n's references to other nodes out: the ones whose last holder n was
+// go to `orphans` (Note [Deep graphs]); the others are only released. One
+// node read twice by n is released once, then adopted as the orphan it is.
+void ReleaseInputs(Node* n, std::vector<NodePtr>* orphans) {
+  auto release = [orphans](NodePtr& p) {
+    if (!p) return;
+    if (p.use_count() == 1) orphans->push_back(std::move(p));
+    else p.reset();
+  };
+  for (NodeEntry& e : n->inputs) release(e.node);
+  for (NodePtr& d : n->control_deps) release(d);
+}
+
+}  // namespace
+
+Node::~Node() {
+  std::vector<NodePtr> orphans;
+  ReleaseInputs(this, &orphans);
+  while (!orphans.empty()) {
+    NodePtr n = std::move(orphans.back());
+    orphans.pop_back();
+    ReleaseInputs(n.get(), &orphans);
+  }  // n dies here with no node left to free below it
+}
+
 NodePtr Node::Variable(const std::string& name) {
   auto n = std::make_shared<Node>();
   n->name = name;
