@@ -9,6 +9,9 @@ failed test instead of a dead pytest, and prints one JSON line of timings:
         inferred, bound with simple_bind, run forward (and backward with
         --grad), checked against the same chain computed here, and freed;
         --roundtrip also saves it and loads the saved text back.
+    deep_graph_worker.py tape N [--backward]
+        records the same chain imperatively under autograd.record(), checks the
+        value (and with --backward the gradient), and frees the tape.
     deep_graph_worker.py load N
         loads the chain JSON and prints the error the loader raises, if any
         (the test sets WEFT_MAX_GRAPH_NODES).
@@ -106,6 +109,31 @@ def run_chain(n, grad, roundtrip, pure):
     print(json.dumps(times), flush=True)
 
 
+def run_tape(n, backward):
+    times = {}
+    t = time.perf_counter()
+    x = weft.nd.array(DATA)
+    x.attach_grad()
+    with weft.autograd.record():
+        y = x
+        for i in range(1, n + 1):
+            y = y + 1 if is_plus(i, False) else weft.nd.relu(y)
+    times["record"] = round(time.perf_counter() - t, 3)
+    want, want_grad = reference(n, False)
+    np.testing.assert_allclose(y.asnumpy(), want, rtol=0, atol=0)
+    if backward:
+        t = time.perf_counter()
+        y.backward()
+        np.testing.assert_allclose(x.grad.asnumpy(), want_grad, rtol=0, atol=0)
+        times["backward"] = round(time.perf_counter() - t, 3)
+    t = time.perf_counter()
+    del y
+    gc.collect()
+    times["free_tape"] = round(time.perf_counter() - t, 3)
+    times["nodes"] = n
+    print(json.dumps(times), flush=True)
+
+
 def run_load(n):
     text = chain_json(n)
     try:
@@ -120,6 +148,8 @@ def main(argv):
     mode, n = argv[1], int(argv[2])
     if mode == "chain":
         run_chain(n, "--grad" in argv, "--roundtrip" in argv, "--pure" in argv)
+    elif mode == "tape":
+        run_tape(n, "--backward" in argv)
     elif mode == "load":
         run_load(n)
     else:

@@ -43,6 +43,18 @@ def test_deep_chain_with_gradient_saves_loads_and_trains():
     assert "backward" in times and "roundtrip" in times
 
 
+def test_deep_autograd_tape_is_freed():
+    # 250,000 ops recorded imperatively: the tape is the same graph IR, and
+    # dropping its last array used to overflow the stack the same way.
+    times = _run(["tape", "250000"])
+    assert "free_tape" in times
+
+
+def test_autograd_backward_through_a_long_tape():
+    times = _run(["tape", "20000", "--backward"])
+    assert "backward" in times
+
+
 def test_loader_refuses_a_graph_over_the_node_limit():
     result = _run(["load", "1000"], {"WEFT_MAX_GRAPH_NODES": "500"})
     assert result["error"] == "WeftIOError", result
