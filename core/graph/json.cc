@@ -25,7 +25,7 @@
 // Note [Graph size limit]
 // A file may hold at most MaxGraphNodes() nodes, counting those of every
 // subgraph: WEFT_MAX_GRAPH_NODES, default 10,000,000 (a relu chain that long
-// is a 700 MB file; one node costs about 1 KB once built). The count is
+// is a 700 MB file; loading takes about 1.5 KB of memory per node). The count is
 // checked against each "nodes" array before any of its nodes is built, so a
 // larger file is refused with an error naming both numbers instead of
 // exhausting memory. Deep graphs below the limit are fine (Note [Deep graphs]).
