@@ -12,6 +12,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+import weft
+from weft.base import WeftIOError
+
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deep_graph_worker.py")
 
 
@@ -64,6 +69,23 @@ def test_loader_refuses_a_graph_over_the_node_limit():
 
 def test_loader_takes_a_graph_at_the_node_limit():
     assert _run(["load", "999"], {"WEFT_MAX_GRAPH_NODES": "1000"})["error"] is None
+
+
+def test_node_limit_counts_subgraph_nodes(monkeypatch):
+    # Read at every load, so the setting applies in this process too.
+    data, h0 = weft.sym.var("data"), weft.sym.var("h0")
+    outs, _ = weft.sym.contrib.foreach(lambda x, s: (x + s[0], [x * 2 + s[0]]), data, [h0])
+    text = outs.tojson()
+    nodes = json.loads(text)["nodes"]
+    total = len(nodes) + sum(len(g["nodes"]) for n in nodes for g in n.get("subgraphs", []))
+    assert total > len(nodes)
+    monkeypatch.setenv("WEFT_MAX_GRAPH_NODES", str(total))
+    weft.sym.load_json(text)
+    monkeypatch.setenv("WEFT_MAX_GRAPH_NODES", str(total - 1))
+    with pytest.raises(WeftIOError) as err:
+        weft.sym.load_json(text)
+    msg = str(err.value)
+    assert "%d nodes counting its subgraphs" % total in msg and "limit of %d" % (total - 1) in msg, msg
 
 
 def test_bad_node_limit_setting_is_named():
