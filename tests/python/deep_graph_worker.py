@@ -12,6 +12,9 @@ failed test instead of a dead pytest, and prints one JSON line of timings:
     deep_graph_worker.py tape N [--backward]
         records the same chain imperatively under autograd.record(), checks the
         value (and with --backward the gradient), and frees the tape.
+    deep_graph_worker.py predict N
+        the chain JSON through the predict API (weft.predictor.Predictor): created,
+        run, checked and freed.
     deep_graph_worker.py load N
         loads the chain JSON and prints the error the loader raises, if any
         (the test sets WEFT_MAX_GRAPH_NODES).
@@ -134,6 +137,21 @@ def run_tape(n, backward):
     print(json.dumps(times), flush=True)
 
 
+def run_predict(n):
+    from weft.predictor import Predictor  # pylint: disable=import-outside-toplevel
+    t = time.perf_counter()
+    pred = Predictor(chain_json(n), None, {"data": DATA.shape})
+    times = {"create": round(time.perf_counter() - t, 3)}
+    pred.forward(data=DATA)
+    np.testing.assert_allclose(pred.get_output(0), reference(n, False)[0], rtol=0, atol=0)
+    t = time.perf_counter()
+    del pred
+    gc.collect()
+    times["free"] = round(time.perf_counter() - t, 3)
+    times["nodes"] = n
+    print(json.dumps(times), flush=True)
+
+
 def run_load(n):
     text = chain_json(n)
     try:
@@ -150,6 +168,8 @@ def main(argv):
         run_chain(n, "--grad" in argv, "--roundtrip" in argv, "--pure" in argv)
     elif mode == "tape":
         run_tape(n, "--backward" in argv)
+    elif mode == "predict":
+        run_predict(n)
     elif mode == "load":
         run_load(n)
     else:

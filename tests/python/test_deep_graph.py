@@ -48,6 +48,11 @@ def test_deep_chain_with_gradient_saves_loads_and_trains():
     assert "backward" in times and "roundtrip" in times
 
 
+def test_predict_api_takes_a_deep_chain():
+    times = _run(["predict", "300000"])
+    assert "free" in times
+
+
 def test_deep_autograd_tape_is_freed():
     # 250,000 ops recorded imperatively: the tape is the same graph IR, and
     # dropping its last array used to overflow the stack the same way.
