@@ -12,6 +12,9 @@ failed test instead of a dead pytest, and prints one JSON line of timings:
     deep_graph_worker.py tape N [--backward]
         records the same chain imperatively under autograd.record(), checks the
         value (and with --backward the gradient), and frees the tape.
+    deep_graph_worker.py hybrid N
+        the chain JSON as a hybridized gluon.SymbolBlock (a CachedOp), run forward
+        and backward under autograd.record(), checked and freed.
     deep_graph_worker.py predict N
         the chain JSON through the predict API (weft.predictor.Predictor): created,
         run, checked and freed.
@@ -137,6 +140,27 @@ def run_tape(n, backward):
     print(json.dumps(times), flush=True)
 
 
+def run_hybrid(n):
+    t = time.perf_counter()
+    block = weft.gluon.SymbolBlock(outputs=weft.sym.load_json(chain_json(n)), inputs=weft.sym.var("data"))
+    block.hybridize()
+    x = weft.nd.array(DATA)
+    x.attach_grad()
+    with weft.autograd.record():
+        y = block(x)
+    y.backward()
+    want, want_grad = reference(n, False)
+    np.testing.assert_allclose(y.asnumpy(), want, rtol=0, atol=0)
+    np.testing.assert_allclose(x.grad.asnumpy(), want_grad, rtol=0, atol=0)
+    times = {"run": round(time.perf_counter() - t, 3)}
+    t = time.perf_counter()
+    del block, y
+    gc.collect()
+    times["free"] = round(time.perf_counter() - t, 3)
+    times["nodes"] = n
+    print(json.dumps(times), flush=True)
+
+
 def run_predict(n):
     from weft.predictor import Predictor  # pylint: disable=import-outside-toplevel
     t = time.perf_counter()
@@ -168,6 +192,8 @@ def main(argv):
         run_chain(n, "--grad" in argv, "--roundtrip" in argv, "--pure" in argv)
     elif mode == "tape":
         run_tape(n, "--backward" in argv)
+    elif mode == "hybrid":
+        run_hybrid(n)
     elif mode == "predict":
         run_predict(n)
     elif mode == "load":

@@ -42,10 +42,16 @@ def test_chain_of_300000_nodes_loads_binds_runs_and_is_freed():
 
 
 def test_deep_chain_with_gradient_saves_loads_and_trains():
-    # The gradient doubles the graph: forward and backward chains of 100,000 each,
+    # The gradient doubles the graph: forward and backward chains of 60,000 each,
     # planned, run and freed; the saved JSON loads back to the same text.
-    times = _run(["chain", "100000", "--grad", "--roundtrip"])
+    times = _run(["chain", "60000", "--grad", "--roundtrip"])
     assert "backward" in times and "roundtrip" in times
+
+
+def test_hybridized_block_runs_and_differentiates_a_deep_chain():
+    # A CachedOp over 200,000 nodes, forward and backward under autograd.
+    times = _run(["hybrid", "200000"])
+    assert "free" in times
 
 
 def test_predict_api_takes_a_deep_chain():
