@@ -1,5 +1,6 @@
 // Symbol part of the C ABI: composition, listing, attributes, JSON, inference.
 #include <unordered_map>
+#include <unordered_set>
 
 #include "capi/src/c_api_common.h"
 #include "core/graph/infer.h"
@@ -241,11 +242,11 @@ int weft_symbol_infer_shape(const weft_symbol* sym, int num_given, const char* c
   WEFT_CHECK_ARG(complete);
   const Symbol& s = Sym(sym);
   std::unordered_map<std::string, Shape> given;
-  std::vector<std::string> inputs = s.ListInputs();
+  const std::vector<std::string> input_list = s.ListInputs();
+  const std::unordered_set<std::string> inputs(input_list.begin(), input_list.end());  // linear in a deep graph
   for (int i = 0; i < num_given; ++i) {
     WEFT_CHECK(names && names[i] && ndims && offsets, kInvalidArgument) << "infer_shape: given shape " << i << " is NULL";
-    bool known = false;
-    for (const auto& in : inputs) known = known || in == names[i];
+    const bool known = inputs.count(names[i]) > 0;
     WEFT_CHECK(known, kInvalidArgument) << "infer_shape: '" << names[i] << "' is not an input of the symbol";
     WEFT_CHECK(ndims[i] >= 0 && ndims[i] <= 32, kShape) << "infer_shape: bad ndim for '" << names[i] << "'";
     // MXNet 1.x legacy shapes: a 0 dim is unknown (Note [Partial shapes]).

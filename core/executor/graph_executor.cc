@@ -85,7 +85,7 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
   for (size_t i = 0; i < args_.size(); ++i) var_arrays[arg_names[i]] = args_[i];
   for (size_t i = 0; i < aux_.size(); ++i) var_arrays[aux_names[i]] = aux_[i];
   // Head gradients in output order; a loss output's may be unused by the graph.
-  {
+  if (!graph_.head_grad_names.empty()) {
     IndexedGraph fg(sym.outputs);
     ShapeInference fs = InferShapes(fg, shapes);
     TypeInference ft = InferTypes(fg, types, false);

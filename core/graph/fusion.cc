@@ -1,5 +1,6 @@
 #include "core/graph/fusion.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -148,12 +149,16 @@ class Fuser {
     has_deps_.assign(n, false);
     for (size_t i = 0; i < keep.size(); ++i) pinned_[i] = keep[i];
     for (const auto& out : g.outputs()) pinned_[g.entry_id(out)] = true;
+    // A node reading one entry at several positions counts once; the last
+    // node that counted an entry is remembered, so a node with thousands of
+    // inputs (a fused backward chain) costs linear time.
+    std::vector<size_t> counted_by(e, SIZE_MAX);
     for (size_t nid = 0; nid < n; ++nid) {
-      const auto& ins = g[nid].inputs;
-      for (size_t i = 0; i < ins.size(); ++i) {
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; ++j) seen = g.entry_id(ins[j]) == g.entry_id(ins[i]);
-        if (!seen) ++readers_[g.entry_id(ins[i])];
+      for (const auto& in : g[nid].inputs) {
+        const uint32_t entry = g.entry_id(in);
+        if (counted_by[entry] == nid) continue;
+        counted_by[entry] = nid;
+        ++readers_[entry];
       }
       if (!g[nid].control_deps.empty()) has_deps_[nid] = true;
       for (uint32_t d : g[nid].control_deps) has_deps_[d] = true;

@@ -21,6 +21,33 @@ void Node::ParseParams() {
   params.Attach(NodeSubgraphs(*this));
 }
 
+namespace {
+
+// Moves n's references to other nodes out: the ones whose last holder n was
+// go to `orphans` (Note [Deep graphs]); the others are only released. One
+// node read twice by n is released once, then adopted as the orphan it is.
+void ReleaseInputs(Node* n, std::vector<NodePtr>* orphans) {
+  auto release = [orphans](NodePtr& p) {
+    if (!p) return;
+    if (p.use_count() == 1) orphans->push_back(std::move(p));
+    else p.reset();
+  };
+  for (NodeEntry& e : n->inputs) release(e.node);
+  for (NodePtr& d : n->control_deps) release(d);
+}
+
+}  // namespace
+
+Node::~Node() {
+  std::vector<NodePtr> orphans;
+  ReleaseInputs(this, &orphans);
+  while (!orphans.empty()) {
+    NodePtr n = std::move(orphans.back());
+    orphans.pop_back();
+    ReleaseInputs(n.get(), &orphans);
+  }  // n dies here with no node left to free below it
+}
+
 NodePtr Node::Variable(const std::string& name) {
   auto n = std::make_shared<Node>();
   n->name = name;
@@ -40,30 +67,26 @@ NodePtr Node::Op(const OpDef& op, const std::string& name, std::map<std::string,
 }
 
 void PostOrderDFS(const std::vector<NodeEntry>& heads, const std::function<void(const NodePtr&)>& visit) {
-  // Iterative DFS so deep graphs (long unrolled RNNs) cannot overflow the stack.
-  std::unordered_set<const Node*> done;
+  // Iterative, so deep graphs cannot overflow the stack (Note [Deep graphs]).
+  // A node is marked when first pushed: in a DAG a node met again is already
+  // finished (meeting one still on the stack would take a cycle), so one hash
+  // insert per edge decides, and a cyclic graph cannot make the walk loop.
+  std::unordered_set<const Node*> seen;
   std::vector<std::pair<NodePtr, size_t>> stack;
-  auto push = [&](const NodePtr& n) {
-    if (n && !done.count(n.get())) stack.emplace_back(n, 0);
-  };
   for (const NodeEntry& h : heads) {
-    push(h.node);
+    if (!h.node || !seen.insert(h.node.get()).second) continue;
+    stack.emplace_back(h.node, 0);
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
-      if (done.count(node.get())) {
-        stack.pop_back();
-        continue;
-      }
-      size_t n_in = node->inputs.size();
+      const size_t n_in = node->inputs.size();
       if (next < n_in + node->control_deps.size()) {
         const NodePtr& child = next < n_in ? node->inputs[next].node : node->control_deps[next - n_in];
         ++next;
-        push(child);
+        if (child && seen.insert(child.get()).second) stack.emplace_back(child, 0);
         continue;
       }
-      NodePtr finished = node;
+      NodePtr finished = std::move(node);
       stack.pop_back();
-      done.insert(finished.get());
       visit(finished);
     }
   }

@@ -25,7 +25,27 @@ struct NodeEntry {
   uint32_t version = 0;  // mutation counter of a variable when consumed (FORMATS.md B.3)
 };
 
+// Note [Deep graphs]
+// A graph may be any depth: a symbol file of a million chained nodes loads,
+// binds, runs and frees. Nothing that walks a graph may use a stack frame
+// per node, so every walk is iterative (PostOrderDFS and its users keep an
+// explicit stack) and so is freeing: a node owns its inputs through
+// shared_ptr, and left to itself the last reference to the head of a chain
+// would release it one nested destructor per node (174k frames overflowed
+// the 8 MB stack). ~Node instead moves its inputs and control deps out and
+// frees them from a worklist: a node it holds the last reference to gives up
+// its own inputs to the same list before it dies, so every destructor in the
+// chain runs at depth one. A reference dropped by another thread at the same
+// moment can at worst add one more level. Loaders bound the size instead
+// (Note [Graph size limit] in json.cc).
 struct Node {
+  Node() = default;
+  Node(const Node&) = default;
+  Node& operator=(const Node&) = default;
+  Node(Node&&) = default;
+  Node& operator=(Node&&) = default;
+  ~Node();
+
   const OpDef* op = nullptr;  // nullptr: a variable
   // The operator name as the user or file spelled it (an alias such as
   // "SliceChannel" stays so), so JSON round trips are byte-identical.

@@ -15,12 +15,34 @@ Shape ShapeHint(const Node& n) {
 }
 
 // Runs `fn(node_id)` in forward then reverse order until nothing changes.
-template <typename Fn>
-void Sweep(const IndexedGraph& g, Fn fn) {
+//
+// Note [Settled nodes]
+// A node whose inference ran with every input known, and left every output
+// known, is settled: its op computed (or checked) the outputs from those
+// inputs, and known entries never change again, so running it once more
+// could neither fill nor contradict anything. Sweeps skip settled nodes, so
+// a chain costs one inference per node instead of one per node per sweep
+// (four sweeps: forward and back, then a round that finds nothing new).
+// `known(entry)` says whether an entry is known.
+template <typename Fn, typename Known>
+void Sweep(const IndexedGraph& g, Fn fn, Known known) {
+  std::vector<bool> settled(g.num_nodes(), false);
+  auto run = [&](size_t nid) {
+    if (settled[nid]) return false;
+    bool inputs_known = true;
+    for (const auto& in : g[nid].inputs) inputs_known = inputs_known && known(g.entry_id(in));
+    const bool changed = fn(nid);
+    if (inputs_known) {
+      bool outputs_known = true;
+      for (uint32_t e = g.row_ptr()[nid]; e < g.row_ptr()[nid + 1] && outputs_known; ++e) outputs_known = known(e);
+      settled[nid] = outputs_known;
+    }
+    return changed;
+  };
   for (int round = 0; round < 8; ++round) {
     bool changed = false;
-    for (size_t i = 0; i < g.num_nodes(); ++i) changed |= fn(i);
-    for (size_t i = g.num_nodes(); i-- > 0;) changed |= fn(i);
+    for (size_t i = 0; i < g.num_nodes(); ++i) changed |= run(i);
+    for (size_t i = g.num_nodes(); i-- > 0;) changed |= run(i);
     if (!changed) break;
   }
 }
@@ -48,10 +70,13 @@ ShapeInference InferShapes(const IndexedGraph& g, const std::unordered_map<std::
     }
     cur[g.entry_id(nid, 0)] = s;
   }
-  Sweep(g, [&](size_t nid) {
-    if (g[nid].source->is_variable()) return false;
-    return InferNodeShapes(g, static_cast<uint32_t>(nid), &cur);
-  });
+  Sweep(
+      g,
+      [&](size_t nid) {
+        if (g[nid].source->is_variable()) return false;
+        return InferNodeShapes(g, static_cast<uint32_t>(nid), &cur);
+      },
+      [&](uint32_t e) { return FullyKnown(cur[e]); });
   ShapeInference r;
   r.entry.reserve(cur.size());
   for (const Shape& s : cur) r.entry.push_back(FullyKnown(s) ? s : Shape::Unknown());
@@ -99,7 +124,7 @@ TypeInference InferTypes(const IndexedGraph& g, const std::unordered_map<std::st
         if (out[i] != DType::kUnknown && slot == DType::kUnknown) { slot = out[i]; changed = true; }
       }
       return changed;
-    });
+    }, [&](uint32_t e) { return r.entry[e] != DType::kUnknown; });
   };
   run();
   if (default_float32) {

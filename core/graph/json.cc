@@ -21,17 +21,27 @@
 // * Graph attrs are [type_name, value] pairs of a known type; mxnet_version,
 //   when present, must be an "int". Without it the file counts as 0.8.0.
 // Every error is kIO and names the source, and the node where there is one.
+//
+// Note [Graph size limit]
+// A file may hold at most MaxGraphNodes() nodes, counting those of every
+// subgraph: WEFT_MAX_GRAPH_NODES, default 10,000,000 (a relu chain that long
+// is a 700 MB file; loading takes about 1.5 KB of memory per node). The count is
+// checked against each "nodes" array before any of its nodes is built, so a
+// larger file is refused with an error naming both numbers instead of
+// exhausting memory. Deep graphs below the limit are fine (Note [Deep graphs]).
 #include "core/graph/json.h"
 
 #include "core/graph/subgraphs.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/base/env.h"
 #include "core/base/error.h"
 #include "core/graph/json_upgrade.h"
 #include "core/op/op_def.h"
@@ -41,7 +51,9 @@ namespace {
 
 class SymbolLoader {
  public:
-  explicit SymbolLoader(const std::string& source) : source_(source) {}
+  // `nodes_read`: the count over the file so far, shared with the loaders of its subgraphs.
+  SymbolLoader(const std::string& source, size_t* nodes_read, size_t max_nodes)
+      : source_(source), nodes_read_(nodes_read), max_nodes_(max_nodes) {}
 
   // subgraph_version >= 0: a node's subgraph, read as a file of that version.
   Symbol Load(const JSONValue& root, GraphAttrs* graph_attrs, int subgraph_version = -1) {
@@ -205,6 +217,13 @@ class SymbolLoader {
   void ReadNodes(const JSONValue& nodes, int version) {
     if (!nodes.is_array()) Fail("", "'nodes' must be an array of node objects, found " + Kind(nodes));
     total_nodes_ = nodes.items.size();
+    // Note [Graph size limit]
+    *nodes_read_ += total_nodes_;
+    if (*nodes_read_ > max_nodes_)
+      Fail("", "the graph has " + std::to_string(*nodes_read_) + " nodes" +
+                   (*nodes_read_ == total_nodes_ ? std::string() : std::string(" counting its subgraphs")) +
+                   ", more than the limit of " + std::to_string(max_nodes_) +
+                   " (set WEFT_MAX_GRAPH_NODES to load larger graphs)");
     nodes_.reserve(total_nodes_);
     for (size_t i = 0; i < nodes.items.size(); ++i) ReadNode(nodes.items[i], i, version);
   }
@@ -276,7 +295,7 @@ class SymbolLoader {
       auto graphs = std::make_shared<SubgraphList>();
       for (size_t k = 0; k < subgraphs->items.size(); ++k) {
         try {
-          graphs->push_back(SymbolLoader(source_).Load(subgraphs->items[k], nullptr, version));
+          graphs->push_back(SymbolLoader(source_, nodes_read_, max_nodes_).Load(subgraphs->items[k], nullptr, version));
         } catch (const Error& e) {
           Fail(where, "subgraph " + std::to_string(k) + ": " + e.what());
         }
@@ -328,6 +347,8 @@ class SymbolLoader {
   }
 
   const std::string& source_;
+  size_t* nodes_read_;
+  size_t max_nodes_;
   std::vector<NodePtr> nodes_;
   size_t total_nodes_ = 0;  // in the file; nodes_ fills up while reading
 };
@@ -357,9 +378,22 @@ int64_t GraphAttr::AsInt() const {
   return v;
 }
 
+size_t MaxGraphNodes() {
+  constexpr size_t kDefault = 10000000;
+  const std::string v = GetEnv("WEFT_MAX_GRAPH_NODES", "");
+  if (v.empty()) return kDefault;
+  // Digits only (strtoull would take " -3" as a huge number), at most 18 of them.
+  const bool digits = v.size() <= 18 && v.find_first_not_of("0123456789") == std::string::npos;
+  const unsigned long long n = digits ? std::strtoull(v.c_str(), nullptr, 10) : 0;
+  WEFT_CHECK(n > 0, kInvalidArgument) << "WEFT_MAX_GRAPH_NODES must be a positive number of nodes, got '" << v << "'";
+  return static_cast<size_t>(n);
+}
+
 Symbol LoadSymbolJSON(const std::string& text, const std::string& source, GraphAttrs* graph_attrs) {
+  const size_t max_nodes = MaxGraphNodes();  // a bad setting is reported before the file is read
   JSONValue root = ParseJSON(text, source);
-  return SymbolLoader(source).Load(root, graph_attrs);
+  size_t nodes_read = 0;
+  return SymbolLoader(source, &nodes_read, max_nodes).Load(root, graph_attrs);
 }
 
 }  // namespace weft

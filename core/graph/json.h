@@ -6,6 +6,7 @@
 // (B.6). Saving reproduces MXNet's printer byte for byte (B.7), so a file
 // written by MXNet 1.9.1 loads and saves back identical.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -39,6 +40,11 @@ using GraphAttrs = std::map<std::string, GraphAttr>;
 // had it; absent in files older than 0.9.0).
 // Note [Symbol JSON loading] in json.cc lists what is checked.
 Symbol LoadSymbolJSON(const std::string& text, const std::string& source, GraphAttrs* graph_attrs = nullptr);
+
+// The most nodes a loaded graph may have, subgraphs included: the environment
+// variable WEFT_MAX_GRAPH_NODES, default 10,000,000 (Note [Graph size limit] in
+// json.cc). Throws kInvalidArgument when the variable is not a positive integer.
+size_t MaxGraphNodes();
 
 // Writes the symbol as MXNet 1.9.1 would: nodes in post-order DFS from the
 // outputs, all variables in arg_nodes, node_row_ptr, heads, and graph attrs

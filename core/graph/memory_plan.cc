@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "core/base/error.h"
@@ -64,19 +66,34 @@ std::vector<int64_t> EntryBytes(const IndexedGraph& g, const ShapeInference& sha
 
 namespace {
 
+// Visits each distinct input entry of a node once. A node may read one entry
+// at several positions; remembering which node saw an entry last keeps this
+// linear in the inputs (a fused backward chain has one node with thousands).
+class DistinctInputs {
+ public:
+  explicit DistinctInputs(const IndexedGraph& g) : g_(g), seen_by_(g.num_entries(), kNobody) {}
+  template <typename Fn>
+  void ForEach(size_t nid, Fn fn) {
+    for (const auto& in : g_[nid].inputs) {
+      const uint32_t e = g_.entry_id(in);
+      if (seen_by_[e] == nid) continue;
+      seen_by_[e] = nid;
+      fn(e);
+    }
+  }
+
+ private:
+  static constexpr size_t kNobody = SIZE_MAX;
+  const IndexedGraph& g_;
+  std::vector<size_t> seen_by_;
+};
+
 // Per entry: the distinct nodes that read it, plus one for a graph output
 // (a reader that never runs, so an output is never released).
 std::vector<int> DistinctReaders(const IndexedGraph& g) {
   std::vector<int> readers(g.num_entries(), 0);
-  for (size_t nid = 0; nid < g.num_nodes(); ++nid) {
-    const auto& ins = g[nid].inputs;
-    for (size_t i = 0; i < ins.size(); ++i) {
-      uint32_t e = g.entry_id(ins[i]);
-      bool seen = false;
-      for (size_t j = 0; j < i && !seen; ++j) seen = g.entry_id(ins[j]) == e;
-      if (!seen) ++readers[e];
-    }
-  }
+  DistinctInputs distinct(g);
+  for (size_t nid = 0; nid < g.num_nodes(); ++nid) distinct.ForEach(nid, [&](uint32_t e) { ++readers[e]; });
   for (const auto& out : g.outputs()) readers[g.entry_id(out)] += 1;
   return readers;
 }
@@ -226,6 +243,7 @@ MemoryPlan PlanOnce(const IndexedGraph& g, const std::vector<int64_t>& entry_byt
 
   // Pending readers per entry; a graph output is never released.
   std::vector<int> pending = DistinctReaders(g);
+  DistinctInputs distinct(g);
 
   MemoryPlan plan;
   plan.strategy = s;
@@ -277,13 +295,9 @@ MemoryPlan PlanOnce(const IndexedGraph& g, const std::vector<int64_t>& entry_byt
 
     // Readers done: inputs whose last reader this was go back to the pool
     // (unless an output took their storage over), then outputs nobody reads.
-    for (size_t i = 0; i < node.inputs.size(); ++i) {
-      uint32_t in = g.entry_id(node.inputs[i]);
-      bool seen = false;
-      for (size_t j = 0; j < i && !seen; ++j) seen = g.entry_id(node.inputs[j]) == in;
-      if (seen) continue;
+    distinct.ForEach(nid, [&](uint32_t in) {
       if (--pending[in] == 0) release(in);
-    }
+    });
     for (uint32_t out = begin; out < end; ++out)
       if (pending[out] == 0) release(out);
   }
@@ -310,6 +324,19 @@ MemoryPlan PlanOnce(const IndexedGraph& g, const std::vector<int64_t>& entry_byt
 struct Interval {
   int64_t first, last, bytes;
 };
+
+// Note [Offline placement budget]
+// Both placements below compare each group with groups placed before it
+// (buffers: with every buffer; packed: with every placed group, to find those
+// overlapping in time), which is quadratic where many groups are live at once:
+// a deep chain with its backward keeps every forward output live until its
+// gradient runs, and 20,000 relus took 98 s here. The offline orders are only
+// candidates that kBoth and kCoShare compare with the online walk (which is
+// n log n), so a placement that needs more than kPlacementBudget comparisons
+// (plus 64 per group) stops and is left out, and kBoth keeps the best of
+// the rest. Graphs of up to 2,000 planned groups always stay below it (all
+// live at once: 4.5 n^2 comparisons), larger ones unless most are.
+constexpr int64_t kPlacementBudget = 20000000;
 
 // Groups of entries that an in-place chain puts in one place, with their
 // merged lifetimes; group[e] = -1 for entries that are not planned.
@@ -351,8 +378,9 @@ std::vector<Interval> GroupEntries(const IndexedGraph& g, const std::vector<int6
   return groups;
 }
 
-MemoryPlan PlanBySize(const IndexedGraph& g, const std::vector<int64_t>& entry_bytes, const std::vector<bool>& external,
-                      bool inplace, bool packed) {
+// Empty when the placement would exceed its budget (Note [Offline placement budget]).
+std::optional<MemoryPlan> PlanBySize(const IndexedGraph& g, const std::vector<int64_t>& entry_bytes,
+                                     const std::vector<bool>& external, bool inplace, bool packed) {
   const size_t num_entries = g.num_entries();
   std::vector<bool> is_external(num_entries, false);
   for (size_t e = 0; e < num_entries; ++e) is_external[e] = !external.empty() && external[e];
@@ -367,11 +395,15 @@ MemoryPlan PlanBySize(const IndexedGraph& g, const std::vector<int64_t>& entry_b
   std::vector<int> group_sid(groups.size(), -1);
   std::vector<int64_t> group_offset(groups.size(), 0);
   std::vector<int64_t> storage_bytes;
+  const int64_t budget = kPlacementBudget + 64 * static_cast<int64_t>(groups.size());
+  int64_t work = 0;
   if (!packed) {
     std::vector<std::map<int64_t, int64_t>> busy;  // per buffer: first -> last of its groups
     for (size_t gi : order) {
       const Interval& iv = groups[gi];
       int best = -1;
+      work += static_cast<int64_t>(storage_bytes.size());
+      if (work > budget) return std::nullopt;
       for (size_t sid = 0; sid < storage_bytes.size(); ++sid) {
         if (best >= 0 && storage_bytes[sid] >= storage_bytes[static_cast<size_t>(best)]) continue;
         auto next = busy[sid].upper_bound(iv.last);  // first interval starting after this one ends
@@ -395,11 +427,15 @@ MemoryPlan PlanBySize(const IndexedGraph& g, const std::vector<int64_t>& entry_b
       const Interval& iv = groups[gi];
       const int64_t need = (iv.bytes + kAlign - 1) / kAlign * kAlign;
       busy.clear();
+      work += static_cast<int64_t>(placed.size());
+      if (work > budget) return std::nullopt;
       for (size_t pj : placed) {
         const Interval& o = groups[pj];
         if (o.last < iv.first || iv.last < o.first) continue;
         busy.emplace_back(group_offset[pj], group_offset[pj] + (o.bytes + kAlign - 1) / kAlign * kAlign);
       }
+      work += static_cast<int64_t>(busy.size()) * 8;  // the sort, roughly
+      if (work > budget) return std::nullopt;
       std::sort(busy.begin(), busy.end());
       int64_t best = -1, best_gap = 0, cursor = 0;
       for (const auto& b : busy) {
@@ -448,10 +484,13 @@ MemoryPlan PlanMemory(const IndexedGraph& g, const std::vector<int64_t>& entry_b
   // Co-sharing also tries the offline order (Note [Offline best fit by size]);
   // path colouring is an online constraint, so only without it.
   std::vector<MemoryPlan> others;
+  auto offer = [&](std::optional<MemoryPlan> p) {
+    if (p) others.push_back(std::move(*p));
+  };
   if (num_colors == 1)
     for (bool packed : {false, true}) {
-      others.push_back(PlanBySize(g, entry_bytes, external, false, packed));
-      if (s == PlanStrategy::kBoth) others.push_back(PlanBySize(g, entry_bytes, external, true, packed));
+      offer(PlanBySize(g, entry_bytes, external, false, packed));
+      if (s == PlanStrategy::kBoth) offer(PlanBySize(g, entry_bytes, external, true, packed));
     }
   if (s == PlanStrategy::kBoth)
     for (PlanStrategy alt : {PlanStrategy::kCoShare, PlanStrategy::kInplace})

@@ -2,6 +2,9 @@
 // tests). Independent of how PlanMemory decided: it recomputes lifetimes and
 // checks every pair of entries placed in one storage.
 #include <algorithm>
+#include <map>
+#include <queue>
+#include <utility>
 #include <sstream>
 #include <vector>
 
@@ -45,11 +48,6 @@ void CheckMemoryPlan(const IndexedGraph& g, const MemoryPlan& p, const std::vect
   WEFT_CHECK(p.offset.empty() || p.offset.size() == num_entries, kInternal)
       << "memory plan: " << p.offset.size() << " offsets for " << num_entries << " entries";
   auto offset = [&](uint32_t e) { return p.offset.empty() ? int64_t{0} : p.offset[e]; };
-  // Byte ranges in one storage; without sizes every two entries overlap.
-  auto overlap = [&](uint32_t a, uint32_t b) {
-    if (entry_bytes == nullptr) return true;
-    return offset(a) < offset(b) + (*entry_bytes)[b] && offset(b) < offset(a) + (*entry_bytes)[a];
-  };
   const EntryLifetimes lt = ComputeLifetimes(g);
 
   std::vector<std::vector<uint32_t>> by_storage(p.storage_bytes.size());
@@ -67,27 +65,58 @@ void CheckMemoryPlan(const IndexedGraph& g, const MemoryPlan& p, const std::vect
         << "memory plan: variable " << DescribeEntry(g, e, lt) << " was given storage " << p.storage_id[e];
   }
 
+  // Note [Checking a plan in n log n]
+  // Each storage's entries are swept in order of production, keeping those
+  // still live in a map by offset. Accepted entries that are live together
+  // have disjoint byte ranges or, for an in-place pair, identical ones; so
+  // the entries a new one overlaps are the ones starting inside its range
+  // plus the group with the largest offset below it. Every overlap found is
+  // a conflict or an in-place pair, so the work stays near-linear where
+  // comparing all pairs in a storage was quadratic (an in-place chain of n
+  // nodes puts all n entries in one storage). Without sizes every range is
+  // [0, 1): all live entries in a storage overlap.
+  auto range_of = [&](uint32_t e) -> std::pair<int64_t, int64_t> {
+    if (entry_bytes == nullptr) return {0, 1};
+    return {offset(e), offset(e) + (*entry_bytes)[e]};
+  };
   for (size_t sid = 0; sid < by_storage.size(); ++sid) {
     auto& es = by_storage[sid];
-    std::sort(es.begin(), es.end(), [&](uint32_t a, uint32_t b) { return lt.first[a] < lt.first[b]; });
-    for (size_t j = 0; j < es.size(); ++j) {
-      uint32_t b = es[j];
+    std::sort(es.begin(), es.end(), [&](uint32_t a, uint32_t b) {
+      return lt.first[a] != lt.first[b] ? lt.first[a] < lt.first[b] : a < b;
+    });
+    std::multimap<int64_t, uint32_t> live;  // offset -> entry
+    using Ending = std::pair<int64_t, std::multimap<int64_t, uint32_t>::iterator>;  // (last, where in live)
+    auto later = [](const Ending& x, const Ending& y) { return x.first > y.first; };
+    std::priority_queue<Ending, std::vector<Ending>, decltype(later)> ending(later);
+    for (uint32_t b : es) {
+      const auto [lo, hi] = range_of(b);
       if (entry_bytes != nullptr) {
-        WEFT_CHECK(offset(b) >= 0 && offset(b) + (*entry_bytes)[b] <= p.storage_bytes[sid], kInternal)
+        WEFT_CHECK(lo >= 0 && hi <= p.storage_bytes[sid], kInternal)
             << "memory plan: " << DescribeEntry(g, b, lt) << " needs " << (*entry_bytes)[b] << " bytes at offset "
-            << offset(b) << " but storage " << sid << " has " << p.storage_bytes[sid];
+            << lo << " but storage " << sid << " has " << p.storage_bytes[sid];
       }
-      // Earlier-produced entries in this storage must be dead before b is written.
-      for (size_t i = 0; i < j; ++i) {
-        uint32_t a = es[i];
-        if (lt.last[a] < lt.first[b] || !overlap(a, b)) continue;
+      if (hi <= lo) continue;  // an empty entry overlaps nothing
+      while (!ending.empty() && ending.top().first < lt.first[b]) {
+        live.erase(ending.top().second);
+        ending.pop();
+      }
+      // Earlier-produced entries still live must not share b's bytes.
+      auto check = [&](uint32_t a) {
         bool inplace = lt.last[a] == lt.first[b] && lt.first[a] < lt.first[b] && offset(a) == offset(b) &&
-                       DeclaredInplace(g, static_cast<size_t>(lt.first[b]), a, b) &&
-                       (entry_bytes == nullptr || (*entry_bytes)[a] == (*entry_bytes)[b]);
+                       range_of(a) == range_of(b) &&
+                       DeclaredInplace(g, static_cast<size_t>(lt.first[b]), a, b);
         WEFT_CHECK(inplace, kInternal) << "memory plan: " << DescribeEntry(g, a, lt) << " and "
                                        << DescribeEntry(g, b, lt) << " share storage " << sid
                                        << " while both are live";
+      };
+      auto it = live.lower_bound(lo);
+      if (it != live.begin()) {
+        const int64_t below = std::prev(it)->first;
+        for (auto k = live.lower_bound(below); k != it; ++k)
+          if (range_of(k->second).second > lo) check(k->second);
       }
+      for (; it != live.end() && it->first < hi; ++it) check(it->second);
+      ending.emplace(lt.last[b], live.emplace(lo, b));
     }
   }
 

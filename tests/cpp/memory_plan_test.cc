@@ -335,5 +335,67 @@ TEST(MemoryPlan, CheckerCatchesOverlap) {
   EXPECT_THROW(CheckMemoryPlan(g, total, &bytes), Error);
 }
 
+// Note [Checking a plan in n log n]: in one arena the checker finds an entry
+// that overlaps a live one from below, from above, or exactly, and accepts
+// entries side by side and an in-place chain of any length in one place.
+TEST(MemoryPlan, CheckerFindsOverlapsInsideOneArena) {
+  Symbol x = Symbol::Variable("x");
+  Symbol a = Op("exp", "a", {x});
+  Symbol b = Op("sin", "b", {a});
+  Symbol c = Op("cos", "c", {a});
+  Symbol d = Op("elemwise_add", "d", {b, c});
+  IndexedGraph g(d.outputs);
+  ShapeInference si = InferShapes(g, {{"x", Shape{5}}});
+  TypeInference ti = InferTypes(g, {});
+  std::vector<int64_t> bytes = EntryBytes(g, si, ti);
+  auto entry = [&](const Symbol& s) { return g.entry_id(g.node_id(s.outputs[0].node.get()), 0); };
+  const uint32_t ea = entry(a), eb = entry(b), ec = entry(c), ed = entry(d);
+  MemoryPlan p;  // every entry its own 20 bytes, one after another
+  p.storage_id.assign(g.num_entries(), -1);
+  p.offset.assign(g.num_entries(), 0);
+  int64_t at = 0;
+  for (uint32_t e : {ea, eb, ec, ed}) {
+    p.storage_id[e] = 0;
+    p.offset[e] = at;
+    at += bytes[e];
+  }
+  p.storage_bytes = {at};
+  p.total_bytes = at;
+  CheckMemoryPlan(g, p, &bytes);
+  // d may take b's place (b's last reader writes d, elemwise_add declares it).
+  MemoryPlan inplace = p;
+  inplace.offset[ed] = p.offset[eb];
+  CheckMemoryPlan(g, inplace, &bytes);
+  // b written while a is live: overlapping a's bytes from above, from below, exactly.
+  for (int64_t shift : {int64_t{4}, int64_t{-4}, int64_t{0}}) {
+    MemoryPlan bad = p;
+    bad.offset[ea] = 8;
+    bad.offset[eb] = 8 + shift;
+    bad.offset[ec] = 40;
+    bad.offset[ed] = 60;
+    bad.storage_bytes = {80};
+    bad.total_bytes = 80;
+    try {
+      CheckMemoryPlan(g, bad, &bytes);
+      ADD_FAILURE() << "overlap shifted by " << shift << " not found";
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("node 'a'"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("node 'b'"), std::string::npos) << msg;
+    }
+  }
+
+  // A 50,000-node in-place chain puts every entry in one storage (its check compared all pairs).
+  Symbol chain = x;
+  for (int i = 0; i < 50000; ++i) chain = Op("relu", "r" + std::to_string(i), {chain});
+  IndexedGraph cg(chain.outputs);
+  ShapeInference csi = InferShapes(cg, {{"x", Shape{5}}});
+  TypeInference cti = InferTypes(cg, {});
+  std::vector<int64_t> cbytes = EntryBytes(cg, csi, cti);
+  MemoryPlan cp = PlanMemory(cg, cbytes, {}, PlanStrategy::kInplace);
+  EXPECT_EQ(cp.storage_bytes.size(), 1u);
+  CheckMemoryPlan(cg, cp, &cbytes);
+}
+
 }  // namespace
 }  // namespace weft
