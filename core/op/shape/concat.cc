@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
 #include "core/graph/grad_builder.h"
@@ -41,10 +42,11 @@ void ConcatInputFromOutput(const Params& p, std::vector<Shape>* in, const Shape&
     const Shape& k = (*in)[i];
     WEFT_CHECK(k.ndim() == o.ndim(), kShape) << "Concat: input '" << ArgName(i) << "' has shape "
                                             << k.ToString() << ", the output " << o.ToString();
+    // Checked before subtracting, so that a run of huge inputs cannot wrap s[axis] (signed overflow).
+    WEFT_CHECK(k[axis] >= 0 && k[axis] <= s[axis], kShape) << "Concat: the known inputs are longer along dim "
+                                                           << axis << " than the output " << o.ToString();
     s[axis] -= k[axis];
   }
-  WEFT_CHECK(s[axis] >= 0, kShape) << "Concat: the known inputs are longer along dim " << axis
-                                   << " than the output " << o.ToString();
   (*in)[unknown] = s;
 }
 
@@ -63,7 +65,7 @@ bool ConcatShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* ou
     WEFT_CHECK(ok, kShape) << "Concat: input '" << ArgName(i) << "' has shape " << s.ToString()
                            << ", which does not match shape " << first.ToString() << " of 'arg0' outside dim "
                            << axis;
-    o[axis] += s[axis];
+    o[axis] = CheckedAdd(o[axis], s[axis], "Concat: joined axis");  // Note [Checked shape arithmetic]
   }
   AssignShape(out, 0, o, "Concat: output");
   return true;
