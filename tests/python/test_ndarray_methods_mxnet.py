@@ -130,8 +130,11 @@ def test_slice_assign():
 def test_as_nd_ndarray_and_as_np_ndarray():
     x = weft.nd.ones((2,))
     assert x.as_nd_ndarray() is x
-    with pytest.raises(NotImplementedError, match="numpy mode"):
-        x.as_np_ndarray()
+    y = x.as_np_ndarray()  # a weft.np.ndarray over the same memory (no copy)
+    assert isinstance(y, weft.np.ndarray) and type(x) is weft.nd.NDArray
+    y[:] = 3
+    np.testing.assert_array_equal(x.asnumpy(), [3, 3])
+    assert y.as_nd_ndarray().__class__ is weft.nd.NDArray
     s = weft.sym.var("s")
     assert s.as_nd_ndarray() is s
     with pytest.raises(NotImplementedError, match="numpy mode"):

@@ -41,6 +41,9 @@ from . import monitor
 from . import operator  # custom operators (mx.operator); installs nd.Custom / sym.Custom
 from .monitor import Monitor
 from . import profiler  # mx.profiler: engine traces and aggregate tables
+from . import numpy, numpy_extension  # mx.np / mx.npx (issue 37)
+from . import numpy as np
+from . import numpy_extension as npx
 ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
 rnd, mon, img = random, monitor, image  # MXNet's short aliases (mx.rnd, mx.mon, mx.img)
 
@@ -53,6 +56,8 @@ _sys.modules.setdefault(__name__ + ".init", initializer)
 _sys.modules.setdefault(__name__ + ".kv", kvstore)
 _sys.modules.setdefault(__name__ + ".viz", visualization)
 _sys.modules.setdefault(__name__ + ".mod", module)
+_sys.modules.setdefault(__name__ + ".np", numpy)
+_sys.modules.setdefault(__name__ + ".npx", numpy_extension)
 
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",

@@ -405,10 +405,10 @@ class NDArray:
         return self
 
     def as_np_ndarray(self):
-        """MXNet converts to an ``mxnet.numpy.ndarray`` here; Weft has no numpy mode
-        (no ``weft.np``), so this raises NotImplementedError."""
-        raise NotImplementedError("NDArray.as_np_ndarray: weft has no numpy mode (no weft.np / "
-                                  "mxnet.numpy.ndarray); use the classic NDArray or asnumpy()")
+        """The same array as a ``weft.np.ndarray`` (no copy; Note [One array, two
+        classes] in weft/numpy/_array.py)."""
+        from ..numpy._array import _clone, ndarray  # pylint: disable=import-outside-toplevel
+        return _clone(self, ndarray)
 
     def to_dlpack_for_read(self):
         """A DLPack capsule viewing this array once its pending writes are done
