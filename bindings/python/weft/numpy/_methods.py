@@ -135,8 +135,10 @@ def copy(self, order="C"):
     return creation.copy(self)
 
 
-def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):  # pylint: disable=unused-argument,redefined-outer-name
-    """A copy converted to dtype (this array itself when copy=False and the dtype already matches)."""
+# pylint: disable-next=unused-argument,redefined-outer-name
+def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    """A copy converted to dtype (this array itself when copy=False and the dtype
+    already matches); order, casting and subok are accepted for NumPy's signature."""
     name = _args.dtype_name(dtype, "ndarray.astype")
     if not copy and _dt.flag(name) == self._dtype_flag:
         return self
