@@ -199,3 +199,23 @@ def test_ctx_argument():
     for x in (np.zeros((2,), ctx=ctx), np.array([1], ctx=ctx), np.arange(3, ctx=ctx), np.eye(2, ctx=ctx),
               np.full((1,), 2, ctx=ctx), np.linspace(0, 1, 3, ctx=ctx), np.indices((2,), ctx=ctx)):
         assert x.context == ctx
+
+
+def test_default_dtype_switch(monkeypatch):
+    # npx.set_np(dtype=True): NumPy's float64/int64 defaults (Note [Default dtype switch]); the
+    # switch is read from weft.util when helper npx's set_np has put it there
+    monkeypatch.setattr(weft.util, "is_np_default_dtype", lambda: True, raising=False)
+    check(np.array([1.5, 2]), onp.array([1.5, 2]))
+    check(np.array(onp.arange(3, dtype=onp.int8)), onp.arange(3, dtype=onp.int8))
+    check(np.zeros((2,)), onp.zeros((2,)))
+    check(np.arange(4), onp.arange(4, dtype=onp.int64))
+    check(np.arange(0, 2, 0.5), onp.arange(0, 2, 0.5))
+    check(np.linspace(0, 1, 3), onp.linspace(0, 1, 3))
+    check(np.eye(2), onp.eye(2))
+    monkeypatch.setattr(weft.util, "is_np_default_dtype", lambda: False, raising=False)
+    check(np.arange(4), onp.arange(4, dtype=F32))
+
+
+def test_array_of_arrays():
+    check(np.array([np.array(1.0), np.array(2.0)]), onp.array([1, 2], dtype=F32))
+    check(np.array([[np.array(1)], [2]], dtype="int32"), onp.array([[1], [2]], dtype=onp.int32))

@@ -204,7 +204,8 @@ def _host_view(a):
 def shares_memory(a, b, max_work=None):  # pylint: disable=unused-argument
     """True when a and b have an element in common in memory. Exact for CPU
     arrays (the byte ranges are compared through DLPack views); for other
-    devices, True when both are views of one memory chunk."""
+    devices and dtypes NumPy cannot view, True when both are views of one
+    memory chunk."""
     a = _as_ndarray(a, "shares_memory")
     b = _as_ndarray(b, "shares_memory", "b")
     if not a.shares_memory(b):
@@ -214,7 +215,11 @@ def shares_memory(a, b, max_work=None):  # pylint: disable=unused-argument
     cpu = Context("cpu")
     if a.context.device_type != cpu.device_type:
         return True
-    return bool(_onp.shares_memory(_host_view(a), _host_view(b)))
+    try:
+        ha, hb = _host_view(a), _host_view(b)
+    except (BufferError, TypeError, ValueError, RuntimeError):  # a dtype NumPy cannot view (bfloat16)
+        return True
+    return bool(_onp.shares_memory(ha, hb))
 
 
 def may_share_memory(a, b, max_work=None):  # pylint: disable=unused-argument
