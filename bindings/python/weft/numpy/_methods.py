@@ -9,7 +9,7 @@ methods call those modules (``x.reshape`` is ``weft.np.reshape``). Defining
 them in _array.py would make _array import the modules that import it, so
 this module, above them all, sets them on the class once at import
 (``weft.np`` imports it). The math methods (``sum``, ``exp``, ...) and the
-operators are installed the same way by weft.np's math modules.
+operators belong to weft.np's math modules, which can install theirs the same way.
 
 ``ndarray`` subclasses ``weft.nd.NDArray`` (Note [One array, two classes]), so
 without an override here it would inherit the legacy methods with MXNet 1.x's
