@@ -1,5 +1,8 @@
 """The non-math methods and attributes of weft.np.ndarray (issue 37): NumPy's
 semantics and np results (Note [Methods installed on ndarray])."""
+import copy
+import pickle
+
 import numpy as onp
 import pytest
 
@@ -117,3 +120,9 @@ def test_method_errors():
         a.reshape(5, 5)
     with pytest.raises(TypeError, match="ndarray.reshape: unknown argument"):
         a.reshape(24, reverse=True)
+
+
+def test_pickle_and_copy_keep_the_class():
+    for a in (np.array(HOST), np.array(2.0), np.zeros((0, 3), dtype="int32")):
+        for b in (pickle.loads(pickle.dumps(a)), copy.copy(a), copy.deepcopy(a)):
+            check(b, a.asnumpy())

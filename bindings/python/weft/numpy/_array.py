@@ -20,6 +20,7 @@ object layout is the same), which costs no extra C call.
 from ..base import ArgumentTypeError, check_call, ffi, lib
 from ..ndarray.ndarray import NDArray, _new_obj
 from ..ndarray.op_call import _call
+from ..ndarray.serialization import _save_bytes, _unpickle
 
 __all__ = ["ndarray"]
 
@@ -58,6 +59,10 @@ class ndarray(NDArray):
     def detach(self):
         """The same memory as a new array that is not on the autograd tape."""
         return _np(NDArray.detach(self))
+
+    def __reduce__(self):
+        # Pickled as the legacy array is (the saved bytes), and unpickled as an np array again.
+        return (_unpickle_np, (_save_bytes([self]),))
 
     # -- conversions to Python and NumPy (NumPy's rules) -------------------------------------
     def item(self, *args):
@@ -108,6 +113,11 @@ class ndarray(NDArray):
     def as_np_ndarray(self):
         """This array (already a ``weft.np.ndarray``)."""
         return self
+
+
+def _unpickle_np(data):
+    """An np array from the bytes ``ndarray.__reduce__`` saved."""
+    return _np(_unpickle(data))
 
 
 def _clone(x, cls):
