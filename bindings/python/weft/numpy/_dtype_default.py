@@ -29,5 +29,6 @@ def default_float():
 
 
 def default_int():
-    """The dtype name of integer ranges (``arange(5)``) and indices."""
+    """The dtype name of ``arange`` with integer arguments: float32 in MXNet's
+    default mode (its _npi.arange default), int64 under set_np(dtype=True)."""
     return "int64" if is_np_default_dtype() else "float32"
