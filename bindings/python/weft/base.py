@@ -413,6 +413,7 @@ import numpy as _np  # noqa: E402  (only these helpers need it)
 numeric_types = (float, int, _np.generic)
 string_types = (str,)
 integer_types = (int, _np.int32, _np.int64)
+mx_real_t = _np.float32  # MXNet's default real type (base.py: mx_real_t = _np.float32)
 
 
 def py_str(x):

