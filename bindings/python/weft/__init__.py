@@ -44,6 +44,7 @@ from . import profiler  # mx.profiler: engine traces and aggregate tables
 from . import numpy, numpy_extension  # mx.np / mx.npx (issue 37)
 from . import numpy as np
 from . import rnn  # mx.rnn: the legacy symbolic RNN cells (issue 41)
+from . import contrib  # mx.contrib (issue 41)
 from . import numpy_extension as npx
 ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
 rnd, mon, img = random, monitor, image  # MXNet's short aliases (mx.rnd, mx.mon, mx.img)
