@@ -23,6 +23,14 @@ def _not_yet(name):
     return fail
 
 
-for _name in __all__:
-    globals()[_name] = _not_yet(_name)
-del _name
+quantize_model = _not_yet("quantize_model")
+quantize_model_mkldnn = _not_yet("quantize_model_mkldnn")
+quantize_graph = _not_yet("quantize_graph")
+quantize_net = _not_yet("quantize_net")
+quantize_net_v2 = _not_yet("quantize_net_v2")
+calib_graph = _not_yet("calib_graph")
+CalibrationCollector = _not_yet("CalibrationCollector")
+LayerOutputCollector = _not_yet("LayerOutputCollector")
+LayerOutputMinMaxCollector = _not_yet("LayerOutputMinMaxCollector")
+LayerHistogramCollector = _not_yet("LayerHistogramCollector")
+combine_histogram = _not_yet("combine_histogram")
