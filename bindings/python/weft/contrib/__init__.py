@@ -17,6 +17,7 @@ from . import tensorboard
 from . import text
 from . import quantization
 from . import amp
+from . import svrg_optimization
 
 nd, sym, quant = ndarray, symbol, quantization
 
@@ -27,4 +28,4 @@ _sys.modules.setdefault(__name__ + ".symbol", symbol)
 _sys.modules.setdefault(__name__ + ".sym", symbol)
 
 __all__ = ["autograd", "io", "ndarray", "nd", "symbol", "sym", "tensorboard", "text", "quantization", "quant",
-           "amp"]
+           "amp", "svrg_optimization"]
