@@ -222,3 +222,28 @@ def test_bad_arguments():
         mx.rnn.LSTMCell(H).unroll(3, [mx.sym.var("a"), mx.sym.var("b")])
     with pytest.raises(NotImplementedError, match="unroll"):
         mx.rnn.FusedRNNCell(H)(mx.sym.var("x"), [])
+
+
+def test_fused_cell_in_module_and_init_fusedrnn():
+    cell = mx.rnn.FusedRNNCell(H, num_layers=2, mode="lstm", bidirectional=True, forget_bias=2.0, prefix="f_")
+    out, _ = cell.unroll(T, mx.sym.var("data"), layout="TNC", merge_outputs=True)
+    mod = mx.mod.Module(out, label_names=None, context=mx.cpu())
+    mod.bind(data_shapes=[("data", (T, N, I))], label_shapes=None, for_training=False)
+    mod.init_params(initializer=mx.init.Xavier())
+    w = cell.unpack_weights(mod.get_params()[0])
+    for d in "lr":
+        for layer in (0, 1):
+            np.testing.assert_array_equal(w["f_%s%d_i2h_f_bias" % (d, layer)].asnumpy(), 2.0)
+            np.testing.assert_array_equal(w["f_%s%d_h2h_i_bias" % (d, layer)].asnumpy(), 0.0)
+            assert np.abs(w["f_%s%d_h2h_o_weight" % (d, layer)].asnumpy()).max() > 0
+    assert w["f_l1_i2h_c_weight"].shape == (H, 2 * H)  # layer 1 reads both directions
+    outs = mod.predict(mx.io.NDArrayIter(np.random.RandomState(7).randn(T, N, I).astype(np.float32), batch_size=T))
+    assert outs.shape == (T, N, 2 * H)
+    # mx.init.FusedRNN is MXNet's name; it survives dumps()/create()
+    fr = mx.init.FusedRNN(mx.init.Constant(0.25), H, 1, "gru")
+    again = mx.init.create(fr.dumps())
+    arr = mx.nd.zeros(((I + H + 2) * H * 3,))
+    mx.init.Uniform()(mx.init.InitDesc("parameters", attrs={"__init__": again.dumps()}), arr)
+    pieces = mx.rnn.FusedRNNCell(H, mode="gru", prefix="").unpack_weights({"parameters": arr})
+    for name, a in pieces.items():  # the wrapped init fills weights; biases take the bias rule (0)
+        np.testing.assert_array_equal(a.asnumpy(), 0.25 if name.endswith("weight") else 0.0)

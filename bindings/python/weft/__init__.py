@@ -47,6 +47,7 @@ from . import rnn  # mx.rnn: the legacy symbolic RNN cells (issue 41)
 from . import contrib  # mx.contrib (issue 41)
 from . import numpy_extension as npx
 ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
+initializer.FusedRNN = rnn.fused_cell.FusedRNN  # mx.init.FusedRNN: lives beside FusedRNNCell, which it needs
 rnd, mon, img = random, monitor, image  # MXNet's short aliases (mx.rnd, mx.mon, mx.img)
 
 __version__ = "0.1.0"
