@@ -125,3 +125,14 @@ def test_sdml_bad_shapes():
         gluon.loss.SDMLLoss()(mx.nd.ones((3, 2)), mx.nd.ones((2, 2)))
     with pytest.raises(mx.base.InvalidArgumentError, match="at least 2"):
         gluon.loss.SDMLLoss()(mx.nd.ones((1, 2)), mx.nd.ones((1, 2)))
+
+
+def test_hybridized():
+    ctc = gluon.loss.CTCLoss()
+    ctc.hybridize()
+    np.testing.assert_allclose(ctc(mx.nd.zeros((1, 2, 2)), mx.nd.array([[0]])).asnumpy(), [-np.log(0.75)],
+                               rtol=1e-5)
+    sdml = gluon.loss.SDMLLoss()
+    sdml.hybridize()  # like MXNet's, it needs the batch size, so hybridizing is refused clearly
+    with pytest.raises(mx.base.InvalidArgumentError, match="imperatively"):
+        sdml(mx.nd.ones((3, 2)), mx.nd.ones((3, 2)))
