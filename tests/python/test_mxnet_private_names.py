@@ -22,6 +22,15 @@ def test_storage_type_tables_are_mxnets():
     assert _STORAGE_TYPE_STR_TO_ID[mx.nd.ones(2).stype] == 0
 
 
+def test_base_as_list():
+    from weft.base import _as_list
+    assert _as_list(3) == [3]
+    t = (1, 2)
+    assert _as_list(t) is t
+    lst = [1]
+    assert _as_list(lst) is lst
+
+
 def test_mx_real_t():
     from weft.base import mx_real_t
     assert mx_real_t is np.float32

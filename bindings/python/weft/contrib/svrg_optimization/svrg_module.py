@@ -19,17 +19,13 @@ from ... import context as ctx
 from ... import metric as _metric
 from ... import ndarray as nd
 from ... import optimizer as _opt
-from ...base import InvalidArgumentError
+from ...base import InvalidArgumentError, _as_list
 from ...initializer import Uniform
 from ...model import BatchEndParam, _create_kvstore
 from ...module import Module
 from .svrg_optimizer import _SVRGOptimizer
 
 __all__ = ["SVRGModule"]
-
-
-def _as_list(obj):
-    return obj if isinstance(obj, (list, tuple)) else [obj]
 
 
 class SVRGModule(Module):
