@@ -247,3 +247,20 @@ def test_fused_cell_in_module_and_init_fusedrnn():
     pieces = mx.rnn.FusedRNNCell(H, mode="gru", prefix="").unpack_weights({"parameters": arr})
     for name, a in pieces.items():  # the wrapped init fills weights; biases take the bias rule (0)
         np.testing.assert_array_equal(a.asnumpy(), 0.25 if name.endswith("weight") else 0.0)
+
+
+def test_fused_next_states_match_unfused():
+    rng = np.random.RandomState(8)
+    fused = mx.rnn.FusedRNNCell(H, num_layers=1, mode="lstm", get_next_state=True, prefix="s_")
+    x = rng.randn(N, T, I).astype(np.float32)
+    f_out, f_states = fused.unroll(T, mx.sym.var("data"), layout="TNC", merge_outputs=True)
+    assert [s.attr("__layout__") for s in f_states] == ["LNC", "LNC"]
+    n_params = f_out.infer_shape(data=(T, N, I))[0][f_out.list_arguments().index("s_parameters")]
+    params = (rng.randn(*n_params) * 0.3).astype(np.float32)
+    got = _run(mx.sym.Group([f_out] + f_states), {"data": x.transpose(1, 0, 2), "s_parameters": params})
+    w = {k: v.asnumpy() for k, v in fused.unpack_weights({"s_parameters": mx.nd.array(params)}).items()}
+    packed = mx.rnn.LSTMCell(H, prefix="s_l0_").pack_weights({k: mx.nd.array(v) for k, v in w.items()})
+    want_out, (h, c) = _np_lstm(x, {k: v.asnumpy() for k, v in packed.items()}, "s_l0_")
+    np.testing.assert_allclose(got[0], want_out.transpose(1, 0, 2), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(got[1], h[None], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(got[2], c[None], rtol=1e-4, atol=1e-5)
