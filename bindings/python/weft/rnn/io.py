@@ -34,6 +34,8 @@ def encode_sentences(sentences, vocab=None, invalid_label=-1, invalid_key="\n", 
         The first id given to a new token.
     unknown_token : str or None
         With a given vocab, tokens not in it map to this token's id (added if new).
+        MXNet 1.9.1 gives the unknown token a fresh id at every unknown word (so
+        earlier sentences keep stale ids); here it gets one id, the first time.
 
     Returns
     -------
