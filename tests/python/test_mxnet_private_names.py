@@ -22,6 +22,16 @@ def test_storage_type_tables_are_mxnets():
     assert _STORAGE_TYPE_STR_TO_ID[mx.nd.ones(2).stype] == 0
 
 
+def test_dtype_and_grad_req_tables():
+    from weft.ndarray.ndarray import _DTYPE_MX_TO_NP, _DTYPE_NP_TO_MX, _GRAD_REQ_MAP
+    assert _GRAD_REQ_MAP == {"null": 0, "write": 1, "add": 3}
+    want = {None: -1, np.float32: 0, np.float64: 1, np.float16: 2, np.uint8: 3, np.int32: 4, np.int8: 5,
+            np.int64: 6, np.bool_: 7}
+    for k, v in want.items():
+        assert _DTYPE_NP_TO_MX[k] == v and _DTYPE_MX_TO_NP[v] is k
+    assert _DTYPE_NP_TO_MX[mx.nd.ones(1, dtype="int64").dtype.type] == 6
+
+
 def test_base_as_list():
     from weft.base import _as_list
     assert _as_list(3) == [3]

@@ -50,6 +50,12 @@ _STORAGE_TYPE_STR_TO_ID = {
     "csr": _STORAGE_TYPE_CSR,
 }
 _STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
+_GRAD_REQ_MAP = {"null": 0, "write": 1, "add": 3}
+# MXNet's dtype tables (NumPy scalar type <-> type id; None <-> -1) over the dtypes Weft stores:
+# Weft's type flags are MXNet's ids, so the numbers are MXNet's; int16/uint16/uint32/uint64
+# (MXNet ids 8-11) are absent because Weft has no arrays of those types.
+_DTYPE_NP_TO_MX = dict([(None, -1)] + [(_dt.FLAG_TO_NP[f].type, f) for f in sorted(_dt.FLAG_TO_NP)])
+_DTYPE_MX_TO_NP = dict([(-1, None)] + [(f, _dt.FLAG_TO_NP[f].type) for f in sorted(_dt.FLAG_TO_NP)])
 _NULL = ffi.NULL
 _unpack = ffi.unpack
 
