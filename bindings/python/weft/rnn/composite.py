@@ -300,4 +300,5 @@ class BidirectionalCell(BaseRNNCell):
                    for i, (l_o, r_o) in enumerate(zip(l_outputs, r_outputs))]
         if merge_outputs:
             outputs = outputs[0]
-        return outputs, l_states + r_states
+        # nested, as MXNet's: [l_cell's states, r_cell's states] (begin_state is flat)
+        return outputs, [l_states, r_states]

@@ -8,7 +8,6 @@ the state's spatial size. The state shape is the i2h convolution's output shape 
 """
 import functools
 
-from .. import initializer as init
 from .. import symbol
 from ..base import InvalidArgumentError
 from .cell_base import BaseRNNCell
@@ -22,6 +21,7 @@ class BaseConvRNNCell(BaseRNNCell):
     """Abstract base of the convolutional cells (arguments as ConvRNNCell's)."""
 
     def __init__(self, input_shape, num_hidden, h2h_kernel, h2h_dilate, i2h_kernel, i2h_stride, i2h_pad, i2h_dilate,
+                 i2h_weight_initializer, h2h_weight_initializer, i2h_bias_initializer, h2h_bias_initializer,
                  activation, prefix="", params=None, conv_layout="NCHW"):
         super().__init__(prefix=prefix, params=params)
         if h2h_kernel[0] % 2 != 1 or h2h_kernel[1] % 2 != 1:
@@ -43,6 +43,10 @@ class BaseConvRNNCell(BaseRNNCell):
                                   layout=conv_layout)
         shape = conv.infer_shape(data=input_shape)[1][0]
         self._state_shape = (0,) + tuple(shape[1:])
+        self._iW = self.params.get("i2h_weight", init=i2h_weight_initializer)
+        self._hW = self.params.get("h2h_weight", init=h2h_weight_initializer)
+        self._iB = self.params.get("i2h_bias", init=i2h_bias_initializer)
+        self._hB = self.params.get("h2h_bias", init=h2h_bias_initializer)
 
     @property
     def state_info(self):
@@ -90,12 +94,10 @@ class ConvRNNCell(BaseConvRNNCell):
                  activation=_LEAKY, prefix="ConvRNN_", params=None, conv_layout="NCHW"):
         super().__init__(input_shape=input_shape, num_hidden=num_hidden, h2h_kernel=h2h_kernel,
                          h2h_dilate=h2h_dilate, i2h_kernel=i2h_kernel, i2h_stride=i2h_stride, i2h_pad=i2h_pad,
-                         i2h_dilate=i2h_dilate, activation=activation, prefix=prefix, params=params,
-                         conv_layout=conv_layout)
-        self._iW = self.params.get("i2h_weight", init=i2h_weight_initializer)
-        self._hW = self.params.get("h2h_weight", init=h2h_weight_initializer)
-        self._iB = self.params.get("i2h_bias", init=i2h_bias_initializer)
-        self._hB = self.params.get("h2h_bias", init=h2h_bias_initializer)
+                         i2h_dilate=i2h_dilate, i2h_weight_initializer=i2h_weight_initializer,
+                         h2h_weight_initializer=h2h_weight_initializer, i2h_bias_initializer=i2h_bias_initializer,
+                         h2h_bias_initializer=h2h_bias_initializer, activation=activation, prefix=prefix,
+                         params=params, conv_layout=conv_layout)
 
     @property
     def _gate_names(self):
@@ -115,22 +117,19 @@ class ConvRNNCell(BaseConvRNNCell):
 
 class ConvLSTMCell(BaseConvRNNCell):
     """Convolutional LSTM; states are [h, c]. The activation replaces tanh on the
-    candidate and on the cell state; forget_bias initialises the forget gate's bias.
-    Other arguments as ConvRNNCell's (prefix 'ConvLSTM_')."""
+    candidate and on the cell state. Arguments as ConvRNNCell's (prefix 'ConvLSTM_';
+    unlike LSTMCell there is no forget_bias, as in MXNet)."""
 
     def __init__(self, input_shape, num_hidden, h2h_kernel=(3, 3), h2h_dilate=(1, 1), i2h_kernel=(3, 3),
                  i2h_stride=(1, 1), i2h_pad=(1, 1), i2h_dilate=(1, 1), i2h_weight_initializer=None,
                  h2h_weight_initializer=None, i2h_bias_initializer="zeros", h2h_bias_initializer="zeros",
-                 activation=_LEAKY, prefix="ConvLSTM_", params=None, forget_bias=1.0, conv_layout="NCHW"):
+                 activation=_LEAKY, prefix="ConvLSTM_", params=None, conv_layout="NCHW"):
         super().__init__(input_shape=input_shape, num_hidden=num_hidden, h2h_kernel=h2h_kernel,
                          h2h_dilate=h2h_dilate, i2h_kernel=i2h_kernel, i2h_stride=i2h_stride, i2h_pad=i2h_pad,
-                         i2h_dilate=i2h_dilate, activation=activation, prefix=prefix, params=params,
-                         conv_layout=conv_layout)
-        del i2h_bias_initializer  # unused: the i2h bias is initialised by LSTMBias (forget_bias)
-        self._iW = self.params.get("i2h_weight", init=i2h_weight_initializer)
-        self._hW = self.params.get("h2h_weight", init=h2h_weight_initializer)
-        self._iB = self.params.get("i2h_bias", init=init.LSTMBias(forget_bias=forget_bias))
-        self._hB = self.params.get("h2h_bias", init=h2h_bias_initializer)
+                         i2h_dilate=i2h_dilate, i2h_weight_initializer=i2h_weight_initializer,
+                         h2h_weight_initializer=h2h_weight_initializer, i2h_bias_initializer=i2h_bias_initializer,
+                         h2h_bias_initializer=h2h_bias_initializer, activation=activation, prefix=prefix,
+                         params=params, conv_layout=conv_layout)
 
     @property
     def _gate_names(self):
@@ -164,12 +163,10 @@ class ConvGRUCell(BaseConvRNNCell):
                  activation=_LEAKY, prefix="ConvGRU_", params=None, conv_layout="NCHW"):
         super().__init__(input_shape=input_shape, num_hidden=num_hidden, h2h_kernel=h2h_kernel,
                          h2h_dilate=h2h_dilate, i2h_kernel=i2h_kernel, i2h_stride=i2h_stride, i2h_pad=i2h_pad,
-                         i2h_dilate=i2h_dilate, activation=activation, prefix=prefix, params=params,
-                         conv_layout=conv_layout)
-        self._iW = self.params.get("i2h_weight", init=i2h_weight_initializer)
-        self._hW = self.params.get("h2h_weight", init=h2h_weight_initializer)
-        self._iB = self.params.get("i2h_bias", init=i2h_bias_initializer)
-        self._hB = self.params.get("h2h_bias", init=h2h_bias_initializer)
+                         i2h_dilate=i2h_dilate, i2h_weight_initializer=i2h_weight_initializer,
+                         h2h_weight_initializer=h2h_weight_initializer, i2h_bias_initializer=i2h_bias_initializer,
+                         h2h_bias_initializer=h2h_bias_initializer, activation=activation, prefix=prefix,
+                         params=params, conv_layout=conv_layout)
 
     @property
     def _gate_names(self):
