@@ -15,10 +15,10 @@ __all__ = ["set_is_training", "train_section", "test_section", "mark_variables",
 
 
 def set_is_training(is_train):
-    """Turns recording and training mode on or off together; returns the previous training state."""
-    prev = _ag.set_training(bool(is_train))
-    _ag.set_recording(bool(is_train))
-    return prev
+    """Turns training mode and recording on or off together; returns the previous
+    recording state (MXNet sets training, then recording, and returns the second's)."""
+    _ag.set_training(bool(is_train))
+    return _ag.set_recording(bool(is_train))
 
 
 class TrainingStateScope:
