@@ -38,7 +38,6 @@ KNOWN_CYCLES = [
      "weft.gluon.model_zoo.vision.mobilenet", "weft.gluon.model_zoo.vision.resnet",
      "weft.gluon.model_zoo.vision.squeezenet", "weft.gluon.model_zoo.vision.vgg"],
     ["weft.gluon.block", "weft.gluon.nn.activations", "weft.gluon.nn.basic_layers", "weft.gluon.symbol_block"],
-    ["weft._test_checks", "weft._test_more", "weft.test_utils"],
 ]
 
 
