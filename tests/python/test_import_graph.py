@@ -33,10 +33,6 @@ KNOWN_CYCLES = [
     ["weft.callback", "weft.feedforward", "weft.model", "weft.module", "weft.module.base_module",
      "weft.module.bucketing_module", "weft.module.module", "weft.module.python_module",
      "weft.module.sequential_module"],
-    ["weft.gluon.model_zoo", "weft.gluon.model_zoo.vision", "weft.gluon.model_zoo.vision.alexnet",
-     "weft.gluon.model_zoo.vision.densenet", "weft.gluon.model_zoo.vision.inception",
-     "weft.gluon.model_zoo.vision.mobilenet", "weft.gluon.model_zoo.vision.resnet",
-     "weft.gluon.model_zoo.vision.squeezenet", "weft.gluon.model_zoo.vision.vgg"],
     ["weft.gluon.block", "weft.gluon.nn.activations", "weft.gluon.nn.basic_layers", "weft.gluon.symbol_block"],
 ]
 
