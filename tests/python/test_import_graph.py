@@ -33,7 +33,6 @@ KNOWN_CYCLES = [
     ["weft.callback", "weft.feedforward", "weft.model", "weft.module", "weft.module.base_module",
      "weft.module.bucketing_module", "weft.module.module", "weft.module.python_module",
      "weft.module.sequential_module"],
-    ["weft.gluon.block", "weft.gluon.nn.activations", "weft.gluon.nn.basic_layers", "weft.gluon.symbol_block"],
 ]
 
 
