@@ -30,9 +30,6 @@ KNOWN_CYCLES = [
      "weft.ndarray.control_flow", "weft.ndarray.creation", "weft.ndarray.imdecode", "weft.ndarray.indexing",
      "weft.ndarray.ndarray", "weft.ndarray.op_call", "weft.ndarray.random", "weft.ndarray.register",
      "weft.ndarray.reshaping", "weft.ndarray.serialization", "weft.ndarray.stats", "weft.numpy._array"],
-    ["weft.callback", "weft.feedforward", "weft.model", "weft.module", "weft.module.base_module",
-     "weft.module.bucketing_module", "weft.module.module", "weft.module.python_module",
-     "weft.module.sequential_module"],
 ]
 
 

@@ -32,7 +32,11 @@ from . import predictor
 from . import visualization
 from . import visualization as viz
 from . import io, recordio, image
-from . import model, callback
+from . import model, callback, feedforward
+# mx.model.FeedForward: feedforward.py builds on model.py's checkpoints (and on callback.py and
+# weft.module, which import model.py too), so model.py cannot import it back; the package
+# assembles the name, as MXNet's module path has it.
+model.FeedForward = feedforward.FeedForward
 from . import module
 from . import module as mod
 from . import test_utils
