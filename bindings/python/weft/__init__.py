@@ -47,6 +47,9 @@ from .monitor import Monitor
 from . import profiler  # mx.profiler: engine traces and aggregate tables
 from . import numpy, numpy_extension  # mx.np / mx.npx (issue 37)
 from . import numpy as np
+from ._np_methods import NDArrayNumpyMethods as _NDArrayNumpyMethods
+from .ndarray.ndarray_class import install_methods as _install_methods
+_install_methods(NDArray, _NDArrayNumpyMethods)  # as_np_ndarray (Note [NDArray leaf])
 from . import numpy_extension as npx
 ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
 rnd, mon, img = random, monitor, image  # MXNet's short aliases (mx.rnd, mx.mon, mx.img)

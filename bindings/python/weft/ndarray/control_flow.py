@@ -17,7 +17,8 @@ HybridBlock's ``F.contrib.foreach`` calls) build the subgraph operators
 """
 from .. import _nest
 from ..base import InvalidArgumentError, WeftError
-from .ndarray import NDArray, zeros
+from .creation import zeros
+from .ndarray_class import NDArray
 
 __all__ = ["foreach", "while_loop", "cond"]
 

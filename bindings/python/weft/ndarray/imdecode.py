@@ -6,7 +6,8 @@ buffer with OpenCV (as weft.image does), crops it to ``clip_rect``, subtracts
 import numpy as np
 
 from ..base import InvalidArgumentError, ShapeError
-from .ndarray import NDArray, array
+from .creation import array
+from .ndarray_class import NDArray
 
 __all__ = ["imdecode"]
 

@@ -6,7 +6,7 @@ from ..base import (ArgumentTypeError, NotFoundError, WeftError, error_for, ffi,
                     raise_last)
 from ..base import into1, into2, intoN, invoke0, invoke1, invoke2, invokeN, last_nout, out_at
 from .attr_text import _Null, _scalar_attr, attr_str
-from .ndarray import NDArray, _new_obj, _wrap
+from .ndarray_class import NDArray, _new_obj, _wrap
 
 _NULL = ffi.NULL
 
