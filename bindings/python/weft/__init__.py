@@ -24,6 +24,9 @@ from .executor import Executor
 from . import optimizer, lr_scheduler, initializer, metric
 from . import initializer as init
 from . import autograd
+from .ndarray.ndarray_class import install_methods as _install_methods
+# attach_grad / backward: weft.autograd builds on weft.ndarray (Note [NDArray leaf]).
+_install_methods(NDArray, autograd.NDArrayAutogradMethods)
 from . import cached_op
 from . import gluon
 from . import kvstore
@@ -48,7 +51,6 @@ from . import profiler  # mx.profiler: engine traces and aggregate tables
 from . import numpy, numpy_extension  # mx.np / mx.npx (issue 37)
 from . import numpy as np
 from ._np_methods import NDArrayNumpyMethods as _NDArrayNumpyMethods
-from .ndarray.ndarray_class import install_methods as _install_methods
 _install_methods(NDArray, _NDArrayNumpyMethods)  # as_np_ndarray (Note [NDArray leaf])
 from . import numpy_extension as npx
 ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
@@ -65,6 +67,10 @@ _sys.modules.setdefault(__name__ + ".viz", visualization)
 _sys.modules.setdefault(__name__ + ".mod", module)
 _sys.modules.setdefault(__name__ + ".np", numpy)
 _sys.modules.setdefault(__name__ + ".npx", numpy_extension)
+# weft.dlpack (MXNet's mxnet.dlpack path) is weft/ndarray/dlpack.py: from_dlpack, to_dlpack_* and
+# from_numpy are weft.nd functions and NDArray methods, so the code sits in that package.
+dlpack = ndarray.dlpack
+_sys.modules.setdefault(__name__ + ".dlpack", dlpack)
 
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",

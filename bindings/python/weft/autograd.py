@@ -302,7 +302,7 @@ _backward = backward  # the module function, which the method named backward bel
 
 class NDArrayAutogradMethods:
     """Holder of NDArray.attach_grad and NDArray.backward, copied onto the class by
-    weft/ndarray/__init__.py (Note [NDArray leaf] in weft/ndarray/ndarray_class.py)."""
+    weft/__init__.py (Note [NDArray leaf] in weft/ndarray/ndarray_class.py)."""
 
     def attach_grad(self, grad_req="write", stype=None):
         """Makes this array a variable for ``autograd``: a zero gradient array of

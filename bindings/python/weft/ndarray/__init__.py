@@ -21,9 +21,8 @@ from .ndarray_class import install_methods as _install_methods
 from .op_methods import NDArrayOpMethods as _NDArrayOpMethods
 from .. import _fluent, _namespaces
 from ..context import current_context as _current_context
-from ..autograd import NDArrayAutogradMethods as _NDArrayAutogradMethods
-from ..dlpack import NDArrayDLPackMethods as _NDArrayDLPackMethods
-from ..dlpack import from_dlpack, from_numpy, to_dlpack_for_read, to_dlpack_for_write
+from .dlpack import NDArrayDLPackMethods as _NDArrayDLPackMethods
+from .dlpack import from_dlpack, from_numpy, to_dlpack_for_read, to_dlpack_for_write
 from . import _internal, contrib, image, linalg, op, register
 from . import random
 from . import indexing  # noqa: F401
@@ -59,8 +58,9 @@ _namespaces.fill({"_contrib_": contrib, "_linalg_": linalg, "_image_": image, "_
                  lambda fn, short: _namespaces.renamed(fn, short))
 
 # The class's methods that build on the modules above it (Note [NDArray leaf] in
-# ndarray_class.py), then the arithmetic fast paths.
-for _holder in (_NDArrayOpMethods, _NDArrayAutogradMethods, _NDArrayDLPackMethods):
+# ndarray_class.py), then the arithmetic fast paths; weft/__init__.py adds autograd's and
+# weft.numpy's, which sit above this package.
+for _holder in (_NDArrayOpMethods, _NDArrayDLPackMethods):
     _install_methods(NDArray, _holder)
 _install_operators()
 

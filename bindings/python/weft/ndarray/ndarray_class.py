@@ -12,15 +12,17 @@ Note [NDArray leaf]
 ~~~~~~~~~~~~~~~~~~~
 This module is the bottom of weft.ndarray: it imports nothing of weft above base, dtypes and
 context, and every other module of the package (attr_text, op_call, arithmetic, creation,
-reshaping, indexing, serialization, ...) and weft.autograd / weft.dlpack import the class from
-here. The class holds what needs only the handle and the C API (shape, dtype, asnumpy, copies,
+reshaping, indexing, serialization, dlpack, ...) and weft.autograd import the class from here.
+The class holds what needs only the handle and the C API (shape, dtype, asnumpy, copies,
 views, waits). The methods that run operators or build on those modules are written there, in
-the class body of a holder class (op_methods.py, autograd.py's, dlpack.py's, weft/_np_methods.py),
-and copied onto NDArray by ``install_methods`` when the package that can see both assembles it:
-weft/ndarray/__init__.py (and weft/__init__.py for as_np_ndarray, which needs weft.numpy).
-So no module imports one that imports it back (issue 36 point 4), where ndarray.py used to
-import its siblings at its end and they imported it back. ndarray.py is now the facade that
-re-exports the old names (weft.ndarray.ndarray.NDArray, _wrap, invoke, array, ...).
+the class body of a holder class (op_methods.py, dlpack.py, weft/autograd.py,
+weft/_np_methods.py), and copied onto NDArray by ``install_methods`` where a package that sees
+both the class and the holder assembles them: weft/ndarray/__init__.py for its own modules'
+holders, weft/__init__.py for autograd's and weft.numpy's, which sit above weft.ndarray.
+So no module imports one that imports it back, and the package weft.ndarray imports nothing
+above it (issue 36 point 4), where ndarray.py used to import its siblings at its end and they
+imported it back. ndarray.py is now the facade that re-exports the old names
+(weft.ndarray.ndarray.NDArray, _wrap, invoke, array, ...).
 """
 # pylint: disable=protected-access,invalid-name
 import warnings

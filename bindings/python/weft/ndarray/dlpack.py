@@ -23,9 +23,9 @@ import ctypes
 
 import numpy as np
 
-from .base import ArgumentTypeError, InvalidArgumentError, check_call, error_for, ffi, lib
-from .ndarray.creation import array
-from .ndarray.ndarray_class import NDArray, _wrap
+from ..base import ArgumentTypeError, InvalidArgumentError, check_call, error_for, ffi, lib
+from .creation import array
+from .ndarray_class import NDArray, _wrap
 
 __all__ = ["from_dlpack", "to_dlpack_for_read", "to_dlpack_for_write",
            "DLDevice", "DLDataType", "DLTensor", "DLManagedTensor", "DLManagedTensorVersioned"]
@@ -226,7 +226,7 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
 
 class NDArrayDLPackMethods:
     """Holder of NDArray's DLPack methods, copied onto the class by weft/ndarray/__init__.py
-    (Note [NDArray leaf] in weft/ndarray/ndarray_class.py)."""
+    (Note [NDArray leaf] in ndarray_class.py)."""
 
     def to_dlpack_for_read(self):
         """A DLPack capsule viewing this array once its pending writes are done
