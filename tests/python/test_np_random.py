@@ -244,3 +244,52 @@ def test_bad_parameters_raise_value_error(call, match):
 def test_bad_types_raise_type_error(call, match):
     with pytest.raises(TypeError, match=match):
         call()
+
+
+# ---- weft.npx.random ----
+
+def test_npx_random_module_paths():
+    import weft.npx.random  # noqa: F401  # pylint: disable=import-outside-toplevel
+    import weft.numpy_extension.random  # noqa: F401  # pylint: disable=import-outside-toplevel
+    assert mx.npx.random is mx.numpy_extension.random and mx.np.random is mx.numpy.random
+    assert {"bernoulli", "normal_n", "seed", "uniform_n"} <= set(dir(mx.npx.random))
+
+
+def test_npx_random_seed_reproduces_np_draws():
+    mx.npx.random.seed(77)
+    a = np.random.normal(size=(6,)).asnumpy()
+    mx.random.seed(77)
+    b = np.random.normal(size=(6,)).asnumpy()
+    onp.testing.assert_array_equal(a, b)
+
+
+def test_bernoulli():
+    mx.random.seed(12)
+    x = mx.npx.random.bernoulli(0.3, size=(50000,))
+    assert x.dtype == onp.float32 and x.shape == (50000,)
+    h = x.asnumpy()
+    assert set(onp.unique(h)) == {0.0, 1.0} and abs(h.mean() - 0.3) < 0.01
+    y = mx.npx.random.bernoulli(logit=_a([-50.0, 50.0, 0.0]), size=(20000, 3)).asnumpy()
+    onp.testing.assert_allclose(y.mean(axis=0), [0, 1, 0.5], atol=0.015)
+    assert mx.npx.random.bernoulli(_a([0.5, 0.5]), dtype="int32").dtype == onp.int32
+    with pytest.raises(ValueError, match="bernoulli: either"):
+        mx.npx.random.bernoulli()
+    with pytest.raises(ValueError, match="bernoulli: either"):
+        mx.npx.random.bernoulli(0.5, 0.1)
+    with pytest.raises(ValueError, match="bernoulli: prob"):
+        mx.npx.random.bernoulli(1.5)
+
+
+def test_uniform_n_normal_n_batch_shape():
+    mx.random.seed(13)
+    u = mx.npx.random.uniform_n(_a([0.0, 10.0]), 20.0, batch_shape=(3000,))
+    assert u.shape == (3000, 2)
+    h = u.asnumpy()
+    onp.testing.assert_allclose(h.mean(axis=0), [10, 15], rtol=0.03)
+    assert mx.npx.random.uniform_n(batch_shape=4).shape == (4,)
+    assert mx.npx.random.uniform_n().shape == ()
+    n = mx.npx.random.normal_n(_a([[0.0], [5.0]]), 1.0, batch_shape=(2000,), dtype="float64")
+    assert n.shape == (2000, 2, 1) and n.dtype == onp.float64
+    onp.testing.assert_allclose(n.asnumpy().mean(axis=0).ravel(), [0, 5], atol=0.1)
+    with pytest.raises(TypeError, match="normal_n: batch_shape"):
+        mx.npx.random.normal_n(batch_shape="x")

@@ -60,6 +60,10 @@ _sys.modules.setdefault(__name__ + ".viz", visualization)
 _sys.modules.setdefault(__name__ + ".mod", module)
 _sys.modules.setdefault(__name__ + ".np", numpy)
 _sys.modules.setdefault(__name__ + ".npx", numpy_extension)
+# Submodules under the aliases too, so ``import weft.npx.random`` finds the loaded
+# module instead of executing the file a second time as a new module.
+_sys.modules.setdefault(__name__ + ".np.random", numpy.random)
+_sys.modules.setdefault(__name__ + ".npx.random", numpy_extension.random)
 
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",

@@ -31,154 +31,20 @@ a synchronisation MXNet avoids by checking in the kernel.
 """
 # pylint: disable=redefined-builtin,invalid-name
 import numbers
-import operator
 
 import numpy as _onp
 
 from .. import dtypes as _dt
-from ..context import Context, current_context
+from ..context import current_context
 from ..ndarray.creation import array as _nd_array
 from ..ndarray.ndarray import NDArray
-from ..util import _default_float_dtype
 from ._array import _invoke, _np
+from ._random_args import (FLOATS, add, as_ctx, as_shape, cast, check, ctx_of, finish, float_dtype, mul, out_shape,
+                           param, recip, std)
 
 __all__ = ["beta", "chisquare", "choice", "exponential", "gamma", "gumbel", "logistic", "lognormal",
            "multinomial", "multivariate_normal", "normal", "pareto", "power", "rand", "randint", "randn",
            "rayleigh", "shuffle", "uniform", "weibull"]
-
-_FLOATS = ("float16", "float32", "float64")
-
-
-# ---- argument handling ----
-
-def _size(size, func):
-    """size as a shape tuple, or None."""
-    if size is None:
-        return None
-    try:
-        if isinstance(size, (numbers.Integral, _onp.integer)) and not isinstance(size, bool):
-            shape = (operator.index(size),)
-        else:
-            shape = tuple(operator.index(d) for d in size)
-    except TypeError:
-        raise TypeError("%s: size must be None, an int or a tuple of ints, got %r" % (func, size)) from None
-    if any(d < 0 for d in shape):
-        raise ValueError("%s: size must not hold negative dimensions, got %r" % (func, shape))
-    return shape
-
-
-def _ctx(ctx, func):
-    if ctx is None:
-        return current_context()
-    if isinstance(ctx, Context):
-        return ctx
-    if isinstance(ctx, str):
-        return Context(ctx)
-    raise TypeError("%s: ctx must be a weft.Context or a string like 'cpu(0)', got %s" % (func, type(ctx).__name__))
-
-
-def _float_dtype(dtype, func):
-    """The output dtype name: dtype, or the default float dtype (float64 under
-    npx.set_np(dtype=True))."""
-    if dtype is None:
-        return _dt.name(_default_float_dtype())
-    try:
-        name = _dt.name(dtype)
-    except TypeError:
-        raise TypeError("%s: dtype must be a floating dtype, got %r" % (func, dtype)) from None
-    if name not in _FLOATS:
-        raise TypeError("%s: dtype must be one of %s, got %s" % (func, ", ".join(_FLOATS), name))
-    return name
-
-
-def _param(v, name, func, ctx):
-    """A distribution parameter: a Python float, or an array (np/nd array, host
-    NumPy array or list) as an np array on ctx."""
-    if isinstance(v, NDArray):
-        return v
-    if isinstance(v, (numbers.Real, _onp.number)) and not isinstance(v, (bool, _onp.bool_)):
-        return float(v)
-    if isinstance(v, (list, tuple, _onp.ndarray)):
-        try:
-            host = _onp.asarray(v, dtype=_onp.float64)
-        except (TypeError, ValueError):
-            raise TypeError("%s: %s must be a number or an array of numbers, got %r" % (func, name, v)) from None
-        return _np(_nd_array(host, ctx=ctx, dtype="float64"))
-    raise TypeError("%s: %s must be a number or an array, got %s" % (func, name, type(v).__name__))
-
-
-def _check(v, name, func, ok, what):
-    """Raises ValueError unless ok(host values of v) holds everywhere."""
-    host = v.asnumpy() if isinstance(v, NDArray) else _onp.asarray(v)
-    if host.size and not _onp.all(ok(host)):
-        raise ValueError("%s: %s must be %s" % (func, name, what))
-
-
-def _out_shape(size, params, func):
-    """NumPy's rule: the output has shape size when given (the parameters must
-    broadcast to it), else the parameters' broadcast shape."""
-    shapes = [p.shape for p in params if isinstance(p, NDArray)]
-    try:
-        bshape = _onp.broadcast_shapes(*shapes) if shapes else ()
-    except ValueError:
-        raise ValueError("%s: parameter shapes %s do not broadcast together" % (func, shapes)) from None
-    if size is None:
-        return bshape
-    try:
-        if _onp.broadcast_shapes(bshape, size) != size:
-            raise ValueError
-    except ValueError:
-        raise ValueError("%s: parameters of shape %s do not broadcast to size %s" % (func, bshape, size)) from None
-    return size
-
-
-def _ctx_of(params, ctx, func):
-    for p in params:
-        if isinstance(p, NDArray):
-            return p.context if ctx is None else _ctx(ctx, func)
-    return _ctx(ctx, func)
-
-
-# ---- building blocks (np arrays in, np arrays out) ----
-
-def _cast(x, dtype):
-    return x if _dt.name(x.dtype) == dtype else _invoke("Cast", [x], dtype=dtype)
-
-
-def _mul(x, s):
-    if isinstance(s, NDArray):
-        return _invoke("broadcast_mul", [x, _cast(s, _dt.name(x.dtype))])
-    return x if s == 1.0 else _invoke("_mul_scalar", [x], scalar=s)
-
-
-def _add(x, s):
-    if isinstance(s, NDArray):
-        return _invoke("broadcast_add", [x, _cast(s, _dt.name(x.dtype))])
-    return x if s == 0.0 else _invoke("_plus_scalar", [x], scalar=s)
-
-
-def _recip(s, dtype):
-    """1/s for a number or an array parameter (in dtype)."""
-    if isinstance(s, NDArray):
-        return _invoke("_rdiv_scalar", [_cast(s, dtype)], scalar=1.0)
-    return 1.0 / s
-
-
-def _std(opname, shape, ctx, dtype, **attrs):
-    return _invoke(opname, [], shape=shape, ctx=str(ctx), dtype=dtype, **attrs)
-
-
-def _finish(res, dtype, out, func):
-    res = _cast(res, dtype)
-    if out is None:
-        return res
-    if not isinstance(out, NDArray):
-        raise TypeError("%s: out must be an array, got %s" % (func, type(out).__name__))
-    if tuple(out.shape) != tuple(res.shape):
-        raise ValueError("%s: out has shape %s, the result has shape %s" % (func, out.shape, res.shape))
-    res.copyto(out)
-    return out
-
 
 # ---- distributions ----
 
@@ -190,27 +56,27 @@ def uniform(low=0.0, high=1.0, size=None, dtype=None, ctx=None, out=None):
     array); dtype: float16/32/64, default float32 (float64 under
     ``npx.set_np(dtype=True)``)."""
     f = "uniform"
-    size, dtype = _size(size, f), _float_dtype(dtype, f)
-    c = _ctx_of((low, high), ctx, f)
-    low, high = _param(low, "low", f, c), _param(high, "high", f, c)
-    shape = _out_shape(size, (low, high), f)
+    size, dtype = as_shape(size, f), float_dtype(dtype, f)
+    c = ctx_of((low, high), ctx, f)
+    low, high = param(low, "low", f, c), param(high, "high", f, c)
+    shape = out_shape(size, (low, high), f)
     if not isinstance(low, NDArray) and not isinstance(high, NDArray):
         if low > high:
             raise ValueError("uniform: low (%g) must be <= high (%g)" % (low, high))
-        return _finish(_std("_random_uniform", shape, c, dtype, low=low, high=high), dtype, out, f)
-    _check(_sub(high, low, dtype), "high - low", f, lambda h: h >= 0, ">= 0 (low <= high)")
-    u = _std("_random_uniform", shape, c, dtype)
-    return _finish(_add(_mul(u, _sub(high, low, dtype)), low), dtype, out, f)
+        return finish(std("_random_uniform", shape, c, dtype, low=low, high=high), dtype, out, f)
+    check(_sub(high, low, dtype), "high - low", f, lambda h: h >= 0, ">= 0 (low <= high)")
+    u = std("_random_uniform", shape, c, dtype)
+    return finish(add(mul(u, _sub(high, low, dtype)), low), dtype, out, f)
 
 
 def _sub(a, b, dtype):
     """a - b for number or array parameters (arrays broadcast, in dtype)."""
     if isinstance(a, NDArray) and isinstance(b, NDArray):
-        return _invoke("broadcast_sub", [_cast(a, dtype), _cast(b, dtype)])
+        return _invoke("broadcast_sub", [cast(a, dtype), cast(b, dtype)])
     if isinstance(a, NDArray):
-        return _invoke("_minus_scalar", [_cast(a, dtype)], scalar=b)
+        return _invoke("_minus_scalar", [cast(a, dtype)], scalar=b)
     if isinstance(b, NDArray):
-        return _invoke("_rminus_scalar", [_cast(b, dtype)], scalar=a)
+        return _invoke("_rminus_scalar", [cast(b, dtype)], scalar=a)
     return a - b
 
 
@@ -220,30 +86,30 @@ def normal(loc=0.0, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     scale must be >= 0 (ValueError). Array parameters broadcast as NumPy's and
     get pathwise gradients under autograd, as MXNet's ``_npi_normal``."""
     f = "normal"
-    size, dtype = _size(size, f), _float_dtype(dtype, f)
-    c = _ctx_of((loc, scale), ctx, f)
-    loc, scale = _param(loc, "loc", f, c), _param(scale, "scale", f, c)
-    _check(scale, "scale", f, lambda s: s >= 0, ">= 0")
-    shape = _out_shape(size, (loc, scale), f)
+    size, dtype = as_shape(size, f), float_dtype(dtype, f)
+    c = ctx_of((loc, scale), ctx, f)
+    loc, scale = param(loc, "loc", f, c), param(scale, "scale", f, c)
+    check(scale, "scale", f, lambda s: s >= 0, ">= 0")
+    shape = out_shape(size, (loc, scale), f)
     if not isinstance(loc, NDArray) and not isinstance(scale, NDArray):
-        return _finish(_std("_random_normal", shape, c, dtype, loc=loc, scale=scale), dtype, out, f)
-    z = _std("_random_normal", shape, c, dtype)
-    return _finish(_add(_mul(z, scale), loc), dtype, out, f)
+        return finish(std("_random_normal", shape, c, dtype, loc=loc, scale=scale), dtype, out, f)
+    z = std("_random_normal", shape, c, dtype)
+    return finish(add(mul(z, scale), loc), dtype, out, f)
 
 
 def lognormal(mean=0.0, sigma=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples exp(N(mean, sigma^2)) (``mxnet.numpy.random.lognormal``); sigma >= 0."""
     f = "lognormal"
-    dtype = _float_dtype(dtype, f)
+    dtype = float_dtype(dtype, f)
     x = normal(mean, sigma, size=size, dtype="float64", ctx=ctx)
-    return _finish(_invoke("exp", [x]), dtype, out, f)
+    return finish(_invoke("exp", [x]), dtype, out, f)
 
 
 def _log_uniform_draw(params, size, ctx, func):
     """(u in float64 of the output shape, ctx) for the log-transform samplers."""
-    c = _ctx_of(params, ctx, func)
-    shape = _out_shape(_size(size, func), params, func)
-    return _std("_random_uniform", shape, c, "float64"), c
+    c = ctx_of(params, ctx, func)
+    shape = out_shape(as_shape(size, func), params, func)
+    return std("_random_uniform", shape, c, "float64"), c
 
 
 def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
@@ -251,27 +117,27 @@ def logistic(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
     scale >= 0. Output float32 (float64 under set_np(dtype=True)); MXNet 1.9.1's
     signature has no dtype."""
     f = "logistic"
-    dtype = _float_dtype(None, f)
-    c0 = _ctx_of((loc, scale), ctx, f)
-    loc, scale = _param(loc, "loc", f, c0), _param(scale, "scale", f, c0)
-    _check(scale, "scale", f, lambda s: s >= 0, ">= 0")
+    dtype = float_dtype(None, f)
+    c0 = ctx_of((loc, scale), ctx, f)
+    loc, scale = param(loc, "loc", f, c0), param(scale, "scale", f, c0)
+    check(scale, "scale", f, lambda s: s >= 0, ">= 0")
     u, _ = _log_uniform_draw((loc, scale), size, ctx, f)
     # log(u / (1 - u)) = log(u) - log1p(-u)
     lu = _invoke("elemwise_sub", [_invoke("log", [u]), _invoke("log1p", [_invoke("negative", [u])])])
-    return _finish(_add(_mul(lu, scale), loc), dtype, out, f)
+    return finish(add(mul(lu, scale), loc), dtype, out, f)
 
 
 def gumbel(loc=0.0, scale=1.0, size=None, ctx=None, out=None):
     """Samples from the Gumbel distribution (``mxnet.numpy.random.gumbel``); scale >= 0.
     Output float32 (float64 under set_np(dtype=True)); MXNet 1.9.1 has no dtype here."""
     f = "gumbel"
-    dtype = _float_dtype(None, f)
-    c0 = _ctx_of((loc, scale), ctx, f)
-    loc, scale = _param(loc, "loc", f, c0), _param(scale, "scale", f, c0)
-    _check(scale, "scale", f, lambda s: s >= 0, ">= 0")
+    dtype = float_dtype(None, f)
+    c0 = ctx_of((loc, scale), ctx, f)
+    loc, scale = param(loc, "loc", f, c0), param(scale, "scale", f, c0)
+    check(scale, "scale", f, lambda s: s >= 0, ">= 0")
     u, _ = _log_uniform_draw((loc, scale), size, ctx, f)
     g = _invoke("log", [_invoke("negative", [_invoke("log", [u])])])  # log(-log u), u in [0, 1)
-    return _finish(_add(_mul(g, _neg(scale)), loc), dtype, out, f)
+    return finish(add(mul(g, _neg(scale)), loc), dtype, out, f)
 
 
 def _neg(s):
@@ -280,15 +146,15 @@ def _neg(s):
 
 def _std_exponential(params, size, ctx, func):
     """E ~ Exp(1) in float64 of the output shape."""
-    c = _ctx_of(params, ctx, func)
-    shape = _out_shape(_size(size, func), params, func)
-    return _std("_random_exponential", shape, c, "float64", lam=1.0)
+    c = ctx_of(params, ctx, func)
+    shape = out_shape(as_shape(size, func), params, func)
+    return std("_random_exponential", shape, c, "float64", lam=1.0)
 
 
 def _pow(x, a):
     """x ** a, a a number or an array (broadcast)."""
     if isinstance(a, NDArray):
-        return _invoke("broadcast_power", [x, _cast(a, _dt.name(x.dtype))])
+        return _invoke("broadcast_power", [x, cast(a, _dt.name(x.dtype))])
     return _invoke("_power_scalar", [x], scalar=a)
 
 
@@ -296,71 +162,71 @@ def exponential(scale=1.0, size=None, ctx=None, out=None):
     """Samples from the exponential distribution with mean ``scale`` (NumPy's
     parameter, not the rate) (``mxnet.numpy.random.exponential``); scale >= 0."""
     f = "exponential"
-    dtype = _float_dtype(None, f)
-    c = _ctx_of((scale,), ctx, f)
-    scale = _param(scale, "scale", f, c)
-    _check(scale, "scale", f, lambda s: s >= 0, ">= 0")
-    return _finish(_mul(_std_exponential((scale,), size, ctx, f), scale), dtype, out, f)
+    dtype = float_dtype(None, f)
+    c = ctx_of((scale,), ctx, f)
+    scale = param(scale, "scale", f, c)
+    check(scale, "scale", f, lambda s: s >= 0, ">= 0")
+    return finish(mul(_std_exponential((scale,), size, ctx, f), scale), dtype, out, f)
 
 
 def rayleigh(scale=1.0, size=None, ctx=None, out=None):
     """Samples from the Rayleigh distribution (``mxnet.numpy.random.rayleigh``); scale >= 0."""
     f = "rayleigh"
-    dtype = _float_dtype(None, f)
-    c = _ctx_of((scale,), ctx, f)
-    scale = _param(scale, "scale", f, c)
-    _check(scale, "scale", f, lambda s: s >= 0, ">= 0")
+    dtype = float_dtype(None, f)
+    c = ctx_of((scale,), ctx, f)
+    scale = param(scale, "scale", f, c)
+    check(scale, "scale", f, lambda s: s >= 0, ">= 0")
     e = _std_exponential((scale,), size, ctx, f)
-    return _finish(_mul(_invoke("sqrt", [_invoke("_mul_scalar", [e], scalar=2.0)]), scale), dtype, out, f)
+    return finish(mul(_invoke("sqrt", [_invoke("_mul_scalar", [e], scalar=2.0)]), scale), dtype, out, f)
 
 
 def weibull(a, size=None, ctx=None, out=None):
     """Samples from the Weibull distribution with shape a (``mxnet.numpy.random.weibull``); a >= 0."""
     f = "weibull"
-    dtype = _float_dtype(None, f)
-    c = _ctx_of((a,), ctx, f)
-    a = _param(a, "a", f, c)
-    _check(a, "a", f, lambda v: v >= 0, ">= 0")
+    dtype = float_dtype(None, f)
+    c = ctx_of((a,), ctx, f)
+    a = param(a, "a", f, c)
+    check(a, "a", f, lambda v: v >= 0, ">= 0")
     e = _std_exponential((a,), size, ctx, f)
-    return _finish(_pow(e, _recip(a, "float64")), dtype, out, f)
+    return finish(_pow(e, recip(a, "float64")), dtype, out, f)
 
 
 def pareto(a, size=None, ctx=None, out=None):
     """Samples from the Pareto II (Lomax) distribution with shape a, as NumPy and
     MXNet (``mxnet.numpy.random.pareto``); a > 0."""
     f = "pareto"
-    dtype = _float_dtype(None, f)
-    c = _ctx_of((a,), ctx, f)
-    a = _param(a, "a", f, c)
-    _check(a, "a", f, lambda v: v > 0, "> 0")
+    dtype = float_dtype(None, f)
+    c = ctx_of((a,), ctx, f)
+    a = param(a, "a", f, c)
+    check(a, "a", f, lambda v: v > 0, "> 0")
     e = _std_exponential((a,), size, ctx, f)
-    return _finish(_invoke("expm1", [_mul(e, _recip(a, "float64"))]), dtype, out, f)
+    return finish(_invoke("expm1", [mul(e, recip(a, "float64"))]), dtype, out, f)
 
 
 def power(a, size=None, ctx=None, out=None):
     """Samples in [0, 1] from the power distribution with exponent a - 1
     (``mxnet.numpy.random.power``); a > 0."""
     f = "power"
-    dtype = _float_dtype(None, f)
-    c = _ctx_of((a,), ctx, f)
-    a = _param(a, "a", f, c)
-    _check(a, "a", f, lambda v: v > 0, "> 0")
+    dtype = float_dtype(None, f)
+    c = ctx_of((a,), ctx, f)
+    a = param(a, "a", f, c)
+    check(a, "a", f, lambda v: v > 0, "> 0")
     e = _std_exponential((a,), size, ctx, f)
     u = _invoke("negative", [_invoke("expm1", [_invoke("negative", [e])])])  # 1 - exp(-E), uniform on (0, 1]
-    return _finish(_pow(u, _recip(a, "float64")), dtype, out, f)
+    return finish(_pow(u, recip(a, "float64")), dtype, out, f)
 
 
 def gamma(shape, scale=1.0, size=None, dtype=None, ctx=None, out=None):
     """Samples from the gamma distribution with shape k and scale theta
     (``mxnet.numpy.random.gamma``); shape > 0, scale > 0."""
     f = "gamma"
-    size, dtype = _size(size, f), _float_dtype(dtype, f)
-    c = _ctx_of((shape, scale), ctx, f)
-    k, theta = _param(shape, "shape", f, c), _param(scale, "scale", f, c)
-    _check(k, "shape", f, lambda v: v > 0, "> 0")
-    _check(theta, "scale", f, lambda v: v > 0, "> 0")
-    oshape = _out_shape(size, (k, theta), f)
-    return _finish(_gamma_draw(k, theta, oshape, c, dtype), dtype, out, f)
+    size, dtype = as_shape(size, f), float_dtype(dtype, f)
+    c = ctx_of((shape, scale), ctx, f)
+    k, theta = param(shape, "shape", f, c), param(scale, "scale", f, c)
+    check(k, "shape", f, lambda v: v > 0, "> 0")
+    check(theta, "scale", f, lambda v: v > 0, "> 0")
+    oshape = out_shape(size, (k, theta), f)
+    return finish(_gamma_draw(k, theta, oshape, c, dtype), dtype, out, f)
 
 
 def _broadcast_to(x, shape):
@@ -374,40 +240,40 @@ def _broadcast_to(x, shape):
 
 def _gamma_draw(k, theta, shape, ctx, dtype):
     if not isinstance(k, NDArray):
-        g = _std("_random_gamma", shape, ctx, dtype, alpha=k, beta=1.0)
+        g = std("_random_gamma", shape, ctx, dtype, alpha=k, beta=1.0)
     else:
         # One distribution per element: the shape parameter broadcast to the output.
-        kb = _broadcast_to(_cast(k, dtype), shape)
+        kb = _broadcast_to(cast(k, dtype), shape)
         ones = _invoke("ones_like", [kb])
         g = _invoke("_sample_gamma", [kb, ones], dtype=dtype)
-    return _mul(g, theta)
+    return mul(g, theta)
 
 
 def chisquare(df, size=None, dtype=None, ctx=None):
     """Samples from the chi-square distribution with df degrees of freedom
     (``mxnet.numpy.random.chisquare``): Gamma(df/2, scale 2); df > 0."""
     f = "chisquare"
-    size, dtype = _size(size, f), _float_dtype(dtype, f)
-    c = _ctx_of((df,), ctx, f)
-    df = _param(df, "df", f, c)
-    _check(df, "df", f, lambda v: v > 0, "> 0")
+    size, dtype = as_shape(size, f), float_dtype(dtype, f)
+    c = ctx_of((df,), ctx, f)
+    df = param(df, "df", f, c)
+    check(df, "df", f, lambda v: v > 0, "> 0")
     half = _invoke("_mul_scalar", [df], scalar=0.5) if isinstance(df, NDArray) else df / 2.0
-    return _gamma_draw(half, 2.0, _out_shape(size, (df,), f), c, dtype)
+    return _gamma_draw(half, 2.0, out_shape(size, (df,), f), c, dtype)
 
 
 def beta(a, b, size=None, dtype=None, ctx=None):
     """Samples from the beta distribution (``mxnet.numpy.random.beta``) as
     X/(X+Y) with X ~ Gamma(a), Y ~ Gamma(b); a > 0, b > 0."""
     f = "beta"
-    size, dtype = _size(size, f), _float_dtype(dtype, f)
-    c = _ctx_of((a, b), ctx, f)
-    a, b = _param(a, "a", f, c), _param(b, "b", f, c)
-    _check(a, "a", f, lambda v: v > 0, "> 0")
-    _check(b, "b", f, lambda v: v > 0, "> 0")
-    shape = _out_shape(size, (a, b), f)
+    size, dtype = as_shape(size, f), float_dtype(dtype, f)
+    c = ctx_of((a, b), ctx, f)
+    a, b = param(a, "a", f, c), param(b, "b", f, c)
+    check(a, "a", f, lambda v: v > 0, "> 0")
+    check(b, "b", f, lambda v: v > 0, "> 0")
+    shape = out_shape(size, (a, b), f)
     x = _gamma_draw(a, 1.0, shape, c, "float64")
     y = _gamma_draw(b, 1.0, shape, c, "float64")
-    return _cast(_invoke("elemwise_div", [x, _invoke("elemwise_add", [x, y])]), dtype)
+    return cast(_invoke("elemwise_div", [x, _invoke("elemwise_add", [x, y])]), dtype)
 
 
 def rand(*size, **kwargs):
@@ -437,9 +303,9 @@ def randint(low, high=None, size=None, dtype=None, ctx=None, out=None):
     name = "int64" if dtype is None else _dt.name(dtype)
     if name not in ("int32", "int64"):
         raise TypeError("randint: dtype must be int32 or int64, got %s" % name)
-    shape = _size(size, f) or ()
-    res = _std("_random_randint", shape, _ctx(ctx, f), name, low=int(low), high=int(high))
-    return _finish(res, name, out, f)
+    shape = as_shape(size, f) or ()
+    res = std("_random_randint", shape, as_ctx(ctx, f), name, low=int(low), high=int(high))
+    return finish(res, name, out, f)
 
 
 def shuffle(x):
@@ -483,8 +349,8 @@ def multinomial(n, pvals, size=None, **kwargs):
         raise TypeError("multinomial: n must be an int, got %s" % type(n).__name__)
     if n < 0:
         raise ValueError("multinomial: n must be >= 0, got %d" % n)
-    size = _size(size, f) or ()
-    c = _ctx(ctx, f)
+    size = as_shape(size, f) or ()
+    c = as_ctx(ctx, f)
     host, p = _pvals(pvals, f, c)
     idx = _invoke("_sample_multinomial", [p], shape=size + (int(n),), dtype="int32")
     hot = _invoke("one_hot", [idx], depth=host.size, dtype="int64")
@@ -497,10 +363,10 @@ def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
     with probabilities p. Indices are int64; size None gives a 0-d array (MXNet
     returns arrays, not Python scalars)."""
     f = "choice"
-    size = _size(size, f)
+    size = as_shape(size, f)
     shape = size if size is not None else ()
     count = int(_onp.prod(shape)) if shape else 1
-    c = _ctx(ctx, f)
+    c = as_ctx(ctx, f)
     if isinstance(a, NDArray):
         if a.ndim != 1:
             raise ValueError("choice: a must be 1-dimensional, got shape %s" % (a.shape,))
@@ -517,10 +383,10 @@ def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
             raise ValueError("choice: a and p must have the same size (%d and %d)" % (pool, host.size))
     if replace:
         if p is None:
-            idx = _std("_random_randint", shape, c, "int64", low=0, high=pool)
+            idx = std("_random_randint", shape, c, "int64", low=0, high=pool)
         else:
             idx = _invoke("_sample_multinomial", [pv], shape=(count,), dtype="int32")
-            idx = _invoke("reshape", [_cast(idx, "int64")], shape=shape)
+            idx = _invoke("reshape", [cast(idx, "int64")], shape=shape)
     else:
         if count > pool:
             raise ValueError("choice: cannot take a larger sample (%d) than the population (%d) without "
@@ -532,14 +398,14 @@ def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
         else:
             # Gumbel top-k: the k largest log p + Gumbel noise are a draw without replacement.
             g = gumbel(size=(pool,), ctx=c)
-            keys = _invoke("elemwise_add", [_invoke("log", [pv]), _cast(g, "float64")])
+            keys = _invoke("elemwise_add", [_invoke("log", [pv]), cast(g, "float64")])
             idx = _invoke("topk", [keys], k=count, ret_typ="indices", dtype="int64") if count else \
-                _invoke("slice", [_cast(keys, "int64")], begin=(0,), end=(0,))
+                _invoke("slice", [cast(keys, "int64")], begin=(0,), end=(0,))
         idx = _invoke("reshape", [idx], shape=shape)
     if isinstance(a, NDArray):
         idx = _invoke("take", [a, idx])
-        return _finish(idx, _dt.name(a.dtype), out, f)
-    return _finish(idx, "int64", out, f)
+        return finish(idx, _dt.name(a.dtype), out, f)
+    return finish(idx, "int64", out, f)
 
 
 def _factor(cov, func):
@@ -577,9 +443,9 @@ def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
         raise NotImplementedError("multivariate_normal: parameter check_valid is not supported")
     if tol is not None:
         raise NotImplementedError("multivariate_normal: parameter tol is not supported")
-    size = _size(size, f) or ()
+    size = as_shape(size, f) or ()
     c = mean.context if isinstance(mean, NDArray) else current_context()
-    m = _param(mean, "mean", f, c)
+    m = param(mean, "mean", f, c)
     if not isinstance(m, NDArray) or m.ndim == 0:
         raise ValueError("multivariate_normal: mean must be an array of shape (..., d)")
     fac = _factor(cov, f)
@@ -587,9 +453,9 @@ def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):
     if m.shape[-1] != d:
         raise ValueError("multivariate_normal: mean has %d entries in its last axis, cov is %dx%d"
                          % (m.shape[-1], d, d))
-    dtype = _dt.name(m.dtype) if _dt.name(m.dtype) in _FLOATS else _float_dtype(None, f)
+    dtype = _dt.name(m.dtype) if _dt.name(m.dtype) in FLOATS else float_dtype(None, f)
     shape = tuple(size) + tuple(m.shape)
-    z = _std("_random_normal", (int(_onp.prod(shape)) // d, d), c, dtype)
+    z = std("_random_normal", (int(_onp.prod(shape)) // d, d), c, dtype)
     a = _np(_nd_array(fac, ctx=c, dtype=dtype))
     x = _invoke("reshape", [_invoke("dot", [z, a], transpose_b=True)], shape=shape)
-    return _invoke("broadcast_add", [x, _cast(m, dtype)])
+    return _invoke("broadcast_add", [x, cast(m, dtype)])
