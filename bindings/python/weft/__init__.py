@@ -64,6 +64,7 @@ _sys.modules.setdefault(__name__ + ".npx", numpy_extension)
 # module instead of executing the file a second time as a new module.
 _sys.modules.setdefault(__name__ + ".np.random", numpy.random)
 _sys.modules.setdefault(__name__ + ".npx.random", numpy_extension.random)
+_sys.modules.setdefault(__name__ + ".npx.image", numpy_extension.image)
 
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",

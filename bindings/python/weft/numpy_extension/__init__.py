@@ -18,8 +18,8 @@ from .device import *  # noqa: F401,F403
 from .serialization import *  # noqa: F401,F403
 from . import nn as _nn, reshaping as _reshaping, indexing as _indexing, elementwise as _elementwise
 from . import detection as _detection, device as _device, serialization as _serialization
-from . import random
+from . import image, random
 
-__all__ = (["set_np", "reset_np", "is_np_array", "is_np_shape", "random"] + _nn.__all__ + _reshaping.__all__
+__all__ = (["set_np", "reset_np", "is_np_array", "is_np_shape", "image", "random"] + _nn.__all__ + _reshaping.__all__
            + _indexing.__all__ + _elementwise.__all__ + _detection.__all__ + _device.__all__
            + _serialization.__all__)
