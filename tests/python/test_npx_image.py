@@ -138,3 +138,30 @@ def test_image_iter_yields_np_batches(tmp_path):
     assert isinstance(batch.data[0], mx.np.ndarray) and batch.data[0].shape == (2, 3, 8, 8)
     assert isinstance(batch.label[0], mx.np.ndarray)
     onp.testing.assert_array_equal(batch.label[0].asnumpy(), [0, 1])
+
+
+def test_geometry_and_detection_names_return_np_arrays(tmp_path):
+    src = _img()
+    border = npx.image.copyMakeBorder(src, 1, 1, 2, 2)
+    assert isinstance(border, mx.np.ndarray) and border.shape == (14, 20, 3)
+    rot = npx.image.imrotate(npx.cast(npx.image.to_tensor(src), "float32"), 180)
+    assert isinstance(rot, mx.np.ndarray) and rot.shape == (3, 12, 16)
+    label = onp.array([[0, 0.1, 0.2, 0.5, 0.6]], dtype="float32")
+    out, lab = npx.image.DetHorizontalFlipAug(1.0)(src, label.copy())
+    assert isinstance(out, mx.np.ndarray) and isinstance(lab, onp.ndarray)
+    onp.testing.assert_array_equal(out.asnumpy(), IMG[:, ::-1])
+    augs = npx.image.CreateDetAugmenter((3, 8, 8), rand_mirror=True)
+    assert all(type(a).__module__ == "weft.numpy_extension.image" for a in augs)
+    x, lab = src, label
+    for a in augs:
+        x, lab = a(x, lab)
+    assert isinstance(x, mx.np.ndarray) and x.shape == (8, 8, 3)
+    assert isinstance(npx.image.CreateMultiRandCropAugmenter(), npx.image.DetRandomSelectAug)
+    cv2 = pytest.importorskip("cv2", reason="weft.image decodes with OpenCV (scripts/setup.sh installs it)")
+    cv2.imwrite(str(tmp_path / "a.png"), IMG)
+    it = npx.image.ImageDetIter(1, (3, 8, 8), imglist=[[2, 5, 0, 0.1, 0.1, 0.5, 0.5, "a.png"]],
+                                path_root=str(tmp_path))
+    b = it.next()
+    assert isinstance(b.data[0], mx.np.ndarray) and isinstance(b.label[0], mx.np.ndarray)
+    assert b.label[0].shape == (1, 1, 5)
+
