@@ -21,7 +21,8 @@ from .image import cv2_module, max_image_pixels
 __all__ = ["copyMakeBorder", "imrotate", "random_rotate"]
 
 
-def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out=None):  # pylint: disable=invalid-name,redefined-builtin
+# pylint: disable-next=invalid-name,redefined-builtin  # MXNet's name and its OpenCV-style `type` argument
+def copyMakeBorder(src, top, bot, left, right, type=0, value=0.0, values=(), out=None):
     """src (HWC) with top/bot/left/right rows and columns added, filled by OpenCV
     border mode ``type`` (0 constant, 1 replicate, 2 reflect, 3 wrap, 4
     reflect_101; | 16 for BORDER_ISOLATED) with ``values`` (one per channel) or ``value`` for constant

@@ -8,7 +8,8 @@ in weft/util.py). ``_default_float_dtype()`` gives float32, or float64 under
 ``set_np(dtype=True)``; weft.np's modules import it from weft.util (below both
 packages) rather than from here.
 """
-from ..util import _default_float_dtype, is_np_array, is_np_shape, reset_np, set_np
+# _default_float_dtype is re-exported for code that looks for it here (it is not in __all__).
+from ..util import _default_float_dtype, is_np_array, is_np_shape, reset_np, set_np  # noqa: F401
 from .nn import *  # noqa: F401,F403
 from .reshaping import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403

@@ -47,7 +47,8 @@ def cast(data, dtype, out=None, name=None):  # pylint: disable=unused-argument
     return _invoke("Cast", [_need(data, "data", "cast")], out=out, dtype=dname)
 
 
-def constraint_check(input, msg="Constraint violated!", out=None, name=None):  # pylint: disable=redefined-builtin,unused-argument
+# pylint: disable-next=redefined-builtin,unused-argument
+def constraint_check(input, msg="Constraint violated!", out=None, name=None):
     """``npx.constraint_check``: raises ValueError(msg) unless every element of
     input is true; returns a 0-d bool array True (MXNet's output).
 
