@@ -135,3 +135,15 @@ def test_state_is_per_thread():
     t.join()
     assert seen == {"start": (False, False, np.float32), "set": True}
     assert npx.is_np_array() and npx._default_float_dtype() is np.float64  # the worker's reset stayed there
+
+
+def test_array_scope_state_where_mxnet_keeps_it():
+    # Code written for MXNet reads the thread's current scope object directly.
+    assert not hasattr(mx.util._NumpyArrayScope._current, "value") or \
+        mx.util._NumpyArrayScope._current.value._is_np_array is False
+    npx.set_np()
+    assert mx.util._NumpyArrayScope._current.value._is_np_array is True
+    scope = mx.util._NumpyArrayScope(False)
+    with scope:
+        assert mx.util._NumpyArrayScope._current.value is scope and not npx.is_np_array()
+    assert npx.is_np_array()

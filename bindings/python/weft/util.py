@@ -83,11 +83,22 @@ def wraps_safely(wrapped, assigned=functools.WRAPPER_ASSIGNMENTS):
 
 # ---- NumPy mode (Note [NumPy mode switches]) ----
 
-_STATE = threading.local()  # attributes shape, array, dtype: bools; absent = False (a new thread)
+_STATE = threading.local()  # attributes shape, dtype: bools; absent = False (a new thread)
 
 
 def _get(flag):
+    if flag == "array":
+        # Kept where MXNet keeps it (code written for MXNet reads _NumpyArrayScope._current.value).
+        cur = getattr(_NumpyArrayScope._current, "value", None)
+        return bool(cur._is_np_array) if cur is not None else False
     return getattr(_STATE, flag, False)
+
+
+def _put(flag, active):
+    if flag == "array":
+        _NumpyArrayScope._current.value = _NumpyArrayScope(active)
+    else:
+        setattr(_STATE, flag, active)
 
 
 def _as_flag(v, func, arg):
@@ -99,7 +110,7 @@ def _as_flag(v, func, arg):
 def _set(flag, active, func):
     active = _as_flag(active, func, "active")
     prev = _get(flag)
-    setattr(_STATE, flag, active)
+    _put(flag, active)
     return prev
 
 
@@ -157,7 +168,9 @@ def set_np(shape=True, array=True, dtype=False):
     if not shape and array:
         raise ValueError("set_np: NumPy Shape semantics is required in using NumPy array semantics "
                          "(shape=False with array=True)")
-    _STATE.shape, _STATE.array, _STATE.dtype = shape, array, dtype
+    _put("shape", shape)
+    _put("array", array)
+    _put("dtype", dtype)
 
 
 def reset_np():
@@ -176,11 +189,11 @@ class _Scope:
 
     def __enter__(self):
         self._prev.append(_get(self._flag))
-        setattr(_STATE, self._flag, self._active)
+        _put(self._flag, self._active)
         return self
 
     def __exit__(self, *exc):
-        setattr(_STATE, self._flag, self._prev.pop())
+        _put(self._flag, self._prev.pop())
 
 
 class _NumpyShapeScope(_Scope):
@@ -189,8 +202,24 @@ class _NumpyShapeScope(_Scope):
 
 
 class _NumpyArrayScope(_Scope):
-    """``with _NumpyArrayScope(True):`` NumPy array semantics in the block (MXNet's class)."""
+    """``with _NumpyArrayScope(True):`` NumPy array semantics in the block (MXNet's class).
+
+    As in MXNet, the thread's current scope object is ``_NumpyArrayScope._current.value``
+    and its flag ``_is_np_array``; entering makes this object the current one."""
     _flag = "array"
+    _current = threading.local()
+
+    def __init__(self, is_np_array=True):  # pylint: disable=redefined-outer-name
+        super().__init__(is_np_array)
+        self._is_np_array = bool(is_np_array)
+
+    def __enter__(self):
+        self._prev.append(getattr(_NumpyArrayScope._current, "value", None))
+        _NumpyArrayScope._current.value = self
+        return self
+
+    def __exit__(self, *exc):
+        _NumpyArrayScope._current.value = self._prev.pop()
 
 
 class _NumpyDefaultDtypeScope(_Scope):
