@@ -277,3 +277,16 @@ def test_devices_and_helpers():
 def test_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def test_batch_norm_training_updates_running_stats_like_legacy():
+    x = onp.random.RandomState(5).uniform(size=(4, 3, 2, 2)).astype("float32") + 5
+    m, v = _np(onp.zeros(3)), _np(onp.ones(3))
+    m2, v2 = mx.nd.zeros(3), mx.nd.ones(3)
+    with mx.autograd.record():
+        y = npx.batch_norm(_np(x), _np(onp.ones(3)), _np(onp.zeros(3)), m, v)
+        y2 = mx.nd.BatchNorm(mx.nd.array(x), mx.nd.ones(3), mx.nd.zeros(3), m2, v2)
+    onp.testing.assert_allclose(y.asnumpy(), y2.asnumpy(), rtol=1e-5, atol=1e-5)
+    assert not onp.allclose(m.asnumpy(), 0)  # updated in place, as MXNet's moving statistics
+    onp.testing.assert_allclose(m.asnumpy(), m2.asnumpy(), rtol=1e-6)
+    onp.testing.assert_allclose(v.asnumpy(), v2.asnumpy(), rtol=1e-6)
