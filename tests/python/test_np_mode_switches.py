@@ -147,3 +147,22 @@ def test_array_scope_state_where_mxnet_keeps_it():
     with scope:
         assert mx.util._NumpyArrayScope._current.value is scope and not npx.is_np_array()
     assert npx.is_np_array()
+
+
+def test_use_np_wraps_inherited_methods():
+    class Base:
+        def __call__(self):
+            return self.forward()
+
+        def forward(self):
+            return mx.is_np_array()
+
+        def plain(self):
+            return mx.is_np_shape()
+
+    @mx.use_np
+    class Net(Base):
+        pass
+
+    assert Net()() is True and Net().plain() is True  # inherited methods run in the scope, as MXNet
+    assert Base()() is False  # the base class itself is untouched

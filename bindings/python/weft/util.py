@@ -246,10 +246,13 @@ def _decorate(obj, scope_cls, name):
     """Runs a function, or every method and property of a class, inside scope_cls(True).
 
     A class is changed in place and returned, as MXNet's decorators do, so that
-    ``@use_np`` on a Gluon block class keeps its identity; static and class
-    methods stay static and class methods."""
+    ``@use_np`` on a Gluon block class keeps its identity. As in MXNet
+    (inspect.getmembers), inherited Python methods are wrapped too and set on
+    the class, so ``net(x)`` through a base class's ``__call__`` runs in the
+    scope; static and class methods stay static and class methods."""
     if inspect.isclass(obj):
-        for attr, raw in list(vars(obj).items()):
+        for attr in dir(obj):
+            raw = inspect.getattr_static(obj, attr)
             if isinstance(raw, staticmethod):
                 setattr(obj, attr, staticmethod(_decorate(raw.__func__, scope_cls, name)))
             elif isinstance(raw, classmethod):
