@@ -55,9 +55,8 @@ def _pending(ns, names):
     return {"%s %s" % (ns, n) for n in names.split()}
 
 
-# Submodules other helpers are adding (helpers nplinalg, npx).
-PENDING_MODULES = frozenset({"weft.numpy.linalg", "weft.numpy.random", "weft.numpy_extension.image",
-                             "weft.numpy_extension.random"})
+# Submodules other helpers are adding (helper nplinalg).
+PENDING_MODULES = frozenset({"weft.numpy.linalg"})
 
 PENDING = frozenset().union(
     # mx.np math, reductions, sorting, statistics, ufuncs (helper npmath) and the new C++-backed
@@ -84,28 +83,8 @@ PENDING = frozenset().union(
     _pending("mx.np.linalg", """
         cholesky cond det eig eigh eigvals eigvalsh inv lstsq matrix_power matrix_rank multi_dot norm pinv qr
         slogdet solve svd tensorinv tensorsolve"""),
-    # np.random, npx, npx.image, npx.random (helper npx)
-    _pending("mx.np.random", """
-        beta chisquare choice exponential gamma gumbel logistic lognormal multinomial multivariate_normal
-        normal pareto power rand randint randn rayleigh shuffle uniform weibull"""),
-    _pending("mx.npx", """
-        activation arange_like batch_dot batch_flatten batch_norm cast constraint_check convolution cpu
-        cpu_pinned current_context deconvolution dropout embedding erf erfinv fully_connected gamma gammaln
-        gather_nd get_cuda_compute_capability gpu gpu_memory_info is_np_array is_np_shape layer_norm
-        leaky_relu load log_softmax multibox_detection multibox_prior multibox_target nonzero num_gpus
-        one_hot pick pooling relu reset_np reshape reshape_like rnn roi_pooling save sequence_mask set_np
-        shape_array sigmoid slice smooth_l1 softmax topk waitall"""),
-    _pending("mx.npx.image", """
-        Augmenter BrightnessJitterAug CastAug CenterCropAug ColorJitterAug ColorNormalizeAug
-        ContrastJitterAug CreateAugmenter CreateDetAugmenter CreateMultiRandCropAugmenter DetAugmenter
-        DetBorrowAug DetHorizontalFlipAug DetRandomCropAug DetRandomPadAug DetRandomSelectAug ForceResizeAug
-        HorizontalFlipAug HueJitterAug ImageDetIter ImageIter LightingAug RandomCropAug RandomGrayAug
-        RandomOrderAug RandomSizedCropAug ResizeAug SaturationJitterAug SequentialAug adjust_lighting
-        center_crop color_normalize copyMakeBorder crop fixed_crop flip_left_right flip_top_bottom imdecode
-        imread imresize imrotate normalize random_brightness random_color_jitter random_contrast random_crop
-        random_flip_left_right random_flip_top_bottom random_hue random_lighting random_rotate
-        random_saturation random_size_crop resize resize_short scale_down to_tensor"""),
-    _pending("mx.npx.random", "bernoulli normal_n seed uniform_n"),
+    # npx.nonzero (helper npops)
+    _pending("mx.npx", "nonzero"),
     # math methods of mx.np.ndarray (helper npmath)
     _pending(CLASS_NS, "all any cumsum nonzero std var"),
 )

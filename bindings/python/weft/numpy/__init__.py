@@ -14,3 +14,4 @@ from .splitting import *  # noqa: F401,F403
 from .repeating import *  # noqa: F401,F403
 from .text_io import *  # noqa: F401,F403
 from . import _methods  # noqa: F401  (installs ndarray's methods: Note [Methods installed on ndarray])
+from . import random  # noqa: F401
