@@ -25,6 +25,7 @@ from . import context as _context
 from . import ndarray as nd
 from . import symbol as _sym
 from .base import InvalidArgumentError
+from .util import use_np, use_np_default_dtype  # noqa: F401  # mx.test_utils.use_np, as MXNet 1.9.1 exports it
 # The helpers live in modules of their own (file size); same names here. They sit below this
 # file: none imports test_utils.
 from ._test_compare import (_numpy, assert_allclose, assert_almost_equal, assert_almost_equal_ignore_nan,
@@ -60,7 +61,7 @@ __all__ = [
     "assign_each2", "almost_equal_ignore_nan", "retry", "simple_forward", "set_env_var", "same_symbol_structure",
     "compare_ndarray_tuple", "compare_optimizer", "chi_square_check", "verify_generator", "create_2d_tensor",
     "create_vector", "collapse_sum_like", "download", "get_bz2_data", "get_zip_data", "EnvManager", "is_cd_run",
-    "has_tvm_ops", "is_op_runnable", "gen_buckets_probs_with_ppf", "mean_check", "var_check",
+    "has_tvm_ops", "is_op_runnable", "gen_buckets_probs_with_ppf", "mean_check", "var_check", "use_np",
 ]
 __all__ += _more_all
 

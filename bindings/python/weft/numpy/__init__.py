@@ -5,5 +5,13 @@ The array type is ``ndarray`` (Note [One array, two classes] in _array.py);
 the functions are built from the registry's operators.
 """
 from ._array import ndarray
-
-__all__ = ["ndarray"]
+from .constants import *  # noqa: F401,F403
+from .creation import *  # noqa: F401,F403
+from .reshaping import *  # noqa: F401,F403
+from .rearranging import *  # noqa: F401,F403
+from .joining import *  # noqa: F401,F403
+from .splitting import *  # noqa: F401,F403
+from .repeating import *  # noqa: F401,F403
+from .text_io import *  # noqa: F401,F403
+from . import _methods  # noqa: F401  (installs ndarray's methods: Note [Methods installed on ndarray])
+from . import random  # noqa: F401
