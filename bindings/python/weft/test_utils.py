@@ -25,6 +25,8 @@ from . import context as _context
 from . import ndarray as nd
 from . import symbol as _sym
 from .base import InvalidArgumentError
+from .context import current_context  # noqa: F401  (MXNet's test_utils has these names too)
+from .ndarray import NDArray  # noqa: F401
 from .util import use_np, use_np_default_dtype  # noqa: F401  # mx.test_utils.use_np, as MXNet 1.9.1 exports it
 # The helpers live in modules of their own (file size); same names here. They sit below this
 # file: none imports test_utils.

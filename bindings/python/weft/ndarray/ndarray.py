@@ -6,7 +6,8 @@ here: NDArray, _wrap, _new_obj, invoke, _call, array, zeros, save, load, ... Not
 weft.ndarray imports this module, so it may import all of them.
 """
 # pylint: disable=unused-import
-from .ndarray_class import NDArray, _bf16_bits_to_float32, _new_obj, _wrap, install_methods, waitall  # noqa: F401
+from .ndarray_class import (NDArray, _NULL, _bf16_bits_to_float32, _new_obj, _unpack, _wrap,  # noqa: F401
+                            install_methods, waitall)
 from .attr_text import (_Null, _NullType, _SCALAR_TEXT, _is_scalar, _item_str, _scalar_attr,  # noqa: F401
                         attr_str, dtype_attr_str, shape_attr_str)
 from .op_call import _OPS, _PARAM_NAMES, _call, _fail, _op, _param_names, _scalar_call, has_op, invoke  # noqa: F401
