@@ -13,7 +13,6 @@ defaults filled in); the hidden keys ``ctx_group``, ``lr_mult``, ``wd_mult``,
 ``attr_dict()`` show both spellings, as MXNet's C API does.
 """
 # pylint: disable=protected-access,too-many-lines,invalid-name
-import json
 import logging
 import numbers
 import warnings
@@ -28,6 +27,7 @@ from ..context import Context, current_context
 from ..executor import bind as _executor_bind, simple_bind as _executor_simple_bind
 from ..ndarray.ndarray import NDArray
 from . import _internal
+from .debug_str import _debug_str
 
 __all__ = ["Symbol", "var", "Variable", "Group", "load", "load_json", "pow", "power", "maximum", "minimum",
            "zeros", "ones", "full", "arange"]
@@ -797,28 +797,3 @@ def minimum(left, right):
     """Element-wise minimum of symbols and scalars."""
     return _two_way(left, right, "_Minimum", "_MinimumScalar", "_MinimumScalar",
                     lambda a, b: a if a < b else b, "minimum")
-
-
-# ---- debug listing ------------------------------------------------------------------------------------------
-def _debug_str(sym):
-    g = json.loads(sym.tojson())
-    nodes = g["nodes"]
-    lines = ["Symbol Outputs:"]
-    for i, h in enumerate(g["heads"]):
-        lines.append("\toutput[%d]=%s(%d)" % (i, nodes[h[0]]["name"], h[1]))
-    for n in nodes:
-        if n["op"] == "null":
-            lines.append("Variable:%s" % n["name"])
-            continue
-        lines.append("--------------------")
-        lines.append("Op:%s, Name=%s" % (n["op"], n["name"]))
-        lines.append("Inputs:")
-        for i, e in enumerate(n["inputs"]):
-            src = nodes[e[0]]
-            ver = " version=%d" % (e[2] if len(e) > 2 else 0) if src["op"] == "null" else ""
-            lines.append("\targ[%d]=%s(%d)%s" % (i, src["name"], e[1], ver))
-        attrs = n.get("attrs") or {}
-        if attrs:
-            lines.append("Attrs:")
-            lines.extend("\t%s=%s" % kv for kv in sorted(attrs.items()))
-    return "\n".join(lines) + "\n"
