@@ -11,11 +11,13 @@ Note [Import graph]
 A node is a module of the package; a package is its `__init__.py`. There is an edge A -> B when
 A imports B anywhere in its text: at module level, inside a function, or under `if` / `try` --
 an import moved into a function still makes the two modules depend on each other, it only hides
-the circle from the interpreter, so it counts. An import of `pkg.mod` (or `from pkg import mod`)
-is an edge to `pkg.mod` alone: Python initialises `pkg/__init__.py` first, but a child importing
-its own package's `__init__` is not an edge we follow, or every package with an `__init__` that
-re-exports its children would be a circle by construction (import-linter's grimp draws the same
-graph). `from pkg import name` where `name` is not a submodule is an edge to `pkg`.
+the circle from the interpreter, so it counts. `import pkg.mod` and `from pkg import mod` (a
+submodule) are an edge to `pkg.mod` alone: Python runs `pkg/__init__.py` first, but following
+that implicit step would make every package whose `__init__` re-exports its children a circle
+with each child (import-linter's grimp draws the same graph). `from pkg import name`, where
+`name` is not a submodule, is an edge to `pkg` itself -- so a child that takes a name from its
+own package's `__init__` while that `__init__` imports the child is a circle, as it should be.
+Modules generated at install time (GENERATED) are leaves outside the graph.
 
 Imports inside functions are listed apart: the only ones we keep load an optional or heavy
 dependency lazily (cv2, scipy, ...), or run something at call time on purpose, and each says so
@@ -116,7 +118,7 @@ def build_graph(root, generated=GENERATED):
                 if t != mod and t not in generated:
                     edges[mod].setdefault(t, line)
             if in_func:
-                inner.append((mod, line, names[0] if len(names) == 1 else names[0]))
+                inner.append((mod, line, names[0]))
     return mods, edges, inner
 
 
@@ -142,7 +144,7 @@ def _targets(names, mods, generated=()):
             out.add(n)
         else:
             attr_of_base = True
-    if attr_of_base or not rest:
+    if attr_of_base:
         parts = base.split(".")
         for i in range(len(parts), 0, -1):
             cand = ".".join(parts[:i])

@@ -66,6 +66,20 @@ def test_checker_passes_an_acyclic_package(tmp_path):
     assert set(edges["pkg.high"]) == {"pkg.low"}
 
 
+def test_checker_finds_a_child_taking_a_name_from_its_package(tmp_path):
+    # The package's __init__ imports the child and the child takes a name the __init__ defines
+    # (the model zoo's old _reject_pretrained): a circle; a child importing a sibling module
+    # through the package (`from . import sibling`) is not.
+    _write_package(str(tmp_path), {
+        "pkg/__init__.py": "def helper():\n    pass\nfrom . import child, other\n",
+        "pkg/child.py": "from . import helper\n",
+        "pkg/other.py": "from . import leaf\n",
+        "pkg/leaf.py": "",
+    })
+    cycles, text, _ = import_graph.describe(str(tmp_path / "pkg"))
+    assert cycles == [["pkg", "pkg.child"]], text
+
+
 def test_checker_cli_exit_status(tmp_path):
     _write_package(str(tmp_path), {
         "pkg/__init__.py": "",
