@@ -5,5 +5,11 @@ The array type is ``ndarray`` (Note [One array, two classes] in _array.py);
 the functions are built from the registry's operators.
 """
 from ._array import ndarray
+from ._arithmetic import *  # noqa: F401,F403
+from ._elementwise import *  # noqa: F401,F403
+from ._reductions import *  # noqa: F401,F403
+from ._sorting import *  # noqa: F401,F403
+from ._products import *  # noqa: F401,F403
+from . import _operators  # noqa: F401  (installs ndarray's operators)
 
 __all__ = ["ndarray"]
