@@ -10,6 +10,9 @@ from ._elementwise import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403
 from ._products import *  # noqa: F401,F403
+from ._statistics import *  # noqa: F401,F403
+from .fallback import *  # noqa: F401,F403  (Note [Host NumPy fallback])
 from . import _operators  # noqa: F401  (installs ndarray's operators)
+from . import _methods  # noqa: F401  (installs ndarray's math methods)
 
 __all__ = ["ndarray"]
