@@ -14,7 +14,7 @@ from ._ufunc_core import check_ufunc_kwargs as _no_kwargs
 __all__ = ["add", "subtract", "multiply", "divide", "true_divide", "mod", "remainder", "power",
            "float_power", "maximum", "minimum", "hypot", "arctan2", "copysign", "ldexp", "heaviside",
            "lcm", "equal", "not_equal", "greater", "greater_equal", "less", "less_equal",
-           "bitwise_and", "bitwise_or", "bitwise_xor", "floor_divide"]
+           "bitwise_and", "bitwise_or", "bitwise_xor"]
 
 _OPS = {
     "add": ("broadcast_add", "_plus_scalar", "_plus_scalar"),
@@ -103,8 +103,13 @@ def remainder(x1, x2, out=None, **kwargs):
 
 
 def power(x1, x2, out=None, **kwargs):
-    """x1 ** x2 with broadcasting."""
+    """x1 ** x2 with broadcasting; an integer array to a negative integer scalar
+    power is NumPy's ValueError (an array exponent is not checked: that would
+    wait for its values)."""
     _no_kwargs("power", kwargs)
+    if isinstance(x1, NDArray) and not is_float(name_of(x1)) and not is_bool(name_of(x1)) and \
+            isinstance(x2, (int, onp.integer)) and not isinstance(x2, bool) and x2 < 0:
+        raise ValueError("power: integers to negative integer powers are not allowed")
     return _arith("power", "power", x1, x2, out)
 
 
@@ -145,6 +150,13 @@ def floor_divide(x1, x2, out=None):
     w1 = cast(a1, "float64") if isinstance(a1, NDArray) and not is_float(dt) else a1
     w2 = cast(a2, "float64") if isinstance(a2, NDArray) and not is_float(dt) else a2
     q = _invoke("floor", [apply_binary(_OPS["divide"], w1, w2)])
+    if not is_float(dt):
+        # NumPy gives 0 for an integer division by zero; the float quotient is
+        # +-inf or NaN there, whose conversion to an integer is undefined.
+        ok = _invoke("_not_equal_scalar", [q], scalar=float("inf"))
+        ok = _invoke("broadcast_logical_and", [ok, _invoke("_not_equal_scalar", [q], scalar=float("-inf"))])
+        ok = _invoke("broadcast_logical_and", [ok, _invoke("broadcast_equal", [q, q])])
+        q = _invoke("where", [ok, q, _invoke("zeros_like", [q])])
     return write_out("floor_divide", cast(q, dt), out)
 
 

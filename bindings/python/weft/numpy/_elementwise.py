@@ -104,7 +104,10 @@ def around(a, decimals=0, out=None):
         if decimals >= 0:
             return write_out("around", _invoke("_plus_scalar", [a], scalar=0), out)
     x = float_input(a)
-    scale = 10.0 ** decimals
+    with onp.errstate(over="ignore", under="ignore"):
+        # NumPy's own scale: 10**decimals beyond float range gives inf or 0 and
+        # a NaN result, as NumPy's around does, rather than a Python OverflowError.
+        scale = float(onp.float64(10.0) ** decimals)
     y = _invoke("_mul_scalar", [x], scalar=scale) if decimals else x
     f = _invoke("floor", [y])
     frac = _invoke("broadcast_sub", [y, f])
