@@ -288,6 +288,12 @@ GRAD_CASES = {
     "binary": (lambda x: np.hypot(x, 2.0) + np.arctan2(x, 1.5 - x) + np.copysign(x, -1.0)
                + np.float_power(x + 2, 1.5), (-0.8, 0.8)),
     "select": (lambda x: np.where(x > 0, x * x, -x) + np.clip(x, -0.5, 0.5) + np.abs(x), (-0.9, 0.9)),
+    "explog": (lambda x: np.exp(x) + np.expm1(x) + np.log2(x + 2) + np.log10(x + 2) + np.log(x + 2)
+               + np.reciprocal(x + 2) + np.square(x), (-0.9, 0.9)),
+    "hyperbolic": (lambda x: np.sinh(x) + np.cosh(x) + np.tan(x) + np.arctanh(x) + np.arcsin(x)
+                   + np.arccosh(x + 2) + np.radians(x) + np.deg2rad(x) + np.rad2deg(x), (-0.9, 0.9)),
+    "misc": (lambda x: np.ldexp(x, 3) + np.nan_to_num(x) * 2 + np.negative(x) + np.fabs(x) + np.mod(x + 5, 7.0),
+             (-0.9, 0.9)),
 }
 
 

@@ -166,8 +166,7 @@ def where(condition, x=None, y=None):
     elif isinstance(y, NDArray):
         dt = scalar_result_dtype(name_of(y), x)
     else:
-        dt = scalar_array(x).dtype.name
-        dt = scalar_result_dtype(dt, y) if dt != "bool" or isinstance(y, bool) else name_of(scalar_array(y))
+        dt = result_dtype(name_of(scalar_array(x)), name_of(scalar_array(y)))
     ctx = arrays[0].context if arrays else None
     c = condition if isinstance(condition, NDArray) else scalar_array(bool(condition), ctx)
     xa = cast(x, dt) if isinstance(x, NDArray) else scalar_array(x, ctx, dt)
