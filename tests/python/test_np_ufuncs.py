@@ -308,3 +308,26 @@ def test_gradients_match_finite_differences(case):
         y = np.sum(f(x))
     y.backward()
     onp.testing.assert_allclose(x.grad.asnumpy(), _numeric_grad(f, h), rtol=1e-5, atol=1e-6)
+
+
+def test_numpy_ufunc_protocol_runs_on_the_engine():
+    # Note [Why ndarray speaks the ufunc protocol]
+    h = onp.array([1.0, 2.0, 4.0], "float32")
+    x = arr(h)
+    for r, e in ((onp.float64(2) * x, 2 * h), (x / onp.float32(4), h / 4), (onp.add(x, x), h + h),
+                 (onp.sqrt(x), onp.sqrt(h)), (onp.float32(2) > x, 2 > h), (onp.maximum(x, 1.5), onp.maximum(h, 1.5))):
+        assert isinstance(r, np.ndarray), type(r)
+        onp.testing.assert_allclose(r.asnumpy(), e)
+    assert (onp.float64(2) * x).dtype == onp.float32  # weft.np's promotion: a scalar does not upcast
+    x.attach_grad()
+    with weft.autograd.record():
+        y = np.sum(onp.float32(3) * x)
+    y.backward()
+    onp.testing.assert_allclose(x.grad.asnumpy(), [3, 3, 3])
+    # Ufuncs weft.np lacks, and non-call methods, run on the host and come back as weft.np arrays.
+    r = onp.logaddexp(x, x)
+    assert isinstance(r, np.ndarray)
+    onp.testing.assert_allclose(r.asnumpy(), onp.logaddexp(h, h), rtol=1e-6)
+    r = onp.add.accumulate(x)
+    assert isinstance(r, np.ndarray)
+    onp.testing.assert_allclose(r.asnumpy(), onp.add.accumulate(h))
