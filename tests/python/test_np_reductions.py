@@ -122,8 +122,14 @@ def test_cumsum_argmax_argmin(axis):
     b = onp.array([True, False, True])
     assert np.cumsum(arr(b)).dtype == onp.int64
     close(np.cumsum(arr(b)), onp.cumsum(b))
-    ties = onp.array([[3, 3, 1, 3]], "float32")
+    ties = onp.array([[3, 3, 1, 3, 1]], "float32")
     onp.testing.assert_array_equal(np.argmax(arr(ties), axis=1).asnumpy(), [0])
+    onp.testing.assert_array_equal(np.argmin(arr(ties), axis=-1, keepdims=True).asnumpy(), [[2]])
+    long16 = onp.zeros(5000, "float16")
+    long16[4097] = 1  # past float16's exact integers: indices must not go through the input dtype
+    assert int(np.argmax(arr(long16)).asnumpy()) == 4097
+    nan = onp.array([1.0, onp.nan, 5.0, onp.nan])
+    assert int(np.argmax(arr(nan)).asnumpy()) == onp.argmax(nan)
 
 
 @pytest.mark.parametrize("axis", [None, 0, -1])

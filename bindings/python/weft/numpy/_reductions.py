@@ -250,33 +250,39 @@ def cumsum(a, axis=None, dtype=None, out=None):
     return write_out("cumsum", _invoke("_np_cumsum", [x], axis=ax), out)
 
 
-def _arg(opname, fname, a, axis, out, keepdims):
+def _arg(ascending, fname, a, axis, out, keepdims):
+    """argmax/argmin as ``topk(k=1)`` returning int64 indices.
+
+    The legacy argmax/argmin ops return indices in the input's dtype, which
+    is inexact past 2**11 for float16 and 2**24 for float32; topk's order
+    (Note [Sort order] in core/op/sort/topk_geom.h) keeps equal values in
+    index order, so the first occurrence wins as in NumPy, and NaN counts as
+    the largest value (argmax finds the first NaN, as NumPy; argmin skips NaN)."""
     a = check_array(fname, "a", a)
     if axis is None:
         if a.size == 0:
             raise ValueError("%s: attempt to get %s of an empty sequence" % (fname, fname))
         flat = _np(a.reshape((-1,)))
-        res = _np(cast(_invoke(opname, [flat], axis=0), "int64").reshape(()))
-        if keepdims:
-            res = _np(res.reshape((1,) * a.ndim))
+        res = _np(_invoke("topk", [flat], axis=0, k=1, ret_typ="indices", is_ascend=ascending,
+                          dtype="int64").reshape((1,) * a.ndim if keepdims else ()))
         return write_out(fname, res, out)
     if isinstance(axis, (tuple, list)):
         raise TypeError("%s: axis must be an integer or None" % fname)
     ax = normalize_axis(fname, axis, a.ndim)[0]
     if a.shape[ax] == 0:
         raise ValueError("%s: attempt to get %s of an empty sequence" % (fname, fname))
-    res = cast(_invoke(opname, [a], axis=ax, keepdims=bool(keepdims)), "int64")
-    return write_out(fname, res, out)
+    res = _invoke("topk", [a], axis=ax, k=1, ret_typ="indices", is_ascend=ascending, dtype="int64")
+    return write_out(fname, _np(res.reshape(reduced_shape(a.shape, (ax,), keepdims))), out)
 
 
 def argmax(a, axis=None, out=None, keepdims=False):
     """Indices (int64) of the largest elements along axis (None: of the flattened array)."""
-    return _arg("argmax", "argmax", a, axis, out, keepdims)
+    return _arg(False, "argmax", a, axis, out, keepdims)
 
 
 def argmin(a, axis=None, out=None, keepdims=False):
     """Indices (int64) of the smallest elements along axis (None: of the flattened array)."""
-    return _arg("argmin", "argmin", a, axis, out, keepdims)
+    return _arg(True, "argmin", a, axis, out, keepdims)
 
 
 def _no_where(fname, where):
