@@ -331,3 +331,20 @@ def test_numpy_ufunc_protocol_runs_on_the_engine():
     r = onp.add.accumulate(x)
     assert isinstance(r, np.ndarray)
     onp.testing.assert_allclose(r.asnumpy(), onp.add.accumulate(h))
+
+
+def test_arctan2_special_values_and_axis_gradients():
+    v = [0.0, 1.0, -1.0, 2.5, -3.0, onp.inf, -onp.inf, onp.nan]
+    hy, hx = (g.ravel() for g in onp.meshgrid(v, v))
+    close(np.arctan2(arr(hy), arr(hx)), onp.arctan2(hy, hx), rtol=1e-12, atol=1e-12)
+    # Exact gradients on the axes, where atan(y/x) would give NaN.
+    y = arr(onp.array([1.0, -2.0, 0.5, 3.0]))
+    x = arr(onp.array([0.0, 0.0, -2.0, 1.0]))
+    y.attach_grad()
+    x.attach_grad()
+    with weft.autograd.record():
+        s = np.sum(np.arctan2(y, x))
+    s.backward()
+    yy, xx = y.asnumpy(), x.asnumpy()
+    onp.testing.assert_allclose(y.grad.asnumpy(), xx / (xx ** 2 + yy ** 2), atol=1e-12)
+    onp.testing.assert_allclose(x.grad.asnumpy(), -yy / (xx ** 2 + yy ** 2), atol=1e-12)

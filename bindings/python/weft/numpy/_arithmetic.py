@@ -161,11 +161,15 @@ def floor_divide(x1, x2, out=None):
 
 
 def arctan2(x1, x2, out=None, **kwargs):
-    """The angle of (x2, x1) in radians, in [-pi, pi] (NumPy's quadrant rules;
-    integer operands give the default float type).
+    """The angle of the point (x2, x1) in radians, in [-pi, pi] (NumPy's
+    quadrants and infinities; integer operands give the default float type;
+    -0.0 counts as +0.0: the engine has no sign-bit test).
 
-    Composed as atan(x1/x2) corrected by pi in the left half plane, with the
-    axis cases (x2 == 0) set to +-pi/2 by the sign of x1."""
+    Composed from the half-angle forms, which have exact gradients wherever
+    arctan2 is differentiable (atan(x1/x2) would give NaN gradients at x2 == 0):
+    2 atan(y / (r + x)) for x > 0, 2 atan((r - x) / y) for y != 0, with
+    r = hypot(x, y); the negative x axis is pi and the origin 0. Denominators
+    are made safe in the branches not taken so no inf/NaN reaches a gradient."""
     _no_kwargs("arctan2", kwargs)
     a1, a2, dt = promote("arctan2", x1, x2)
     ft = true_divide_dtype(dt)
@@ -173,24 +177,33 @@ def arctan2(x1, x2, out=None, **kwargs):
     x = _to_array(a2, a1, ft)
     shape = broadcast_shape("arctan2", y.shape, x.shape)
     y, x = expand_to(y, shape), expand_to(x, shape)
-    base = _invoke("arctan", [_invoke("broadcast_div", [y, x])])
-    sign_y = _invoke("where", [_ge0(y), _like(base, 1.0), _like(base, -1.0)])
-    left = _invoke("_lesser_scalar", [x], scalar=0)
-    shifted = _invoke("broadcast_add", [base, _invoke("_mul_scalar", [sign_y], scalar=onp.pi)])
-    res = _invoke("where", [left, shifted, base])
-    on_axis = _invoke("_equal_scalar", [x], scalar=0)
-    axis_val = _invoke("_mul_scalar", [sign_y], scalar=onp.pi / 2)
-    res = _invoke("where", [on_axis, axis_val, res])
-    both0 = _invoke("broadcast_logical_and", [on_axis, _invoke("_equal_scalar", [y], scalar=0)])
-    zero_val = _invoke("where", [_ge0(x), _like(base, 0.0), _invoke("_mul_scalar", [sign_y], scalar=onp.pi)])
-    res = _invoke("where", [both0, zero_val, res])
+    one = _like(x, 1.0)
+    pos = _invoke("_greater_scalar", [x], scalar=0)
+    ynz = _invoke("_not_equal_scalar", [y], scalar=0)
+    not_pos = _invoke("logical_not", [pos])
+    on_neg_axis = _invoke("broadcast_logical_and", [not_pos, _invoke("logical_not", [ynz])])
+    xs = _invoke("where", [on_neg_axis, one, x])
+    r = _invoke("broadcast_hypot", [xs, y])
+    d1 = _invoke("where", [pos, _invoke("broadcast_add", [r, xs]), one])
+    b1 = _invoke("arctan", [_invoke("broadcast_div", [y, d1])])
+    d2 = _invoke("where", [ynz, y, one])
+    b2 = _invoke("arctan", [_invoke("broadcast_div", [_invoke("broadcast_sub", [r, xs]), d2])])
+    axis_val = _invoke("_mul_scalar", [_invoke("_lesser_scalar", [x], scalar=0)], scalar=onp.pi / 2)
+    half = _invoke("where", [pos, b1, _invoke("where", [ynz, b2, axis_val])])
+    res = _invoke("_mul_scalar", [half], scalar=2.0)
+    # An infinite y: +-pi/2, or +-pi/4 / +-3pi/4 when x is infinite too (NumPy's
+    # values); the half-angle forms give inf/inf there.
+    yinf = _invoke("_equal_scalar", [_invoke("abs", [y])], scalar=float("inf"))
+    xinf = _invoke("_equal_scalar", [_invoke("abs", [x])], scalar=float("inf"))
+    corner = _invoke("_plus_scalar", [_invoke("_mul_scalar", [_invoke("_lesser_scalar", [x], scalar=0)],
+                                              scalar=onp.pi / 2)], scalar=onp.pi / 4)
+    inf_val = _invoke("broadcast_mul", [_invoke("sign", [y]),
+                                        _invoke("where", [xinf, corner, _like(x, onp.pi / 2)])])
+    res = _invoke("where", [yinf, inf_val, res])
+    # NaN in either operand gives NaN (the branch masks above treat NaN as a number).
+    isnum = _invoke("broadcast_logical_and", [_invoke("broadcast_equal", [x, x]), _invoke("broadcast_equal", [y, y])])
+    res = _invoke("where", [isnum, res, _like(x, float("nan"))])
     return write_out("arctan2", res, out)
-
-
-def _ge0(v):
-    """v >= 0, treating -0.0 as negative is not possible with the legacy
-    comparisons, so -0.0 counts as positive here (see the arctan2 docstring)."""
-    return _invoke("_greater_equal_scalar", [v], scalar=0)
 
 
 def _to_array(a, other, dt):
