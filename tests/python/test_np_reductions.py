@@ -183,6 +183,14 @@ def test_inner_outer_vdot_trace():
     close(np.dot(arr(i), 2), i * 2)
 
 
+def test_matmul_operator():
+    a, b = R.rand(2, 3, 4), R.rand(4, 5)
+    close(arr(a) @ arr(b), a @ b, rtol=1e-9)
+    close(arr(b).T.as_np_ndarray() @ arr(a[0]).T.as_np_ndarray(), b.T @ a[0].T, rtol=1e-9)
+    with pytest.raises(ValueError, match="matmul"):
+        arr(a) @ arr(a)
+
+
 def test_product_errors():
     with pytest.raises(ValueError, match=r"dot.*\(2, 3\).*\(4,\)"):
         np.dot(arr(onp.zeros((2, 3))), arr(onp.zeros(4)))

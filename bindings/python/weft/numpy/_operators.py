@@ -16,6 +16,7 @@ into ``a`` in ``a``'s dtype; as NumPy, the result must have ``a``'s shape.
 from ..ndarray.ndarray import NDArray
 from . import _arithmetic as _ar
 from . import _elementwise as _el
+from . import _products as _pr
 from ._array import ndarray
 from ._ufunc_core import is_py_scalar, write_out
 
@@ -60,6 +61,10 @@ def _install():
         setattr(ndarray, "__i%s__" % name, _inplace(fn, "__i%s__" % name))
     for name, fn in _COMPARE.items():
         setattr(ndarray, "__%s__" % name, _binary(fn))
+    ndarray.__matmul__ = lambda self, other: _pr.matmul(self, other) if isinstance(other, NDArray) \
+        else NotImplemented
+    ndarray.__rmatmul__ = lambda self, other: _pr.matmul(other, self) if isinstance(other, NDArray) \
+        else NotImplemented
     ndarray.__neg__ = lambda self: _el.negative(self)
     ndarray.__pos__ = lambda self: _el.positive(self)
     ndarray.__abs__ = lambda self: _el.absolute(self)
