@@ -128,7 +128,7 @@ def _legacy_reduce(opname, self, axis, keepdims, **attrs):
     if not axes:
         return _invoke("_plus_scalar", [self], scalar=0)
     res = _invoke(opname, [self], axis=axes, keepdims=bool(keepdims), **attrs)
-    return res if tuple(res.shape) == shape else _np(res.reshape(shape))
+    return res if tuple(res.shape) == shape else _np(res._view(shape))
 
 
 def norm(self, ord=2, axis=None, keepdims=False):

@@ -45,7 +45,7 @@ def _contract(fname, a, b, b_axis):
         ax = b_axis % b.ndim
         b = _invoke("transpose", [b], axes=(ax,) + tuple(i for i in range(b.ndim) if i != ax))
     res = _invoke("dot", [a, b])
-    return res if tuple(res.shape) == shape else _np(res.reshape(shape))
+    return res if tuple(res.shape) == shape else _np(res._view(shape))
 
 
 def dot(a, b, out=None):
@@ -108,7 +108,7 @@ def matmul(a, b, out=None):
     a3 = _np(expand_to(a2, batch + (n, k)).reshape((-1, n, k)))
     b3 = _np(expand_to(b2, batch + (k, m)).reshape((-1, k, m)))
     res = _invoke("batch_dot", [a3, b3])
-    return write_out("matmul", _np(res.reshape(final)), out)
+    return write_out("matmul", _np(res._view(final)), out)
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):

@@ -71,7 +71,7 @@ def dtype_name(dt):
 
 
 def is_float(name):
-    return name.startswith("float")
+    return name.startswith("float") or name == "bfloat16"
 
 
 def is_bool(name):

@@ -65,7 +65,7 @@ def _reduce(opname, fname, a, axis, keepdims, identity_ok=True):
     if not axes:
         return _invoke("_plus_scalar", [a], scalar=0)
     res = _invoke(opname, [a], axis=axes, keepdims=bool(keepdims))
-    return res if tuple(res.shape) == shape else _np(res.reshape(shape))
+    return res if tuple(res.shape) == shape else _np(res._view(shape))
 
 
 def _sum_dtype(a, dtype):

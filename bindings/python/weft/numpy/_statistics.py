@@ -88,7 +88,7 @@ def _quantile(fname, a, q, scale, axis, out, interpolation, keepdims):
         final = qh.shape + kshape
     else:
         final = qh.shape + kept
-    res = _np(res.reshape(final))
+    res = _np(res._view(final))
     if out is not None:
         return _invoke("Cast", [res], out=out, dtype=dtype_name(out.dtype))
     return res

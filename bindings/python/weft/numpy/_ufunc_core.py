@@ -19,18 +19,22 @@ import numbers
 import numpy as onp
 
 from ..base import ArgumentTypeError, ShapeError
+from ..dtypes import FLAG_TO_NAME
 from ..ndarray.ndarray import NDArray
+from ..ndarray.op_call import _scalar_call
 from ..ndarray.creation import array as _nd_array
 from ..ndarray.creation import zeros as _nd_zeros
 from ._array import _invoke, _np
-from ._promotion import (default_float_dtype, dtype_name, is_py_scalar, result_dtype, scalar_result_dtype)
+from ._promotion import (default_float_dtype, dtype_name, is_float, is_py_scalar, result_dtype,
+                         scalar_result_dtype)
 
 __all__ = []
 
 
-def name_of(x):
-    """The engine dtype name of array x."""
-    return x.dtype.name
+def name_of(x, _names=FLAG_TO_NAME):
+    """The engine dtype name of array x (read from the flag: numpy's dtype.name
+    is slow, and this is on every element-wise call's path)."""
+    return _names[x._dtype_flag]
 
 
 def check_array(fname, argname, x):
@@ -105,15 +109,20 @@ def promote(fname, x1, x2):
     check_operand(fname, "x1", x1)
     check_operand(fname, "x2", x2)
     if isinstance(x1, NDArray) and isinstance(x2, NDArray):
-        broadcast_shape(fname, x1.shape, x2.shape)
-        dt = result_dtype(name_of(x1), name_of(x2))
-        return cast(x1, dt), cast(x2, dt), dt
+        s1, s2 = x1.shape, x2.shape
+        if s1 != s2:
+            broadcast_shape(fname, s1, s2)
+        n1, n2 = name_of(x1), name_of(x2)
+        dt = result_dtype(n1, n2)
+        return (x1 if n1 == dt else cast(x1, dt)), (x2 if n2 == dt else cast(x2, dt)), dt
     if isinstance(x1, NDArray):
-        dt = scalar_result_dtype(name_of(x1), x2)
-        return cast(x1, dt), x2, dt
+        n1 = name_of(x1)
+        dt = scalar_result_dtype(n1, x2)
+        return (x1 if n1 == dt else cast(x1, dt)), x2, dt
     if isinstance(x2, NDArray):
-        dt = scalar_result_dtype(name_of(x2), x1)
-        return x1, cast(x2, dt), dt
+        n2 = name_of(x2)
+        dt = scalar_result_dtype(n2, x1)
+        return x1, (x2 if n2 == dt else cast(x2, dt)), dt
     a1 = scalar_array(x1)
     dt = scalar_result_dtype(name_of(a1), x2)
     return cast(a1, dt), x2, dt
@@ -124,9 +133,10 @@ def apply_binary(ops, a1, a2):
     bop, sop, rop = ops
     if isinstance(a1, NDArray) and isinstance(a2, NDArray):
         return _invoke(bop, [a1, a2])
+    # The scalar ops go through op_call's cached scalar encoding (one cffi call).
     if isinstance(a1, NDArray):
-        return _invoke(sop, [a1], scalar=scalar_text(a2))
-    return _invoke(rop, [a2], scalar=scalar_text(a1))
+        return _np(_scalar_call(sop, a1, scalar_text(a2)))
+    return _np(_scalar_call(rop, a2, scalar_text(a1)))
 
 
 def write_out(fname, res, out):
@@ -143,7 +153,7 @@ def write_out(fname, res, out):
 def float_input(x):
     """x cast to a float type when it is an integer or bool array (the
     ``NUMPY_MIXED_TYPE_UNARY`` ops of MXNet: sqrt of int32 is default float)."""
-    return x if name_of(x).startswith("float") else cast(x, default_float_dtype())
+    return x if is_float(name_of(x)) else cast(x, default_float_dtype())
 
 
 def from_host(h, ref):
