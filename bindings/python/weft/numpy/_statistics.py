@@ -155,8 +155,8 @@ def histogram(a, bins=10, range=None, weights=None, density=None):  # pylint: di
         widths = _invoke("broadcast_sub", [edges[1:], edges[:-1]])
         total = _sum(hist)
         dt = name_of(edges) if is_float(name_of(edges)) else default_float_dtype()
-        hist = _invoke("broadcast_div", [cast(hist, dt), _invoke("broadcast_mul", [cast(widths, dt),
-                                                                                   _np(cast(total, dt).reshape((1,)))])])
+        scale = _invoke("broadcast_mul", [cast(widths, dt), _np(cast(total, dt).reshape((1,)))])
+        hist = _invoke("broadcast_div", [cast(hist, dt), scale])
     return hist, edges
 
 
