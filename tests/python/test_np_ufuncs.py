@@ -201,6 +201,14 @@ def test_inplace_operators_keep_the_array():
     f /= 4
     f **= 2
     close(f, [0.0625, 0.25])
+    with pytest.raises(TypeError, match="same_kind"):
+        x += 1.5  # NumPy: a float result cannot go into an int32 array in place
+    with pytest.raises(TypeError, match="same_kind"):
+        x /= 2
+    onp.testing.assert_array_equal(x.asnumpy(), [9, 12, 15])
+    out = arr(onp.zeros(3, "float64"))
+    assert np.add(arr(onp.array([1, 2, 3], "int32")), 1, out=out) is out
+    onp.testing.assert_array_equal(out.asnumpy(), [2, 3, 4])
     with pytest.raises(ValueError, match="__iadd__"):
         g = arr(onp.zeros((3,), "float32"))
         g += arr(onp.zeros((2, 3), "float32"))

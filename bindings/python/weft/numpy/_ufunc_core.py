@@ -18,7 +18,7 @@ import numbers
 
 import numpy as onp
 
-from ..base import ArgumentTypeError, ShapeError
+from ..base import ArgumentTypeError, DTypeError, ShapeError
 from ..dtypes import FLAG_TO_NAME
 from ..ndarray.ndarray import NDArray
 from ..ndarray.op_call import _scalar_call
@@ -140,14 +140,23 @@ def apply_binary(ops, a1, a2):
 
 
 def write_out(fname, res, out):
-    """res, or res written into out (same shape; converted to out's dtype)."""
+    """res, or res written into out: same shape, and converted to out's dtype
+    under NumPy's default casting='same_kind' (float into an integer or bool
+    array, or a number into a bool array, is a TypeError, as NumPy's
+    ``i32 += 1.5``)."""
     if out is None:
         return res
     check_array(fname, "out", out)
     if tuple(out.shape) != tuple(res.shape):
         raise ShapeError("%s: out= has shape %s, the result has shape %s"
                          % (fname, tuple(out.shape), tuple(res.shape)))
-    return _invoke("Cast", [res], out=out, dtype=dtype_name(out.dtype))
+    src, dst = name_of(res), name_of(out)
+    if (is_float(src) and not is_float(dst)) or (dst == "bool" and src != "bool"):
+        raise DTypeError("%s: cannot cast the result from %s to %s (out=) with casting rule 'same_kind'"
+                         % (fname, src, dst))
+    if src == dst:
+        return _invoke("_copyto", [res], out=out)
+    return _invoke("Cast", [res], out=out, dtype=dst)
 
 
 def float_input(x):
