@@ -105,6 +105,9 @@ def test_average():
     eavg, ewsum = onp.average(h, axis=0, weights=w2, returned=True)
     close(avg, eavg)
     close(wsum, ewsum)
+    out = arr(onp.zeros(3))
+    assert np.average(arr(h), axis=1, weights=arr(w), out=out) is out
+    close(out, onp.average(h, axis=1, weights=w))
     with pytest.raises(ValueError, match="average"):
         np.average(arr(h), axis=0, weights=arr(w))
     with pytest.raises(TypeError, match="axis"):

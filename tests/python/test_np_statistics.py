@@ -80,6 +80,8 @@ def test_histogram():
     onp.testing.assert_array_equal(hist.asnumpy(), onp.histogram(h, bins=[-3.0, -1.0, 0.0, 0.5, 3.0])[0])
     dens, _ = np.histogram(arr(h), bins=5, range=(-2, 2), density=True)
     onp.testing.assert_allclose(dens.asnumpy(), onp.histogram(h, bins=5, range=(-2, 2), density=True)[0])
+    normed, _ = np.histogram(arr(h), bins=5, range=(-2, 2), normed=True)  # MXNet 1.9.1's old name
+    onp.testing.assert_allclose(normed.asnumpy(), dens.asnumpy())
     hist, edges = np.histogram(arr(onp.ones(3)), bins=2)
     onp.testing.assert_array_equal(hist.asnumpy(), onp.histogram(onp.ones(3), bins=2)[0])
     with pytest.raises(NotImplementedError, match="weights"):

@@ -81,6 +81,7 @@ def test_rounding():
     d = onp.array([1.25, 1.35, -1.45, 12.5, 127.0], dtype="float64")
     close(np.around(arr(d), 1), onp.around(d, 1))
     close(np.around(arr(d), -1), onp.around(d, -1))
+    close(np.around(x=arr(d), decimals=1), onp.around(d, 1))  # MXNet's parameter names
     i = onp.array([15, 25, -35], dtype="int32")
     assert np.around(arr(i)).dtype == onp.int32
     close(np.around(arr(i), -1), onp.around(i, -1))

@@ -87,14 +87,15 @@ def positive(x, out=None, **kwargs):
     return write_out("positive", _invoke("_plus_scalar", [x], scalar=0), out)
 
 
-def around(a, decimals=0, out=None):
-    """a rounded to `decimals` places, halves to even (NumPy's rule, which
+def around(x, decimals=0, out=None, **kwargs):
+    """x rounded to `decimals` places, halves to even (NumPy's rule, which
     MXNet's ``_npi_around`` follows); integer input with decimals >= 0 is
     returned unchanged (copied), as NumPy.
 
     Composed as: scale by 10**decimals, floor, take the fraction, round up above
     one half, down below, and to the even neighbour at exactly one half."""
-    a = _unary_input("around", a)
+    _no_kwargs("around", kwargs)
+    a = _unary_input("around", x)
     if not isinstance(decimals, (int, onp.integer)) or isinstance(decimals, bool):
         raise TypeError("around: decimals must be an integer, got %s" % type(decimals).__name__)
     dt = name_of(a)
@@ -103,12 +104,12 @@ def around(a, decimals=0, out=None):
             raise DTypeError("around: not supported for bool input")
         if decimals >= 0:
             return write_out("around", _invoke("_plus_scalar", [a], scalar=0), out)
-    x = float_input(a)
+    xf = float_input(a)
     with onp.errstate(over="ignore", under="ignore"):
         # NumPy's own scale: 10**decimals beyond float range gives inf or 0 and
         # a NaN result, as NumPy's around does, rather than a Python OverflowError.
         scale = float(onp.float64(10.0) ** decimals)
-    y = _invoke("_mul_scalar", [x], scalar=scale) if decimals else x
+    y = _invoke("_mul_scalar", [xf], scalar=scale) if decimals else xf
     f = _invoke("floor", [y])
     frac = _invoke("broadcast_sub", [y, f])
     up = _invoke("_greater_scalar", [frac], scalar=0.5)
@@ -224,14 +225,16 @@ def isfinite(x, out=None, **kwargs):
     return write_out("isfinite", _predicate("isfinite", x, fn, 1), out)
 
 
-def isposinf(x, out=None):
+def isposinf(x, out=None, **kwargs):
     """True where x is +inf."""
+    _no_kwargs("isposinf", kwargs)
     fn = lambda v: _invoke("_equal_scalar", [v], scalar=float("inf"))
     return write_out("isposinf", _predicate("isposinf", x, fn, 0), out)
 
 
-def isneginf(x, out=None):
+def isneginf(x, out=None, **kwargs):
     """True where x is -inf."""
+    _no_kwargs("isneginf", kwargs)
     fn = lambda v: _invoke("_equal_scalar", [v], scalar=float("-inf"))
     return write_out("isneginf", _predicate("isneginf", x, fn, 0), out)
 

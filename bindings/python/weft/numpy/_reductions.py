@@ -169,7 +169,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     return write_out("std", _invoke("sqrt", [var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)]), out)
 
 
-def average(a, axis=None, weights=None, returned=False):
+def average(a, axis=None, weights=None, returned=False, out=None):
     """The weighted average over axis: sum(a * w) / sum(w) (the mean without
     weights). 1-D weights with an int axis are laid along that axis, as NumPy.
     With returned=True also gives the sum of the weights (or the count),
@@ -177,7 +177,7 @@ def average(a, axis=None, weights=None, returned=False):
     sum (that would wait for the result): a zero sum gives inf/NaN."""
     a = check_array("average", "a", a)
     if weights is None:
-        avg = mean(a, axis=axis)
+        avg = mean(a, axis=axis, out=out)
         if not returned:
             return avg
         axes = normalize_axis("average", axis, a.ndim)
@@ -204,7 +204,7 @@ def average(a, axis=None, weights=None, returned=False):
     w = cast(w, name_of(x))
     num = sum(_invoke("broadcast_mul", [x, w]), axis=axis)
     den = sum(w, axis=axis)
-    avg = _invoke("broadcast_div", [num, den])
+    avg = write_out("average", _invoke("broadcast_div", [num, den]), out)
     return (avg, den) if returned else avg
 
 

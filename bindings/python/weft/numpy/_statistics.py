@@ -118,10 +118,11 @@ def quantile(a, q, axis=None, out=None, overwrite_input=None, interpolation="lin
     return _quantile("quantile", a, q, 1.0, axis, out, method or interpolation, keepdims)
 
 
-def histogram(a, bins=10, range=None, weights=None, density=None):  # pylint: disable=redefined-builtin
+def histogram(a, bins=10, range=None, normed=None, weights=None, density=None):  # pylint: disable=redefined-builtin
     """(hist, bin_edges) of the flattened a: ``bins`` equal bins over ``range``
     (default: a's min to max, which waits for a), or the given edges (a 1-D
     array). ``density=True`` normalises to a probability density.
+    ``normed`` is NumPy's old name for density (MXNet 1.9.1 keeps it).
     ``weights`` is not supported (as in MXNet 1.9.1): a NotImplementedError."""
     a = check_array("histogram", "a", a)
     if weights is not None:
@@ -151,7 +152,7 @@ def histogram(a, bins=10, range=None, weights=None, density=None):  # pylint: di
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
         hist, edges = _invoke("_histogram", [flat], bin_cnt=int(bins), range=(lo, hi))
-    if density:
+    if density or normed:
         widths = _invoke("broadcast_sub", [edges[1:], edges[:-1]])
         total = _sum(hist)
         dt = name_of(edges) if is_float(name_of(edges)) else default_float_dtype()
