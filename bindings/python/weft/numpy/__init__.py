@@ -13,7 +13,7 @@ from ._products import *  # noqa: F401,F403
 from ._statistics import *  # noqa: F401,F403
 from .fallback import *  # noqa: F401,F403  (Note [Host NumPy fallback])
 from . import _operators  # noqa: F401  (installs ndarray's operators)
-from . import _methods  # noqa: F401  (installs ndarray's math methods)
+from . import _math_methods  # noqa: F401  (installs ndarray's math methods)
 from . import _ufunc_protocol  # noqa: F401  (installs ndarray.__array_ufunc__)
 
 __all__ = ["ndarray"]

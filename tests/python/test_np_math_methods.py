@@ -7,7 +7,7 @@ import pytest
 
 import weft
 from weft import np
-from weft.numpy import _methods
+from weft.numpy import _math_methods
 
 R = onp.random.RandomState(3)
 
@@ -26,7 +26,7 @@ MATH_METHODS = ("abs all any arccos arccosh arcsin arcsinh arctan arctanh argmax
 def test_every_math_method_is_installed():
     for name in MATH_METHODS:
         fn = getattr(np.ndarray, name)
-        assert fn.__module__ == _methods.__name__ or fn.__qualname__.startswith("ndarray."), name
+        assert fn.__module__ == _math_methods.__name__ or fn.__qualname__.startswith("ndarray."), name
     ref = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "reference",
                                         "mxnet-1.9.1-numpy.txt"))
     if os.path.exists(ref):  # outside the repository; MATH_METHODS above is the copy checked always
