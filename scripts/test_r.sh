@@ -17,6 +17,8 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 export WEFT_LIB_DIR=$BUILD_DIR WEFT_INCLUDE_DIR=$ROOT/capi/include WEFT_HOME=$ROOT
 export R_LIBS=$BUILD_DIR/r-lib
+# The MXNet 1.9.1 files the loaders are checked against sit beside the checkout.
+export WEFT_FIXTURES=${WEFT_FIXTURES:-$ROOT/../shared/fixtures}
 rm -rf "$R_LIBS"
 mkdir -p "$R_LIBS"
 # Build from a copy so the checkout stays clean (configure writes src/Makevars).

@@ -57,13 +57,13 @@ def test_true_division_and_default_float_switch():
     i = arr(onp.array([1, 2, 3], dtype="int32"))
     assert (i / i).dtype == onp.float32 and np.true_divide(i, 2).dtype == onp.float32
     assert np.sqrt(i).dtype == onp.float32
-    prev = _promotion.set_np_default_dtype(True)
+    weft.npx.set_np(dtype=True)  # the user's switch (MXNet's npx.set_np(dtype=True))
     try:
         assert _promotion.default_float_dtype() == "float64"
         assert (i / i).dtype == onp.float64 and np.sqrt(i).dtype == onp.float64
         assert (i * 0.5).dtype == onp.float64
     finally:
-        _promotion.set_np_default_dtype(prev)
+        weft.npx.reset_np()
     assert (i / 2).dtype == onp.float32
     onp.testing.assert_allclose((i / 2).asnumpy(), [0.5, 1, 1.5])
     f = arr(onp.array([1, 2], dtype="float64"))

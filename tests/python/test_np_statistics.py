@@ -5,7 +5,6 @@ import pytest
 
 import weft
 from weft import np
-from weft.numpy import _promotion
 
 R = onp.random.RandomState(5)
 
@@ -100,10 +99,10 @@ def test_windows(name):
         onp.testing.assert_allclose(r.asnumpy(), getattr(onp, name)(m), atol=1e-6)
     r = getattr(np, name)(9, dtype="float64")
     onp.testing.assert_allclose(r.asnumpy(), getattr(onp, name)(9), atol=1e-14)
-    prev = _promotion.set_np_default_dtype(True)
+    prev = weft.util.set_np_default_dtype(True)
     try:
         assert getattr(np, name)(3).dtype == onp.float64
     finally:
-        _promotion.set_np_default_dtype(prev)
+        weft.util.set_np_default_dtype(prev)
     with pytest.raises(TypeError, match=name):
         getattr(np, name)(2.5)

@@ -37,6 +37,8 @@ from . import module
 from . import module as mod
 from . import test_utils
 from . import runtime, engine, util
+# MXNet 1.9.1 exposes these NumPy-mode switches at top level (mx.np_shape, mx.use_np_shape, ...).
+from .util import is_np_array, is_np_shape, np_array, np_shape, set_np_shape, use_np, use_np_array, use_np_shape
 from . import monitor
 from . import operator  # custom operators (mx.operator); installs nd.Custom / sym.Custom
 from .monitor import Monitor
@@ -58,6 +60,11 @@ _sys.modules.setdefault(__name__ + ".viz", visualization)
 _sys.modules.setdefault(__name__ + ".mod", module)
 _sys.modules.setdefault(__name__ + ".np", numpy)
 _sys.modules.setdefault(__name__ + ".npx", numpy_extension)
+# Submodules under the aliases too, so ``import weft.npx.random`` finds the loaded
+# module instead of executing the file a second time as a new module.
+_sys.modules.setdefault(__name__ + ".np.random", numpy.random)
+_sys.modules.setdefault(__name__ + ".npx.random", numpy_extension.random)
+_sys.modules.setdefault(__name__ + ".npx.image", numpy_extension.image)
 
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",

@@ -29,6 +29,7 @@ from . import symbol as _sym
 from .base import InvalidArgumentError
 from .context import current_context
 from .ndarray import NDArray
+from .util import use_np, use_np_default_dtype  # noqa: F401  # mx.test_utils.use_np, as MXNet 1.9.1 exports it
 
 __all__ = [
     "default_context", "set_default_context", "default_dtype", "default_rtols", "default_atols",
@@ -42,7 +43,7 @@ __all__ = [
     "assign_each2", "almost_equal_ignore_nan", "retry", "simple_forward", "set_env_var", "same_symbol_structure",
     "compare_ndarray_tuple", "compare_optimizer", "chi_square_check", "verify_generator", "create_2d_tensor",
     "create_vector", "collapse_sum_like", "download", "get_bz2_data", "get_zip_data", "EnvManager", "is_cd_run",
-    "has_tvm_ops", "is_op_runnable", "gen_buckets_probs_with_ppf", "mean_check", "var_check",
+    "has_tvm_ops", "is_op_runnable", "gen_buckets_probs_with_ppf", "mean_check", "var_check", "use_np",
 ]
 
 

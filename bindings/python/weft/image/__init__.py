@@ -14,6 +14,9 @@ from .augmenters import (Augmenter, BrightnessJitterAug, CastAug, CenterCropAug,
                          LightingAug, RandomCropAug, RandomGrayAug, RandomOrderAug, RandomSizedCropAug, ResizeAug,
                          SaturationJitterAug, SequentialAug)
 from .image_iter import ImageIter
+from .geometry import copyMakeBorder, imrotate, random_rotate
+from .detection import (CreateDetAugmenter, CreateMultiRandCropAugmenter, DetAugmenter, DetBorrowAug,
+                        DetHorizontalFlipAug, DetRandomCropAug, DetRandomPadAug, DetRandomSelectAug, ImageDetIter)
 from . import header as _header
 
 
@@ -28,4 +31,6 @@ __all__ = ["imread", "imdecode", "imresize", "scale_down", "resize_short", "fixe
            "ForceResizeAug", "RandomCropAug", "RandomSizedCropAug", "CenterCropAug", "RandomOrderAug",
            "BrightnessJitterAug", "ContrastJitterAug", "SaturationJitterAug", "HueJitterAug", "ColorJitterAug",
            "LightingAug", "ColorNormalizeAug", "RandomGrayAug", "HorizontalFlipAug", "CastAug", "CreateAugmenter",
-           "ImageIter"]
+           "ImageIter", "copyMakeBorder", "imrotate", "random_rotate", "DetAugmenter", "DetBorrowAug",
+           "DetRandomSelectAug", "DetHorizontalFlipAug", "DetRandomCropAug", "DetRandomPadAug",
+           "CreateMultiRandCropAugmenter", "CreateDetAugmenter", "ImageDetIter"]

@@ -91,7 +91,9 @@ def array(source_array, ctx=None, dtype=None):
                 source_array = np.array(source_array, dtype=_dt.FLAG_TO_NP[f])
         except (TypeError, ValueError) as e:
             raise ArgumentTypeError("source_array must be array like object (%s)" % e) from None
-    if source_array.dtype.kind in "OUSVcMm" and source_array.dtype.names is None:
+    # ml_dtypes' bfloat16 is a numpy "V"-kind dtype, and a real one (weft.dtypes).
+    if source_array.dtype.kind in "OUSVcMm" and source_array.dtype.names is None \
+            and source_array.dtype != _dt.bfloat16:
         raise DTypeError("cannot make an NDArray from a numpy array of dtype %s" % source_array.dtype)
     res = empty(source_array.shape, ctx, f)
     res._sync_copyfrom(source_array)

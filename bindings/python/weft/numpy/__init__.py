@@ -5,6 +5,14 @@ The array type is ``ndarray`` (Note [One array, two classes] in _array.py);
 the functions are built from the registry's operators.
 """
 from ._array import ndarray
+from .constants import *  # noqa: F401,F403
+from .creation import *  # noqa: F401,F403
+from .reshaping import *  # noqa: F401,F403
+from .rearranging import *  # noqa: F401,F403
+from .joining import *  # noqa: F401,F403
+from .splitting import *  # noqa: F401,F403
+from .repeating import *  # noqa: F401,F403
+from .text_io import *  # noqa: F401,F403
 from ._arithmetic import *  # noqa: F401,F403
 from ._elementwise import *  # noqa: F401,F403
 from ._reductions import *  # noqa: F401,F403
@@ -12,8 +20,8 @@ from ._sorting import *  # noqa: F401,F403
 from ._products import *  # noqa: F401,F403
 from ._statistics import *  # noqa: F401,F403
 from .fallback import *  # noqa: F401,F403  (Note [Host NumPy fallback])
+from . import _methods  # noqa: F401  (installs ndarray's methods: Note [Methods installed on ndarray])
 from . import _operators  # noqa: F401  (installs ndarray's operators)
 from . import _math_methods  # noqa: F401  (installs ndarray's math methods)
 from . import _ufunc_protocol  # noqa: F401  (installs ndarray.__array_ufunc__)
-
-__all__ = ["ndarray"]
+from . import random  # noqa: F401

@@ -20,6 +20,7 @@ object layout is the same), which costs no extra C call.
 from ..base import ArgumentTypeError, check_call, ffi, lib
 from ..ndarray.ndarray import NDArray, _new_obj
 from ..ndarray.op_call import _call
+from ..ndarray.serialization import _save_bytes, _unpickle
 
 __all__ = ["ndarray"]
 
@@ -48,9 +49,75 @@ class ndarray(NDArray):
         """The same array as a classic ``weft.nd.NDArray`` (no copy)."""
         return _clone(self, NDArray)
 
+    # -- autograd: the gradient of an np array is an np array ------------------------------
+    @property
+    def grad(self):
+        """The gradient attached by ``attach_grad`` (a weft.np.ndarray; None without one)."""
+        g = getattr(self, "_grad", None)
+        return None if g is None else _np(g)
+
+    def detach(self):
+        """The same memory as a new array that is not on the autograd tape."""
+        return _np(NDArray.detach(self))
+
+    def __reduce__(self):
+        # Pickled as the legacy array is (the saved bytes), and unpickled as an np array again.
+        return (_unpickle_np, (_save_bytes([self]),))
+
+    # -- conversions to Python and NumPy (NumPy's rules) -------------------------------------
+    def item(self, *args):
+        """An element as a Python scalar: the only one (size must be 1), or the
+        one at a flat index or a tuple of indices."""
+        if not args and self.size != 1:
+            raise ValueError("ndarray.item: can only convert an array of size 1 to a Python scalar, "
+                             "got size %d" % self.size)
+        return self.asnumpy().item(*args)
+
+    def asscalar(self):
+        """The only element as a NumPy scalar (MXNet's deprecated spelling of item)."""
+        if self.size != 1:
+            raise ValueError("ndarray.asscalar: the array is not a scalar (shape %s)" % (self.shape,))
+        return self.asnumpy().reshape(-1)[0]
+
+    def __len__(self):
+        shape = self.shape
+        if not shape:
+            raise TypeError("len() of unsized object (a 0-d weft.np.ndarray)")
+        return shape[0]
+
+    def __iter__(self):
+        shape = self.shape
+        if not shape:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(shape[0]):
+            yield self[i]
+
+    def _one_element(self, what):
+        if self.size != 1:
+            raise TypeError("only size-1 arrays can be converted to Python scalars (%s of shape %s)"
+                            % (what, self.shape))
+        return self.asnumpy().reshape(-1)[0]
+
+    def __float__(self):
+        return float(self._one_element("float()"))
+
+    def __int__(self):
+        return int(self._one_element("int()"))
+
+    def __index__(self):
+        if self.ndim != 0 or self.dtype.kind not in "iub":
+            raise TypeError("only integer scalar arrays can be converted to a scalar index "
+                            "(got dtype %s, shape %s)" % (self.dtype, self.shape))
+        return int(self.asnumpy())
+
     def as_np_ndarray(self):
         """This array (already a ``weft.np.ndarray``)."""
         return self
+
+
+def _unpickle_np(data):
+    """An np array from the bytes ``ndarray.__reduce__`` saved."""
+    return _np(_unpickle(data))
 
 
 def _clone(x, cls):

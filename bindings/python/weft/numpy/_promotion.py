@@ -21,39 +21,26 @@ which ``result_dtype`` implements:
 
 The default float type is float32 (MXNet's ``mx_real_t``) and float64 after
 ``npx.set_np(dtype=True)``: it is read through ``default_float_dtype()`` only,
-and ``set_np_default_dtype`` is the one setter (weft.npx wires its switch to it).
+which asks the switch's one home (Note [Default dtype switch] in
+_dtype_default.py).
 """
 import numbers
 
 import numpy as onp
 
 from ..base import DTypeError
+from ._dtype_default import default_float
 
 __all__ = []
-
-_STATE = {"np_default_dtype": False}
 
 # What NumPy's promotion may give that the engine lacks -> the type used instead.
 _WIDEN = {"int16": "int32", "uint16": "int32", "uint32": "int64"}
 _ENGINE_TYPES = ("float16", "float32", "float64", "uint8", "int8", "int32", "int64", "bool")
 
 
-def set_np_default_dtype(is_float64):
-    """Sets whether the default float type is float64 (``npx.set_np(dtype=True)``);
-    returns the previous setting."""
-    prev = _STATE["np_default_dtype"]
-    _STATE["np_default_dtype"] = bool(is_float64)
-    return prev
-
-
-def is_np_default_dtype():
-    """True when the default float type is float64."""
-    return _STATE["np_default_dtype"]
-
-
 def default_float_dtype():
     """'float64' after ``npx.set_np(dtype=True)``, else 'float32'."""
-    return "float64" if _STATE["np_default_dtype"] else "float32"
+    return default_float()
 
 
 def dtype_name(dt):

@@ -15,9 +15,11 @@ leaves the tape), and each call waits for its inputs to be computed.
 ``FALLBACK`` is MXNet 1.9.1's list, restricted to the names its ``mx.np``
 exposes (pmt is in the list but not in mx.np). Names NumPy removed come from
 _host_compat (Note [Fallback names NumPy removed]). ``float_power``,
-``heaviside`` and ``positive`` are in MXNet's list too, but weft.np exports
-engine versions of them (differentiable, on the device); the host versions
-stay reachable as ``weft.np.fallback.<name>``.
+``heaviside`` and ``positive`` (_arithmetic, _elementwise), ``size``
+(reshaping) and ``dsplit`` (splitting) are in MXNet's list too, but weft.np
+exports engine versions of them (on the device, differentiable where that
+means something); the host versions stay reachable as
+``weft.np.fallback.<name>``.
 """
 import functools
 
@@ -41,7 +43,7 @@ FALLBACK = (
     "union1d", "unpackbits", "unwrap", "vander",
 )
 # In FALLBACK but exported by weft.np from its engine implementation.
-ENGINE_OVERRIDES = ("float_power", "heaviside", "positive")
+ENGINE_OVERRIDES = ("float_power", "heaviside", "positive", "size", "dsplit")
 
 __all__ = [n for n in FALLBACK if n not in ENGINE_OVERRIDES]
 
