@@ -91,7 +91,8 @@ def divide(x1, x2, out=None, **kwargs):
 
 
 def mod(x1, x2, out=None, **kwargs):
-    """x1 % x2 with the sign of x2 (NumPy's ``mod``)."""
+    """x1 % x2 with the sign of x2 (NumPy's ``mod``). A zero divisor gives 0
+    for floats too, as MXNet's mod kernel (NumPy gives NaN there)."""
     _no_kwargs("mod", kwargs)
     return _arith("mod", "mod", x1, x2, out)
 
