@@ -32,6 +32,14 @@ def test_dtype_and_grad_req_tables():
     assert _DTYPE_NP_TO_MX[mx.nd.ones(1, dtype="int64").dtype.type] == 6
 
 
+def test_numpy_array_scope_importable():
+    # MXNet's legacy tests import it at module level (weft.util has it from the npx work)
+    from weft.util import _NumpyArrayScope
+    with _NumpyArrayScope(True):
+        assert mx.util.is_np_array()
+    assert not mx.util.is_np_array()
+
+
 def test_base_as_list():
     from weft.base import _as_list
     assert _as_list(3) == [3]

@@ -55,59 +55,23 @@ def _pending(ns, names):
     return {"%s %s" % (ns, n) for n in names.split()}
 
 
-# Submodules other helpers are adding (helpers nplinalg, npx).
-PENDING_MODULES = frozenset({"weft.numpy.linalg", "weft.numpy.random", "weft.numpy_extension.image",
-                             "weft.numpy_extension.random"})
+# Submodules other helpers are adding (helper nplinalg).
+PENDING_MODULES = frozenset({"weft.numpy.linalg"})
 
 PENDING = frozenset().union(
-    # mx.np math, reductions, sorting, statistics, ufuncs (helper npmath) and the new C++-backed
-    # functions (helper npops)
+    # the new C++-backed functions (helper npops) and tril (not on any branch yet); the math,
+    # reductions, sorting, statistics, ufuncs and host fallbacks of helper npmath are all present
     _pending("mx.np", """
-        abs absolute add all allclose alltrue amax amin any apply_along_axis apply_over_axes arccos arccosh
-        arcsin arcsinh arctan arctan2 arctanh argmax argmin argpartition argsort argwhere around array_equal
-        array_equiv average bincount bitwise_and bitwise_not bitwise_or bitwise_xor blackman cbrt ceil choose
-        clip compress copysign corrcoef correlate cos cosh count_nonzero cov cumsum deg2rad degrees delete
-        diag_indices_from diff digitize divide divmod dot ediff1d einsum equal exp expm1 extract fabs fix
-        flatnonzero float_power floor frexp greater greater_equal hamming hanning heaviside histogram
-        histogram2d histogram_bin_edges histogramdd hypot i0 in1d inner insert interp intersect1d invert
-        isclose isfinite isin isinf isnan isneginf isposinf ix_ lcm ldexp less less_equal lexsort log log10
-        log1p log2 logical_not matmul max maximum mean min min_scalar_type minimum mirr mod modf msort
-        multiply nan_to_num nanargmax nanargmin nancumprod nancumsum nanmax nanmedian nanmin nanpercentile
-        nanprod nanquantile negative nonzero not_equal npv outer packbits pad partition percentile piecewise
-        poly polyadd polydiv polyfit polyint polymul polysub polyval positive power ppmt prod product
-        promote_types ptp pv quantile rad2deg radians rate real reciprocal remainder result_type rint roots
-        round round_ searchsorted select setdiff1d setxor1d sign signbit sin sinh sometrue sort spacing sqrt
-        square std subtract sum take_along_axis tan tanh tensordot trace trapz tril tril_indices_from
-        trim_zeros triu_indices_from true_divide trunc union1d unique unpackbits unravel_index unwrap vander
-        var vdot where"""),
+        bincount delete diag_indices_from diff ediff1d einsum flatnonzero insert interp nonzero pad polyval
+        tensordot tril unique unravel_index"""),
     # np.linalg (helper nplinalg)
     _pending("mx.np.linalg", """
         cholesky cond det eig eigh eigvals eigvalsh inv lstsq matrix_power matrix_rank multi_dot norm pinv qr
         slogdet solve svd tensorinv tensorsolve"""),
-    # np.random, npx, npx.image, npx.random (helper npx)
-    _pending("mx.np.random", """
-        beta chisquare choice exponential gamma gumbel logistic lognormal multinomial multivariate_normal
-        normal pareto power rand randint randn rayleigh shuffle uniform weibull"""),
-    _pending("mx.npx", """
-        activation arange_like batch_dot batch_flatten batch_norm cast constraint_check convolution cpu
-        cpu_pinned current_context deconvolution dropout embedding erf erfinv fully_connected gamma gammaln
-        gather_nd get_cuda_compute_capability gpu gpu_memory_info is_np_array is_np_shape layer_norm
-        leaky_relu load log_softmax multibox_detection multibox_prior multibox_target nonzero num_gpus
-        one_hot pick pooling relu reset_np reshape reshape_like rnn roi_pooling save sequence_mask set_np
-        shape_array sigmoid slice smooth_l1 softmax topk waitall"""),
-    _pending("mx.npx.image", """
-        Augmenter BrightnessJitterAug CastAug CenterCropAug ColorJitterAug ColorNormalizeAug
-        ContrastJitterAug CreateAugmenter CreateDetAugmenter CreateMultiRandCropAugmenter DetAugmenter
-        DetBorrowAug DetHorizontalFlipAug DetRandomCropAug DetRandomPadAug DetRandomSelectAug ForceResizeAug
-        HorizontalFlipAug HueJitterAug ImageDetIter ImageIter LightingAug RandomCropAug RandomGrayAug
-        RandomOrderAug RandomSizedCropAug ResizeAug SaturationJitterAug SequentialAug adjust_lighting
-        center_crop color_normalize copyMakeBorder crop fixed_crop flip_left_right flip_top_bottom imdecode
-        imread imresize imrotate normalize random_brightness random_color_jitter random_contrast random_crop
-        random_flip_left_right random_flip_top_bottom random_hue random_lighting random_rotate
-        random_saturation random_size_crop resize resize_short scale_down to_tensor"""),
-    _pending("mx.npx.random", "bernoulli normal_n seed uniform_n"),
-    # math methods of mx.np.ndarray (helper npmath)
-    _pending(CLASS_NS, "all any cumsum nonzero std var"),
+    # npx.nonzero (helper npops)
+    _pending("mx.npx", "nonzero"),
+    # ndarray.nonzero (helper npops: nonzero)
+    _pending(CLASS_NS, "nonzero"),
 )
 
 

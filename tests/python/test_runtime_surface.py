@@ -73,7 +73,12 @@ def test_util_helpers(tmp_path):
     mx.util.makedirs(str(d))
     mx.util.makedirs(str(d))  # exists: no error
     assert d.is_dir()
-    assert mx.util.is_np_array() is False and mx.util.is_np_shape() is False
+    assert mx.util.is_np_array() is False and mx.util.is_np_shape() is False  # off until set_np()
+    mx.npx.set_np()
+    try:
+        assert mx.util.is_np_array() is True and mx.util.is_np_shape() is True
+    finally:
+        mx.npx.reset_np()
     assert mx.util.get_gpu_count() == mx.context.num_gpus()
     mx.util.setenv("WEFT_UTIL_TEST", "3")
     assert mx.util.getenv("WEFT_UTIL_TEST") == "3" == os.environ["WEFT_UTIL_TEST"]

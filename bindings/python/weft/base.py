@@ -159,6 +159,8 @@ def _load_api_module():
     if os.environ.get("WEFT_CFFI_MODE", "").lower() == "abi":
         return None
     try:
+        # The API-mode module is optional (built by pip install, absent in a source tree or with
+        # WEFT_CFFI_MODE=abi): imported here, where its absence falls back to ABI mode.
         from . import _weft_ffi  # pylint: disable=import-outside-toplevel
     except ImportError:
         return None

@@ -13,4 +13,15 @@ from .joining import *  # noqa: F401,F403
 from .splitting import *  # noqa: F401,F403
 from .repeating import *  # noqa: F401,F403
 from .text_io import *  # noqa: F401,F403
+from ._arithmetic import *  # noqa: F401,F403
+from ._elementwise import *  # noqa: F401,F403
+from ._reductions import *  # noqa: F401,F403
+from ._sorting import *  # noqa: F401,F403
+from ._products import *  # noqa: F401,F403
+from ._statistics import *  # noqa: F401,F403
+from .fallback import *  # noqa: F401,F403  (Note [Host NumPy fallback])
 from . import _methods  # noqa: F401  (installs ndarray's methods: Note [Methods installed on ndarray])
+from . import _operators  # noqa: F401  (installs ndarray's operators)
+from . import _math_methods  # noqa: F401  (installs ndarray's math methods)
+from . import _ufunc_protocol  # noqa: F401  (installs ndarray.__array_ufunc__)
+from . import random  # noqa: F401
