@@ -5,5 +5,6 @@ The array type is ``ndarray`` (Note [One array, two classes] in _array.py);
 the functions are built from the registry's operators.
 """
 from ._array import ndarray
+from .index_tricks import *  # unravel_index, diag_indices_from (issue 37 point 3)
 
 __all__ = ["ndarray"]
