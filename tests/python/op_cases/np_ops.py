@@ -1,0 +1,133 @@
+"""Cases of the NumPy-interface kernels declared under MXNet 1.9.1's `_npi_*`
+names for weft.np (issue 37 point 3): _npi_diff, _npi_polyval and their
+backward ops, _npx_nonzero and _npi_bincount (data-dependent output shapes),
+against official NumPy."""
+import numpy as np
+
+from .case import Case
+from .tensor import F16, F32, F64, rand
+
+I32, I64, BOOL = np.int32, np.int64, np.bool_
+
+
+def _ins(*makers):
+    return lambda rng: [m(rng) if callable(m) else np.asarray(m) for m in makers]
+
+
+# ---- _npi_diff --------------------------------------------------------------------
+
+def _diff_ref(n=1, axis=-1):
+    return lambda a: np.diff(a, n=n, axis=axis)
+
+
+def _diff_grad_ref(n=1, axis=-1):
+    """The adjoint of the n-th difference: M^T g along axis, M = diff(eye) (m x len)."""
+    def ref(g, a):
+        length = a.shape[axis]
+        m = np.diff(np.eye(length), n=n, axis=0)  # (max(length - n, 0), length)
+        gm = np.moveaxis(g.astype(F64), axis, -1)
+        return np.moveaxis(gm @ m, -1, axis).astype(a.dtype)
+    return ref
+
+
+# ---- _npi_polyval ------------------------------------------------------------------
+
+def _polyval_ref(p, x):
+    return np.polyval(p, x).astype(x.dtype)
+
+
+def _polyval_grad_ref(g, p, x):
+    n = p.shape[0]
+    g64, x64 = g.astype(F64), x.astype(F64)
+    gp = np.array([(g64 * x64 ** (n - 1 - k)).sum() for k in range(n)])
+    gx = g64 * np.polyval(np.polyder(p.astype(F64)), x64) if n > 1 else np.zeros_like(x64)
+    return gp.astype(p.dtype), gx.astype(x.dtype)
+
+
+# ---- _npx_nonzero ------------------------------------------------------------------
+
+def _nonzero_ref(x):
+    return np.argwhere(x).astype(I64)
+
+
+def _sparse(shape, dtype=F32):
+    """About half the elements zero (nan and -0.0 among them for floats)."""
+    def make(rng):
+        x = np.where(rng.random(shape) < 0.5, 0, rng.integers(1, 9, size=shape)).astype(dtype)
+        if np.issubdtype(np.dtype(dtype), np.floating) and x.size >= 2:
+            x.flat[0], x.flat[-1] = np.nan, -0.0
+        return x
+    return make
+
+
+# ---- _npi_bincount -----------------------------------------------------------------
+
+def _bincount_ref(minlength=0):
+    return lambda x: np.bincount(x, minlength=minlength).astype(I64)
+
+
+def _bincount_weighted_ref(minlength=0):
+    return lambda x, w: np.bincount(x, weights=w.astype(F64), minlength=minlength).astype(w.dtype)
+
+
+CASES = {
+    "_npi_diff": [
+        Case([np.array([1, 2, 4, 7, 0], F32)], ref=_diff_ref(), rtol=0, atol=0, name="diff-doc"),
+        Case([np.array([1, 2, 4, 7, 0], F32)], attrs={"n": 2}, ref=_diff_ref(2), rtol=0, atol=0, name="diff-doc-n2"),
+        Case(_ins(rand((3, 5, 4), F32)), attrs={"axis": 1, "n": 3}, ref=_diff_ref(3, 1), name="diff-axis1-n3"),
+        Case(_ins(rand((4, 6), F64)), attrs={"axis": -2}, ref=_diff_ref(1, -2), rtol=1e-12, atol=1e-12,
+             name="diff-negative-axis-f64"),
+        Case(_ins(rand((2, 3), F32)), attrs={"n": 0}, ref=_diff_ref(0), rtol=0, atol=0, name="diff-n0-copy"),
+        Case(_ins(rand((2, 3), F32)), attrs={"n": 5}, ref=_diff_ref(5), name="diff-n-past-length-empty"),
+        Case(_ins(rand((0, 4), F32)), attrs={"axis": 1}, ref=_diff_ref(1, 1), name="diff-zero-size"),
+        Case(_ins(rand((3, 7), I32, -100, 100)), attrs={"n": 4}, ref=_diff_ref(4), rtol=0, atol=0, name="diff-int32"),
+        Case([np.array([-128, 127, -128, 5], np.int8)], ref=_diff_ref(), rtol=0, atol=0, name="diff-int8-wraps"),
+        Case(_ins(rand((2, 6), BOOL)), attrs={"n": 2}, ref=_diff_ref(2), rtol=0, atol=0, name="diff-bool-xor"),
+        Case(_ins(rand((3, 5), F16)), attrs={"n": 2}, ref=_diff_ref(2), rtol=0, atol=0, name="diff-f16-each-step"),
+    ],
+    "_backward_npi_diff": [
+        Case(_ins(rand((3, 2, 4), F64), rand((3, 5, 4), F64)), attrs={"axis": 1, "n": 3}, ref=_diff_grad_ref(3, 1),
+             rtol=1e-12, atol=1e-12, name="backward_diff-axis1-n3"),
+        Case(_ins(rand((4, 5), F32), rand((4, 6), F32)), ref=_diff_grad_ref(), name="backward_diff-last"),
+        Case(_ins(rand((2, 0), F32), rand((2, 3), F32)), attrs={"n": 4}, ref=_diff_grad_ref(4),
+             name="backward_diff-empty-output-gives-zeros"),
+    ],
+    "_npi_polyval": [
+        Case([np.array([3, 0, 1], F32), np.array([5, 1], F32)], ref=_polyval_ref, rtol=0, atol=0, name="polyval-doc"),
+        Case(_ins(rand((4,), F64), rand((3, 5), F64, -2, 2)), ref=_polyval_ref, rtol=1e-12, atol=1e-12,
+             name="polyval-f64-2d"),
+        Case(_ins(rand((5,), F32), rand((2, 3, 2), F32, -1.5, 1.5)), ref=_polyval_ref, name="polyval-f32-3d"),
+        Case(_ins(rand((3,), I32, -5, 5), rand((6,), I32, -9, 9)), ref=_polyval_ref, rtol=0, atol=0,
+             name="polyval-int32"),
+        Case([np.array([2.0, -1.0], F32), np.array(1.5, F32)], ref=_polyval_ref, rtol=0, atol=0, name="polyval-0d-x"),
+        Case(_ins(rand((0,), F32), rand((3,), F32)), ref=_polyval_ref, rtol=0, atol=0, name="polyval-empty-p-zeros"),
+        Case(_ins(rand((3,), F32), rand((0, 2), F32)), ref=_polyval_ref, name="polyval-zero-size-x"),
+    ],
+    "_backward_npi_polyval": [
+        Case(_ins(rand((3, 4), F64), rand((4,), F64), rand((3, 4), F64, -2, 2)), ref=_polyval_grad_ref, rtol=1e-10,
+             atol=1e-12, name="backward_polyval-f64"),
+        Case(_ins(rand((5,), F32), rand((1,), F32), rand((5,), F32)), ref=_polyval_grad_ref, rtol=1e-5, atol=1e-6,
+             name="backward_polyval-constant"),
+    ],
+    "_npx_nonzero": [
+        Case([np.array([[1, 0], [0, 2]], F32)], ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-doc"),
+        Case(_ins(_sparse((3, 4, 5))), ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-3d-nan-negzero"),
+        Case(_ins(_sparse((7,), I32)), ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-1d-int32"),
+        Case(_ins(rand((2, 6), BOOL)), ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-bool"),
+        Case([np.zeros((3, 2), F64)], ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-none"),
+        Case([np.zeros((0, 3), F32)], ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-zero-size"),
+    ],
+    "_npi_bincount": [
+        Case([np.array([0, 1, 1, 3, 2, 1, 7], I64)], ref=_bincount_ref(), rtol=0, atol=0, name="bincount-doc"),
+        Case(_ins(rand((40,), I32, 0, 9)), ref=_bincount_ref(), rtol=0, atol=0, name="bincount-int32"),
+        Case(_ins(rand((10,), np.uint8, 0, 4)), attrs={"minlength": 9}, ref=_bincount_ref(9), rtol=0, atol=0,
+             name="bincount-minlength-longer"),
+        Case([np.zeros((0,), I64)], attrs={"minlength": 3}, ref=_bincount_ref(3), rtol=0, atol=0,
+             name="bincount-empty-minlength"),
+        Case([np.zeros((0,), I64)], ref=_bincount_ref(), rtol=0, atol=0, name="bincount-empty"),
+        Case(_ins(rand((30,), I64, 0, 6), rand((30,), F64)), attrs={"has_weights": True},
+             ref=_bincount_weighted_ref(), rtol=1e-12, atol=1e-12, name="bincount-weights-f64"),
+        Case(_ins(rand((25,), I32, 0, 5), rand((25,), F32)), attrs={"has_weights": True, "minlength": 8},
+             ref=_bincount_weighted_ref(8), name="bincount-weights-f32-minlength"),
+    ],
+}
