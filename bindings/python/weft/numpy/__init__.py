@@ -10,5 +10,6 @@ from .polynomial import *  # polyval (issue 37 point 3)
 from .nonzeros import *  # nonzero, flatnonzero (issue 37 point 3)
 from .index_tricks import *  # unravel_index, diag_indices_from (issue 37 point 3)
 from .counting import *  # bincount (issue 37 point 3)
+from .contraction import *  # tensordot (issue 37 point 3)
 
 __all__ = ["ndarray"]
