@@ -1,7 +1,7 @@
 """Cases of the NumPy-interface kernels declared under MXNet 1.9.1's `_npi_*`
 names for weft.np (issue 37 point 3): _npi_diff, _npi_polyval and their
-backward ops, _npx_nonzero and _npi_bincount (data-dependent output shapes),
-against official NumPy."""
+backward ops, _npx_nonzero, _npi_bincount and _npi_unique (data-dependent
+output shapes), against official NumPy."""
 import numpy as np
 
 from .case import Case
@@ -70,6 +70,23 @@ def _bincount_weighted_ref(minlength=0):
     return lambda x, w: np.bincount(x, weights=w.astype(F64), minlength=minlength).astype(w.dtype)
 
 
+# ---- _npi_unique -------------------------------------------------------------------
+
+def _unique_ref(return_index=False, return_inverse=False, return_counts=False, axis=None):
+    def ref(x):
+        res = np.unique(x, return_index=return_index, return_inverse=return_inverse, return_counts=return_counts,
+                        axis=axis)
+        if not isinstance(res, tuple):
+            return res
+        # MXNet's (and NumPy 1.x's) inverse is 1-D; the index outputs are int64
+        return tuple(r if i == 0 else r.reshape(-1).astype(I64) for i, r in enumerate(res))
+    return ref
+
+
+def _repeats(shape, dtype=F32, hi=4):
+    return lambda rng: rng.integers(0, hi, size=shape).astype(dtype)
+
+
 CASES = {
     "_npi_diff": [
         Case([np.array([1, 2, 4, 7, 0], F32)], ref=_diff_ref(), rtol=0, atol=0, name="diff-doc"),
@@ -129,5 +146,18 @@ CASES = {
              ref=_bincount_weighted_ref(), rtol=1e-12, atol=1e-12, name="bincount-weights-f64"),
         Case(_ins(rand((25,), I32, 0, 5), rand((25,), F32)), attrs={"has_weights": True, "minlength": 8},
              ref=_bincount_weighted_ref(8), name="bincount-weights-f32-minlength"),
+    ],
+    "_npi_unique": [
+        Case([np.array([1, 1, 2, 2, 3, 3], F32)], ref=_unique_ref(), rtol=0, atol=0, name="unique-doc"),
+        Case(_ins(_repeats((4, 5))), attrs={"return_index": True, "return_inverse": True, "return_counts": True},
+             ref=_unique_ref(True, True, True), rtol=0, atol=0, name="unique-all-outputs"),
+        Case(_ins(_repeats((6, 3), I32, 2)), attrs={"axis": 0, "return_counts": True},
+             ref=_unique_ref(return_counts=True, axis=0), rtol=0, atol=0, name="unique-rows-int32"),
+        Case(_ins(_repeats((2, 7), I64, 2)), attrs={"axis": -1, "return_inverse": True},
+             ref=_unique_ref(return_inverse=True, axis=-1), rtol=0, atol=0, name="unique-columns-negative-axis"),
+        Case([np.array([np.nan, 1.0, np.nan, -0.0, 0.0], F64)], attrs={"return_counts": True},
+             ref=_unique_ref(return_counts=True), rtol=0, atol=0, name="unique-nan-collapses"),
+        Case([np.zeros((0,), F32)], attrs={"return_index": True}, ref=_unique_ref(True), rtol=0, atol=0,
+             name="unique-empty"),
     ],
 }

@@ -11,5 +11,6 @@ from .nonzeros import *  # nonzero, flatnonzero (issue 37 point 3)
 from .index_tricks import *  # unravel_index, diag_indices_from (issue 37 point 3)
 from .counting import *  # bincount (issue 37 point 3)
 from .contraction import *  # tensordot (issue 37 point 3)
+from .setops import *  # unique (issue 37 point 3)
 
 __all__ = ["ndarray"]
