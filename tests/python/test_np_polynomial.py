@@ -84,3 +84,40 @@ def test_polyval_gradients_match_finite_differences(pn, xshape):
     num_x = _numeric_grad(lambda v: float((onp.polyval(p0, v) * w).sum()), x0)
     onp.testing.assert_allclose(p.grad.asnumpy(), num_p, rtol=1e-6, atol=1e-8)
     onp.testing.assert_allclose(x.grad.asnumpy(), num_x, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("left,right,period", [(None, None, None), (-1.0, 7.0, None), (None, None, 3.0),
+                                               (None, None, -2.5), (2.0, 3.0, 4.0)])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_interp_matches_numpy(left, right, period, dtype):
+    rng = onp.random.default_rng(11)
+    xp = onp.sort(rng.uniform(-3, 3, size=7)).astype(dtype) if dtype != "int32" else onp.arange(0, 14, 2, dtype)
+    fp = rng.uniform(-1, 1, size=7).astype(dtype)
+    x = rng.uniform(-5, 15, size=(3, 5)).astype(dtype)
+    x.flat[0] = xp[0]  # on a sample point exactly
+    x.flat[1] = xp[-1]
+    got = np.interp(_np(x), _np(xp), _np(fp), left=left, right=right, period=period)
+    want = onp.interp(x, xp, fp, left=left, right=right, period=period)
+    assert type(got) is np.ndarray and got.dtype == onp.float64 and got.shape == want.shape
+    onp.testing.assert_allclose(got.asnumpy(), want, rtol=1e-14, atol=1e-14)
+
+
+def test_interp_scalars_edges_and_bad_input():
+    xp, fp = _np(onp.array([1.0, 2.0, 3.0])), _np(onp.array([3.0, 2.0, 0.0]))
+    got = np.interp(2.5, xp, fp)
+    assert got.shape == () and float(got.asnumpy()) == 1.0
+    onp.testing.assert_array_equal(np.interp([0.0, 4.0], xp, fp).asnumpy(), [3.0, 0.0])
+    nan = np.interp(_np(onp.array([onp.nan])), xp, fp)
+    assert onp.isnan(nan.asnumpy()).all()
+    with pytest.raises(ValueError, match="interp: argument 'period' must be a non-zero value"):
+        np.interp(1.0, xp, fp, period=0)
+    with pytest.raises(ValueError, match=r"_npi_interp: input 'xp' \(the sample points\) must not be empty"):
+        np.interp(1.0, _np(onp.zeros(0)), _np(onp.zeros(0)))
+    with pytest.raises(ValueError, match=r"_npi_interp: inputs 'fp' and 'xp' must have the same shape"):
+        np.interp(1.0, xp, _np(onp.array([1.0, 2.0])))
+    with pytest.raises(ValueError, match=r"_npi_interp: input 'xp' must be 1-D"):
+        np.interp(1.0, _np(onp.ones((2, 2))), _np(onp.ones((2, 2))))
+    with pytest.raises(TypeError, match="interp: argument 'xp' must be a weft.np.ndarray, got list"):
+        np.interp(1.0, [1.0, 2.0], fp)
+    with pytest.raises(TypeError, match="interp: argument 'left' must be a real number or None, got str"):
+        np.interp(1.0, xp, fp, left="a")

@@ -1,6 +1,6 @@
 """Cases of the NumPy-interface kernels declared under MXNet 1.9.1's `_npi_*`
 names for weft.np (issue 37 point 3): _npi_diff, _npi_polyval and their
-backward ops, _npx_nonzero, _npi_bincount and _npi_unique (data-dependent
+backward ops, _npi_interp, _npx_nonzero, _npi_bincount and _npi_unique (data-dependent
 output shapes), against official NumPy."""
 import numpy as np
 
@@ -87,6 +87,19 @@ def _repeats(shape, dtype=F32, hi=4):
     return lambda rng: rng.integers(0, hi, size=shape).astype(dtype)
 
 
+# ---- _npi_interp -------------------------------------------------------------------
+
+def _interp_ref(left=None, right=None, period=None):
+    def ref(xp, fp, x):
+        return np.interp(x.astype(F64), xp.astype(F64), fp.astype(F64), left=left, right=right,
+                         period=period).astype(x.dtype)
+    return ref
+
+
+def _increasing(n, dtype=F64):
+    return lambda rng: np.sort(rng.uniform(-2, 2, size=n)).astype(dtype)
+
+
 CASES = {
     "_npi_diff": [
         Case([np.array([1, 2, 4, 7, 0], F32)], ref=_diff_ref(), rtol=0, atol=0, name="diff-doc"),
@@ -159,5 +172,18 @@ CASES = {
              ref=_unique_ref(return_counts=True), rtol=0, atol=0, name="unique-nan-collapses"),
         Case([np.zeros((0,), F32)], attrs={"return_index": True}, ref=_unique_ref(True), rtol=0, atol=0,
              name="unique-empty"),
+    ],
+    "_npi_interp": [
+        Case([np.array([1, 2, 3], F64), np.array([3, 2, 0], F64), np.array([2.5], F64)], ref=_interp_ref(),
+             rtol=0, atol=0, name="interp-doc"),
+        Case(_ins(_increasing(6), rand((6,), F64), rand((3, 4), F64, -3, 3)), ref=_interp_ref(), rtol=1e-15,
+             atol=1e-15, name="interp-f64-outside-range"),
+        Case(_ins(_increasing(5, F32), rand((5,), F32), rand((7,), F32, -3, 3)), attrs={"left": -9.0, "right": 9.0},
+             ref=_interp_ref(-9.0, 9.0), name="interp-f32-left-right"),
+        Case(_ins(rand((6,), F64, 0, 10), rand((6,), F64), rand((8,), F64, -20, 20)), attrs={"period": 10.0},
+             ref=_interp_ref(period=10.0), rtol=1e-12, atol=1e-12, name="interp-period"),
+        Case([np.array([1.0], F64), np.array([5.0], F64), np.array([0.0, 1.0, 2.0], F64)], ref=_interp_ref(),
+             rtol=0, atol=0, name="interp-one-point"),
+        Case(_ins(_increasing(4), rand((4,), F64), rand((0,), F64)), ref=_interp_ref(), name="interp-zero-size-x"),
     ],
 }

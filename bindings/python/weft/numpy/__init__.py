@@ -6,7 +6,7 @@ the functions are built from the registry's operators.
 """
 from ._array import ndarray
 from .differences import *  # diff, ediff1d (issue 37 point 3)
-from .polynomial import *  # polyval (issue 37 point 3)
+from .polynomial import *  # polyval, interp (issue 37 point 3)
 from .nonzeros import *  # nonzero, flatnonzero (issue 37 point 3)
 from .index_tricks import *  # unravel_index, diag_indices_from (issue 37 point 3)
 from .counting import *  # bincount (issue 37 point 3)
