@@ -12,6 +12,6 @@ from .index_tricks import *  # unravel_index, diag_indices_from (issue 37 point 
 from .counting import *  # bincount (issue 37 point 3)
 from .contraction import *  # tensordot (issue 37 point 3)
 from .setops import *  # unique (issue 37 point 3)
-from .deletion import *  # delete (issue 37 point 3)
+from .deletion import *  # delete, insert (issue 37 point 3)
 
 __all__ = ["ndarray"]
