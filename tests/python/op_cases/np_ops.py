@@ -100,6 +100,42 @@ def _increasing(n, dtype=F64):
     return lambda rng: np.sort(rng.uniform(-2, 2, size=n)).astype(dtype)
 
 
+# ---- _npi_pad ----------------------------------------------------------------------
+
+def _pad_ref(width, mode, value=0.0):
+    kw = {"constant_values": value} if mode == "constant" else {}
+    return lambda x: np.pad(x, width, mode=mode, **kw)
+
+
+def _pad_grad_ref(width, mode):
+    """The adjoint of np.pad: each input element's gradient sums og where its value landed."""
+    def ref(g, x):
+        out = np.zeros(x.shape, F64)
+        for i in np.ndindex(*x.shape):
+            e = np.zeros(x.shape)
+            e[i] = 1.0
+            out[i] = (np.pad(e, width, mode=mode) * g).sum()
+        return out.astype(x.dtype)
+    return ref
+
+
+_PAD_MODES = {"constant": 0, "edge": 1, "reflect": 2, "symmetric": 3, "maximum": 4, "minimum": 5}
+
+
+def _pad_case(shape, width, mode, dtype=F32, value=0.0):
+    text = "(" + ", ".join("(%d, %d)" % wa for wa in width) + ")"
+    return Case(_ins(rand(shape, dtype, -9, 9)), attrs={"pad_width": text, "mode": _PAD_MODES[mode],
+                                                         "constant_values": value},
+                ref=_pad_ref(width, mode, value), rtol=0, atol=0, name="pad-%s-%s" % (mode, np.dtype(dtype).name))
+
+
+def _pad_grad_case(shape, width, mode):
+    text = "(" + ", ".join("(%d, %d)" % wa for wa in width) + ")"
+    out = tuple(s + b + a for s, (b, a) in zip(shape, width))
+    return Case(_ins(rand(out, F64), rand(shape, F64)), attrs={"pad_width": text, "mode": _PAD_MODES[mode]},
+                ref=_pad_grad_ref(width, mode), rtol=1e-12, atol=1e-12, name="backward_pad-%s" % mode)
+
+
 CASES = {
     "_npi_diff": [
         Case([np.array([1, 2, 4, 7, 0], F32)], ref=_diff_ref(), rtol=0, atol=0, name="diff-doc"),
@@ -185,5 +221,19 @@ CASES = {
         Case([np.array([1.0], F64), np.array([5.0], F64), np.array([0.0, 1.0, 2.0], F64)], ref=_interp_ref(),
              rtol=0, atol=0, name="interp-one-point"),
         Case(_ins(_increasing(4), rand((4,), F64), rand((0,), F64)), ref=_interp_ref(), name="interp-zero-size-x"),
+    ],
+    "_npi_pad": [
+        _pad_case((3, 4), ((1, 2), (2, 0)), "constant", value=2.5),
+        _pad_case((3, 4), ((2, 3), (5, 1)), "edge", F64),
+        _pad_case((3, 4), ((4, 5), (6, 1)), "reflect"),
+        _pad_case((2, 3, 2), ((1, 1), (4, 2), (0, 3)), "symmetric", I32),
+        _pad_case((3, 4), ((1, 2), (2, 1)), "maximum"),
+        _pad_case((4,), ((3, 2),), "minimum", I64),
+    ],
+    "_backward_npi_pad": [
+        _pad_grad_case((3, 4), ((1, 2), (2, 0)), "constant"),
+        _pad_grad_case((3, 2), ((2, 1), (3, 4)), "reflect"),
+        _pad_grad_case((2, 3), ((1, 3), (2, 2)), "symmetric"),
+        _pad_grad_case((2, 3), ((2, 0), (1, 1)), "edge"),
     ],
 }

@@ -13,5 +13,6 @@ from .counting import *  # bincount (issue 37 point 3)
 from .contraction import *  # tensordot (issue 37 point 3)
 from .setops import *  # unique (issue 37 point 3)
 from .deletion import *  # delete, insert (issue 37 point 3)
+from .padding import *  # pad (issue 37 point 3)
 
 __all__ = ["ndarray"]
