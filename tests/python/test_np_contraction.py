@@ -97,3 +97,92 @@ def test_tensordot_gradients_match_finite_differences(sa, sb, axes):
     gb = _numeric_grad(lambda v: float((onp.tensordot(a0, v, axes=axes) * w).sum()), b0)
     onp.testing.assert_allclose(a.grad.asnumpy(), ga, rtol=1e-6, atol=1e-8)
     onp.testing.assert_allclose(b.grad.asnumpy(), gb, rtol=1e-6, atol=1e-8)
+
+
+EINSUMS = [
+    ("ij,jk->ik", [(3, 4), (4, 5)]),
+    ("ij,jk", [(3, 4), (4, 5)]),
+    ("ii->i", [(4, 4)]),
+    ("ii", [(4, 4)]),
+    ("ij->ji", [(2, 3)]),
+    ("ij->", [(2, 3)]),
+    ("i,i->", [(5,), (5,)]),
+    ("i,j->ij", [(3,), (4,)]),
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    ("abc,cd,de->abe", [(2, 3, 4), (4, 5), (5, 2)]),
+    ("iij->j", [(3, 3, 2)]),
+    ("ijk,ikl,j->kl", [(2, 3, 4), (2, 4, 3), (3,)]),
+    ("ij,ij->ij", [(3, 4), (3, 4)]),
+    ("ij,kj->", [(2, 3), (4, 3)]),
+    (",i->i", [(), (3,)]),
+    ("ij,jk->ik", [(0, 4), (4, 5)]),
+    ("ij,jk->ik", [(3, 0), (0, 5)]),
+    ("ijk->kij", [(2, 0, 3)]),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("spec,shapes", EINSUMS)
+def test_einsum_matches_numpy(spec, shapes, dtype):
+    rng = onp.random.default_rng(14)
+    xs = [rng.uniform(-1, 1, size=s).astype(dtype) for s in shapes]
+    got = np.einsum(spec, *[_np(x) for x in xs])
+    want = onp.einsum(spec, *xs)
+    assert type(got) is np.ndarray and got.shape == want.shape and got.dtype == want.dtype
+    tol = 1e-5 if dtype == "float32" else 1e-12
+    onp.testing.assert_allclose(got.asnumpy(), want, rtol=tol, atol=tol)
+
+
+def test_einsum_out_optimize_and_mixed_dtypes():
+    a, b = onp.arange(6, dtype=onp.int32).reshape(2, 3), onp.ones((3, 2), onp.float64)
+    got = np.einsum("ij,jk->ik", _np(a), _np(b), optimize=True)
+    assert got.dtype == onp.float64
+    onp.testing.assert_allclose(got.asnumpy(), onp.einsum("ij,jk->ik", a, b))
+    out = _np(onp.zeros((2, 2)))
+    assert np.einsum("ij,jk->ik", _np(a), _np(b), out=out) is out
+    onp.testing.assert_allclose(out.asnumpy(), a @ b)
+
+
+def test_einsum_bad_input():
+    a = _np(onp.ones((2, 3), onp.float32))
+    with pytest.raises(ValueError, match="einsum: 'subscripts' names 2 operands but 1 were given"):
+        np.einsum("ij,jk->ik", a)
+    with pytest.raises(ValueError, match="einsum: operand has 2 dimensions but subscripts 'ijk' name 3"):
+        np.einsum("ijk->i", a)
+    with pytest.raises(ValueError, match="einsum: subscript 'j' has length 3 in one operand and 2 in another"):
+        np.einsum("ij,jk->ik", a, a)
+    with pytest.raises(ValueError, match="einsum: output subscript 'k' does not appear in the inputs"):
+        np.einsum("ij->k", a)
+    with pytest.raises(ValueError, match="einsum: output subscripts 'ii' must be distinct letters"):
+        np.einsum("ij->ii", a)
+    with pytest.raises(ValueError, match="einsum: invalid subscript"):
+        np.einsum("i1->i", a)
+    with pytest.raises(NotImplementedError, match="einsum: the ellipsis"):
+        np.einsum("...j->...", a)
+    with pytest.raises(TypeError, match="einsum: operand 1 must be a weft.np.ndarray, got list"):
+        np.einsum("ij,jk->ik", a, [[1.0]])
+    with pytest.raises(TypeError, match="einsum: argument 'subscripts' must be a str"):
+        np.einsum(3, a)
+    with pytest.raises(TypeError, match="einsum: unexpected keyword"):
+        np.einsum("ij->i", a, casting="no")
+
+
+@pytest.mark.parametrize("spec,shapes", [("ij,jk->ik", [(3, 4), (4, 2)]), ("ii->i", [(3, 3)]),
+                                         ("abc,cd,de->abe", [(2, 3, 2), (2, 3), (3, 2)]),
+                                         ("ij,ij->", [(2, 3), (2, 3)])])
+def test_einsum_gradients_match_finite_differences(spec, shapes):
+    rng = onp.random.default_rng(15)
+    xs0 = [rng.uniform(-1, 1, size=s) for s in shapes]
+    w = rng.uniform(-1, 1, size=onp.einsum(spec, *xs0).shape)
+    xs = [_np(x) for x in xs0]
+    for x in xs:
+        x.attach_grad()
+    with weft.autograd.record():
+        y = np.einsum(spec, *xs)
+    y.backward(_np(w))
+    for k in range(len(xs)):
+        def f(v, k=k):
+            args = list(xs0)
+            args[k] = v
+            return float((onp.einsum(spec, *args) * w).sum())
+        onp.testing.assert_allclose(xs[k].grad.asnumpy(), _numeric_grad(f, xs0[k]), rtol=1e-6, atol=1e-8)

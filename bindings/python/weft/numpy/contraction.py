@@ -1,5 +1,6 @@
-"""``weft.np.tensordot`` (MXNet 1.9.1's ``mxnet.numpy.tensordot``, issue 37
-point 3), composed from registry ops: transpose, Reshape and dot.
+"""``weft.np.tensordot`` and ``weft.np.einsum`` (MXNet 1.9.1's, issue 37
+point 3), composed from registry ops: transpose, Reshape, dot, batch_dot, diag
+and sum.
 
 Note [Tensordot as one GEMM]
 A tensor contraction over the axes pairs (a_axes, b_axes) is one matrix
@@ -20,7 +21,7 @@ from ..base import ArgumentTypeError
 from ..ndarray.ndarray import NDArray
 from ._array import _invoke
 
-__all__ = ["tensordot"]
+__all__ = ["tensordot", "einsum"]
 
 
 def _axes_pairs(a, b, axes):
@@ -105,3 +106,144 @@ def tensordot(a, b, axes=2):
     # a full contraction is 0-d; Reshape's target cannot be (), so shape it like a 0-d array
     like = _invoke("_zeros", [], shape=(), dtype=onp.dtype(a.dtype).name, ctx=str(a.context))
     return _invoke("reshape_like", [prod, like])
+
+
+# Note [Einsum as pairwise batched products]
+# einsum is run as NumPy's unoptimised path would be planned by hand: a label
+# repeated within one operand takes that operand's diagonal (diag), a label
+# no later operand and not the output needs is summed out at once, and the
+# operands are folded left to right, each pair as one batch_dot: labels in
+# both and still needed are the batch, labels in both and no longer needed
+# are contracted, the others stay as rows/columns. Every step is a registry
+# op with a gradient, so einsum is differentiable; `optimize` (the order of
+# the pairs) is accepted and ignored, as the pairwise fold is already free
+# of the full outer product. MXNet's `_npi_einsum` is not declared, and the
+# ellipsis ('...') is not supported yet (NotImplementedError).
+
+
+def _zeros_like_dims(dims, x):
+    return _invoke("_zeros", [], shape=tuple(dims), dtype=onp.dtype(x.dtype).name, ctx=str(x.context))
+
+
+def _shaped(x, dims):
+    """x (of the same size) with shape dims; () included (Reshape takes no empty target)."""
+    if dims:
+        return _invoke("Reshape", [x], shape=tuple(dims))
+    return _invoke("reshape_like", [x, _zeros_like_dims((), x)])
+
+
+def _sum_out(x, labels, drop, dims):
+    axes = [i for i, c in enumerate(labels) if c in drop]
+    if not axes:
+        return x, labels
+    kept = [c for c in labels if c not in drop]
+    if x.size == 0 or len(axes) == len(labels):
+        total = _invoke("sum", [x], axis=tuple(axes)) if x.size else _zeros_like_dims([dims[c] for c in kept], x)
+        return (_shaped(total, [dims[c] for c in kept]) if x.size else total), kept
+    return _invoke("sum", [x], axis=tuple(axes)), kept
+
+
+def _diagonals(x, labels):
+    """x with every repeated label reduced to its diagonal (placed last, as diag does)."""
+    labels = list(labels)
+    while len(set(labels)) != len(labels):
+        c = next(c for c in labels if labels.count(c) > 1)
+        i = labels.index(c)
+        j = labels.index(c, i + 1)
+        x = _invoke("diag", [x], axis1=i, axis2=j)
+        labels = [l for k, l in enumerate(labels) if k not in (i, j)] + [c]
+    return x, labels
+
+
+def _pair(a, la, b, lb, keep, dims):
+    """The batched product of a and b over their shared labels that keep does not hold."""
+    batch = [c for c in la if c in lb and c in keep]
+    summed = [c for c in la if c in lb and c not in keep]
+    a_only = [c for c in la if c not in lb]
+    b_only = [c for c in lb if c not in la]
+    out_labels = batch + a_only + b_only
+    size = lambda cs: int(onp.prod([dims[c] for c in cs], dtype=onp.int64))
+    nb, m, k, n = size(batch), size(a_only), size(summed), size(b_only)
+    if 0 in (nb, m, k, n):
+        return _zeros_like_dims([dims[c] for c in out_labels], a), out_labels
+    a3 = _invoke("Reshape", [_permute(a, [la.index(c) for c in batch + a_only + summed])], shape=(nb, m, k))
+    b3 = _invoke("Reshape", [_permute(b, [lb.index(c) for c in batch + summed + b_only])], shape=(nb, k, n))
+    return _shaped(_invoke("batch_dot", [a3, b3]), [dims[c] for c in out_labels]), out_labels
+
+
+def _parse(subscripts, ops):
+    if not isinstance(subscripts, str):
+        raise ArgumentTypeError("einsum: argument 'subscripts' must be a str, got %s" % type(subscripts).__name__)
+    spec = subscripts.replace(" ", "")
+    if "." in spec:
+        raise NotImplementedError("einsum: the ellipsis ('...') is not supported yet")
+    lhs, arrow, out = spec.partition("->")
+    ins = lhs.split(",")
+    if len(ins) != len(ops):
+        raise ValueError("einsum: 'subscripts' names %d operands but %d were given" % (len(ins), len(ops)))
+    for labels, x in zip(ins, ops):
+        if not all(c.isalpha() for c in labels):
+            raise ValueError("einsum: invalid subscript in %r (letters only)" % subscripts)
+        if len(labels) != x.ndim:
+            raise ValueError("einsum: operand has %d dimensions but subscripts %r name %d" % (x.ndim, labels,
+                                                                                             len(labels)))
+    if not arrow:
+        out = "".join(sorted(c for c in set(lhs) if c.isalpha() and lhs.count(c) == 1))
+    if not all(c.isalpha() for c in out) or len(set(out)) != len(out):
+        raise ValueError("einsum: output subscripts %r must be distinct letters" % out)
+    for c in out:
+        if c not in lhs:
+            raise ValueError("einsum: output subscript %r does not appear in the inputs" % c)
+    dims = {}
+    for labels, x in zip(ins, ops):
+        for c, d in zip(labels, x.shape):
+            if dims.setdefault(c, d) != d:
+                raise ValueError("einsum: subscript %r has length %d in one operand and %d in another"
+                                 % (c, dims[c], d))
+    return ins, out, dims
+
+
+def einsum(*operands, **kwargs):
+    """Evaluates the Einstein summation convention on the operands:
+    ``einsum(subscripts, *arrays, optimize=False, out=None)`` (NumPy's
+    ``numpy.einsum``; explicit ``->`` output or NumPy's implicit one,
+    repeated labels for diagonals), composed from registry ops with their
+    gradients (Note [Einsum as pairwise batched products]).
+
+    Mixed dtypes are cast to NumPy's common type. The ellipsis is not
+    supported yet (NotImplementedError). Bad input: TypeError for non-arrays
+    or a non-str ``subscripts``, ValueError for subscripts that do not fit
+    the operands."""
+    optimize = kwargs.pop("optimize", False)
+    out = kwargs.pop("out", None)
+    if kwargs:
+        raise TypeError("einsum: unexpected keyword argument(s) %s" % sorted(kwargs))
+    del optimize  # Note [Einsum as pairwise batched products]: the fold order is fixed
+    if not operands:
+        raise TypeError("einsum: missing argument 'subscripts'")
+    subscripts, ops = operands[0], list(operands[1:])
+    if not ops:
+        raise ValueError("einsum: at least one operand is needed")
+    for i, x in enumerate(ops):
+        if not isinstance(x, NDArray):
+            raise ArgumentTypeError("einsum: operand %d must be a weft.np.ndarray, got %s" % (i, type(x).__name__))
+    ins, out_labels, dims = _parse(subscripts, ops)
+    common = onp.result_type(*[x.dtype for x in ops]).name if len({x.dtype for x in ops}) > 1 else None
+    if common is not None:
+        ops = [x if x.dtype == common else _invoke("Cast", [x], dtype=common) for x in ops]
+    terms = [_diagonals(x, labels) for x, labels in zip(ops, ins)]
+    def needed(after):
+        return set(out_labels).union(*[set(l) for _, l in terms[after:]])
+    acc, la = _sum_out(terms[0][0], terms[0][1], set(terms[0][1]) - needed(1), dims)
+    for t in range(1, len(terms)):
+        b, lb = terms[t]
+        keep = needed(t + 1)
+        b, lb = _sum_out(b, lb, set(lb) - keep - set(la), dims)
+        acc, la = _sum_out(acc, la, set(la) - keep - set(lb), dims)
+        acc, la = _pair(acc, la, b, lb, keep, dims)
+    acc, la = _sum_out(acc, la, set(la) - set(out_labels), dims)
+    res = _permute(acc, [la.index(c) for c in out_labels]) if len(out_labels) > 1 else acc
+    if out is not None:
+        out[:] = res
+        return out
+    return res
