@@ -118,6 +118,13 @@ EINSUMS = [
     ("ij,jk->ik", [(0, 4), (4, 5)]),
     ("ij,jk->ik", [(3, 0), (0, 5)]),
     ("ijk->kij", [(2, 0, 3)]),
+    ("...ij,...jk->...ik", [(2, 3, 4), (2, 4, 5)]),
+    ("...ij,...jk->...ik", [(1, 3, 4), (2, 4, 5)]),
+    ("...ij,jk", [(2, 2, 3, 4), (4, 5)]),
+    ("i...->...", [(3, 2, 4)]),
+    ("...ii->...i", [(2, 3, 3)]),
+    ("ij...,jk...->ik...", [(2, 3, 4), (3, 2, 1)]),
+    ("...,...", [(2, 3), (3,)]),
 ]
 
 
@@ -157,8 +164,10 @@ def test_einsum_bad_input():
         np.einsum("ij->ii", a)
     with pytest.raises(ValueError, match="einsum: invalid subscript"):
         np.einsum("i1->i", a)
-    with pytest.raises(NotImplementedError, match="einsum: the ellipsis"):
-        np.einsum("...j->...", a)
+    with pytest.raises(ValueError, match="einsum: more than one ellipsis"):
+        np.einsum("...i...->i", a)
+    with pytest.raises(ValueError, match="need '...' for the broadcast dimensions"):
+        np.einsum("...j->j", a)
     with pytest.raises(TypeError, match="einsum: operand 1 must be a weft.np.ndarray, got list"):
         np.einsum("ij,jk->ik", a, [[1.0]])
     with pytest.raises(TypeError, match="einsum: argument 'subscripts' must be a str"):

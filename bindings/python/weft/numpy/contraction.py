@@ -14,6 +14,7 @@ of the result's shape: the legacy Reshape reads a 0 in its target shape as
 "keep this dimension", so an empty (0, K) flattening cannot be written."""
 # pylint: disable=invalid-name
 import operator
+import string
 
 import numpy as onp
 
@@ -117,8 +118,9 @@ def tensordot(a, b, axes=2):
 # are contracted, the others stay as rows/columns. Every step is a registry
 # op with a gradient, so einsum is differentiable; `optimize` (the order of
 # the pairs) is accepted and ignored, as the pairwise fold is already free
-# of the full outer product. MXNet's `_npi_einsum` is not declared, and the
-# ellipsis ('...') is not supported yet (NotImplementedError).
+# of the full outer product. The ellipsis stands for one internal label per
+# dimension it covers (aligned from the right, size 1 broadcasting as in
+# NumPy). MXNet's `_npi_einsum` is not declared.
 
 
 def _zeros_like_dims(dims, x):
@@ -171,36 +173,77 @@ def _pair(a, la, b, lb, keep, dims):
     return _shaped(_invoke("batch_dot", [a3, b3]), [dims[c] for c in out_labels]), out_labels
 
 
+_ELLIPSIS_BASE = 0xE000  # labels of the ellipsis' dimensions: private-use characters, never ASCII letters
+
+
+_LETTERS = frozenset(string.ascii_letters)  # NumPy's subscript letters
+
+
+def _expand_ellipsis(labels, ndim, subscripts):
+    """labels with '...' replaced by one internal label per dimension it covers (aligned from the right)."""
+    if "..." not in labels:
+        if "." in labels:
+            raise ValueError("einsum: invalid subscript in %r ('.' only as part of '...')" % subscripts)
+        return labels
+    head, _, tail = labels.partition("...")
+    if "." in head or "." in tail:
+        raise ValueError("einsum: more than one ellipsis in %r" % subscripts)
+    covered = ndim - len(head) - len(tail)
+    if covered < 0:
+        raise ValueError("einsum: operand has %d dimensions but subscripts %r name more" % (ndim, labels))
+    return head + "".join(chr(_ELLIPSIS_BASE + covered - 1 - i) for i in range(covered)) + tail
+
+
 def _parse(subscripts, ops):
     if not isinstance(subscripts, str):
         raise ArgumentTypeError("einsum: argument 'subscripts' must be a str, got %s" % type(subscripts).__name__)
     spec = subscripts.replace(" ", "")
-    if "." in spec:
-        raise NotImplementedError("einsum: the ellipsis ('...') is not supported yet")
     lhs, arrow, out = spec.partition("->")
     ins = lhs.split(",")
     if len(ins) != len(ops):
         raise ValueError("einsum: 'subscripts' names %d operands but %d were given" % (len(ins), len(ops)))
+    ins = [_expand_ellipsis(labels, x.ndim, subscripts) for labels, x in zip(ins, ops)]
+    broad = sorted({c for labels in ins for c in labels if ord(c) >= _ELLIPSIS_BASE}, reverse=True)
     for labels, x in zip(ins, ops):
-        if not all(c.isalpha() for c in labels):
+        if not all(c in _LETTERS or ord(c) >= _ELLIPSIS_BASE for c in labels):
             raise ValueError("einsum: invalid subscript in %r (letters only)" % subscripts)
         if len(labels) != x.ndim:
             raise ValueError("einsum: operand has %d dimensions but subscripts %r name %d" % (x.ndim, labels,
                                                                                              len(labels)))
+    named = "".join(c for labels in ins for c in labels if c in _LETTERS)
     if not arrow:
-        out = "".join(sorted(c for c in set(lhs) if c.isalpha() and lhs.count(c) == 1))
-    if not all(c.isalpha() for c in out) or len(set(out)) != len(out):
+        out = "".join(broad) + "".join(sorted(c for c in set(named) if named.count(c) == 1))
+    else:
+        if "..." in out:
+            head, _, tail = out.partition("...")
+            out = head + "".join(broad) + tail
+        elif broad and any(ops[i].shape[labels.index(c)] != 1 for i, labels in enumerate(ins) for c in broad
+                           if c in labels):
+            raise ValueError("einsum: output subscripts of %r need '...' for the broadcast dimensions" % subscripts)
+    if not all(c in _LETTERS or ord(c) >= _ELLIPSIS_BASE for c in out) or len(set(out)) != len(out):
         raise ValueError("einsum: output subscripts %r must be distinct letters" % out)
     for c in out:
-        if c not in lhs:
+        if c not in named and ord(c) < _ELLIPSIS_BASE:
             raise ValueError("einsum: output subscript %r does not appear in the inputs" % c)
     dims = {}
     for labels, x in zip(ins, ops):
         for c, d in zip(labels, x.shape):
-            if dims.setdefault(c, d) != d:
+            if ord(c) >= _ELLIPSIS_BASE and 1 in (d, dims.get(c, d)):  # ellipsis dimensions broadcast
+                dims[c] = d if dims.get(c, 1) == 1 else dims[c]
+            elif dims.setdefault(c, d) != d:
                 raise ValueError("einsum: subscript %r has length %d in one operand and %d in another"
                                  % (c, dims[c], d))
     return ins, out, dims
+
+
+def _broadcast_ellipsis(x, labels, dims):
+    """x with its size-1 ellipsis dimensions broadcast to the other operands' lengths."""
+    target = tuple(dims[c] for c in labels)
+    if target == tuple(x.shape):
+        return x
+    if 0 in target:
+        return _zeros_like_dims(target, x)
+    return _invoke("broadcast_to", [x], shape=target)
 
 
 def einsum(*operands, **kwargs):
@@ -210,8 +253,8 @@ def einsum(*operands, **kwargs):
     repeated labels for diagonals), composed from registry ops with their
     gradients (Note [Einsum as pairwise batched products]).
 
-    Mixed dtypes are cast to NumPy's common type. The ellipsis is not
-    supported yet (NotImplementedError). Bad input: TypeError for non-arrays
+    ``...`` broadcasts as in NumPy. Mixed dtypes are cast to NumPy's common
+    type. Bad input: TypeError for non-arrays
     or a non-str ``subscripts``, ValueError for subscripts that do not fit
     the operands."""
     optimize = kwargs.pop("optimize", False)
@@ -231,6 +274,7 @@ def einsum(*operands, **kwargs):
     common = onp.result_type(*[x.dtype for x in ops]).name if len({x.dtype for x in ops}) > 1 else None
     if common is not None:
         ops = [x if x.dtype == common else _invoke("Cast", [x], dtype=common) for x in ops]
+    ops = [_broadcast_ellipsis(x, labels, dims) for x, labels in zip(ops, ins)]
     terms = [_diagonals(x, labels) for x, labels in zip(ops, ins)]
     def needed(after):
         return set(out_labels).union(*[set(l) for _, l in terms[after:]])
