@@ -104,8 +104,9 @@ def test_interp_matches_numpy(left, right, period, dtype):
 
 def test_interp_scalars_edges_and_bad_input():
     xp, fp = _np(onp.array([1.0, 2.0, 3.0])), _np(onp.array([3.0, 2.0, 0.0]))
-    got = np.interp(2.5, xp, fp)
-    assert got.shape == () and float(got.asnumpy()) == 1.0
+    got = np.interp(2.5, xp, fp)  # a number: MXNet's x_is_scalar form, a 0-d result
+    assert got.shape == () and got.dtype == onp.float64 and float(got.asnumpy()) == 1.0
+    assert float(np.interp(onp.float32(0.5), xp, fp, left=-1.0).asnumpy()) == -1.0
     onp.testing.assert_array_equal(np.interp([0.0, 4.0], xp, fp).asnumpy(), [3.0, 0.0])
     nan = np.interp(_np(onp.array([onp.nan])), xp, fp)
     assert onp.isnan(nan.asnumpy()).all()

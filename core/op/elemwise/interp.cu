@@ -32,7 +32,8 @@ void InterpForward(const OpContext& ctx, const Params& p, const std::vector<Tens
   WEFT_GPU_REAL_SWITCH(out[0].dtype, "_npi_interp", T, {
     const T* xp = in[0].ptr<T>();
     const T* fp = in[1].ptr<T>();
-    const T* x = in[2].ptr<T>();
+    const T* x = p.GetBool("x_is_scalar") ? nullptr : in[2].ptr<T>();
+    const double x_scalar = p.GetFloat("x_scalar");
     T* y = out[0].ptr<T>();
     Launch(ctx, 1, [=] WEFT_HD(int64_t) {
       if (periodic) {
@@ -42,7 +43,7 @@ void InterpForward(const OpContext& ctx, const Params& p, const std::vector<Tens
       }
     });
     Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) {
-      double v = static_cast<double>(x[i]);
+      double v = x ? static_cast<double>(x[i]) : x_scalar;
       if (periodic) v = tensor::InterpMod(v, period);
       const double left = has_left ? left_v : dy[0], right = has_right ? right_v : dy[tn - 1];
       nnm::Put(y, i, r, tensor::InterpAt(dx, dy, tn, v, left, right));

@@ -1,7 +1,7 @@
 // _npi_pad (np.pad, MXNet 1.9.1's registered name) and _backward_npi_pad:
 // the input in the centre of a larger array whose pads follow `mode` --
-// 0 constant (constant_values), 1 edge, 2 reflect, 3 symmetric, 4 maximum,
-// 5 minimum -- filled axis by axis as NumPy does (Note [Pad axis by axis, as
+// constant (constant_values), edge, reflect, symmetric, maximum, minimum,
+// MXNet's enum -- filled axis by axis as NumPy does (Note [Pad axis by axis, as
 // NumPy], np_pad_rules.h). reflect_type "even" only (NumPy's default). The
 // gradient covers constant and the index modes (edge, reflect, symmetric);
 // maximum/minimum refuse it. GPU kernels: np_pad.cu.
@@ -29,10 +29,14 @@ NpPadGeom NpPadGeomOf(const Params& p, const Shape& s) {
   NpPadGeom g;
   WEFT_CHECK(s.ndim() <= NpPadGeom::kMax, kShape) << op << ": at most " << NpPadGeom::kMax << " dimensions";
   g.ndim = s.ndim();
-  g.mode = static_cast<int>(p.GetInt("mode"));
-  WEFT_CHECK(g.mode >= kPadConstant && g.mode <= kPadMinimum, kInvalidArgument)
-      << op << ": parameter 'mode' must be 0 (constant), 1 (edge), 2 (reflect), 3 (symmetric), 4 (maximum) or "
-      << "5 (minimum), got " << g.mode;
+  const std::string& mode = p.GetString("mode");  // MXNet's enum names, in NpPadMode's order
+  const char* const names[] = {"constant", "edge", "reflect", "symmetric", "maximum", "minimum"};
+  g.mode = -1;
+  for (int m = 0; m < 6; ++m) {
+    if (mode == names[m]) g.mode = m;
+  }
+  WEFT_CHECK(g.mode >= 0, kInvalidArgument) << op << ": parameter 'mode' must be one of constant, edge, reflect, "
+                                            << "symmetric, maximum, minimum, got '" << mode << "'";
   WEFT_CHECK(p.GetString("reflect_type") == "even", kInvalidArgument)
       << op << ": parameter 'reflect_type' must be 'even' (the only one supported), got '"
       << p.GetString("reflect_type") << "'";
@@ -149,8 +153,8 @@ void NpPadBackwardCpu(const OpContext&, const Params& p, const std::vector<Tenso
 void AddNpPadParams(OpDef& op) {
   op.add_param("pad_width", ParamType::kString, "()", "Number of values padded to the edges of each axis: "
                                                       "((before_1, after_1), ... (before_N, after_N)).")
-      .add_param("mode", ParamType::kInt, "0", "0: constant, 1: edge, 2: reflect, 3: symmetric, 4: maximum, "
-                                               "5: minimum.")
+      .add_enum_param("mode", {"constant", "edge", "reflect", "symmetric", "maximum", "minimum"}, "constant",
+                      "Padding type to use (NumPy's modes of these names).")
       .add_param("constant_values", ParamType::kFloat, "0", "The value set in the pads in constant mode.")
       .add_param("reflect_type", ParamType::kString, "even", "Only 'even' (NumPy's default) is supported.");
 }

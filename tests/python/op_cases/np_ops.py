@@ -119,12 +119,9 @@ def _pad_grad_ref(width, mode):
     return ref
 
 
-_PAD_MODES = {"constant": 0, "edge": 1, "reflect": 2, "symmetric": 3, "maximum": 4, "minimum": 5}
-
-
 def _pad_case(shape, width, mode, dtype=F32, value=0.0):
     text = "(" + ", ".join("(%d, %d)" % wa for wa in width) + ")"
-    return Case(_ins(rand(shape, dtype, -9, 9)), attrs={"pad_width": text, "mode": _PAD_MODES[mode],
+    return Case(_ins(rand(shape, dtype, -9, 9)), attrs={"pad_width": text, "mode": mode,
                                                          "constant_values": value},
                 ref=_pad_ref(width, mode, value), rtol=0, atol=0, name="pad-%s-%s" % (mode, np.dtype(dtype).name))
 
@@ -132,7 +129,7 @@ def _pad_case(shape, width, mode, dtype=F32, value=0.0):
 def _pad_grad_case(shape, width, mode):
     text = "(" + ", ".join("(%d, %d)" % wa for wa in width) + ")"
     out = tuple(s + b + a for s, (b, a) in zip(shape, width))
-    return Case(_ins(rand(out, F64), rand(shape, F64)), attrs={"pad_width": text, "mode": _PAD_MODES[mode]},
+    return Case(_ins(rand(out, F64), rand(shape, F64)), attrs={"pad_width": text, "mode": mode},
                 ref=_pad_grad_ref(width, mode), rtol=1e-12, atol=1e-12, name="backward_pad-%s" % mode)
 
 
@@ -221,6 +218,8 @@ CASES = {
         Case([np.array([1.0], F64), np.array([5.0], F64), np.array([0.0, 1.0, 2.0], F64)], ref=_interp_ref(),
              rtol=0, atol=0, name="interp-one-point"),
         Case(_ins(_increasing(4), rand((4,), F64), rand((0,), F64)), ref=_interp_ref(), name="interp-zero-size-x"),
+        Case([np.array([1, 2, 3], F64), np.array([3, 2, 0], F64)], attrs={"x_scalar": 2.5, "x_is_scalar": True},
+             ref=lambda xp, fp: np.asarray(np.interp(2.5, xp, fp)), rtol=0, atol=0, name="interp-x-is-scalar"),
     ],
     "_npi_pad": [
         _pad_case((3, 4), ((1, 2), (2, 0)), "constant", value=2.5),

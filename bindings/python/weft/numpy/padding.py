@@ -11,8 +11,7 @@ from ._array import _invoke
 
 __all__ = ["pad"]
 
-# The op's mode numbers (np_pad_rules.h's NpPadMode).
-_MODES = {"constant": 0, "edge": 1, "reflect": 2, "symmetric": 3, "maximum": 4, "minimum": 5}
+_MODES = ("constant", "edge", "reflect", "symmetric", "maximum", "minimum")  # the op's `mode` enum
 
 
 def pad(x, pad_width, mode="constant", **kwargs):
@@ -54,5 +53,5 @@ def pad(x, pad_width, mode="constant", **kwargs):
         raise ValueError("pad: argument 'pad_width' of shape %s cannot be broadcast to (%d, 2)"
                          % (widths.shape, x.ndim)) from None
     text = "(" + ", ".join("(%d, %d)" % (int(b), int(a)) for b, a in widths) + ")"
-    return _invoke("_npi_pad", [x], pad_width=text, mode=_MODES[mode], constant_values=float(constant),
+    return _invoke("_npi_pad", [x], pad_width=text, mode=mode, constant_values=float(constant),
                    reflect_type="even")

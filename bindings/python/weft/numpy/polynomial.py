@@ -2,6 +2,8 @@
 3): the registry ops ``_npi_polyval`` (with its gradient for both arguments)
 and ``_npi_interp``, under MXNet's registered names."""
 # pylint: disable=invalid-name
+import numbers
+
 import numpy as onp
 
 from ..base import ArgumentTypeError
@@ -61,12 +63,16 @@ def interp(x, xp, fp, left=None, right=None, period=None):
                            _float_arg("interp", "period", period))
     if period == 0:
         raise ValueError("interp: argument 'period' must be a non-zero value")
+    xp, fp = [v if v.dtype == onp.float64 else _invoke("Cast", [v], dtype="float64") for v in (xp, fp)]
+    attrs = {k: v for k, v in (("left", left), ("right", right), ("period", period)) if v is not None}
+    if isinstance(x, numbers.Real) and not isinstance(x, NDArray):  # MXNet's form for a number: no x input
+        return _invoke("_npi_interp", [xp, fp], x_scalar=float(x), x_is_scalar=True, **attrs)
     if not isinstance(x, NDArray):
         host = onp.asarray(x)
         if host.dtype.kind not in "biuf":
             raise ArgumentTypeError("interp: argument 'x' must be a weft.np.ndarray or real numbers, got %s"
                                     % type(x).__name__)
         x = _nd_array(host, ctx=xp.context, dtype="float64").as_np_ndarray()
-    xp, fp, x = [v if v.dtype == onp.float64 else _invoke("Cast", [v], dtype="float64") for v in (xp, fp, x)]
-    attrs = {k: v for k, v in (("left", left), ("right", right), ("period", period)) if v is not None}
+    if x.dtype != onp.float64:
+        x = _invoke("Cast", [x], dtype="float64")
     return _invoke("_npi_interp", [xp, fp, x], **attrs)
