@@ -658,6 +658,11 @@ void AddElemwiseMore(std::vector<GradCase>* t) {
   t->push_back(C("_np_cumsum", {X({2, 3})}, {}, "flattened"));
   t->push_back(C("_backward_np_cumsum", {X({6}), I({2, 3}, U())}, {}, "flattened"));
   t->push_back(C("_backward_np_cumsum", {X({2, 3, 4}), I({2, 3, 4}, U())}, {{"axis", "-1"}}));
+  t->push_back(C("_npi_diff", {X({2, 5, 3})}, {{"n", "2"}, {"axis", "1"}}));
+  t->push_back(C("_npi_diff", {X({7})}, {{"n", "3"}}, "1d"));
+  t->push_back(C("_backward_npi_diff", {X({2, 3, 3}), I({2, 5, 3}, U())}, {{"n", "2"}, {"axis", "-2"}}));
+  t->push_back(C("_npi_polyval", {X({4}), X({2, 3}, U(-1.5, 1.5))}));
+  t->push_back(C("_npi_pad", {X({3, 2})}, {{"pad_width", "((2, 1), (3, 4))"}, {"mode", "reflect"}}, "reflect"));
   t->push_back(C("moments", {X({2, 3, 4})}, {{"axes", "(0, 2)"}}));
   t->push_back(C("moments", {X({3, 4})}, {{"axes", "(1,)"}, {"keepdims", "True"}}, "keepdims"));
   t->push_back(C("amp_cast", {X(s)}, {{"dtype", "float64"}}));

@@ -59,19 +59,12 @@ def _pending(ns, names):
 PENDING_MODULES = frozenset({"weft.numpy.linalg"})
 
 PENDING = frozenset().union(
-    # the new C++-backed functions (helper npops) and tril (not on any branch yet); the math,
-    # reductions, sorting, statistics, ufuncs and host fallbacks of helper npmath are all present
-    _pending("mx.np", """
-        bincount delete diag_indices_from diff ediff1d einsum flatnonzero insert interp nonzero pad polyval
-        tensordot tril unique unravel_index"""),
+    # tril (not on any branch yet)
+    _pending("mx.np", "tril"),
     # np.linalg (helper nplinalg)
     _pending("mx.np.linalg", """
         cholesky cond det eig eigh eigvals eigvalsh inv lstsq matrix_power matrix_rank multi_dot norm pinv qr
         slogdet solve svd tensorinv tensorsolve"""),
-    # npx.nonzero (helper npops)
-    _pending("mx.npx", "nonzero"),
-    # ndarray.nonzero (helper npops: nonzero)
-    _pending(CLASS_NS, "nonzero"),
 )
 
 
