@@ -6,7 +6,7 @@ shapes], core/op/dynamic_shape.h), so these wait for the input."""
 # pylint: disable=invalid-name
 from ..base import ArgumentTypeError
 from ..ndarray.ndarray import NDArray
-from ._array import _invoke
+from ._array import _invoke, ndarray
 
 __all__ = ["nonzero", "flatnonzero"]
 
@@ -39,3 +39,16 @@ def flatnonzero(a):
     _array_arg("flatnonzero", a)
     flat = _invoke("Reshape", [a], shape=(-1,))
     return _invoke("Reshape", [_invoke("_npx_nonzero", [flat])], shape=(-1,))
+
+
+def _nonzero_method(self):
+    """Same as weft.np.nonzero(self): a tuple of int64 index arrays, one per axis."""
+    return nonzero(self)
+
+
+_nonzero_method.__name__ = "nonzero"
+_nonzero_method.__qualname__ = "ndarray.nonzero"
+# MXNet's mx.np.ndarray has the method; this module is below weft.numpy's __init__,
+# which imports it, so the class gets it as the other math methods do (Note
+# [Operators installed from below] in _operators.py).
+ndarray.nonzero = _nonzero_method
