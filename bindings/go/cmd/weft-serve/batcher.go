@@ -4,19 +4,24 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // batcher implements dynamic batching: requests arriving within maxDelay of
 // the first one are concatenated along axis 0 (up to maxRows rows) and run as
-// one forward pass; each caller gets its own rows of the outputs back.
+// one forward pass; each caller gets its own rows of the outputs back. A batch
+// goes at once when no other request is on its way (Note [Batch at once]).
 type batcher struct {
 	m        *model
 	maxRows  int64
 	maxDelay time.Duration
 	queue    chan *batchJob
-	quit     chan struct{}  // closed by stop; queue is never closed, so a late submit cannot panic
-	wg       sync.WaitGroup // collector and running batches
+	// waiting counts the jobs submitted and not yet taken by the collector
+	// (incremented before the send, decremented on receipt).
+	waiting atomic.Int64
+	quit    chan struct{}  // closed by stop; queue is never closed, so a late submit cannot panic
+	wg      sync.WaitGroup // collector and running batches
 }
 
 var errBatcherStopped = errors.New("the model is shutting down")
@@ -45,11 +50,14 @@ func (b *batcher) submit(ctx context.Context, inputs []tensor) ([]tensor, error)
 		return b.m.run(ctx, inputs)
 	}
 	job := &batchJob{inputs: inputs, done: make(chan batchResult, 1)}
+	b.waiting.Add(1)
 	select {
 	case b.queue <- job: // from here on the collector answers the job
 	case <-ctx.Done():
+		b.waiting.Add(-1)
 		return nil, ctx.Err()
 	case <-b.quit:
+		b.waiting.Add(-1)
 		return nil, errBatcherStopped
 	}
 	select {
@@ -60,31 +68,52 @@ func (b *batcher) submit(ctx context.Context, inputs []tensor) ([]tensor, error)
 	}
 }
 
+// Note [Batch at once]
+// ~~~~~~~~~~~~~~~~~~~~
+// Waiting maxDelay for company only pays when company may come. At low load
+// a lone request waited the whole delay for nothing (issue 42: batching on
+// halved the requests/s at concurrency 1). Triton's dynamic batcher sends a
+// batch as soon as a model instance is free and no other request is queued;
+// we do the same: the collector keeps gathering only while some submitted
+// job has not reached it yet (waiting > 0) or every predictor slot is busy
+// (a batch sent now would only wait for a slot, while the requests arriving
+// meanwhile could ride along), and stops at the delay even then. Under load
+// the requests that arrive while batches run thus go together as the next
+// batch, so batching still forms where it helps.
+
 // collect forms batches: it takes the first waiting job, then whatever
-// arrives until the delay ends or the rows would exceed maxRows; a job that
-// does not fit (or has other trailing shapes) starts the next batch.
+// arrives while others are on their way, until the delay ends or the rows
+// would exceed maxRows; a job that does not fit (or has other trailing
+// shapes) starts the next batch.
 func (b *batcher) collect() {
 	defer b.wg.Done()
 	var next *batchJob
+	take := func(job *batchJob) *batchJob { b.waiting.Add(-1); return job }
 	for {
 		first := next
 		next = nil
 		if first == nil {
 			select {
-			case first = <-b.queue:
+			case job := <-b.queue:
+				first = take(job)
 			case <-b.quit:
 				return
 			}
 		}
 		jobs, rows := []*batchJob{first}, first.inputs[0].rows()
 		key := trailingKey(first.inputs) // only requests of the same trailing shapes batch together
-		timer := time.NewTimer(b.maxDelay)
+		var timer *time.Timer
 	gather:
-		for rows < b.maxRows {
+		for rows < b.maxRows && (b.waiting.Load() > 0 || b.poolBusy()) {
+			if timer == nil {
+				timer = time.NewTimer(b.maxDelay)
+			}
 			select {
 			case <-b.quit:
 				break gather
+			case <-b.m.freed: // a slot came free: the loop's condition decides again
 			case job := <-b.queue:
+				take(job)
 				if rows+job.inputs[0].rows() > b.maxRows || trailingKey(job.inputs) != key {
 					next = job
 					break gather
@@ -95,11 +124,16 @@ func (b *batcher) collect() {
 				break gather
 			}
 		}
-		timer.Stop()
+		if timer != nil {
+			timer.Stop()
+		}
 		b.wg.Add(1)
 		go b.runBatch(jobs) // the pool bounds how many batches run at once
 	}
 }
+
+// poolBusy: every prediction slot of the model is taken.
+func (b *batcher) poolBusy() bool { return len(b.m.slots) >= cap(b.m.slots) }
 
 func (b *batcher) runBatch(jobs []*batchJob) {
 	defer b.wg.Done()

@@ -18,12 +18,16 @@ import (
 // shape, and the copies are kept in a bounded LRU cache (shapeCache). At most
 // poolSize predictions run at once; at most queueMax more wait.
 type model struct {
-	name     string
-	version  int
-	symJSON  string
-	params   []byte
-	inputs   []inputSpec  // what a request must supply, in argument order
-	hints    []weft.Input // bound shapes from -shape, NAME-shapes.json or __shape__ (nil when unknown)
+	name    string
+	version int
+	symJSON string
+	params  []byte
+	inputs  []inputSpec  // what a request must supply, in argument order
+	hints   []weft.Input // bound shapes from -shape, NAME-shapes.json or __shape__ (nil when unknown)
+	// sig is the metadata computed from the files at load (Note [Signature
+	// from the files] in the weft package); nil when that failed. Never
+	// modified once newModel returns.
+	sig      *weft.Signature
 	poolSize int
 	queueMax int
 	maxBody  int64
@@ -40,6 +44,7 @@ type model struct {
 
 	cache *shapeCache
 	slots chan struct{} // one per running prediction
+	freed chan struct{} // a slot came free (buffered 1; the batcher waits on it, Note [Batch at once])
 
 	admitted atomic.Int64 // waiting + running
 	running  atomic.Int64
@@ -113,6 +118,7 @@ func newModel(name string, version int, symJSON string, params []byte, hints map
 	}
 	m := &model{name: name, version: version, symJSON: symJSON, params: params, poolSize: cfg.poolSize,
 		queueMax: cfg.queueMax, maxBody: cfg.maxBody, slots: make(chan struct{}, cfg.poolSize),
+		freed: make(chan struct{}, 1),
 		cache: newShapeCache(cfg.maxShapes), batchable: map[string]bool{}, metrics: mt}
 	complete := true
 	var dtypes []weft.DType
@@ -136,6 +142,18 @@ func newModel(name string, version int, symJSON string, params []byte, hints map
 		m.hints = append(m.hints, weft.Input{Name: n, Shape: shape})
 	}
 	m.fixed.Store(&fixedInfo{dtypes: dtypes})
+	known := map[string][]int64{}
+	for _, h := range m.hints {
+		if h.Shape != nil {
+			known[h.Name] = h.Shape
+		}
+	}
+	// Metadata complete before the first request (issue 42). A failure here
+	// only leaves the metadata as vague as before: loading and predicting do
+	// not depend on it, and whatever broke shows when the predictor binds.
+	if sig, err := weft.InferSignature(symJSON, params, names, dtypes, known); err == nil {
+		m.sig = sig
+	}
 	for n := range hints {
 		if !contains(names, n) {
 			return nil, fmt.Errorf("a shape is given for '%s', which is not a data input (inputs: %v)", n, names)
@@ -237,7 +255,14 @@ func (m *model) run(ctx context.Context, inputs []tensor) ([]tensor, error) {
 		return nil, ctx.Err()
 	}
 	m.running.Add(1)
-	defer func() { m.running.Add(-1); <-m.slots }()
+	defer func() {
+		m.running.Add(-1)
+		<-m.slots
+		select {
+		case m.freed <- struct{}{}:
+		default: // a signal is already pending
+		}
+	}()
 	if err := m.ensureRoot(shapes); err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -199,10 +198,22 @@ func (s *server) describe(e *modelEntry) modelInfo {
 	return info
 }
 
-// tensorInfos gives the inputs (or outputs) for metadata: the shapes of the
-// shape hint (or of the first request), with the batch axis -1 (any size);
-// dims -1 throughout for inputs whose shape no one gave yet.
+// tensorInfos gives the inputs (or outputs) for metadata: the signature
+// computed at load when it is complete; else the shapes of the shape hint
+// (or of the first request), with the batch axis -1 (any size), and dims -1
+// throughout for inputs whose shape no one gave yet.
 func (m *model) tensorInfos(inputs bool) []weft.TensorInfo {
+	if m.sig != nil && m.sig.Complete { // computed at load: free dims are -1, not the first request's
+		src := m.sig.Outputs
+		if inputs {
+			src = m.sig.Inputs
+		}
+		out := make([]weft.TensorInfo, len(src))
+		for i, t := range src {
+			out[i] = weft.TensorInfo{Name: t.Name, Shape: append([]int64(nil), t.Shape...), DType: t.DType}
+		}
+		return out
+	}
 	m.rootMu.RLock()
 	defer m.rootMu.RUnlock()
 	fixed := m.fixed.Load()
@@ -246,10 +257,11 @@ func (s *server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 func (s *server) predictV1(w http.ResponseWriter, r *http.Request, name string) {
 	info := requestInfoOf(r)
 	info.model, info.protocol = name, "v1"
-	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || (mediaType != "application/json" && mediaType != "application/octet-stream") {
+	contentType := r.Header.Get("Content-Type")
+	kind := bodyKindOf(contentType)
+	if kind == bodyRefused {
 		writeError(w, http.StatusUnsupportedMediaType,
-			"Content-Type %q: want application/json or application/octet-stream", r.Header.Get("Content-Type"))
+			"Content-Type %q: want application/json or application/octet-stream", contentType)
 		return
 	}
 	m, err := s.reg.acquire(name, "")
@@ -263,7 +275,13 @@ func (s *server) predictV1(w http.ResponseWriter, r *http.Request, name string) 
 	if !ok {
 		return
 	}
-	raw := mediaType == "application/octet-stream"
+	if kind == bodyLenient {
+		if err := lenientJSON(contentType, body); err != nil {
+			writeError(w, http.StatusUnsupportedMediaType, "%v", err)
+			return
+		}
+	}
+	raw := kind == bodyOctet
 	var inputs []tensor
 	if raw {
 		inputs, err = decodeRawInput(m, r.Header, body)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -265,17 +264,22 @@ func (s *server) v2Infer(w http.ResponseWriter, r *http.Request, name, version s
 	}
 	defer m.refs.Done()
 	info.version = strconv.Itoa(m.version)
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		if mt, _, err := mime.ParseMediaType(ct); err != nil ||
-			(mt != "application/json" && mt != "application/octet-stream") {
-			writeError(w, http.StatusUnsupportedMediaType, "Content-Type %q: want application/json (or "+
-				"application/octet-stream with %s)", ct, headerInferenceLength)
-			return
-		}
+	ct := r.Header.Get("Content-Type")
+	kind := bodyKindOf(ct)
+	if kind == bodyRefused {
+		writeError(w, http.StatusUnsupportedMediaType, "Content-Type %q: want application/json (or "+
+			"application/octet-stream with %s)", ct, headerInferenceLength)
+		return
 	}
 	body, ok := s.readBody(w, r)
 	if !ok {
 		return
+	}
+	if kind == bodyLenient {
+		if err := lenientJSON(ct, v2JSONPart(r.Header, body)); err != nil {
+			writeError(w, http.StatusUnsupportedMediaType, "%v", err)
+			return
+		}
 	}
 	req, inputs, err := decodeV2Request(m, r.Header, body)
 	if err != nil {
@@ -306,6 +310,16 @@ func (s *server) v2Infer(w http.ResponseWriter, r *http.Request, name, version s
 	w.Header().Set("Content-Length", strconv.Itoa(len(reply)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(reply)
+}
+
+// v2JSONPart is the JSON header of a body: all of it, or its first
+// Inference-Header-Content-Length bytes when that is a valid length (an
+// invalid one is decodeV2Request's error to report).
+func v2JSONPart(h http.Header, body []byte) []byte {
+	if n, err := strconv.ParseInt(h.Get(headerInferenceLength), 10, 64); err == nil && n >= 0 && n <= int64(len(body)) {
+		return body[:n]
+	}
+	return body
 }
 
 // decodeV2Request reads the JSON (and, with Inference-Header-Content-Length,
