@@ -33,6 +33,7 @@ type batchJob struct {
 
 type batchResult struct {
 	outputs []tensor
+	tm      runTiming // the batch's pass (stats.go charges it to each request)
 	err     error
 }
 
@@ -45,7 +46,7 @@ func newBatcher(m *model, maxRows int, maxDelay time.Duration) *batcher {
 }
 
 // submit queues a validated request and waits for its share of a batch.
-func (b *batcher) submit(ctx context.Context, inputs []tensor) ([]tensor, error) {
+func (b *batcher) submit(ctx context.Context, inputs []tensor) ([]tensor, runTiming, error) {
 	if inputs[0].rows() >= b.maxRows { // a full batch on its own
 		return b.m.run(ctx, inputs)
 	}
@@ -55,16 +56,16 @@ func (b *batcher) submit(ctx context.Context, inputs []tensor) ([]tensor, error)
 	case b.queue <- job: // from here on the collector answers the job
 	case <-ctx.Done():
 		b.waiting.Add(-1)
-		return nil, ctx.Err()
+		return nil, runTiming{}, ctx.Err()
 	case <-b.quit:
 		b.waiting.Add(-1)
-		return nil, errBatcherStopped
+		return nil, runTiming{}, errBatcherStopped
 	}
 	select {
 	case r := <-job.done:
-		return r.outputs, r.err
+		return r.outputs, r.tm, r.err
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, runTiming{}, ctx.Err()
 	}
 }
 
@@ -160,7 +161,7 @@ func (b *batcher) runBatch(jobs []*batchJob) {
 		}
 		inputs[k] = concatRows(parts)
 	}
-	outputs, err := b.m.run(context.Background(), inputs)
+	outputs, tm, err := b.m.run(context.Background(), inputs)
 	if err != nil {
 		for _, j := range jobs {
 			j.done <- batchResult{err: err}
@@ -174,7 +175,7 @@ func (b *batcher) runBatch(jobs []*batchJob) {
 		}
 	}
 	for i, j := range jobs {
-		j.done <- batchResult{outputs: perJob[i]}
+		j.done <- batchResult{outputs: perJob[i], tm: tm}
 	}
 }
 

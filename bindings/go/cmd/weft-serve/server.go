@@ -329,12 +329,15 @@ func outputNames(m *model) []string {
 // infer admits a validated request to m's queue and predicts it within
 // timeout. status is the HTTP status for err.
 func (s *server) infer(ctx context.Context, m *model, inputs []tensor, timeout time.Duration) ([]tensor, int, error) {
+	start := time.Now()
 	if err := m.admit(); err != nil {
+		m.stats.record(start, 0, runTiming{}, err)
 		return nil, http.StatusTooManyRequests, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	outputs, err := m.predict(ctx, inputs) // leaves the queue when the work ends
+	outputs, tm, err := m.predict(ctx, inputs) // leaves the queue when the work ends
+	m.stats.record(start, inputs[0].rows(), tm, err)
 	var bad badShapeError
 	var broken errVersionBroken
 	switch {
