@@ -45,7 +45,7 @@ type model struct {
 
 	cache *shapeCache
 	slots chan struct{} // one per running prediction
-	freed chan struct{} // a slot came free (buffered 1; the batcher waits on it, Note [Batch at once])
+	freed chan struct{} // a pass ended (buffered 1; the batcher waits on it, Note [Batch at once])
 
 	admitted atomic.Int64 // waiting + running
 	running  atomic.Int64
