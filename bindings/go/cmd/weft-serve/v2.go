@@ -475,6 +475,15 @@ func encodeV2Reply(m *model, req *v2Request, outputs []tensor) ([]byte, int, err
 			o.Parameters.Classification})
 	}
 	var buf bytes.Buffer
+	size := 256 // the JSON around the tensors
+	for _, p := range picks {
+		if n := len(outputs[p.i].data); p.binary {
+			size += n + 64
+		} else {
+			size += n * 4 // a float32 as text is up to ~15 bytes for its 4
+		}
+	}
+	buf.Grow(size) // one allocation where bytes.Buffer would grow by doubling
 	buf.WriteString(`{"model_name":`)
 	writeJSONString(&buf, m.name)
 	buf.WriteString(`,"model_version":`)
