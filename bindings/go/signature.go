@@ -20,15 +20,20 @@ import (
 //     what the op that reads the input says of it (a Convolution of a k-d
 //     kernel takes rank k+2 with weight.shape[1]*num_group channels, a
 //     FullyConnected takes (batch, weight.shape[1]), an Embedding
-//     (batch, steps)), else each rank 1..5 with every dim free;
-//  2. the free dims are given trial sizes (224, 32, 28, 8, ... common image
-//     and sequence sizes, all free dims the same) until shape inference of
+//     (batch, steps), a BatchNorm gamma.shape[0] channels on axis 1 at
+//     rank 4, 2, 3 or 5), else each rank 1..5 with every dim free;
+//  2. the free dims are given trial sizes (224, 32, 28, 8, 299, ... common
+//     image and sequence sizes, all free dims the same) until shape inference of
 //     the whole graph with the params' shapes accepts them and knows every
 //     output: the first such assignment is a shape the model takes;
 //  3. each free dim is then moved alone to the other trial sizes: where the
 //     graph accepts two of them the dim is free (-1 in the result) and every
 //     output dim that moved with it is free too; else (a Flatten into a
 //     Dense fixes 28x28) the dim is fixed.
+//
+// A size the graph fixes outside the trial sizes (a Dense after a Flatten
+// of 6x6 maps) is not found; such an input then stays unknown as below. A
+// shape hint (NAME-shapes.json, -shape) always settles it.
 //
 // Axis 0 of every input is the batch axis (-1), as the predictors reshape
 // it per request. When no assignment is accepted (an op we do not know reads
@@ -44,7 +49,7 @@ type Signature struct {
 }
 
 // trialSizes are tried in order for free dims (Note [Signature from the files]).
-var trialSizes = []int64{224, 32, 28, 8, 299, 64, 16, 7, 1, 3}
+var trialSizes = []int64{224, 32, 28, 8, 299, 227, 256, 64, 96, 112, 128, 331, 384, 512, 16, 7, 1, 3}
 
 // signatureGraph is the part of MXNet's symbol JSON templates are read from.
 type signatureGraph struct {
@@ -252,6 +257,19 @@ func inputTemplates(g *signatureGraph, name string, known map[string][]int64) []
 			}
 		case "Embedding":
 			return append([][]int64{{0, 0}}, generic...)
+		case "BatchNorm":
+			// Model-zoo symbolic nets normalise the data first (resnet's bn_data):
+			// gamma fixes axis 1, not the rank; images (rank 4) first.
+			axis := attrs["axis"]
+			if w := weight(); len(w) == 1 && (axis == "" || axis == "1") {
+				var ts [][]int64
+				for _, r := range []int{4, 2, 3, 5} {
+					t := make([]int64, r)
+					t[1] = w[0]
+					ts = append(ts, t)
+				}
+				return append(ts, generic...)
+			}
 		}
 		break // only the first reader is asked
 	}

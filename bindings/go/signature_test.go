@@ -106,6 +106,19 @@ func TestInferSignatureFromTheFiles(t *testing.T) {
 		}), paramsOf(t, map[string][]int64{"c_weight": {4, 2, 3, 3}, "c_bias": {4}, "fc_weight": {10, 4},
 			"fc_bias": {10}}), nil,
 			"in img float32 [-1 2 -1 -1]; out fc_output float32 [-1 10]; "},
+		// A model-zoo net normalising the data first, a Dense after a Flatten:
+		// BatchNorm's gamma gives the channels, the Dense the 8x8 image (a
+		// size among the trial sizes: a fixed size outside them is not found).
+		{"batchnorm first", graphJSON("data", []chainOp{
+			{"BatchNorm", "bn_data", []string{"gamma", "beta", "moving_mean", "moving_var"},
+				map[string]string{"fix_gamma": "True"}},
+			{"Convolution", "c", []string{"weight", "bias"}, conv},
+			{"Flatten", "f", nil, nil},
+			{"FullyConnected", "fc", []string{"weight", "bias"}, map[string]string{"num_hidden": "4"}},
+		}), paramsOf(t, map[string][]int64{"bn_data_gamma": {3}, "bn_data_beta": {3},
+			"bn_data_moving_mean": {3}, "bn_data_moving_var": {3}, "c_weight": {4, 3, 3, 3},
+			"c_bias": {4}, "fc_weight": {4, 4 * 8 * 8}, "fc_bias": {4}}), nil,
+			"in data float32 [-1 3 8 8]; out fc_output float32 [-1 4]; "},
 		{"mlp", graphJSON("x", []chainOp{
 			{"FullyConnected", "fc1", []string{"weight", "bias"}, map[string]string{"num_hidden": "6"}},
 			{"Activation", "a", nil, map[string]string{"act_type": "relu"}},
