@@ -5,5 +5,6 @@ The array type is ``ndarray`` (Note [One array, two classes] in _array.py);
 the functions are built from the registry's operators.
 """
 from ._array import ndarray
+from . import linalg
 
 __all__ = ["ndarray"]
