@@ -269,6 +269,7 @@ def test_linalg_errors_name_the_function():
                        (lambda: LA.cholesky(A(-onp.eye(2))), "cholesky"),
                        (lambda: LA.eig(A(onp.array([[0.0, -1.0], [1.0, 0.0]]))), "eig"),
                        (lambda: LA.eigvals(A(onp.array([[0.0, -1.0], [1.0, 0.0]]))), "eigvals"),
+                       (lambda: LA.eig(A(onp.array([[1.0, onp.inf], [0.0, 1.0]]))), "eig: .*inf or NaN"),
                        (lambda: LA.tensorinv(A(onp.zeros((2, 2, 4)))), "tensorinv"),
                        (lambda: LA.inv(A(onp.ones((2, 3)))), "inv"), (lambda: LA.det(A(onp.ones(3))), "det"),
                        (lambda: LA.svd(A(onp.ones(3))), "svd")]:

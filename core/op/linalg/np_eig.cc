@@ -38,6 +38,11 @@ void EigBatch(const std::string& op, const TensorView& a, OpReq wreq, T* W, OpRe
         vl(vectors ? static_cast<size_t>(n * n) : 0);
     for (int64_t b = begin; b < end; ++b) {
       std::memcpy(work.data(), a.ptr<T>() + b * n * n, sizeof(T) * work.size());
+      // LAPACK's geev aborts the process on an infinite entry (its balancing
+      // step calls xerbla); NumPy refuses such input too.
+      for (const T x : work)
+        WEFT_CHECK(std::isfinite(static_cast<double>(x)), kInvalidArgument)
+            << op << ": input 'A' (matrix " << b << " of the batch) contains inf or NaN";
       const int info = lapack::Geev(n, work.data(), n, wr.data(), wi.data(), vectors ? vl.data() : nullptr);
       WEFT_CHECK(info == 0, kInvalidArgument) << op << ": the eigenvalue algorithm did not converge for input 'A' "
                                               << "(matrix " << b << " of the batch; LAPACK geev info " << info << ")";
