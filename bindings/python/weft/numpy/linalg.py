@@ -340,8 +340,8 @@ def lstsq(a, b, rcond="warn"):
     b2 = _reshape(b, (m, 1)) if b.ndim == 1 else b
     k = b2.shape[1]
     if min(m, n) == 0:
-        x = _invoke("_zeros", [], shape=(n, k), dtype=_onp.dtype(a.dtype).name)
-        s = _invoke("_zeros", [], shape=(0,), dtype=_onp.dtype(a.dtype).name)
+        x = _invoke("_zeros", [], shape=(n, k), dtype=_onp.dtype(a.dtype).name, ctx=a.context)
+        s = _invoke("_zeros", [], shape=(0,), dtype=_onp.dtype(a.dtype).name, ctx=a.context)
         rank = 0
     else:
         u, s, v = svd(a)
@@ -354,10 +354,10 @@ def lstsq(a, b, rcond="warn"):
         r = _invoke("elemwise_sub", [b2, _matmul(a, x)])
         resid = _invoke("sum", [_invoke("square", [r])], axis=0)
     else:
-        resid = _invoke("_zeros", [], shape=(0,), dtype=_onp.dtype(a.dtype).name)
+        resid = _invoke("_zeros", [], shape=(0,), dtype=_onp.dtype(a.dtype).name, ctx=a.context)
     if b.ndim == 1:
         x = _reshape(x, (n,))
-    rank_arr = _invoke("_full", [], shape=(1,), value=float(rank), dtype="int64")
+    rank_arr = _invoke("_full", [], shape=(1,), value=float(rank), dtype="int64", ctx=a.context)
     return x, resid, _reshape(rank_arr, ()), s
 
 
@@ -371,7 +371,7 @@ def matrix_rank(M, tol=None, hermitian=False):
         nz = _invoke("sum", [_invoke("_not_equal_scalar", [M], scalar=0.0)])
         return _reshape(_invoke("Cast", [_invoke("_greater_scalar", [nz], scalar=0.0)], dtype="int64"), ())
     if 0 in M.shape[-2:]:
-        return _invoke("_zeros", [], shape=M.shape[:-2], dtype="int64")
+        return _invoke("_zeros", [], shape=M.shape[:-2], dtype="int64", ctx=M.context)
     s = svd(M)[1]
     if tol is None:
         cutoff = _invoke("_mul_scalar", [_invoke("max", [s], axis=-1, keepdims=True)],
@@ -381,7 +381,8 @@ def matrix_rank(M, tol=None, hermitian=False):
         cutoff = _invoke("broadcast_add", [_invoke("zeros_like", [_invoke("max", [s], axis=-1, keepdims=True)]),
                                            _reshape(t, t.shape + (1,))])
     elif isinstance(tol, numbers.Real):
-        cutoff = _invoke("_full", [], shape=s.shape[:-1] + (1,), value=float(tol), dtype=_onp.dtype(s.dtype).name)
+        cutoff = _invoke("_full", [], shape=s.shape[:-1] + (1,), value=float(tol), dtype=_onp.dtype(s.dtype).name,
+                         ctx=M.context)
     else:
         raise TypeError("matrix_rank: argument 'tol' must be None, a float or an array, got %r" % (tol,))
     count = _invoke("sum", [_invoke("broadcast_greater", [s, cutoff])], axis=-1)
@@ -399,7 +400,7 @@ def matrix_power(a, n):
         raise TypeError("matrix_power: argument 'n' must be an integer, got %r" % (n,))
     m = a.shape[-1]
     if n == 0:
-        eye = _invoke("_eye", [], N=m, dtype=_onp.dtype(a.dtype).name)
+        eye = _invoke("_eye", [], N=m, dtype=_onp.dtype(a.dtype).name, ctx=a.context)
         return _invoke("broadcast_add", [_invoke("zeros_like", [a]), _reshape(eye, (1,) * (a.ndim - 2) + (m, m))])
     if n < 0:
         a, n = inv(a), -n
@@ -512,7 +513,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     if axis is None:
         if ord is None:  # the 2-norm of x flattened, whatever its rank
             out = _invoke("sqrt", [_invoke("sum", [_invoke("square", [x])], keepdims=True)]) if x.size else \
-                _invoke("_zeros", [], shape=(1,) * x.ndim, dtype=_onp.dtype(x.dtype).name)
+                _invoke("_zeros", [], shape=(1,) * x.ndim, dtype=_onp.dtype(x.dtype).name, ctx=x.context)
             return _reshape(out, (1,) * x.ndim if keepdims else ())
         if x.ndim not in (1, 2):
             raise ValueError("norm: improper number of dimensions to norm: argument 'x' has %d; give 'axis' or "
