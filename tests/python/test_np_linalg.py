@@ -110,7 +110,7 @@ def test_eigh_reconstructs_and_matches(dtype):
         onp.testing.assert_allclose(w, onp.linalg.eigvalsh(s.astype(F64)), rtol=t["rtol"] * 10, atol=t["atol"] * 10)
         onp.testing.assert_allclose(v @ (w[..., None] * onp.swapaxes(v, -1, -2)), s, rtol=1e-3 if dtype == F32
                                     else 1e-9, atol=1e-3 if dtype == F32 else 1e-9)
-    onp.testing.assert_allclose(H(LA.eigvalsh(A(s_up), UPLO="U")), onp.linalg.eigvalsh(s.astype(F64)),
+    onp.testing.assert_allclose(H(LA.eigvalsh(A(s_up), UPLO="u")), onp.linalg.eigvalsh(s.astype(F64)),
                                 rtol=t["rtol"] * 10, atol=t["atol"] * 10)
 
 

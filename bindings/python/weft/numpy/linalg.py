@@ -170,6 +170,7 @@ def eigvals(a):
 
 
 def _syevd(fname, a, UPLO):
+    UPLO = UPLO.upper() if isinstance(UPLO, str) else UPLO  # NumPy takes 'l'/'u' too
     if UPLO not in ("L", "U"):
         raise ValueError("%s: UPLO must be 'L' or 'U', got %r" % (fname, UPLO))
     a = _array(fname, "a", a)
