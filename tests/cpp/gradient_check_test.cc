@@ -593,6 +593,11 @@ void AddLinalg(std::vector<GradCase>* t) {
   t->push_back(C("_linalg_gelqf", {X({2, 3})}));
   t->push_back(C("_linalg_gelqf", {X({2, 2, 2}, Matrices(2, false, 2.0))}, {}, "square batch"));
   t->push_back(WithLoss(C("_linalg_syevd", {X({3, 3}, Matrices(3, true, 0.0))}), Symmetrized("_linalg_syevd", 3)));
+  // np.linalg (core/op/linalg/np_*.cc): the SVD's sign rule is locally constant, so plain heads work.
+  t->push_back(C("_npi_svd", {X({3, 4})}));
+  t->push_back(C("_npi_svd", {X({2, 4, 3})}, {}, "tall batch"));
+  t->push_back(C("_npi_solve", {X({2, 3, 3}, Matrices(3, false, 3.0)), X({2, 3, 2})}));
+  t->push_back(C("_npi_solve", {X({3, 3}, Matrices(3, false, 3.0)), X({3})}, {}, "vectors"));
   t->push_back(C("_contrib_fft", {X({2, 4})}));
   t->push_back(C("_contrib_ifft", {X({2, 6})}));
   t->push_back(C("_contrib_count_sketch", {X({2, 5}), I({1, 5}, Fixed({0, 2, 1, 2, 0})), I({1, 5}, Fixed({1, -1, 1, 1, -1}))},

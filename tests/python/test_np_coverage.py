@@ -56,15 +56,11 @@ def _pending(ns, names):
 
 
 # Submodules other helpers are adding (helper nplinalg).
-PENDING_MODULES = frozenset({"weft.numpy.linalg"})
+PENDING_MODULES = frozenset()
 
 PENDING = frozenset().union(
     # tril (not on any branch yet)
     _pending("mx.np", "tril"),
-    # np.linalg (helper nplinalg)
-    _pending("mx.np.linalg", """
-        cholesky cond det eig eigh eigvals eigvalsh inv lstsq matrix_power matrix_rank multi_dot norm pinv qr
-        slogdet solve svd tensorinv tensorsolve"""),
 )
 
 

@@ -34,3 +34,4 @@ from .contraction import *  # tensordot, einsum (issue 37 point 3)
 from .setops import *  # unique (issue 37 point 3)
 from .deletion import *  # delete, insert (issue 37 point 3)
 from .padding import *  # pad (issue 37 point 3)
+from . import linalg
