@@ -44,6 +44,7 @@ from . import profiler  # mx.profiler: engine traces and aggregate tables
 from . import numpy, numpy_extension  # mx.np / mx.npx (issue 37)
 from . import numpy as np
 from . import numpy_extension as npx
+from . import onnx  # mx.onnx.export_model; the onnx package itself is optional (issue 40)
 ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
 rnd, mon, img = random, monitor, image  # MXNet's short aliases (mx.rnd, mx.mon, mx.img)
 
