@@ -25,10 +25,12 @@ def rel_err(got, want):
 
 def weft_eval(sym, feeds, params):
     """Outputs of ``sym`` run by Weft's executor on ``feeds`` and ``params`` (numpy)."""
-    args = {k: mx.nd.array(v, dtype=v.dtype) for k, v in feeds.items()}
-    args.update({k: mx.nd.array(v, dtype=v.dtype) for k, v in params.items()})
-    outs = sym.eval(ctx=mx.cpu(), **args)
-    return [o.asnumpy() for o in outs]
+    values = {k: mx.nd.array(v, dtype=v.dtype) for k, v in {**feeds, **params}.items()}
+    aux_names = sym.list_auxiliary_states()
+    args = {k: v for k, v in values.items() if k not in aux_names}
+    aux = {k: values[k] for k in aux_names}
+    ex = sym.bind(mx.cpu(), args, aux_states=aux, grad_req="null")
+    return [o.asnumpy() for o in ex.forward(is_train=False)]
 
 
 def randomize_block(net, seed=0):

@@ -147,7 +147,11 @@ def _build_graph(sym, params, in_shapes, in_types, opset, dynamic, dynamic_input
     given.update({n: v.shape for n, v in params.items()})
     try:
         _, shapes, _ = internals.infer_shape_partial(**given)
-        _, dtypes, _ = internals.infer_type(**dict(zip(data_names, in_types)))
+        types = {n: v.dtype for n, v in params.items()}
+        types.update(zip(data_names, in_types))
+        _, dtypes, _ = internals.infer_type(**types)
+        if shapes is None or dtypes is None or any(d is None for d in dtypes):
+            raise ValueError("some shapes or dtypes stay unknown")
     except Exception as err:
         raise ValueError("%s: Weft cannot infer the model's shapes for in_shapes=%s: %s"
                          % (_FN, in_shapes, err)) from err
@@ -165,7 +169,8 @@ def _build_graph(sym, params, in_shapes, in_types, opset, dynamic, dynamic_input
                              % (_FN, len(dynamic_input_shapes), len(in_shapes)))
     for i, node in enumerate(nodes):
         if node["op"] == "null":
-            names[(i, 0)] = b.reserve(node["name"])
+            names[(i, 0)] = node["name"]
+            b.reserve(node["name"])
         else:
             nout = row_ptr[i + 1] - row_ptr[i]
             names.update({(i, k): b.reserve(node["name"] if k == 0 else "%s_output%d" % (node["name"], k))
@@ -179,7 +184,8 @@ def _build_graph(sym, params, in_shapes, in_types, opset, dynamic, dynamic_input
 
     for i, node in enumerate(nodes):
         if node["op"] == "null":
-            if node["name"] in params and (i, 0) in used:
+            # Two variables may share a name (and so one value): one initializer.
+            if node["name"] in params and (i, 0) in used and node["name"] not in b.params:
                 b.add_param(node["name"], params[node["name"]])
             continue
         fn = lookup(node["op"], opset)

@@ -14,7 +14,7 @@ _UNARY = {
     "sinh": "Sinh", "cosh": "Cosh", "arcsinh": "Asinh", "arccosh": "Acosh", "arctanh": "Atanh",
     "erf": "Erf", "sign": "Sign", "softsign": "Softsign", "rint": "Round",
     # Inference identities: gradients and dropout do nothing in an exported model.
-    "identity": "Identity", "_copy": "Identity", "BlockGrad": "Identity", "stop_gradient": "Identity",
+    "identity": "Identity", "_copy": "Identity", "_copyto": "Identity", "BlockGrad": "Identity", "stop_gradient": "Identity",
     "make_loss": "Identity", "MakeLoss": "Identity", "Dropout": "Identity",
 }
 

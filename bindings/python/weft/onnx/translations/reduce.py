@@ -61,6 +61,8 @@ def argmax(b, node):
         x = b.reshape(x, [-1])
         axis = 0
     y = b.node(op, [x], axis=axis, keepdims=keep)
+    if len(node.out_shapes[0]) == 1 and node.int("axis") is None:
+        y = b.reshape(y, [1])  # legacy MXNet: shape (1,) for the index over all elements
     # MXNet returns the index in the input's (float) dtype.
     b.node("Cast", [y], outputs=[node.outputs[0]], name=node.name,
            to=helper.np_dtype_to_tensor_dtype(node.out_dtypes[0]))

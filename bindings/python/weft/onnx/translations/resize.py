@@ -8,7 +8,11 @@ def _resize(b, node, x, scales=None, sizes=None, **attrs):
     roi = ""  # optional from opset 13; opset 12 needs a (here unused) tensor
     if b.opset < 13:
         roi = b.const([], "float32", hint="roi")
-    ins = [x, roi, b.const(scales, "float32", hint="scales") if scales is not None else ""]
+    if scales is not None:
+        scales = b.const(scales, "float32", hint="scales")
+    else:
+        scales = b.const([], "float32", hint="scales") if b.opset < 13 else ""
+    ins = [x, roi, scales]
     if sizes is not None:
         ins.append(sizes)
     return b.node("Resize", ins, outputs=[node.outputs[0]], name=node.name, **attrs)
