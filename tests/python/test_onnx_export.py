@@ -5,6 +5,8 @@ errors, and a model that runs in ONNX Runtime equal to Weft. Per-operator
 translations are checked in test_onnx_export_ops.py, the whole model zoo in
 test_onnx_export_zoo.py."""
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -223,3 +225,28 @@ def test_a_model_zoo_net_with_every_pooling_kind(tmp_path):
     p = mx.onnx.export_model(str(tmp_path / "sq-symbol.json"), str(tmp_path / "sq-0000.params"),
                              [x.shape], onnx_file_path=str(tmp_path / "sq.onnx"))
     assert rel_err(run_onnx(p, {"data": x})[0], want) <= 1e-5
+
+
+def test_command_line_export(small, tmp_path):
+    prefix, x = small["prefix"], small["x"]
+    out = str(tmp_path / "cli.onnx")
+    run = subprocess.run([sys.executable, "-m", "weft.tools.onnx", "export", prefix + "-symbol.json",
+                          prefix + "-0000.params", "--shape", "2,3,8,8", "-o", out, "--dynamic-batch"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == out
+    assert rel_err(run_onnx(out, {"data": x})[0], small["want"]) <= 1e-5
+    x3 = np.concatenate([x, x[:1]])
+    assert rel_err(run_onnx(out, {"data": x3})[0], small["net"](mx.nd.array(x3)).asnumpy()) <= 1e-5
+
+
+def test_command_line_errors(small, tmp_path):
+    prefix = small["prefix"]
+    bad = subprocess.run([sys.executable, "-m", "weft.tools.onnx", "export", prefix + "-symbol.json",
+                          prefix + "-0000.params", "--shape", "2,3,x", "-o", str(tmp_path / "m.onnx")],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "comma-separated" in bad.stderr
+    wrong = subprocess.run([sys.executable, "-m", "weft.tools.onnx", "export", prefix + "-symbol.json",
+                            prefix + "-0000.params", "--shape", "2,3,8,8", "--shape", "1,2",
+                            "-o", str(tmp_path / "m.onnx")], capture_output=True, text=True, timeout=300)
+    assert wrong.returncode == 1 and "in_shapes has 2" in wrong.stderr
