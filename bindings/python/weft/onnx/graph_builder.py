@@ -56,7 +56,7 @@ class GraphBuilder:
 
     def add_param(self, name, value):
         """A named initializer (a model parameter)."""
-        value = np.ascontiguousarray(value)
+        value = np.asarray(value, order="C")  # (ascontiguousarray would make a scalar 1-d)
         self.params[name] = value
         self.initializers.append(numpy_helper.from_array(value, name=name))
         return name
