@@ -20,6 +20,10 @@ def _f(*shape, lo=-1.0, hi=1.0):
     return ("float32", shape, lo, hi)
 
 
+_ROIS = np.array([[0, 0.5, 1.0, 6.0, 5.5], [1, 2.0, 0.0, 7.5, 7.0], [0, 1.2, 2.3, 3.3, 6.6]], np.float32)
+_TOKENS = ("float32", (2, 3), 0, 4.99)  # whole numbers 0..4 (floored)
+
+
 # name -> (symbol, {input: (dtype, shape, low, high)}, {param: (dtype, shape, low, high)}, ops covered)
 CASES = {
     "conv2d": (S.Convolution(X, S.var("w"), S.var("b"), kernel=(3, 3), num_filter=4, pad=(1, 1),
@@ -170,24 +174,76 @@ CASES = {
             {"x": _f(3, 3), "y": _f(3, 3)}, {}, ["dot", "batch_dot", "_linalg_gemm2"]),
     "embedding_take_onehot": (S.Group([S.Embedding(X, S.var("w"), input_dim=5, output_dim=3),
                                        S.take(S.var("w"), X), S.one_hot(X, depth=5)]),
-                              {"x": ("float32", (2, 3), 0, 4.99)}, {"w": _f(5, 3)},
+                              {"x": _TOKENS}, {"w": _f(5, 3)},
                               ["Embedding", "take", "one_hot"]),
     "upsampling": (S.UpSampling(X, scale=2, sample_type="nearest"), {"x": _f(1, 2, 3, 3)}, {}, ["UpSampling"]),
     "bilinear": (S.Group([S.contrib.BilinearResize2D(X, height=7, width=5),
                           S.contrib.BilinearResize2D(X, height=6, width=8, align_corners=False)]),
                  {"x": _f(1, 2, 4, 4)}, {}, ["_contrib_BilinearResize2D"]),
+    "pad_space_depth": (S.Group([S.Pad(X, mode="constant", pad_width=(0, 0, 0, 0, 1, 2, 2, 1), constant_value=0.5),
+                                 S.Pad(X, mode="edge", pad_width=(0, 0, 0, 0, 1, 1, 0, 2)),
+                                 S.Pad(X, mode="reflect", pad_width=(0, 0, 0, 0, 2, 1, 1, 1)),
+                                 S.depth_to_space(X, block_size=2), S.space_to_depth(X, block_size=2),
+                                 S.Crop(X, offset=(1, 0), h_w=(2, 3)), S.Crop(X, S.var("y"), offset=(0, 1))]),
+                        {"x": _f(1, 4, 4, 4), "y": _f(1, 1, 3, 2)}, {},
+                        ["Pad", "depth_to_space", "space_to_depth", "Crop"]),
+    "lrn_groupnorm": (S.Group([S.LRN(X, nsize=3, alpha=0.01, beta=0.6, knorm=1.5),
+                               S.GroupNorm(X, S.var("g"), S.var("be"), num_groups=2)]),
+                      {"x": _f(2, 4, 3, 3)}, {"g": _f(2), "be": _f(2)}, ["LRN", "GroupNorm"]),
+    "mod_softmin": (S.Group([S.broadcast_mod(X * 5, Y), S.broadcast_mod(X * 5, -Y), X % 0.7, S.softmin(X),
+                             S.softmin(X, axis=0, temperature=2.0)]),
+                    {"x": _f(3, 4), "y": _f(3, 4, lo=0.3, hi=2)}, {},
+                    ["broadcast_mod", "_mod_scalar", "softmin"]),
+    "sequence": (S.Group([S.SequenceMask(X, S.var("len"), use_sequence_length=True, value=-1.0),
+                          S.SequenceMask(X, S.var("len"), use_sequence_length=True, axis=1),
+                          S.SequenceReverse(X, S.var("len"), use_sequence_length=True), S.SequenceReverse(X),
+                          S.SequenceLast(X, S.var("len"), use_sequence_length=True), S.SequenceLast(X),
+                          S.SequenceLast(X, S.var("len"), use_sequence_length=True, axis=1),
+                          S.SequenceMask(X)]),
+                 {"x": _f(4, 4, 2), "len": np.array([1, 4, 2, 3], np.float32)}, {},
+                 ["SequenceMask", "SequenceReverse", "SequenceLast"]),
+    "creation": (S.Group([S.zeros((2, 3)) + X, S.ones((2, 3)) + X, S.full((2, 3), 2.5) + X,
+                          S.arange(1, 7).reshape((2, 3)) + X, S.arange(3, repeat=2).reshape((2, 3)) + X,
+                          S.contrib.arange_like(X, axis=1), S.contrib.arange_like(X, start=1.0, step=0.5),
+                          S.reshape_like(X, S.var("y")), S.repeat(X, repeats=2, axis=1), S.repeat(X, repeats=2)]),
+                 {"x": _f(2, 3), "y": _f(3, 2)}, {},
+                 ["_zeros", "_ones", "_full", "_arange", "_contrib_arange_like", "reshape_like", "repeat"]),
+    "sorting": (S.Group([S.topk(X, k=2), S.topk(X, k=2, ret_typ="value", axis=0),
+                         S.topk(X, k=3, ret_typ="both", is_ascend=True), S.sort(X), S.sort(X, axis=0, is_ascend=False),
+                         S.argsort(X), S.argsort(X, is_ascend=False, dtype="int32")]),
+                {"x": _f(3, 4)}, {}, ["topk", "sort", "argsort"]),
+    "pick_gather": (S.Group([S.pick(S.var("d"), X, axis=2), S.pick(S.var("d"), X, axis=-1, keepdims=True),
+                             S.gather_nd(S.var("d"), S.var("gi"))]),
+                    {"x": _TOKENS, "d": _f(2, 3, 5), "gi": np.array([[0, 1, 1], [2, 0, 1]], np.float32)}, {},
+                    ["pick", "gather_nd"]),
+    "roi": (S.Group([S.contrib.ROIAlign(X, S.var("rois"), pooled_size=(2, 3), spatial_scale=0.5, sample_ratio=2),
+                     S.contrib.ROIAlign(X, S.var("rois"), pooled_size=(2, 2), spatial_scale=1.0),
+                     S.ROIPooling(X, S.var("rois"), pooled_size=(2, 2), spatial_scale=1.0),
+                     S.contrib.AdaptiveAvgPooling2D(X, output_size=(2, 4)),
+                     S.contrib.AdaptiveAvgPooling2D(X, output_size=1)]),
+            {"x": _f(2, 3, 8, 8), "rois": _ROIS}, {},
+            ["_contrib_ROIAlign", "ROIPooling", "_contrib_AdaptiveAvgPooling2D"]),
 }
 
 
 def _values(spec, seed):
     rs = np.random.RandomState(seed)
     out = {}
-    for i, (name, (dt, shape, lo, hi)) in enumerate(sorted(spec.items())):
+    for name, value in sorted(spec.items()):
+        if isinstance(value, np.ndarray):
+            out[name] = value
+            continue
+        dt, shape, lo, hi = value
         v = rs.uniform(lo, hi, shape).astype(dt)
-        if name == "x" and lo == 0 and hi == 4.99:
+        if (lo, hi) == (0, 4.99):
             v = np.floor(v)
         out[name] = v
     return out
+
+
+# ONNX Runtime (1.2x-1.3x) has no CPU kernel for RoiAlign as opset 22 defines it (the
+# bfloat16 revision), so from there the exported model is only checked, not run.
+_ORT_LACKS = {"roi": 22}
 
 
 @pytest.mark.parametrize("opset", OPSETS)
@@ -199,9 +255,13 @@ def test_translation(case, opset, tmp_path):
     shapes = dict(zip(sym.list_arguments(), sym.infer_shape_partial(
         **{k: v.shape for k, v in {**feeds, **weights}.items()})[0]))
     want = weft_eval(sym, {**feeds, **{n: np.zeros(shapes[n], np.float32) for n in labels}}, weights)
+    order = [n for n in dict.fromkeys(sym.list_arguments()) if n in feeds]  # the symbol's order
     path = mx.onnx.export_model(sym, {k: mx.nd.array(v) for k, v in weights.items()},
-                                [v.shape for v in feeds.values()], [v.dtype for v in feeds.values()],
+                                [feeds[n].shape for n in order], [feeds[n].dtype for n in order],
                                 onnx_file_path=str(tmp_path / "m.onnx"), opset_version=opset)
+    onnx.checker.check_model(path, full_check=True)
+    if opset >= _ORT_LACKS.get(case, opset + 1):
+        return  # a valid model ONNX Runtime cannot run (_ORT_LACKS); checked above only
     got = run_onnx(path, feeds)
     assert len(got) == len(want)
     for i, (g, w) in enumerate(zip(got, want)):
@@ -217,7 +277,8 @@ def test_every_translation_has_a_case():
                "_greater_equal", "_lesser", "_lesser_equal", "_logical_and", "_logical_or", "_logical_xor",
                "cast", "amp_cast", "identity", "ElementWiseSum", "_sum", "reshape", "flatten", "crop", "sum_axis",
                "max_axis", "min_axis", "stop_gradient", "_copy", "make_loss", "MakeLoss", "Softmax",
-               "linalg_gemm2", "BilinearResize2D", "_contrib_SyncBatchNorm", "broadcast_axes"}
+               "linalg_gemm2", "BilinearResize2D", "_contrib_SyncBatchNorm", "broadcast_axes",
+               "_mod", "_rmod_scalar", "pad"}
     # Checked by their own test files.
     elsewhere = {"RNN",  # test_onnx_export_rnn.py
                  "_contrib_interleaved_matmul_selfatt_qk", "_contrib_interleaved_matmul_selfatt_valatt",

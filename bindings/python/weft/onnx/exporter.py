@@ -137,8 +137,12 @@ def _build_graph(sym, params, in_shapes, in_types, opset, dynamic, dynamic_input
     graph = json.loads(sym.tojson())
     nodes, row_ptr, heads = graph["nodes"], graph["node_row_ptr"], graph["heads"]
     labels = _label_inputs(nodes)
-    data_ids = [i for i, n in enumerate(nodes)
-                if n["op"] == "null" and n["name"] not in params and i not in labels]
+    # Variables of one name are one input (MXNet's list_arguments has it once).
+    data_ids, seen = [], set()
+    for i, n in enumerate(nodes):
+        if n["op"] == "null" and n["name"] not in params and i not in labels and n["name"] not in seen:
+            seen.add(n["name"])
+            data_ids.append(i)
     data_names = [nodes[i]["name"] for i in data_ids]
     in_shapes, in_types = _normalize_inputs(in_shapes, in_types, len(data_ids), data_names)
 

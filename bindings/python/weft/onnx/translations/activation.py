@@ -198,3 +198,14 @@ def regression_output(b, node):
 @register("LogisticRegressionOutput")
 def logistic_output(b, node):
     b.node("Sigmoid", [node.inputs[0]], outputs=[node.outputs[0]], name=node.name)
+
+
+@register("softmin")
+def softmin(b, node):
+    if node.bool("use_length"):
+        raise node.error("use_length=True is not supported yet")
+    x = b.node("Neg", [node.inputs[0]])
+    t = node.float("temperature")
+    if t is not None and t != 1.0:
+        x = b.node("Div", [x, _c(b, node, t)])
+    softmax_axis(b, "Softmax", x, node.int("axis", -1), node.rank, node.outputs[0], node.name)

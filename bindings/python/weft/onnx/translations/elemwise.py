@@ -144,3 +144,31 @@ def fill_like(b, node):
     shape = b.shape(node.inputs[0])
     b.node("Expand", [b.const(value, node.in_dtypes[0]), shape], outputs=[node.outputs[0]],
            name=node.name)
+
+
+def _python_mod(b, node, x, y, out):
+    """MXNet's mod takes the divisor's sign (Python's %): ONNX Mod with fmod=0
+    does that for integers; for floats C's fmod is corrected by adding the
+    divisor where the remainder is non-zero and its sign differs from it."""
+    if np.issubdtype(node.in_dtypes[0], np.integer):
+        return b.node("Mod", [x, y], outputs=[out], name=node.name, fmod=0)
+    r = b.node("Mod", [x, y], fmod=1)
+    zero = b.const(0, node.in_dtypes[0])
+    differ = b.node("Xor", [b.node("Less", [r, zero]), b.node("Less", [y, zero])])
+    fix = b.node("And", [differ, b.node("Not", [b.node("Equal", [r, zero])])])
+    return b.node("Add", [r, b.node("Where", [fix, y, zero])], outputs=[out], name=node.name)
+
+
+@register("broadcast_mod", "_mod")
+def mod(b, node):
+    _python_mod(b, node, node.inputs[0], node.inputs[1], node.outputs[0])
+
+
+@register("_mod_scalar", "_rmod_scalar")
+def mod_scalar(b, node):
+    s = b.const(_scalar_value(node), node.in_dtypes[0])
+    x = node.inputs[0]
+    a, d = (x, s) if node.op == "_mod_scalar" else (s, x)
+    if node.op == "_rmod_scalar":
+        a = b.node("Expand", [s, b.shape(x)])
+    _python_mod(b, node, a, d, node.outputs[0])

@@ -85,3 +85,35 @@ def l2_normalization(b, node):
     ss = b.reduce("ReduceSumSquare", x, axes[mode], keepdims=True)
     norm = b.node("Sqrt", [b.node("Add", [ss, b.const(node.float("eps", 1e-10), node.in_dtypes[0])])])
     b.node("Div", [x, norm], outputs=[node.outputs[0]], name=node.name)
+
+
+@register("LRN")
+def lrn(b, node):
+    b.node("LRN", [node.inputs[0]], outputs=[node.outputs[0]], name=node.name,
+           alpha=node.float("alpha", 1e-4), beta=node.float("beta", 0.75), bias=node.float("knorm", 2.0),
+           size=node.int("nsize"))
+
+
+@register("GroupNorm")
+def group_norm(b, node):
+    """Mean/variance over each sample's channel groups (and spatial dims), then
+    the per-channel scale and shift."""
+    x, gamma, beta = node.inputs[:3]
+    groups, rank = node.int("num_groups", 1), node.rank
+    eps = node.float("eps", 1e-5)
+    dt = node.in_dtypes[0]
+    grouped = b.reshape(x, [0, groups, -1])
+    mean = b.reduce("ReduceMean", grouped, [2], keepdims=True)
+    d = b.node("Sub", [grouped, mean])
+    var = b.reduce("ReduceMean", b.node("Mul", [d, d]), [2], keepdims=True)
+    normed = b.node("Div", [d, b.node("Sqrt", [b.node("Add", [var, b.const(eps, dt)])])])
+    if node.in_shapes[1][0] == groups and groups != node.in_shapes[0][1]:
+        # gamma/beta per group (MXNet 1.x's GroupNorm): applied before the reshape back.
+        normed = b.node("Add", [b.node("Mul", [normed, b.reshape(gamma, [1, -1, 1])]),
+                                b.reshape(beta, [1, -1, 1])])
+        b.node("Reshape", [normed, b.shape(x)], outputs=[node.outputs[0]], name=node.name)
+        return
+    y = b.node("Reshape", [normed, b.shape(x)])
+    shape = [1, -1] + [1] * (rank - 2)
+    b.node("Add", [b.node("Mul", [y, b.reshape(gamma, shape)]), b.reshape(beta, shape)],
+           outputs=[node.outputs[0]], name=node.name)

@@ -219,3 +219,73 @@ def shape_array(b, node):
 def size_array(b, node):
     b.node("Reshape", [b.node("Size", [node.inputs[0]]), b.int64s([1])], outputs=[node.outputs[0]],
            name=node.name)
+
+
+@register("repeat")
+def repeat(b, node):
+    r, axis, x = node.int("repeats"), node.int("axis"), node.inputs[0]
+    if axis is None:
+        x = b.reshape(x, [-1])
+        axis, rank = 0, 1
+    else:
+        rank = node.rank
+        axis %= rank
+    reps = [1] * (rank + 1)
+    reps[axis + 1] = r
+    tiled = b.node("Tile", [b.unsqueeze(x, [axis + 1]), b.int64s(reps)])
+    parts = []
+    if axis > 0:
+        parts.append(b.shape(x, 0, axis))
+    parts.append(b.node("Mul", [b.shape(x, axis, axis + 1), b.int64s([r])]))
+    if axis + 1 < rank:
+        parts.append(b.shape(x, axis + 1, rank))
+    shape = parts[0] if len(parts) == 1 else b.node("Concat", parts, axis=0)
+    b.node("Reshape", [tiled, shape], outputs=[node.outputs[0]], name=node.name)
+
+
+@register("reshape_like")
+def reshape_like(b, node):
+    if any(node.has(k) for k in ("lhs_begin", "lhs_end", "rhs_begin", "rhs_end")):
+        raise node.error("lhs_begin/lhs_end/rhs_begin/rhs_end are not supported")
+    b.node("Reshape", [node.inputs[0], b.shape(node.inputs[1])], outputs=[node.outputs[0]], name=node.name)
+
+
+@register("Pad", "pad")
+def pad(b, node):
+    """MXNet's pad_width is (before, after) per axis; ONNX's pads all befores, then all afters."""
+    width = list(node.tuple("pad_width"))
+    mode = node.str("mode", "constant")
+    if mode not in ("constant", "edge", "reflect"):
+        raise node.error("mode=%s is not one of constant, edge, reflect" % mode)
+    pads = width[0::2] + width[1::2]
+    ins = [node.inputs[0], b.int64s(pads)]
+    if mode == "constant":
+        ins.append(b.const(node.float("constant_value", 0.0), node.in_dtypes[0]))
+    b.node("Pad", ins, outputs=[node.outputs[0]], name=node.name, mode=mode)
+
+
+@register("depth_to_space")
+def depth_to_space(b, node):
+    b.node("DepthToSpace", [node.inputs[0]], outputs=[node.outputs[0]], name=node.name,
+           blocksize=node.int("block_size"), mode="DCR")
+
+
+@register("space_to_depth")
+def space_to_depth(b, node):
+    b.node("SpaceToDepth", [node.inputs[0]], outputs=[node.outputs[0]], name=node.name,
+           blocksize=node.int("block_size"))
+
+
+@register("Crop")
+def crop(b, node):
+    if node.bool("center_crop"):
+        raise node.error("center_crop=True is not supported")
+    y, x = node.tuple("offset", (0, 0))
+    starts = b.int64s([y, x])
+    if len(node.inputs) == 1:
+        h, w = node.tuple("h_w")
+        ends = b.int64s([y + h, x + w])
+    else:
+        ends = b.node("Add", [starts, b.shape(node.inputs[1], 2, 4)])
+    b.node("Slice", [node.inputs[0], starts, ends, b.int64s([2, 3])], outputs=[node.outputs[0]],
+           name=node.name)
