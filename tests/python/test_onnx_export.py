@@ -250,3 +250,20 @@ def test_command_line_errors(small, tmp_path):
                             prefix + "-0000.params", "--shape", "2,3,8,8", "--shape", "1,2",
                             "-o", str(tmp_path / "m.onnx")], capture_output=True, text=True, timeout=300)
     assert wrong.returncode == 1 and "in_shapes has 2" in wrong.stderr
+
+
+def test_command_line_import_writes_mxnet_files(small, tmp_path):
+    prefix, x = small["prefix"], small["x"]
+    model = mx.onnx.export_model(prefix + "-symbol.json", prefix + "-0000.params", [x.shape],
+                                 onnx_file_path=str(tmp_path / "m.onnx"))
+    out = str(tmp_path / "back")
+    run = subprocess.run([sys.executable, "-m", "weft.tools.onnx", "import", model, "-o", out],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    saved = mx.nd.load(out + "-0000.params")
+    assert any(k.startswith("aux:") for k in saved) and any(k.startswith("arg:") for k in saved)
+    net = mx.gluon.SymbolBlock.imports(out + "-symbol.json", ["data"], out + "-0000.params")
+    assert rel_err(net(mx.nd.array(x)).asnumpy(), small["want"]) <= 1e-5
+    missing = subprocess.run([sys.executable, "-m", "weft.tools.onnx", "import", str(tmp_path / "no.onnx"),
+                              "-o", out], capture_output=True, text=True, timeout=300)
+    assert missing.returncode == 1 and "does not exist" in missing.stderr

@@ -4,6 +4,7 @@
 weft.sym, weft.cpu(), weft.gpu(), weft.Context, weft.random, weft.AttrScope,
 weft.name ... See bindings/python/README.md.
 """
+import importlib as _importlib
 import sys as _sys
 
 from .base import (ArgumentTypeError, DTypeError, EngineError, InternalError, InvalidArgumentError,
@@ -44,7 +45,6 @@ from . import profiler  # mx.profiler: engine traces and aggregate tables
 from . import numpy, numpy_extension  # mx.np / mx.npx (issue 37)
 from . import numpy as np
 from . import numpy_extension as npx
-from . import onnx  # mx.onnx.export_model; the onnx package itself is optional (issue 40)
 ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
 rnd, mon, img = random, monitor, image  # MXNet's short aliases (mx.rnd, mx.mon, mx.img)
 
@@ -68,3 +68,11 @@ __all__ = [
     "optimizer", "lr_scheduler", "initializer", "init", "metric", "autograd", "cached_op", "gluon", "viz",
     "visualization",
 ]
+
+
+def __getattr__(name):
+    """``mx.onnx`` on first use (PEP 562): weft.onnx loads the onnx package, about
+    a second that every ``import weft`` would otherwise pay (issue 40)."""
+    if name == "onnx":
+        return _importlib.import_module(".onnx", __name__)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

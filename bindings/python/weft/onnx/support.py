@@ -1,9 +1,10 @@
 """weft.onnx.get_operator_support: the operator-support table."""
-from . import translations  # noqa: F401  (registers every translation)
+from . import imports, translations  # noqa: F401  (registers every translation)
 from ._deps import newest_opset, require
+from .import_registry import imported_ops
 from .registry import MIN_OPSET, supported_ops
 
-__all__ = ["get_operator_support"]
+__all__ = ["get_operator_support", "get_import_support"]
 
 
 def get_operator_support(opset_version=None):
@@ -23,3 +24,8 @@ def get_operator_support(opset_version=None):
     return supported_ops(min(opset_version, newest))
 
 
+
+
+def get_import_support():
+    """Sorted ONNX operator types import_model translates (Weft extension)."""
+    return imported_ops()

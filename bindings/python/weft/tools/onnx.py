@@ -4,15 +4,19 @@
         --shape 1,3,224,224 -o model.onnx [--dtype float32] [--opset 13] \\
         [--dynamic-batch] [--large-model]
 
-One --shape (and optionally one --dtype) per data input, in the symbol's order.
---dynamic-batch makes the first dimension of every input dynamic. The
-``import`` direction is not there yet.
+    python -m weft.tools.onnx import model.onnx -o NAME
+
+export: one --shape (and optionally one --dtype) per data input, in the
+symbol's order; --dynamic-batch makes the first dimension of every input
+dynamic. import: writes NAME-symbol.json and NAME-0000.params (arg:/aux:
+prefixed), the MXNet-format files weft-serve and SymbolBlock.imports load.
 """
 import argparse
 import sys
 
 import numpy as np
 
+from .. import ndarray as nd
 from .. import onnx as weft_onnx
 
 __all__ = ["parse_shape", "main"]
@@ -47,11 +51,30 @@ def _parser():
     ex.add_argument("--large-model", action="store_true",
                     help="store tensors as external data beside the file (over 2 GB)")
     ex.add_argument("--verbose", action="store_true", help="log the ONNX graph")
+    im = sub.add_parser("import", help="model.onnx -> NAME-symbol.json + NAME-0000.params")
+    im.add_argument("model", help="the ONNX file")
+    im.add_argument("-o", "--output", required=True, help="NAME: the prefix of the files written")
     return parser
+
+
+def _import(args):
+    sym, arg, aux = weft_onnx.import_model(args.model)
+    sym.save(args.output + "-symbol.json")
+    params = {"arg:" + k: v for k, v in arg.items()}
+    params.update({"aux:" + k: v for k, v in aux.items()})
+    nd.save(args.output + "-0000.params", params)
+    return args.output + "-symbol.json"
 
 
 def main(argv=None):
     args = _parser().parse_args(argv)
+    if args.command == "import":
+        try:
+            print(_import(args))
+        except (ValueError, TypeError, NotImplementedError, ImportError) as err:
+            print("weft.tools.onnx: %s" % err, file=sys.stderr)
+            return 1
+        return 0
     dtypes = args.dtype or ["float32"]
     if len(dtypes) == 1:
         dtypes = dtypes * len(args.shape)
