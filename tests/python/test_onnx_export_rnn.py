@@ -67,3 +67,18 @@ def test_rnn_operator_state_outputs(mode, opset, tmp_path):
     assert len(got) == len(want) == (3 if mode == "lstm" else 2)
     for g, w in zip(got, want):
         assert rel_err(g, w) <= 1e-5
+
+
+@pytest.mark.parametrize("kind,layers,bidirectional", [("lstm", 2, True), ("gru", 1, False), ("rnn_tanh", 2, True)])
+def test_tagger_imports_back_equal(kind, layers, bidirectional, tmp_path):
+    net = _tagger(kind, layers, bidirectional)
+    tokens = np.random.RandomState(0).randint(0, 30, (2, 7)).astype(np.float32)
+    want = net(mx.nd.array(tokens)).asnumpy()
+    net.export(str(tmp_path / "tagger"))
+    path = mx.onnx.export_model(str(tmp_path / "tagger-symbol.json"), str(tmp_path / "tagger-0000.params"),
+                                [tokens.shape], onnx_file_path=str(tmp_path / "m.onnx"))
+    sym, arg, aux = mx.onnx.import_model(path)
+    ex = sym.bind(mx.cpu(), dict(arg, data=mx.nd.array(tokens)), aux_states=aux, grad_req="null")
+    got = ex.forward(is_train=False)[0].asnumpy()
+    assert rel_err(got, want) <= 1e-5
+    assert rel_err(got, run_onnx(path, {"data": tokens})[0]) <= 1e-5

@@ -11,7 +11,7 @@ names the extra. Nothing else in weft.onnx imports ``onnx`` directly; every
 public entry point calls :func:`require` first, so the error comes before any
 work is done and names the function the user called.
 """
-__all__ = ["onnx", "helper", "numpy_helper", "checker", "shape_inference", "TensorProto",
+__all__ = ["onnx", "helper", "numpy_helper", "checker", "shape_inference", "TensorProto", "ReferenceEvaluator",
            "available", "require", "newest_opset"]
 
 _INSTALL_HINT = "pip install weft[onnx]  (or: pip install onnx onnxruntime)"
@@ -31,10 +31,11 @@ class _Missing:
 try:
     import onnx
     from onnx import checker, helper, numpy_helper, shape_inference, TensorProto
+    from onnx.reference import ReferenceEvaluator
     _IMPORT_ERROR = None
 except ImportError as _err:  # pragma: no cover - exercised only where onnx is absent
     _IMPORT_ERROR = _err
-    onnx = checker = helper = numpy_helper = shape_inference = TensorProto = _Missing(_err)
+    onnx = checker = helper = numpy_helper = shape_inference = TensorProto = ReferenceEvaluator = _Missing(_err)
 
 
 def available():

@@ -8,6 +8,16 @@ to its translation (import_registry.py, imports/). Initializers become
 parameters: the moving mean and variance of BatchNormalization auxiliary
 states, the others arguments; constants only read at import time (Reshape
 shapes, Clip bounds, ...) become no parameter at all.
+
+Note [Constant folding on import]
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+Exporters (ours included) compute shapes at run time (Shape -> Slice ->
+Concat -> Reshape) and weights from initializers (Transpose, Gather of gates).
+A node whose inputs are all constants, or a Shape/Size of a tensor whose shape
+ONNX inferred completely, is evaluated at import time by ONNX's own reference
+implementation (onnx.reference), so Weft sees constants: static Reshape
+targets, ready weights. A dynamic dimension stops this, and the operators
+that needed the constant say so.
 """
 import os
 import re
@@ -18,7 +28,7 @@ from .. import ndarray as nd
 from .. import symbol as S
 from ..gluon.symbol_block import SymbolBlock
 from . import imports  # noqa: F401  (registers every import translation)
-from ._deps import checker, helper, numpy_helper, onnx, require, shape_inference
+from ._deps import ReferenceEvaluator, checker, helper, numpy_helper, onnx, require, shape_inference
 from .import_registry import lookup_import
 
 __all__ = ["import_model", "import_to_gluon", "get_model_metadata", "ImportContext"]
@@ -38,6 +48,9 @@ def _load(model_file):
 
 
 def _dims(type_proto):
+    """The static dims (None where dynamic), or None when the rank is unknown."""
+    if not type_proto.tensor_type.HasField("shape"):
+        return None
     shape = type_proto.tensor_type.shape
     return tuple(d.dim_value if d.HasField("dim_value") else None for d in shape.dim)
 
@@ -57,12 +70,14 @@ class ImportContext:
         self.consts = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
         self.shapes = {n: tuple(v.shape) for n, v in self.consts.items()}
         try:
-            inferred = shape_inference.infer_shapes(model).graph
+            # data_prop: shapes computed by Shape/Slice/Concat chains are followed too.
+            inferred = shape_inference.infer_shapes(model, data_prop=True).graph
             infos = list(inferred.value_info) + list(inferred.input) + list(inferred.output)
         except Exception:  # ONNX's inference is best effort; translations report what they miss
             infos = list(graph.input) + list(graph.output)
         for vi in infos:
-            self.shapes.setdefault(vi.name, _dims(vi.type))
+            if _dims(vi.type) is not None:
+                self.shapes.setdefault(vi.name, _dims(vi.type))
         self.syms = {}
         self.params = {}       # parameter name -> numpy value (those read as symbols)
         self.aux = set()
@@ -90,6 +105,17 @@ class ImportContext:
         return re.sub(r"[^0-9A-Za-z_.\-]", "_", raw)
 
     def shape_of(self, tensor):
+        if tensor not in self.shapes and tensor in self.syms:
+            # ONNX could not infer it (a shape computed at run time): Weft can, from the
+            # graph inputs' static shapes, now that such computations are folded.
+            given = {n: self.shapes[n] for n in self.data_inputs
+                     if self.shapes.get(n) is not None and None not in self.shapes[n]}
+            try:
+                _, out, _ = self.syms[tensor].infer_shape_partial(**given)
+                if out and out[0] is not None and all(d > 0 for d in out[0]):
+                    self.shapes[tensor] = tuple(out[0])
+            except Exception:  # leaves it unknown; the error below names the tensor
+                pass
         if tensor not in self.shapes:
             raise NotImplementedError("%s: the shape of tensor '%s' is unknown (ONNX shape inference "
                                       "could not give it)" % (_FN, tensor))
@@ -118,6 +144,31 @@ class ImportContext:
         self.aux.update(names)
 
 
+def _fold(ctx, node):
+    """Evaluates ``node`` now when it can (Note [Constant folding on import])."""
+    ins = [n for n in node.input if n]
+    if node.op_type in ("Shape", "Size"):
+        try:
+            shape = ctx.shape_of(node.input[0])
+        except NotImplementedError:
+            return False  # then "no translation for Shape" names the node
+        if any(d is None for d in shape) or node.attribute:
+            return False
+        value = np.array(shape if node.op_type == "Shape" else int(np.prod(shape)), dtype=np.int64)
+        ctx.consts[node.output[0]] = value
+        ctx.shapes[node.output[0]] = value.shape
+        return True
+    if not ins or not all(n in ctx.consts for n in ins) or node.op_type in ("RandomUniformLike",
+                                                                           "RandomNormalLike"):
+        return False
+    outs = ReferenceEvaluator(node, opsets={"": ctx.opset}).run(None, {n: ctx.consts[n] for n in ins})
+    for name, value in zip(node.output, outs):
+        if name:
+            ctx.consts[name] = np.asarray(value)
+            ctx.shapes[name] = tuple(np.shape(value))
+    return True
+
+
 def _build(model):
     ctx = ImportContext(model)
     for node in model.graph.node:
@@ -127,6 +178,8 @@ def _build(model):
         if node.op_type == "Constant":
             ctx.consts[node.output[0]] = numpy_helper.to_array(helper.get_attribute_value(node.attribute[0]))
             ctx.shapes[node.output[0]] = tuple(ctx.consts[node.output[0]].shape)
+            continue
+        if _fold(ctx, node):
             continue
         fn = lookup_import(node.op_type)
         if fn is None:
