@@ -267,3 +267,12 @@ def test_command_line_import_writes_mxnet_files(small, tmp_path):
     missing = subprocess.run([sys.executable, "-m", "weft.tools.onnx", "import", str(tmp_path / "no.onnx"),
                               "-o", out], capture_output=True, text=True, timeout=300)
     assert missing.returncode == 1 and "does not exist" in missing.stderr
+
+
+def test_huge_constants_are_refused(tmp_path):
+    huge = mx.sym.broadcast_add(mx.sym.zeros((10 ** 6, 10 ** 6), name="big"), mx.sym.var("data"))
+    with pytest.raises(ValueError, match=r"_zeros.*big.*elements"):
+        mx.onnx.export_model(huge, {}, [(1, 1)], onnx_file_path=str(tmp_path / "m.onnx"))
+    long = mx.sym.broadcast_add(mx.sym.arange(0, 1e12, name="long"), mx.sym.var("data"))
+    with pytest.raises(ValueError, match=r"_arange.*long.*elements"):
+        mx.onnx.export_model(long, {}, [(1,)], onnx_file_path=str(tmp_path / "m.onnx"))

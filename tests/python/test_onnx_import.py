@@ -171,3 +171,14 @@ def test_bad_paths_raise(tmp_path):
         mx.onnx.import_model(str(tmp_path / "nope.onnx"))
     with pytest.raises(TypeError, match="import_model"):
         mx.onnx.import_model(42)
+
+
+def test_no_unbounded_folding(tmp_path):
+    # Expand of a constant to 10^5 x 10^5 is not computed at import: it stays an
+    # operator, which has no translation here.
+    model = _model([N("Expand", ["k", "s"], ["e"]), N("Add", ["x", "e"], ["y"])], {"x": (100000, 100000)},
+                   ["y"], {"k": _u(1, 1), "s": _i64(100000, 100000)})
+    path = str(tmp_path / "m.onnx")
+    onnx.save(model, path)
+    with pytest.raises(NotImplementedError, match="Expand"):
+        mx.onnx.import_model(path)

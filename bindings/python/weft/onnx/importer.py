@@ -35,6 +35,10 @@ __all__ = ["import_model", "import_to_gluon", "get_model_metadata", "ImportConte
 
 _FN = "weft.onnx.import_model"
 MIN_IMPORT_OPSET = 7
+MAX_FOLD_ELEMENTS = 2 ** 24  # per folded output (Note [Constant folding on import])
+# Operators whose output can be far larger than their inputs.
+_GROWING = {"Expand", "Tile", "ConstantOfShape", "Range", "Resize", "Upsample", "Pad", "OneHot",
+            "EyeLike"}
 
 
 def _load(model_file):
@@ -158,9 +162,18 @@ def _fold(ctx, node):
         ctx.consts[node.output[0]] = value
         ctx.shapes[node.output[0]] = value.shape
         return True
-    if not ins or not all(n in ctx.consts for n in ins) or node.op_type in ("RandomUniformLike",
-                                                                           "RandomNormalLike"):
+    if not ins or not all(n in ctx.consts for n in ins) or node.op_type.startswith("Random"):
         return False
+    # Only outputs of bounded size are computed here, so a hostile file cannot make an
+    # Expand or Range allocate without limit: outputs ONNX inferred small, or (shape
+    # chains ONNX could not follow) operators that do not grow small inputs much.
+    for name in filter(None, node.output):
+        shape = ctx.shapes.get(name)
+        if shape is not None and None not in shape:
+            if np.prod(shape, dtype=np.float64) > MAX_FOLD_ELEMENTS:
+                return False
+        elif node.op_type in _GROWING or any(ctx.consts[n].size > 1024 for n in ins):
+            return False
     outs = ReferenceEvaluator(node, opsets={"": ctx.opset}).run(None, {n: ctx.consts[n] for n in ins})
     for name, value in zip(node.output, outs):
         if name:

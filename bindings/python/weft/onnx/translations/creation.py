@@ -7,6 +7,17 @@ from ..registry import register
 __all__ = []
 
 
+# The largest constant these make (elements): protobuf cannot hold 2 GB anyway, and a
+# hostile shape attribute must not allocate unbounded memory at export.
+MAX_CONST_ELEMENTS = 2 ** 28
+
+
+def _check_size(node, count):
+    if count > MAX_CONST_ELEMENTS:
+        raise node.error("its constant output would hold %d elements (at most %d export)"
+                         % (count, MAX_CONST_ELEMENTS))
+
+
 def _static(b, node, value):
     """Their value depends on attributes only: an initializer, as MXNet's graph
     would compute it on every call."""
@@ -19,7 +30,9 @@ def full(b, node):
     fill = {"_zeros": 0.0, "_ones": 1.0}.get(node.op)
     if fill is None:
         fill = node.float("value")
-    _static(b, node, np.full(node.tuple("shape", ()), fill, dtype=node.out_dtypes[0]))
+    shape = node.tuple("shape", ())
+    _check_size(node, int(np.prod(shape, dtype=np.float64)))
+    _static(b, node, np.full(shape, fill, dtype=node.out_dtypes[0]))
 
 
 @register("_arange")
@@ -29,6 +42,9 @@ def arange(b, node):
     start, stop, step = node.float("start"), node.float("stop"), node.float("step", 1.0)
     if stop is None:
         start, stop = 0.0, start
+    if step == 0:
+        raise node.error("step is 0")
+    _check_size(node, max(0.0, np.ceil((stop - start) / step)) * node.int("repeat", 1))
     values = np.arange(start, stop, step, dtype=np.float64)
     values = np.repeat(values, node.int("repeat", 1)).astype(node.out_dtypes[0])
     _static(b, node, values)
