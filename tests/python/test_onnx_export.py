@@ -276,3 +276,13 @@ def test_huge_constants_are_refused(tmp_path):
     long = mx.sym.broadcast_add(mx.sym.arange(0, 1e12, name="long"), mx.sym.var("data"))
     with pytest.raises(ValueError, match=r"_arange.*long.*elements"):
         mx.onnx.export_model(long, {}, [(1,)], onnx_file_path=str(tmp_path / "m.onnx"))
+
+
+def test_traced_size_constants_refuse_dynamic_spatial_dims(tmp_path):
+    anchors = mx.sym.contrib.MultiBoxPrior(mx.sym.var("data"), sizes=(0.5,), name="anchors")
+    ok = mx.onnx.export_model(anchors, {}, [(1, 3, 4, 4)], onnx_file_path=str(tmp_path / "a.onnx"),
+                              dynamic=True, dynamic_input_shapes=[(None, 3, 4, 4)])
+    assert run_onnx(ok, {"data": np.zeros((2, 3, 4, 4), np.float32)})[0].shape == (1, 16, 4)
+    with pytest.raises(ValueError, match="MultiBoxPrior.*anchors.*batch dimension"):
+        mx.onnx.export_model(anchors, {}, [(1, 3, 4, 4)], onnx_file_path=str(tmp_path / "b.onnx"),
+                             dynamic=True, dynamic_input_shapes=[(None, 3, None, None)])

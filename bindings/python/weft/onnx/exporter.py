@@ -160,7 +160,8 @@ def _build_graph(sym, params, in_shapes, in_types, opset, dynamic, dynamic_input
         raise ValueError("%s: Weft cannot infer the model's shapes for in_shapes=%s: %s"
                          % (_FN, in_shapes, err)) from err
 
-    b = GraphBuilder(opset)
+    b = GraphBuilder(opset, dynamic_spatial=bool(dynamic) and any(
+        d is None or isinstance(d, str) for shape in (dynamic_input_shapes or [[None, None]]) for d in shape[1:]))
     used = {(nid, idx) for n in nodes for nid, idx, _ in n["inputs"]}
     used |= {(nid, idx) for nid, idx, _ in heads}
     names = {}  # (nid, idx) -> ONNX tensor name

@@ -19,8 +19,11 @@ _AXES_INPUT_SINCE = {"ReduceSum": 13, "ReduceMean": 18, "ReduceMax": 18, "Reduce
 class GraphBuilder:
     """Collects the ONNX nodes and initializers of one export at one opset."""
 
-    def __init__(self, opset):
+    def __init__(self, opset, dynamic_spatial=False):
         self.opset = opset
+        # Whether an input has a dynamic dimension other than its first (the batch):
+        # translations that bake a traced size into a constant refuse then.
+        self.dynamic_spatial = dynamic_spatial
         self.nodes = []
         self.initializers = []
         self.params = {}     # initializer name -> numpy value, for translations that fold constants

@@ -1,6 +1,8 @@
-"""Region operators of detection graphs: ROIAlign, ROIPooling, and adaptive pooling."""
+"""Region operators of detection graphs: ROIAlign, ROIPooling, MultiBoxPrior,
+and adaptive pooling."""
 import numpy as np
 
+from ... import ndarray as nd
 from ..registry import register
 
 __all__ = []
@@ -48,3 +50,18 @@ def adaptive_avg_pool(b, node):
     kernel = [h // oh, w // ow]
     b.node("AveragePool", [node.inputs[0]], outputs=[node.outputs[0]], name=node.name,
            kernel_shape=kernel, strides=kernel)
+
+
+@register("_contrib_MultiBoxPrior")
+def multibox_prior(b, node):
+    """The anchors depend on the feature map's height and width only, never on
+    its values or batch: they are computed once by Weft's own operator for the
+    traced size and stored as a constant. So the feature map's spatial size
+    must be static."""
+    if b.dynamic_spatial:
+        raise node.error("its anchors are a constant for the traced feature-map size; export with "
+                         "only the batch dimension dynamic")
+    attrs = {k: node.attrs[k] for k in ("sizes", "ratios", "clip", "steps", "offsets") if k in node.attrs}
+    anchors = nd.contrib.MultiBoxPrior(nd.zeros(node.in_shapes[0], dtype=node.in_dtypes[0]), **attrs)
+    b.node("Identity", [b.const(anchors.asnumpy(), hint=node.name + "_anchors")], outputs=[node.outputs[0]],
+           name=node.name)
