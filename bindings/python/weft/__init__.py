@@ -4,6 +4,7 @@
 weft.sym, weft.cpu(), weft.gpu(), weft.Context, weft.random, weft.AttrScope,
 weft.name ... See bindings/python/README.md.
 """
+import importlib as _importlib
 import sys as _sys
 
 from .base import (ArgumentTypeError, DTypeError, EngineError, InternalError, InvalidArgumentError,
@@ -91,3 +92,11 @@ __all__ = [
     "optimizer", "lr_scheduler", "initializer", "init", "metric", "autograd", "cached_op", "gluon", "viz",
     "visualization",
 ]
+
+
+def __getattr__(name):
+    """``mx.onnx`` on first use (PEP 562): weft.onnx loads the onnx package, about
+    a second that every ``import weft`` would otherwise pay (issue 40)."""
+    if name == "onnx":
+        return _importlib.import_module(".onnx", __name__)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
