@@ -286,3 +286,11 @@ def test_traced_size_constants_refuse_dynamic_spatial_dims(tmp_path):
     with pytest.raises(ValueError, match="MultiBoxPrior.*anchors.*batch dimension"):
         mx.onnx.export_model(anchors, {}, [(1, 3, 4, 4)], onnx_file_path=str(tmp_path / "b.onnx"),
                              dynamic=True, dynamic_input_shapes=[(None, 3, None, None)])
+
+
+def test_contrib_onnx_is_mxnets_module_path():
+    import importlib
+    mod = importlib.import_module("weft.contrib.onnx")
+    assert mx.contrib.onnx is mod
+    assert mod.import_model is mx.onnx.import_model and mod.export_model is mx.onnx.export_model
+    assert mod.import_to_gluon is mx.onnx.import_to_gluon and mod.get_model_metadata is mx.onnx.get_model_metadata

@@ -5,8 +5,9 @@
 weft.nd.contrib and weft.sym.contrib), ``text`` (vocabularies, embeddings),
 ``tensorboard`` (LogMetricsCallback), ``svrg_optimization`` (SVRGModule), and
 ``quantization`` / ``amp``, which raise NotImplementedError for now (Note [Low
-precision is a later issue] in quantization.py). ``contrib.onnx`` is weft.onnx's.
+precision is a later issue] in quantization.py). ``contrib.onnx`` (weft.onnx's functions) loads on first use, as ``mx.onnx`` does.
 """
+import importlib as _importlib
 import sys as _sys
 
 from ..ndarray import contrib as ndarray
@@ -29,3 +30,11 @@ _sys.modules.setdefault(__name__ + ".sym", symbol)
 
 __all__ = ["autograd", "io", "ndarray", "nd", "symbol", "sym", "tensorboard", "text", "quantization", "quant",
            "amp", "svrg_optimization"]
+
+
+def __getattr__(name):
+    """``mx.contrib.onnx`` on first use (PEP 562): it loads the onnx package, which
+    ``import weft`` does not pay for (issue 40)."""
+    if name == "onnx":
+        return _importlib.import_module(".onnx", __name__)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
