@@ -1,4 +1,4 @@
-// Caller-side cost of Engine::Push (DESIGN.md: "pushing an empty op costs
+// Caller-side cost of Engine::Push (docs/DESIGN.md: "pushing an empty op costs
 // well under a microsecond"). Times only the push loop; the engine then
 // drains outside the timed region. Reports wall time and the pushing
 // thread's CPU time: on a small or busy machine the workers compete with the

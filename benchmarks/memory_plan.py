@@ -2,7 +2,7 @@
 
 For each net (benchmarks/nets.py), batch 64 at 224x224, float32, it prints the
 internal memory of the graph a bind would run, planned four ways (naive: one
-buffer per entry; inplace; coshare; both — DESIGN.md "Memory planning"), for
+buffer per entry; inplace; coshare; both — docs/DESIGN.md "Memory planning"), for
 forward only (a prediction bind) and forward+backward (every parameter gets a
 gradient, data and label do not), plus the lower bound (the largest set of
 entries live at once under the executor's schedule).

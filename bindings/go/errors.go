@@ -99,7 +99,7 @@ func check(fn string, rc C.int) error {
 	}
 	status := Status(rc)
 	if status < StatusInvalidArgument || status > StatusInternal {
-		// DESIGN.md allows -1 for "failure"; keep the message, call it internal.
+		// docs/DESIGN.md allows -1 for "failure"; keep the message, call it internal.
 		status = StatusInternal
 	}
 	return &Error{Status: status, Func: fn, Message: C.GoString(C.weft_last_error())}

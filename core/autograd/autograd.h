@@ -1,4 +1,4 @@
-// Imperative autograd (MXNet's Imperative::RecordOp / Backward; DESIGN.md
+// Imperative autograd (MXNet's Imperative::RecordOp / Backward; docs/DESIGN.md
 // "Autograd"). While recording, every op whose inputs are on the tape becomes
 // a graph node (core/graph/graph.h) holding the arrays it wrote; backward
 // turns the tape into a graph, runs the symbolic gradient pass over it — the

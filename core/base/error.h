@@ -1,5 +1,5 @@
 // Errors: one exception type carrying a status code, so the C ABI can map
-// codes to binding error classes without parsing message text (STYLE.md).
+// codes to binding error classes without parsing message text (docs/STYLE.md).
 #pragma once
 #include <sstream>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-// Shapes are int64 dims from day one (STYLE.md: not MXNet's 32-bit TShape).
+// Shapes are int64 dims from day one (docs/STYLE.md: not MXNet's 32-bit TShape).
 #pragma once
 #include <cstdint>
 #include <initializer_list>

@@ -1,4 +1,4 @@
-// The dependency engine: the contract of DESIGN.md. Every NDArray op, executor
+// The dependency engine: the contract of docs/DESIGN.md. Every NDArray op, executor
 // op and KVStore push/pull is pushed here tagged with the vars it reads and
 // writes; the engine runs whatever is ready.
 //

@@ -1,7 +1,7 @@
 // A process-wide pool of constructed objects for the engine's hot path: op
 // blocks, var queue blocks and vars.
 //
-// Why: pushing an op must cost well under 1 us (DESIGN.md), and a block is
+// Why: pushing an op must cost well under 1 us (docs/DESIGN.md), and a block is
 // allocated by the pushing thread but freed by a worker, the worst pattern for
 // malloc (the free goes to another thread's arena). Objects stay constructed
 // while pooled, so the vectors and strings inside an op block keep their

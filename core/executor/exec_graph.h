@@ -1,4 +1,4 @@
-// The graph a bind runs: every pass of DESIGN.md "Graph passes" applied once,
+// The graph a bind runs: every pass of docs/DESIGN.md "Graph passes" applied once,
 // in order — symbolic gradient, (optional) in-graph optimizer update, shape
 // and type inference, fusion, dead-entry marking and memory planning. The
 // executor allocates from the result; weft_symbol_plan_memory reports it

@@ -1,4 +1,4 @@
-// Dead-code elimination (DESIGN.md "Graph passes"). Two levels:
+// Dead-code elimination (docs/DESIGN.md "Graph passes"). Two levels:
 //  * nodes: a graph is what its heads reach, so pruning the heads a bind does
 //    not need (a prediction bind asks only for some outputs) drops every node
 //    that only they needed — PruneHeads;

@@ -1,4 +1,4 @@
-// The fusion pass (DESIGN.md "Graph"): chains of elementwise operators become
+// The fusion pass (docs/DESIGN.md "Graph"): chains of elementwise operators become
 // one _fused_elemwise node (a * b + 1 runs as one pass over memory), and a
 // FullyConnected or Convolution whose output only feeds an Activation becomes
 // one _fused_fully_connected_act / _fused_convolution_act node, and a

@@ -1,4 +1,4 @@
-// The symbolic gradient pass (DESIGN.md "Graph"): walks the graph backwards
+// The symbolic gradient pass (docs/DESIGN.md "Graph"): walks the graph backwards
 // calling each operator's gradient rule, which emits ordinary nodes, so the
 // backward graph gets the same inference, fusion and memory planning as the
 // forward one. Several gradients reaching one entry are summed (add_n).

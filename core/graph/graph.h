@@ -1,4 +1,4 @@
-// The graph IR shared by Symbol, the passes and the executor (DESIGN.md "Graph").
+// The graph IR shared by Symbol, the passes and the executor (docs/DESIGN.md "Graph").
 // Nodes are variables (op == nullptr) or operator applications with string
 // attributes; entries are (node, output index, version). A Symbol is a list of
 // output entries; the graph is everything reachable from them.

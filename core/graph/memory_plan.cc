@@ -1,4 +1,4 @@
-// The memory planning pass; see memory_plan.h and DESIGN.md "Memory planning".
+// The memory planning pass; see memory_plan.h and docs/DESIGN.md "Memory planning".
 #include "core/graph/memory_plan.h"
 
 #include "core/base/checked_math.h"

@@ -1,4 +1,4 @@
-// Static memory planning (DESIGN.md "Memory planning"): assigns every
+// Static memory planning (docs/DESIGN.md "Memory planning"): assigns every
 // non-external graph entry a storage id so that entries which are never live
 // at the same time share a buffer. Two linear-time heuristics, switchable for
 // measurement: in-place reuse (an op overwrites an input it declares in-place

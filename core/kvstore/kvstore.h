@@ -1,4 +1,4 @@
-// KVStore: the parameter store of DESIGN.md ("KVStore"). Two levels:
+// KVStore: the parameter store of docs/DESIGN.md ("KVStore"). Two levels:
 //   level 1 (local, device)  reduce the values pushed from the devices of one
 //                            machine, apply the updater, copy back on pull;
 //   level 2 (dist_*)         the same reduction, then parameter servers over

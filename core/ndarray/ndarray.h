@@ -1,6 +1,6 @@
 // NDArray: a lazy, typed view over a chunk of device memory. The chunk owns the
 // storage and one engine var; every operation on the array is pushed to the
-// engine tagged with that var (DESIGN.md "NDArray"). Views (reshape, slice on
+// engine tagged with that var (docs/DESIGN.md "NDArray"). Views (reshape, slice on
 // axis 0, At) share the chunk and therefore the var.
 #pragma once
 #include <atomic>

@@ -1,5 +1,5 @@
 // The operator registry: each op is declared once, next to its kernels
-// (DESIGN.md "Operator registry — the single source of truth"). Bindings,
+// (docs/DESIGN.md "Operator registry — the single source of truth"). Bindings,
 // docs, the symbol front end and the test harness all read it.
 #pragma once
 #include <functional>
@@ -20,7 +20,7 @@ namespace weft {
 
 class RandomState;
 
-// How an output is written: a runtime argument of every kernel (STYLE.md).
+// How an output is written: a runtime argument of every kernel (docs/STYLE.md).
 enum class OpReq : int { kNull = 0, kWriteTo = 1, kWriteInplace = 2, kAddTo = 3 };
 
 // What the kernel may use besides its inputs and outputs.
@@ -70,7 +70,7 @@ using FListNames = std::function<std::vector<std::string>(const Params&)>;
 
 // The gradient rule builds backward nodes in the graph IR (core/graph/graph.h):
 // given the forward node and the gradients of its outputs, it returns one
-// entry per input (DESIGN.md: symbolic gradients).
+// entry per input (docs/DESIGN.md: symbolic gradients).
 struct Node;
 struct NodeEntry;
 using FGradient = std::function<std::vector<NodeEntry>(const std::shared_ptr<Node>& node,

@@ -1,6 +1,6 @@
 // Random-number state per device. The generator is an engine var: random ops
 // write it, so draws happen in push order and `seed(n)` makes runs reproducible
-// regardless of thread scheduling (DESIGN.md: RNG state is a var).
+// regardless of thread scheduling (docs/DESIGN.md: RNG state is a var).
 #pragma once
 #include <cstdint>
 #include <random>

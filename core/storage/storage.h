@@ -1,4 +1,4 @@
-// Per-device pooled allocators with memory statistics (DESIGN.md: Storage).
+// Per-device pooled allocators with memory statistics (docs/DESIGN.md: Storage).
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Numeric gradient checks of every operator with a gradient rule (STYLE.md
+// Numeric gradient checks of every operator with a gradient rule (docs/STYLE.md
 // "Tests": one data-driven table over the registry). Each case composes one
 // operator on variables, binds a GraphExecutor in float64 with grad_req
 // write, runs backward with a random head gradient and compares the analytic

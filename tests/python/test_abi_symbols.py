@@ -1,4 +1,4 @@
-"""The C ABI is append-only (STYLE.md): the library exports exactly the
+"""The C ABI is append-only (docs/STYLE.md): the library exports exactly the
 functions the header declares, and capi/abi_symbols.txt (the released list)
 is a prefix of the header's order, so nothing is removed or reordered."""
 import re

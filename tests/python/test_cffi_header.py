@@ -1,4 +1,4 @@
-"""The cdef section of c_api.h parses with cffi (STYLE.md: keep the declarations
+"""The cdef section of c_api.h parses with cffi (docs/STYLE.md: keep the declarations
 parseable by cffi.FFI().cdef()), and the binding's helper declarations fit it."""
 import os
 

@@ -1,6 +1,6 @@
 """Bad input raises the right weft exception class with a message that names the
 operator (or file) and the argument, never crashes the interpreter, and leaves
-the engine working (DESIGN.md "Bad input")."""
+the engine working (docs/DESIGN.md "Bad input")."""
 import numpy as np
 import pytest
 

@@ -192,7 +192,7 @@ def test_prediction_bind_of_an_internal_output_runs_only_what_it_needs():
 @pytest.mark.parametrize("training", [False, True])
 def test_plans_of_the_benchmark_nets(name, training):
     """Every plan passes the checker (plan_memory runs it); the strategies are
-    ordered as DESIGN.md says and never beat the lower bound."""
+    ordered as docs/DESIGN.md says and never beat the lower bound."""
     s = nets.NETS[name]()
     r = {k: plan_memory(s, k, training, data=(2, 3, 224, 224), softmax_label=(2,))
          for k in ("naive", "inplace", "coshare", "both")}

@@ -1,4 +1,4 @@
-"""The operator registry harness (STYLE.md "Tests"): every registered operator
+"""The operator registry harness (docs/STYLE.md "Tests"): every registered operator
 (weft_op_list canonical names) must have cases in tests/python/op_cases; each
 case runs forward through weft.nd.<op> and is compared with its NumPy reference.
 

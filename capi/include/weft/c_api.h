@@ -1,4 +1,4 @@
-/* Weft C ABI. Conventions (STYLE.md):
+/* Weft C ABI. Conventions (docs/STYLE.md):
  *  - functions are named weft_<object>_<verb>; objects are distinct opaque types;
  *  - every fallible call returns int: 0 on success, otherwise a weft_status value,
  *    and weft_last_error() gives this thread's message;
@@ -299,7 +299,7 @@ WEFT_API int weft_autograd_set_function_callbacks(weft_function_backward_fn back
  * (the output handles are updated in place); otherwise release(id) is called. */
 WEFT_API int weft_autograd_record_function(int64_t id, int num_inputs, weft_ndarray* const* inputs,
                                            int num_outputs, weft_ndarray* const* outputs);
-/* ---- kvstore (parameter store; DESIGN.md "KVStore") -------------------- */
+/* ---- kvstore (parameter store; docs/DESIGN.md "KVStore") -------------------- */
 typedef struct weft_kvstore weft_kvstore;
 /* type: "local", "device", "dist_sync", "dist_async", "dist_device_sync" or "allreduce" (MPI).
  * Dist types connect to the job started by python -m weft.launch (WEFT_ROLE=worker

@@ -1,7 +1,7 @@
 // Data-movement kernels shared by the tensor ops: write-mode handling for ops
 // that only move bytes, dtype-converting copies, strided copies and fills.
 // Movement kernels work on element size, not dtype, so each is compiled a few
-// times rather than once per dtype (STYLE.md "Kernels").
+// times rather than once per dtype (docs/STYLE.md "Kernels").
 #pragma once
 #include <cstdint>
 #include <functional>

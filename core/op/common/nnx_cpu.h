@@ -2,7 +2,7 @@
 // losses, dropout, embedding, padding, sequences, optimizer updates): the
 // floating-point dtype switch, the accumulation type per storage type, and
 // stores that honour the write mode, and the Map1/Map2 drivers that apply an
-// element function across threads. No kernel bodies here (STYLE.md "Files").
+// element function across threads. No kernel bodies here (docs/STYLE.md "Files").
 //
 // Note [NN kernel arithmetic]
 // float32, float16 and bfloat16 compute in float, float64 in double (Acc<T>);

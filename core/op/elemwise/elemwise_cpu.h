@@ -1,7 +1,7 @@
 // CPU kernels of the elementwise families: unary math, binary (same shape,
 // with a scalar, broadcast), broadcast copies, where, clip and Cast.
 // Plain functions over TensorView; the op kind and the write mode are runtime
-// arguments, the dtype is switched once per call (STYLE.md "Kernels").
+// arguments, the dtype is switched once per call (docs/STYLE.md "Kernels").
 //
 // Note [Elementwise arithmetic types]
 // Each storage dtype computes in one arithmetic type: float32 and float64 in
