@@ -55,6 +55,8 @@ from . import numpy as np
 from ._np_methods import NDArrayNumpyMethods as _NDArrayNumpyMethods
 _install_methods(NDArray, _NDArrayNumpyMethods)  # as_np_ndarray (Note [NDArray leaf])
 from . import numpy_extension as npx
+# MXNet's F.np / F.npx in hybrid_forward: weft.nd.np, weft.nd.npx (weft.numpy sits above weft.ndarray).
+ndarray.np, ndarray.npx = numpy, numpy_extension
 ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
 rnd, mon, img = random, monitor, image  # MXNet's short aliases (mx.rnd, mx.mon, mx.img)
 

@@ -29,6 +29,7 @@ Note [State function arguments]
 # pylint: disable=arguments-differ,too-many-arguments,protected-access
 from ... import ndarray, symbol
 from ...base import InvalidArgumentError
+from ...util import is_np_array
 from ..block import Block, HybridBlock
 from ..nn import LeakyReLU
 
@@ -55,7 +56,10 @@ def _call_state_func(func, name, info):
     """``func(name=name, **info)`` (Note [State function arguments])."""
     if getattr(func, "__module__", "").startswith(symbol.__name__):
         return func(name=name, **info)
-    return func(**{k: v for k, v in info.items() if not k.startswith("__")})
+    state = func(**{k: v for k, v in info.items() if not k.startswith("__")})
+    if is_np_array() and isinstance(state, ndarray.NDArray):
+        state = state.as_np_ndarray()  # MXNet 1.9.1's begin_state in NumPy mode (no copy)
+    return state
 
 
 def _batch_zeros(like, shape, batch_axis=0, ndim=2):

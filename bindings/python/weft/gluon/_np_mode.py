@@ -1,0 +1,99 @@
+"""Gluon in NumPy mode (issue 39): where a Block's arrays change class.
+
+Note [Gluon in NumPy mode]
+~~~~~~~~~~~~~~~~~~~~~~~~~~
+After ``npx.set_np()`` MXNet 1.9.1's Gluon takes and returns ``mx.np.ndarray``
+everywhere; it gets there by giving each built-in layer a second body
+(``F.npx.fully_connected if is_np_array() else F.FullyConnected``) and by
+checking in ``Block.__call__`` that every output is an np array
+(``_check_all_np_ndarrays``). Weft keeps one body per layer: the built-in
+layers are written against ``weft.nd`` (legacy semantics: ``reshape`` with 0
+and -2, keepdims reductions, the ``F.Op`` names), and ``Block.__call__`` is the
+one place that switches classes around such a body. When NumPy mode is on and
+the block that runs is a *legacy body* (its ``forward``, or its
+``hybrid_forward`` under ``HybridBlock.forward``, is defined inside the weft
+package), the inputs are handed to it as ``weft.nd.NDArray`` and its outputs
+come back as ``weft.np.ndarray``. Both conversions are ``_clone``: a second
+Python object over the same engine chunk (no copy; the autograd entry and the
+fresh-gradient flag live on the chunk, so gradients still reach the caller's
+arrays). A clone rather than re-classing in place, because an output may be an
+object someone else holds (an input passed through, a parameter's array).
+
+User code keeps NumPy semantics: a ``forward(self, X)`` or a
+``hybrid_forward(self, F, X)`` written outside weft gets np arrays (and np
+parameters from ``Parameter.data()``), as in MXNet. Containers whose body only
+chains children (``Sequential``, ``HybridSequential``, a ``Lambda`` over a
+Python function) set ``_np_passthrough`` so a user child among them still sees
+np arrays.
+
+As in MXNet, a block that returns a legacy array in NumPy mode is an error
+(``check_all_np``): typically user code calling ``F.relu`` instead of
+``F.npx.relu``. Symbols pass: a parent's trace for ``hybridize()`` runs the
+children with legacy Symbols (Weft has no ``_Symbol`` of NumPy semantics yet,
+so the traced graph uses the legacy op names; the arrays the compiled graph
+returns are re-classed by the same rule).
+"""
+# pylint: disable=protected-access
+from ..ndarray import NDArray
+from ..numpy._array import _clone, ndarray as _np_ndarray
+
+__all__ = ["is_legacy_body", "as_nd", "as_np", "check_all_np"]
+
+_WEFT_PREFIX = "weft."
+
+
+def _defining_class(cls, name):
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return klass
+    return None
+
+
+def is_legacy_body(block):
+    """Whether the code ``block.__call__`` runs is one of weft's legacy-semantics
+    bodies (see Note [Gluon in NumPy mode])."""
+    if getattr(block, "_np_passthrough", False):
+        return False
+    cls = type(block)
+    cached = cls.__dict__.get("_np_legacy_body_cache")
+    if cached is not None:
+        return cached
+    klass = _defining_class(cls, "forward")
+    # HybridBlock.forward only dispatches: the body is hybrid_forward.
+    if klass is not None and klass.__module__ == "weft.gluon.block" and klass.__name__ == "HybridBlock":
+        klass = _defining_class(cls, "hybrid_forward")
+    legacy = klass is not None and klass.__module__.startswith(_WEFT_PREFIX)
+    setattr(cls, "_np_legacy_body_cache", legacy)  # per class; a subclass computes its own
+    return legacy
+
+
+def _convert(x, cls):
+    if isinstance(x, NDArray):
+        return x if x.__class__ is cls else _clone(x, cls)
+    if isinstance(x, (list, tuple)):
+        return type(x)(_convert(i, cls) for i in x)
+    return x
+
+
+def as_nd(args):
+    """args (arrays, lists, tuples, anything) with every array a weft.nd.NDArray."""
+    return _convert(args, NDArray)
+
+
+def as_np(out):
+    """out (an array, or nested lists/tuples) with every array a weft.np.ndarray."""
+    return _convert(out, _np_ndarray)
+
+
+def check_all_np(out, block):
+    """MXNet's _check_all_np_ndarrays: a legacy array among a block's outputs in
+    NumPy mode raises TypeError naming the block."""
+    if isinstance(out, NDArray):
+        if not isinstance(out, _np_ndarray):
+            raise TypeError("Block's output ndarrays/symbols must be of type `weft.numpy.ndarray` in NumPy mode "
+                            "(npx.set_np()), while block %s returned %s: use np/npx functions (F.np/F.npx in "
+                            "hybrid_forward), or convert with .as_np_ndarray()"
+                            % (block.name, type(out).__module__ + "." + type(out).__name__))
+    elif isinstance(out, (list, tuple)):
+        for i in out:
+            check_all_np(i, block)
