@@ -14,6 +14,10 @@ from weft import autograd, gluon, init, np, npx
 from weft.gluon import nn
 
 
+# weft's own layers and containers must compile when hybridized, never fall back to imperative.
+pytestmark = pytest.mark.filterwarnings("error:hybridize.. block")
+
+
 @pytest.fixture(autouse=True)
 def _np_mode():
     npx.set_np()
@@ -51,6 +55,13 @@ def _accuracy(net, x, y):
     return float((net(x).argmax(axis=1) == y.astype("float32")).mean())
 
 
+def _check_compiled(net, tmp_path):
+    """A hybridized model ran as one graph: export() needs the traced graph
+    (it raises without one), and a graph input is the data."""
+    sym, _ = net.export(os.path.join(str(tmp_path), "model"))
+    assert "data" in sym.list_inputs()
+
+
 def _check_round_trip(net, make, x, tmp_path):
     """save_parameters, a fresh model of the same kind loads them, same outputs."""
     fname = os.path.join(str(tmp_path), "net.params")
@@ -80,6 +91,8 @@ def test_softmax_regression(hybridize, tmp_path):
     losses = _train(net, x, y, steps=30, lr=0.5)
     assert losses[-1] < 0.6 * losses[0], losses
     assert _accuracy(net, x, y) > 0.8
+    if hybridize:
+        _check_compiled(net, tmp_path)
     _check_round_trip(net, lambda: _softmax_regression(hybridize), x, tmp_path)
 
 
@@ -99,6 +112,8 @@ def test_mlp_dropout_weight_decay(hybridize, tmp_path):
         net.hybridize()  # one compiled graph for the whole model
     losses = _train(net, x, y, steps=40, lr=0.3, wd=1e-3)
     assert losses[-1] < 0.7 * losses[0], losses
+    if hybridize:
+        _check_compiled(net, tmp_path)
     _check_round_trip(net, lambda: _mlp(hybridize), x, tmp_path)  # predict mode: Dropout is the identity
 
 
@@ -150,6 +165,8 @@ def test_lenet(hybridize, tmp_path):
     assert x_l.shape == (2, 10)
     losses = _train(net, x, y, steps=20, lr=0.05)
     assert losses[-1] < 0.7 * losses[0], losses
+    if hybridize:
+        _check_compiled(net, tmp_path)
     _check_round_trip(net, lambda: _lenet(hybridize), x, tmp_path)
 
 
@@ -229,5 +246,7 @@ def test_lenet_hybridized_matches_imperative(tmp_path):
         l.backward()
         assert isinstance(out, np.ndarray)
         grads.append([out.asnumpy()] + [p.grad().asnumpy() for p in net.collect_params().values()])
+        if hybridize:
+            _check_compiled(net, tmp_path)
     for a, b in zip(*grads):
         onp.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)

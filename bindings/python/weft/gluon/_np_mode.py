@@ -22,22 +22,32 @@ object someone else holds (an input passed through, a parameter's array).
 User code keeps NumPy semantics: a ``forward(self, X)`` or a
 ``hybrid_forward(self, F, X)`` written outside weft gets np arrays (and np
 parameters from ``Parameter.data()``), as in MXNet. Containers whose body only
-chains children (``Sequential``, ``HybridSequential``, a ``Lambda`` over a
-Python function) set ``_np_passthrough`` so a user child among them still sees
-np arrays.
+chains children (``Sequential``, ``HybridSequential``) set ``_np_passthrough``
+so a user child among them still sees np arrays; a ``Lambda``/``HybridLambda``
+over a Python function sets ``_np_user_body``: its body is the user's.
 
 As in MXNet, a block that returns a legacy array in NumPy mode is an error
 (``check_all_np``): typically user code calling ``F.relu`` instead of
-``F.npx.relu``. Symbols pass: a parent's trace for ``hybridize()`` runs the
+``F.npx.relu``. The reverse too: an np array fed to a built-in layer while
+NumPy mode is off is a TypeError (``check_no_np``; MXNet's legacy operators
+refuse np arrays), which is what forgetting ``npx.set_np()`` looks like.
+
+``hybridize()`` of a user HybridBlock whose ``hybrid_forward`` is NumPy code
+(``F.np``/``F.npx``) cannot trace it: Weft has no NumPy-semantics Symbol
+(``weft.sym.np``) yet. Such a block runs imperatively, with a warning, its
+built-in children still compiled (``runs_imperatively``); ``export()`` then
+says it has no graph. Symbols pass: a parent's trace for ``hybridize()`` runs the
 children with legacy Symbols (Weft has no ``_Symbol`` of NumPy semantics yet,
 so the traced graph uses the legacy op names; the arrays the compiled graph
 returns are re-classed by the same rule).
 """
 # pylint: disable=protected-access
+import warnings
+
 from ..ndarray import NDArray
 from ..numpy._array import _clone, ndarray as _np_ndarray
 
-__all__ = ["is_legacy_body", "as_nd", "as_np", "check_all_np"]
+__all__ = ["is_legacy_body", "as_nd", "as_np", "check_all_np", "check_no_np", "runs_imperatively"]
 
 _WEFT_PREFIX = "weft."
 
@@ -52,8 +62,13 @@ def _defining_class(cls, name):
 def is_legacy_body(block):
     """Whether the code ``block.__call__`` runs is one of weft's legacy-semantics
     bodies (see Note [Gluon in NumPy mode])."""
-    if getattr(block, "_np_passthrough", False):
+    if getattr(block, "_np_passthrough", False) or getattr(block, "_np_user_body", False):
         return False
+    return _body_is_weft(block)
+
+
+def _body_is_weft(block):
+    """Whether the block's forward (or hybrid_forward) is defined inside weft."""
     cls = type(block)
     cached = cls.__dict__.get("_np_legacy_body_cache")
     if cached is not None:
@@ -97,3 +112,29 @@ def check_all_np(out, block):
     elif isinstance(out, (list, tuple)):
         for i in out:
             check_all_np(i, block)
+
+
+def check_no_np(args, block):
+    """A weft.np.ndarray among the inputs of a legacy body while NumPy mode is off
+    raises TypeError naming the block (MXNet's legacy operators refuse them)."""
+    for a in args:
+        if isinstance(a, (list, tuple)):
+            check_no_np(a, block)
+        elif isinstance(a, _np_ndarray):
+            raise TypeError("Block %s received a weft.numpy.ndarray while NumPy mode is off: call npx.set_np() "
+                            "before using np arrays with Gluon, or convert the input with .as_nd_ndarray()"
+                            % block.name)
+
+
+def runs_imperatively(block):
+    """Whether an active (hybridized) block must run imperatively in NumPy mode: its
+    hybrid_forward is user NumPy code, which cannot be traced yet (see the Note).
+    Warns once per block."""
+    if not getattr(block, "_np_user_body", False) and _body_is_weft(block):
+        return False  # weft's own code, containers included: traced with legacy Symbols
+    if not getattr(block, "_np_untraced_warned", False):
+        block._np_untraced_warned = True
+        warnings.warn("hybridize(): block %s runs imperatively in NumPy mode: tracing a hybrid_forward written "
+                      "with F.np/F.npx needs NumPy-semantics Symbols, which weft does not have yet (its built-in "
+                      "children still run compiled)" % block.name, stacklevel=4)
+    return True

@@ -371,6 +371,8 @@ class Block(BlockPersistenceMixin, OpHookMixin):
         for hook in self._forward_pre_hooks.values():
             hook(self, args)
         if not is_np_array():
+            if _np_mode.is_legacy_body(self):
+                _np_mode.check_no_np(args, self)
             out = self.forward(*args, **kwargs)
         elif _np_mode.is_legacy_body(self):  # Note [Gluon in NumPy mode] in _np_mode.py
             out = _np_mode.as_np(self.forward(*_np_mode.as_nd(args), **_np_mode.as_nd(kwargs)))
@@ -686,7 +688,7 @@ class HybridBlock(Block):
             raise InvalidArgumentError("In HybridBlock, there must be one NDArray or one Symbol in the input. "
                                        "Please check the type of the args.")
         if has_nd:
-            if self._active:
+            if self._active and not (is_np_array() and _np_mode.runs_imperatively(self)):
                 if len(ctxs) > 1:
                     raise InvalidArgumentError("Find multiple contexts in the input, After hybridized, the "
                                                "HybridBlock only supports one input context. You can print the "

@@ -290,7 +290,10 @@ class Parameter:
             own = data is None  # an array made here may become the parameter itself
             if data is None:
                 data = ndarray.zeros(self.shape, ctx=cpu(), dtype=self.dtype)
-                initializer.create(default_init)(initializer.InitDesc(self.name, {"__init__": init}), data)
+                # In NumPy mode an initializer (d2l's MyInit: data[:] = np.random.uniform(...)) fills an
+                # np view of the array, as in MXNet 1.9.1 (Note [Parameter arrays in NumPy mode]).
+                initializer.create(default_init)(initializer.InitDesc(self.name, {"__init__": init}),
+                                                 data.as_np_ndarray() if is_np_array() else data)
             self._init_impl(data, ctx, own)
 
     def _init_impl(self, data, ctx_list, own=False):

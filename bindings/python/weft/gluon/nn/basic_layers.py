@@ -341,7 +341,7 @@ class Lambda(Block):
             self._func_impl = getattr(_nd, function)
         elif callable(function):
             self._func_impl = function
-            self._np_passthrough = True  # user code: np arrays in NumPy mode (gluon/_np_mode.py)
+            self._np_user_body = True  # user code: np arrays in NumPy mode (gluon/_np_mode.py)
         else:
             raise InvalidArgumentError("Unrecognized function in lambda: {} of type {}"
                                        .format(function, type(function)))
@@ -368,7 +368,7 @@ class HybridLambda(HybridBlock):
         elif callable(function):
             self._func = function
             self._func_name = _func_name(function)
-            self._np_passthrough = True  # user code: np arrays in NumPy mode (gluon/_np_mode.py)
+            self._np_user_body = True  # user code: np arrays in NumPy mode (gluon/_np_mode.py)
         else:
             raise InvalidArgumentError("Unrecognized function in lambda: {} of type {}"
                                        .format(function, type(function)))
