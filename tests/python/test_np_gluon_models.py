@@ -15,7 +15,7 @@ from weft.gluon import nn
 
 
 # weft's own layers and containers must compile when hybridized, never fall back to imperative.
-pytestmark = pytest.mark.filterwarnings("error:hybridize.. block")
+pytestmark = pytest.mark.filterwarnings(r"error:hybridize\(\)")
 
 
 @pytest.fixture(autouse=True)

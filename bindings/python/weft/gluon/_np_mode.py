@@ -42,12 +42,14 @@ so the traced graph uses the legacy op names; the arrays the compiled graph
 returns are re-classed by the same rule).
 """
 # pylint: disable=protected-access
+import functools
 import warnings
 
 from ..ndarray import NDArray
 from ..numpy._array import _clone, ndarray as _np_ndarray
+from ..util import is_np_array
 
-__all__ = ["is_legacy_body", "as_nd", "as_np", "check_all_np", "check_no_np", "runs_imperatively"]
+__all__ = ["is_legacy_body", "as_nd", "as_np", "check_all_np", "check_no_np", "runs_imperatively", "np_unroll"]
 
 _WEFT_PREFIX = "weft."
 
@@ -138,3 +140,23 @@ def runs_imperatively(block):
                       "with F.np/F.npx needs NumPy-semantics Symbols, which weft does not have yet (its built-in "
                       "children still run compiled)" % block.name, stacklevel=4)
     return True
+
+
+def _has_np(x):
+    if isinstance(x, (list, tuple)):
+        return any(_has_np(i) for i in x)
+    return isinstance(x, _np_ndarray)
+
+
+def np_unroll(unroll):
+    """Wraps a recurrent cell's ``unroll`` (a method called directly, not through
+    ``Block.__call__``) by the same rule: np inputs in NumPy mode run the legacy
+    body on nd arrays and come back as np arrays. A nested unroll (a stack or
+    bidirectional cell unrolling its children) gets nd inputs and converts nothing."""
+    @functools.wraps(unroll)
+    def wrapped(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None, valid_length=None):
+        if not (is_np_array() and _has_np(inputs)):
+            return unroll(self, length, inputs, begin_state, layout, merge_outputs, valid_length)
+        return as_np(unroll(self, length, as_nd(inputs), as_nd(begin_state), layout, merge_outputs,
+                            as_nd(valid_length)))
+    return wrapped
