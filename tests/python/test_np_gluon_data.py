@@ -5,6 +5,7 @@ and give np arrays; FashionMNIST and CIFAR10 read the files their download
 would leave, placed by hand, as np arrays; and d2l's training loop over such a
 DataLoader (d2l.load_data_fashion_mnist + train_ch6) runs a few steps."""
 import gzip
+import inspect
 import os
 import struct
 
@@ -164,3 +165,11 @@ def test_d2l_fashion_mnist_pipeline_trains(tmp_path, num_workers):
             total += float(l.sum())
         epoch_losses.append(total)
     assert epoch_losses[-1] < 0.7 * epoch_losses[0], epoch_losses
+
+
+def test_fashion_mnist_default_folder():
+    """Without root, FashionMNIST reads $MXNET_HOME/datasets/fashion-mnist (MXNet's folder, not MNIST's)."""
+    root = inspect.signature(gluon.data.vision.FashionMNIST.__init__).parameters["root"].default
+    assert root.replace(os.sep, "/").endswith("datasets/fashion-mnist")
+    mnist_root = inspect.signature(gluon.data.vision.MNIST.__init__).parameters["root"].default
+    assert mnist_root.replace(os.sep, "/").endswith("datasets/mnist")

@@ -154,6 +154,11 @@ class FashionMNIST(MNIST):
               False: (("t10k-images-idx3-ubyte.gz", "626ed6a7c06dd17c0eec72fa3be1740f146a2863"),
                       ("t10k-labels-idx1-ubyte.gz", "17f9ab60e7257a1620f4ad76bbbaf857c3920701"))}
 
+    # MXNet's default folder is its own (~/.mxnet/datasets/fashion-mnist), not MNIST's.
+    def __init__(self, root=os.path.join(data_dir(), "datasets", "fashion-mnist"), train=True, transform=None,
+                 download=False):
+        super().__init__(root, train, transform, download)
+
 
 class CIFAR10(_DownloadedDataset):
     """CIFAR-10: samples (image (32, 32, 3) uint8 NDArray, label int32), from
