@@ -230,3 +230,21 @@ def test_losses_and_metric_on_np_arrays():
     metric = mx.metric.Accuracy()
     metric.update([label], [pred])
     assert metric.get() == ("accuracy", pytest.approx(2 / 3))
+
+
+def test_export_and_symbolblock_imports_in_numpy_mode(tmp_path):
+    """A hybridized model exported in NumPy mode and re-imported gives the same np
+    outputs (the graph keeps weft's legacy op names; MXNet's _npi_* names are not written)."""
+    net = nn.HybridSequential()
+    net.add(nn.Conv2D(3, kernel_size=3, activation="relu"), nn.BatchNorm(), nn.Flatten(), nn.Dense(2))
+    net.initialize(init.Xavier())
+    net.hybridize()
+    x = np.random.uniform(size=(2, 1, 6, 6))
+    y = net(x)
+    prefix = os.path.join(str(tmp_path), "model")
+    net.export(prefix)
+    imported = gluon.SymbolBlock.imports(prefix + "-symbol.json", ["data"], prefix + "-0000.params")
+    z = imported(x)
+    assert isinstance(z, np.ndarray)
+    onp.testing.assert_allclose(z.asnumpy(), y.asnumpy(), rtol=1e-5, atol=1e-6)
+    assert all(isinstance(p.data(), np.ndarray) for p in imported.collect_params().values())

@@ -370,7 +370,8 @@ class Block(BlockPersistenceMixin, OpHookMixin):
     def __call__(self, *args, **kwargs):
         for hook in self._forward_pre_hooks.values():
             hook(self, args)
-        if not is_np_array():
+        np_mode = is_np_array()
+        if not np_mode:
             if _np_mode.is_legacy_body(self):
                 _np_mode.check_no_np(args, self)
             out = self.forward(*args, **kwargs)
@@ -380,7 +381,7 @@ class Block(BlockPersistenceMixin, OpHookMixin):
             out = self.forward(*args, **kwargs)
         for hook in self._forward_hooks.values():
             hook(self, args, out)
-        if is_np_array():
+        if np_mode:
             _np_mode.check_all_np(out, self)
         return out
 
