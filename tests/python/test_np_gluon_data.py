@@ -12,6 +12,8 @@ import struct
 import numpy as onp
 import pytest
 
+import weft as mx
+from image_data import rgb_image, write_image
 from weft import autograd, gluon, init, np, npx
 from weft.gluon import nn
 from weft.gluon.data.vision import transforms
@@ -173,3 +175,21 @@ def test_fashion_mnist_default_folder():
     assert root.replace(os.sep, "/").endswith("datasets/fashion-mnist")
     mnist_root = inspect.signature(gluon.data.vision.MNIST.__init__).parameters["root"].default
     assert mnist_root.replace(os.sep, "/").endswith("datasets/mnist")
+
+
+def test_image_read_decode_resize_give_np_arrays(tmp_path):
+    """mx.image.imread / imdecode / imresize return np arrays in NumPy mode (MXNet
+    1.9.1 calls its _npi_ image ops then), legacy arrays otherwise."""
+    img = rgb_image(6, 8, seed=0)
+    path = os.path.join(str(tmp_path), "a.png")
+    write_image(path, img)
+    read = mx.image.imread(path)
+    assert isinstance(read, np.ndarray) and read.shape == (6, 8, 3)
+    onp.testing.assert_array_equal(read.asnumpy(), img)
+    with open(path, "rb") as f:
+        assert isinstance(mx.image.imdecode(f.read()), np.ndarray)
+    small = mx.image.imresize(read, 4, 3)
+    assert isinstance(small, np.ndarray) and small.shape == (3, 4, 3)
+    npx.reset_np()
+    assert not isinstance(mx.image.imread(path), np.ndarray)
+    assert not isinstance(mx.image.imresize(read.as_nd_ndarray(), 4, 3), np.ndarray)
