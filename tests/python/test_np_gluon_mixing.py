@@ -248,3 +248,32 @@ def test_export_and_symbolblock_imports_in_numpy_mode(tmp_path):
     assert isinstance(z, np.ndarray)
     onp.testing.assert_allclose(z.asnumpy(), y.asnumpy(), rtol=1e-5, atol=1e-6)
     assert all(isinstance(p.data(), np.ndarray) for p in imported.collect_params().values())
+
+
+def test_multi_device_training_d2l_style():
+    """d2l chapter 13.6's loop on two CPU devices: split_and_load, one loss per device,
+    Trainer.step; the copies stay equal and every array is an np array on its device."""
+    devices = [npx.cpu(0), npx.cpu(1)]
+    net = nn.Sequential()
+    net.add(nn.Dense(8, activation="relu"), nn.Dense(2))
+    net.initialize(init.Normal(0.1), ctx=devices)
+    X = np.random.uniform(size=(8, 3))
+    y = np.array([0, 1] * 4)
+    X_shards, y_shards = gluon.utils.split_and_load(X, devices), gluon.utils.split_and_load(y, devices)
+    assert [a.ctx for a in X_shards] == devices and all(isinstance(a, np.ndarray) for a in X_shards)
+    loss = gluon.loss.SoftmaxCrossEntropyLoss()
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 0.5})
+    net(X_shards[0])  # finishes the deferred initialization
+    before = net[0].weight.data(devices[0]).asnumpy().copy()
+    for _ in range(3):
+        with autograd.record():
+            ls = [loss(net(X_shard), y_shard) for X_shard, y_shard in zip(X_shards, y_shards)]
+        for l in ls:
+            l.backward()
+        trainer.step(X.shape[0])
+    copies = net[0].weight.list_data()
+    assert all(isinstance(c, np.ndarray) for c in copies) and [c.ctx for c in copies] == devices
+    onp.testing.assert_allclose(copies[0].asnumpy(), copies[1].asnumpy(), rtol=1e-6)
+    assert onp.abs(copies[0].asnumpy() - before).max() > 0
+    net.collect_params().zero_grad()
+    assert all(float(np.abs(g).sum()) == 0 for g in net[0].weight.list_grad())
