@@ -277,3 +277,57 @@ def test_multi_device_training_d2l_style():
     assert onp.abs(copies[0].asnumpy() - before).max() > 0
     net.collect_params().zero_grad()
     assert all(float(np.abs(g).sum()) == 0 for g in net[0].weight.list_grad())
+
+
+class FixedHiddenMLP(nn.Block):  # d2l chapter 6.1, verbatim
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.rand_weight = self.params.get_constant("rand_weight", np.random.uniform(size=(20, 20)))
+        self.dense = nn.Dense(20, activation="relu")
+
+    def forward(self, X):
+        X = self.dense(X)
+        X = npx.relu(np.dot(X, self.rand_weight.data()) + 1)
+        X = self.dense(X)
+        while np.abs(X).sum() > 1:
+            X /= 2
+        return X.sum()
+
+
+class NestMLP(nn.Block):  # d2l chapter 6.1, verbatim
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.net = nn.Sequential()
+        self.net.add(nn.Dense(64, activation="relu"), nn.Dense(32, activation="relu"))
+        self.dense = nn.Dense(16, activation="relu")
+
+    def forward(self, X):
+        return self.dense(self.net(X))
+
+
+class MySequential(nn.Block):  # d2l chapter 6.1, verbatim
+    def add(self, block):
+        self._children[block.name] = block
+
+    def forward(self, X):
+        for block in self._children.values():
+            X = block(X)
+        return X
+
+
+def test_d2l_custom_blocks():
+    X = np.random.uniform(size=(2, 20))
+    net = FixedHiddenMLP()
+    net.initialize()
+    out = net(X)
+    assert isinstance(out, np.ndarray) and out.shape == () and 0 < float(out) <= 1
+    assert isinstance(net.rand_weight.data(), np.ndarray)
+    chimera = nn.Sequential()
+    chimera.add(NestMLP(), nn.Dense(20), FixedHiddenMLP())
+    chimera.initialize()
+    assert isinstance(chimera(X), np.ndarray)
+    seq = MySequential()
+    seq.add(nn.Dense(256, activation="relu"))
+    seq.add(nn.Dense(10))
+    seq.initialize()
+    assert seq(X).shape == (2, 10) and len(seq.collect_params()) == 4
