@@ -13,7 +13,9 @@ one place that switches classes around such a body. When NumPy mode is on and
 the block that runs is a *legacy body* (its ``forward``, or its
 ``hybrid_forward`` under ``HybridBlock.forward``, is defined inside the weft
 package), the inputs are handed to it as ``weft.nd.NDArray`` and its outputs
-come back as ``weft.np.ndarray``. Both conversions are ``_clone``: a second
+come back as ``weft.np.ndarray``. ``HybridBlock.forward`` applies the same rule
+to weft's ``hybrid_forward`` itself, so a user subclass that overrides
+``forward`` and calls ``super().forward(x)`` gets np arrays back. Both conversions are ``_clone``: a second
 Python object over the same engine chunk (no copy; the autograd entry and the
 fresh-gradient flag live on the chunk, so gradients still reach the caller's
 arrays). A clone rather than re-classing in place, because an output may be an
@@ -49,39 +51,41 @@ from ..ndarray import NDArray
 from ..numpy._array import _clone, ndarray as _np_ndarray
 from ..util import is_np_array
 
-__all__ = ["is_legacy_body", "as_nd", "as_np", "check_all_np", "check_no_np", "runs_imperatively", "np_unroll"]
+__all__ = ["is_legacy_body", "is_legacy_hybrid_forward", "as_nd", "as_np", "check_all_np", "check_no_np", "runs_imperatively", "np_unroll"]
 
 _WEFT_PREFIX = "weft."
 
 
-def _defining_class(cls, name):
-    for klass in cls.__mro__:
-        if name in klass.__dict__:
-            return klass
-    return None
+_WEFT_DEFINED = {}  # (class, method name) -> whether the method the class runs is defined in weft
+
+
+def _weft_defined(cls, name):
+    key = (cls, name)
+    found = _WEFT_DEFINED.get(key)
+    if found is None:
+        klass = next((k for k in cls.__mro__ if name in k.__dict__), None)
+        if name == "forward" and klass is not None and klass.__module__ == "weft.gluon.block" \
+                and klass.__name__ == "HybridBlock":
+            klass = next((k for k in cls.__mro__ if "hybrid_forward" in k.__dict__), None)  # it only dispatches
+        found = _WEFT_DEFINED[key] = klass is not None and klass.__module__.startswith(_WEFT_PREFIX)
+    return found
+
+
+def _container_or_user(block):
+    return getattr(block, "_np_passthrough", False) or getattr(block, "_np_user_body", False)
 
 
 def is_legacy_body(block):
-    """Whether the code ``block.__call__`` runs is one of weft's legacy-semantics
-    bodies (see Note [Gluon in NumPy mode])."""
-    if getattr(block, "_np_passthrough", False) or getattr(block, "_np_user_body", False):
-        return False
-    return _body_is_weft(block)
+    """Whether the code ``block.__call__`` runs (its forward, or the hybrid_forward
+    HybridBlock.forward dispatches to) is one of weft's legacy-semantics bodies (see
+    Note [Gluon in NumPy mode])."""
+    return not _container_or_user(block) and _weft_defined(type(block), "forward")
 
 
-def _body_is_weft(block):
-    """Whether the block's forward (or hybrid_forward) is defined inside weft."""
-    cls = type(block)
-    cached = cls.__dict__.get("_np_legacy_body_cache")
-    if cached is not None:
-        return cached
-    klass = _defining_class(cls, "forward")
-    # HybridBlock.forward only dispatches: the body is hybrid_forward.
-    if klass is not None and klass.__module__ == "weft.gluon.block" and klass.__name__ == "HybridBlock":
-        klass = _defining_class(cls, "hybrid_forward")
-    legacy = klass is not None and klass.__module__.startswith(_WEFT_PREFIX)
-    setattr(cls, "_np_legacy_body_cache", legacy)  # per class; a subclass computes its own
-    return legacy
+def is_legacy_hybrid_forward(block):
+    """Whether the block's hybrid_forward is weft's (also when a user subclass
+    overrides forward and calls ``super().forward``)."""
+    return not _container_or_user(block) and _weft_defined(type(block), "hybrid_forward")
 
 
 def _convert(x, cls):
@@ -132,8 +136,8 @@ def runs_imperatively(block):
     """Whether an active (hybridized) block must run imperatively in NumPy mode: its
     hybrid_forward is user NumPy code, which cannot be traced yet (see the Note).
     Warns once per block."""
-    if not getattr(block, "_np_user_body", False) and _body_is_weft(block):
-        return False  # weft's own code, containers included: traced with legacy Symbols
+    if not getattr(block, "_np_user_body", False) and _weft_defined(type(block), "hybrid_forward"):
+        return False  # weft's own hybrid_forward, containers included: traced with legacy Symbols
     if not getattr(block, "_np_untraced_warned", False):
         block._np_untraced_warned = True
         warnings.warn("hybridize(): block %s runs imperatively in NumPy mode: tracing a hybrid_forward written "

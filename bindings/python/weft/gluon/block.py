@@ -697,9 +697,12 @@ class HybridBlock(Block):
                                                "contexts = {}".format(ctxs))
                 with ctx:
                     return self._call_cached_op(x, *args)
-            # A legacy body gets its parameters as legacy arrays, user code as np arrays in NumPy
-            # mode (Note [Gluon in NumPy mode] in _np_mode.py).
-            np_params = is_np_array() and not _np_mode.is_legacy_body(self)
+            # weft's hybrid_forward gets legacy arrays, parameters included, and its outputs come back
+            # as np arrays in NumPy mode, also under a user's forward calling super().forward; user
+            # code gets np arrays (Note [Gluon in NumPy mode] in _np_mode.py).
+            np_mode = is_np_array()
+            legacy = np_mode and _np_mode.is_legacy_hybrid_forward(self)
+            np_params = np_mode and not legacy
             try:
                 params = {k: v._data_as(ctx, np_params) for k, v in self._reg_params.items()}
             except DeferredInitializationError:
@@ -707,6 +710,8 @@ class HybridBlock(Block):
                 for v in self.params.values():
                     v._finish_deferred_init()
                 params = {k: v._data_as(ctx, np_params) for k, v in self._reg_params.items()}
+            if legacy:
+                return _np_mode.as_np(self.hybrid_forward(ndarray, *_np_mode.as_nd((x,) + args), **params))
             return self.hybrid_forward(ndarray, x, *args, **params)
         params = {k: v.var() for k, v in self._reg_params.items()}
         with self.name_scope():
