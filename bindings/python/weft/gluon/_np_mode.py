@@ -46,28 +46,34 @@ returns are re-classed by the same rule).
 # pylint: disable=protected-access
 import functools
 import warnings
+import weakref
 
 from ..ndarray import NDArray
 from ..numpy._array import _clone, ndarray as _np_ndarray
 from ..util import is_np_array
 
-__all__ = ["is_legacy_body", "is_legacy_hybrid_forward", "as_nd", "as_np", "check_all_np", "check_no_np", "runs_imperatively", "np_unroll"]
+__all__ = ["is_legacy_body", "is_legacy_hybrid_forward", "as_nd", "as_np", "check_all_np", "check_no_np",
+           "runs_imperatively", "np_unroll"]
 
 _WEFT_PREFIX = "weft."
 
 
-_WEFT_DEFINED = {}  # (class, method name) -> whether the method the class runs is defined in weft
+# class -> {method name: whether the method the class runs is defined in weft}; weak, so classes
+# made at run time (in a function, a test) can still be freed
+_WEFT_DEFINED = weakref.WeakKeyDictionary()
 
 
 def _weft_defined(cls, name):
-    key = (cls, name)
-    found = _WEFT_DEFINED.get(key)
+    per_class = _WEFT_DEFINED.get(cls)
+    if per_class is None:
+        per_class = _WEFT_DEFINED[cls] = {}
+    found = per_class.get(name)
     if found is None:
         klass = next((k for k in cls.__mro__ if name in k.__dict__), None)
         if name == "forward" and klass is not None and klass.__module__ == "weft.gluon.block" \
                 and klass.__name__ == "HybridBlock":
             klass = next((k for k in cls.__mro__ if "hybrid_forward" in k.__dict__), None)  # it only dispatches
-        found = _WEFT_DEFINED[key] = klass is not None and klass.__module__.startswith(_WEFT_PREFIX)
+        found = per_class[name] = klass is not None and klass.__module__.startswith(_WEFT_PREFIX)
     return found
 
 
