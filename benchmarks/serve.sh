@@ -12,7 +12,12 @@
 # shapes come from the requests. Ends with one table of every figure.
 #
 #   bash benchmarks/serve.sh [BUILD_DIR]   (default build/; DURATION=5 s per measurement,
-#                                           LEVELS=1,4,16, POOL=4)
+#                                           LEVELS=1,4,16, POOL=4, BASELINE=DIR)
+#
+# BASELINE=DIR also measures DIR/weft-serve (another build's go-bin, e.g. the
+# main branch's) the same way, batching off and on, in the same round-robin:
+# before/after ratios from one run, which a loaded machine's drift between two
+# runs would blur.
 #
 # Needs libweft.so in BUILD_DIR and Go (scripts/build_go.sh builds BUILD_DIR/go-bin;
 # this script runs it when the commands are missing).
@@ -58,6 +63,11 @@ echo "== machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); 
 start weft "$bin/weft-serve" -quiet -pool "$pool" "$work/models" 127.0.0.1:0
 start batch "$bin/weft-serve" -quiet -pool "$pool" -batch-max 16 -batch-delay 1ms "$work/models" 127.0.0.1:0
 start python python3 benchmarks/serve_python.py serve "$work/models"
+baseline=${BASELINE:-}
+if [ -n "$baseline" ]; then
+  start base "$baseline/weft-serve" -quiet -pool "$pool" "$work/models" 127.0.0.1:0
+  start basebatch "$baseline/weft-serve" -quiet -pool "$pool" -batch-max 16 -batch-delay 1ms "$work/models" 127.0.0.1:0
+fi
 results="$work/results.jsonl"
 
 # measure LABEL URL FORMAT CONCURRENCY
@@ -78,6 +88,12 @@ for c in ${levels//,/ }; do
   measure "python http.server" "$url_python/v2/models/digits/infer" v2bin "$c"
   measure "weft-serve -batch-max 16" "$url_batch/v1/models/digits:predict" raw "$c"
   measure "weft-serve -batch-max 16" "$url_batch/v2/models/digits/infer" v2bin "$c"
+  if [ -n "$baseline" ]; then
+    measure "baseline weft-serve -pool $pool" "$url_base/v1/models/digits:predict" raw "$c"
+    measure "baseline weft-serve -pool $pool" "$url_base/v2/models/digits/infer" v2bin "$c"
+    measure "baseline weft-serve -batch-max 16" "$url_basebatch/v1/models/digits:predict" raw "$c"
+    measure "baseline weft-serve -batch-max 16" "$url_basebatch/v2/models/digits/infer" v2bin "$c"
+  fi
   python3 benchmarks/serve_python.py bench "$work/models" --concurrency "$c" --duration "$duration" --json |
     python3 -c 'import json, sys
 for line in sys.stdin:

@@ -40,6 +40,12 @@ python3 -m pip install -q --disable-pip-version-check "scipy-openblas32>=0.3.27"
 # Image decoding, resizing and encoding for weft.image, weft.recordio.pack_img and
 # weft.tools.im2rec (OpenCV, as MXNet's image operators and im2rec.py use).
 python3 -m pip install -q --disable-pip-version-check opencv-python-headless
+# Triton's own HTTP client, the third-party client tests/cross/test_serve_triton.py checks
+# weft-serve with (metadata, model configuration, statistics, classification).
+python3 -m pip install -q --disable-pip-version-check "tritonclient[http]"
+# weft.onnx (issue 40): the onnx package builds and checks exported models, ONNX Runtime
+# runs them in tests/python/test_onnx_export*.py (the optional extra weft[onnx]).
+python3 -m pip install -q --disable-pip-version-check "onnx>=1.14" "onnxruntime>=1.15"
 # cuBLAS for the CUDA build (scripts/build_cuda.sh): nvcc and cudart are on the
 # machines, cuBLAS is not; PyPI's CUDA 13 wheel has its headers and library
 # (cmake/cuda.cmake finds them). --no-deps: the runtime pieces it would pull in

@@ -593,6 +593,11 @@ void AddLinalg(std::vector<GradCase>* t) {
   t->push_back(C("_linalg_gelqf", {X({2, 3})}));
   t->push_back(C("_linalg_gelqf", {X({2, 2, 2}, Matrices(2, false, 2.0))}, {}, "square batch"));
   t->push_back(WithLoss(C("_linalg_syevd", {X({3, 3}, Matrices(3, true, 0.0))}), Symmetrized("_linalg_syevd", 3)));
+  // np.linalg (core/op/linalg/np_*.cc): the SVD's sign rule is locally constant, so plain heads work.
+  t->push_back(C("_npi_svd", {X({3, 4})}));
+  t->push_back(C("_npi_svd", {X({2, 4, 3})}, {}, "tall batch"));
+  t->push_back(C("_npi_solve", {X({2, 3, 3}, Matrices(3, false, 3.0)), X({2, 3, 2})}));
+  t->push_back(C("_npi_solve", {X({3, 3}, Matrices(3, false, 3.0)), X({3})}, {}, "vectors"));
   t->push_back(C("_contrib_fft", {X({2, 4})}));
   t->push_back(C("_contrib_ifft", {X({2, 6})}));
   t->push_back(C("_contrib_count_sketch", {X({2, 5}), I({1, 5}, Fixed({0, 2, 1, 2, 0})), I({1, 5}, Fixed({1, -1, 1, 1, -1}))},
@@ -658,6 +663,11 @@ void AddElemwiseMore(std::vector<GradCase>* t) {
   t->push_back(C("_np_cumsum", {X({2, 3})}, {}, "flattened"));
   t->push_back(C("_backward_np_cumsum", {X({6}), I({2, 3}, U())}, {}, "flattened"));
   t->push_back(C("_backward_np_cumsum", {X({2, 3, 4}), I({2, 3, 4}, U())}, {{"axis", "-1"}}));
+  t->push_back(C("_npi_diff", {X({2, 5, 3})}, {{"n", "2"}, {"axis", "1"}}));
+  t->push_back(C("_npi_diff", {X({7})}, {{"n", "3"}}, "1d"));
+  t->push_back(C("_backward_npi_diff", {X({2, 3, 3}), I({2, 5, 3}, U())}, {{"n", "2"}, {"axis", "-2"}}));
+  t->push_back(C("_npi_polyval", {X({4}), X({2, 3}, U(-1.5, 1.5))}));
+  t->push_back(C("_npi_pad", {X({3, 2})}, {{"pad_width", "((2, 1), (3, 4))"}, {"mode", "reflect"}}, "reflect"));
   t->push_back(C("moments", {X({2, 3, 4})}, {{"axes", "(0, 2)"}}));
   t->push_back(C("moments", {X({3, 4})}, {{"axes", "(1,)"}, {"keepdims", "True"}}, "keepdims"));
   t->push_back(C("amp_cast", {X(s)}, {{"dtype", "float64"}}));

@@ -275,3 +275,39 @@ def test_prefetching_iter_raises_the_inner_error():
     it = io.PrefetchingIter(Failing(np.zeros((4, 1)), batch_size=2))
     with pytest.raises(ValueError, match="broken source"):
         it.next()
+
+
+def test_ndarrayiter_docstring_dicts_of_unequal_sample_counts():
+    # MXNet 1.9.1's NDArrayIter docstring: the first array by name sets the number of
+    # samples (Note [NDArrayIter sample counts]); data2's and label2's extra ten are unused.
+    data = {"data1": np.zeros((10, 2, 2)), "data2": np.arange(80.0).reshape(20, 2, 2)}
+    label = {"label1": np.zeros((10, 1)), "label2": np.arange(20.0).reshape(20, 1)}
+    with pytest.warns(UserWarning, match=r"first 10 samples of 'data2' \(20\)"):
+        io.NDArrayIter(data, label, 3, False, last_batch_handle="discard")
+    with pytest.warns(UserWarning, match=r"'label2' \(20\)"):
+        dataiter = io.NDArrayIter(data, label, 3, True, last_batch_handle="discard")
+    assert [(d.name, d.shape) for d in dataiter.provide_data] == [("data1", (3, 2, 2)), ("data2", (3, 2, 2))]
+    assert [(d.name, d.shape) for d in dataiter.provide_label] == [("label1", (3, 1)), ("label2", (3, 1))]
+    seen = []
+    for batch in dataiter:
+        assert [tuple(d.shape) for d in batch.data] == [(3, 2, 2)] * 2
+        assert [tuple(l.shape) for l in batch.label] == [(3, 1)] * 2
+        seen.extend(batch.label[1].asnumpy()[:, 0].tolist())
+        # data2 and label2 stay aligned under the shuffle
+        assert batch.data[1].asnumpy()[:, 0, 0].tolist() == [4 * v for v in batch.label[1].asnumpy()[:, 0]]
+    assert len(seen) == 9 and set(seen) <= set(range(10))  # 'discard' drops the tenth sample
+    # without shuffling, padding wraps around the first 10 samples of the longer arrays too
+    with pytest.warns(UserWarning):
+        it = io.NDArrayIter(data, label, 4)
+    assert len(epoch(it)) == 3  # 10 samples in batches of 4, not 20
+    it.reset()
+    last = list(it)[-1]
+    assert last.pad == 2 and last.label[1].asnumpy()[:, 0].tolist() == [8, 9, 0, 1]
+    assert last.data[1].asnumpy()[:, 0, 0].tolist() == [32, 36, 0, 4]
+
+
+def test_ndarrayiter_refuses_an_array_shorter_than_the_first():
+    with pytest.raises(ValueError, match=r"NDArrayIter: 'data2' has 5 samples, fewer than the 10 of 'data1'"):
+        io.NDArrayIter({"data1": np.zeros((10, 2)), "data2": np.zeros((5, 2))}, batch_size=3)
+    with pytest.raises(ValueError, match=r"'label2' has 4 samples"):
+        io.NDArrayIter(np.zeros((10, 2)), {"label1": np.zeros(10), "label2": np.zeros(4)}, batch_size=3)

@@ -56,22 +56,11 @@ def _pending(ns, names):
 
 
 # Submodules other helpers are adding (helper nplinalg).
-PENDING_MODULES = frozenset({"weft.numpy.linalg"})
+PENDING_MODULES = frozenset()
 
 PENDING = frozenset().union(
-    # the new C++-backed functions (helper npops) and tril (not on any branch yet); the math,
-    # reductions, sorting, statistics, ufuncs and host fallbacks of helper npmath are all present
-    _pending("mx.np", """
-        bincount delete diag_indices_from diff ediff1d einsum flatnonzero insert interp nonzero pad polyval
-        tensordot tril unique unravel_index"""),
-    # np.linalg (helper nplinalg)
-    _pending("mx.np.linalg", """
-        cholesky cond det eig eigh eigvals eigvalsh inv lstsq matrix_power matrix_rank multi_dot norm pinv qr
-        slogdet solve svd tensorinv tensorsolve"""),
-    # npx.nonzero (helper npops)
-    _pending("mx.npx", "nonzero"),
-    # ndarray.nonzero (helper npops: nonzero)
-    _pending(CLASS_NS, "nonzero"),
+    # tril (not on any branch yet)
+    _pending("mx.np", "tril"),
 )
 
 

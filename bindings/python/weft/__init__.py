@@ -4,6 +4,7 @@
 weft.sym, weft.cpu(), weft.gpu(), weft.Context, weft.random, weft.AttrScope,
 weft.name ... See bindings/python/README.md.
 """
+import importlib as _importlib
 import sys as _sys
 
 from .base import (ArgumentTypeError, DTypeError, EngineError, InternalError, InvalidArgumentError,
@@ -54,10 +55,14 @@ from . import numpy, numpy_extension  # mx.np / mx.npx (issue 37)
 from . import numpy as np
 from ._np_methods import NDArrayNumpyMethods as _NDArrayNumpyMethods
 _install_methods(NDArray, _NDArrayNumpyMethods)  # as_np_ndarray (Note [NDArray leaf])
+from . import rnn  # mx.rnn: the legacy symbolic RNN cells (issue 41)
+from . import contrib  # mx.contrib (issue 41)
 from . import numpy_extension as npx
 # MXNet's F.np / F.npx in hybrid_forward: weft.nd.np, weft.nd.npx (weft.numpy sits above weft.ndarray).
 ndarray.np, ndarray.npx = numpy, numpy_extension
 ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
+initializer.FusedRNN = rnn.fused_cell.FusedRNN  # mx.init.FusedRNN: lives beside FusedRNNCell, which it needs
+test_utils.mx = _sys.modules[__name__]  # MXNet's test_utils has `mx` (Note [Star-import surface])
 rnd, mon, img = random, monitor, image  # MXNet's short aliases (mx.rnd, mx.mon, mx.img)
 
 __version__ = "0.1.0"
@@ -89,3 +94,11 @@ __all__ = [
     "optimizer", "lr_scheduler", "initializer", "init", "metric", "autograd", "cached_op", "gluon", "viz",
     "visualization",
 ]
+
+
+def __getattr__(name):
+    """``mx.onnx`` on first use (PEP 562): weft.onnx loads the onnx package, about
+    a second that every ``import weft`` would otherwise pay (issue 40)."""
+    if name == "onnx":
+        return _importlib.import_module(".onnx", __name__)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

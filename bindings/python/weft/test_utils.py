@@ -443,3 +443,38 @@ def environment(*args):
         yield
     finally:
         apply(saved)
+
+
+# Note [Star-import surface]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
+# MXNet 1.9.1's test_utils has no __all__, so `from mxnet.test_utils import *` hands a test
+# module every public module-level name: the helpers and also the modules and classes
+# test_utils itself imports (mx, np, npt, rnd, os, sys, time, logging, ..., Context, NDArray,
+# Symbol, array). MXNet's legacy tests use those names unqualified (`mx.nd...`, `np.array`).
+# We import the same modules here and make __all__ every public global, which is what a
+# module without __all__ exports. Not brought in: `ss` (scipy.stats, MXNet's optional
+# import; loading it would slow every `import weft`) and `requests`.
+import bz2  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import errno  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import gzip  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import json  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import logging  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import numbers  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import platform  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import struct  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+import zipfile  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order,wrong-import-position
+
+import numpy.random as rnd  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order
+import numpy.testing as npt  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-order
+
+from .context import Context  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-position
+from .ndarray import array  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-position
+from .ndarray.ndarray import _STORAGE_TYPE_STR_TO_ID  # noqa: E402,F401  pylint: disable=unused-import
+from .runtime import Features  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-position
+from .symbol import Symbol  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-position
+from .util import getenv, setenv  # noqa: E402,F401  pylint: disable=unused-import,wrong-import-position
+
+# `mx` is the package itself (MXNet: `import mxnet as mx`). This module does not import its own
+# package (that would be a circle); weft/__init__.py, which imports this module, sets
+# test_utils.mx to itself right after, before anyone can import from here.
+__all__ = sorted(set(__all__) | {_n for _n in globals() if not _n.startswith("_")} | {"mx"})

@@ -43,6 +43,12 @@
 #define dorgqr_ scipy_dorgqr_
 #define ssyevd_ scipy_ssyevd_
 #define dsyevd_ scipy_dsyevd_
+#define sgetrs_ scipy_sgetrs_
+#define dgetrs_ scipy_dgetrs_
+#define sgesdd_ scipy_sgesdd_
+#define dgesdd_ scipy_dgesdd_
+#define sgeev_ scipy_sgeev_
+#define dgeev_ scipy_dgeev_
 #endif
 
 namespace weft {

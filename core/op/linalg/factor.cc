@@ -344,7 +344,7 @@ OpDef& BackwardDetOp(const char* name, std::vector<const char*> inputs, const ch
   return op;
 }
 
-[[maybe_unused]] OpDef& reg_inverse = OpRegistry::Get()->Add("_linalg_inverse").add_alias("linalg_inverse")
+[[maybe_unused]] OpDef& reg_inverse = OpRegistry::Get()->Add("_linalg_inverse").add_alias("linalg_inverse").add_alias("_npi_inv")
     .describe("Computes the inverse of a square matrix (LU factorization with partial pivoting). Inputs of rank "
               "n > 2 are batches over the leading n-2 axes. float32 and float64 only.")
     .add_input("A")
@@ -359,8 +359,10 @@ OpDef& BackwardDetOp(const char* name, std::vector<const char*> inputs, const ch
     });
 
 // MXNet 1.9.1's outputs: det (or sign, logabsdet) visible, then the hidden LU
-// and pivot the backward reads instead of factorizing A again.
-[[maybe_unused]] OpDef& reg_det = OpRegistry::Get()->Add("_linalg_det").add_alias("linalg_det")
+// and pivot the backward reads instead of factorizing A again. MXNet registers
+// inverse, det and slogdet under np.linalg's names too (_npi_inv, _npi_det,
+// _npi_slogdet), so graphs saved in NumPy mode load.
+[[maybe_unused]] OpDef& reg_det = OpRegistry::Get()->Add("_linalg_det").add_alias("linalg_det").add_alias("_npi_det")
     .describe("Computes the determinant of a square matrix. Inputs of rank n > 2 are batches over the leading "
               "n-2 axes (output shape: those axes; (1,) for one matrix). The LU factorization (P A = L U) and "
               "its pivots are hidden outputs; the gradient (Jacobi's formula, G * det(A) * A^-T) solves with "
@@ -375,7 +377,7 @@ OpDef& BackwardDetOp(const char* name, std::vector<const char*> inputs, const ch
       return ViaBackwardOp(n, "_backward_linalg_det", {og[0], OutputOf(n, 0), OutputOf(n, 1), OutputOf(n, 2)});
     });
 
-[[maybe_unused]] OpDef& reg_slogdet = OpRegistry::Get()->Add("_linalg_slogdet").add_alias("linalg_slogdet")
+[[maybe_unused]] OpDef& reg_slogdet = OpRegistry::Get()->Add("_linalg_slogdet").add_alias("linalg_slogdet").add_alias("_npi_slogdet")
     .describe("Computes the sign and the natural logarithm of the absolute value of the determinant of a "
               "square matrix: outputs sign and logabsdet, det = sign * exp(logabsdet) (sign 0 and logabsdet "
               "-inf for a singular matrix). Inputs of rank n > 2 are batches over the leading n-2 axes. The "

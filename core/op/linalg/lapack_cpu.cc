@@ -39,6 +39,21 @@ void ssyevd_(const char* jobz, const char* uplo, const int* n, float* a, const i
              const int* lwork, int* iwork, const int* liwork, int* info, size_t, size_t);
 void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w, double* work,
              const int* lwork, int* iwork, const int* liwork, int* info, size_t, size_t);
+void sgetrs_(const char* trans, const int* n, const int* nrhs, const float* a, const int* lda, const int* ipiv,
+             float* b, const int* ldb, int* info, size_t);
+void dgetrs_(const char* trans, const int* n, const int* nrhs, const double* a, const int* lda, const int* ipiv,
+             double* b, const int* ldb, int* info, size_t);
+void sgesdd_(const char* jobz, const int* m, const int* n, float* a, const int* lda, float* s, float* u,
+             const int* ldu, float* vt, const int* ldvt, float* work, const int* lwork, int* iwork, int* info, size_t);
+void dgesdd_(const char* jobz, const int* m, const int* n, double* a, const int* lda, double* s, double* u,
+             const int* ldu, double* vt, const int* ldvt, double* work, const int* lwork, int* iwork, int* info,
+             size_t);
+void sgeev_(const char* jobvl, const char* jobvr, const int* n, float* a, const int* lda, float* wr, float* wi,
+            float* vl, const int* ldvl, float* vr, const int* ldvr, float* work, const int* lwork, int* info, size_t,
+            size_t);
+void dgeev_(const char* jobvl, const char* jobvr, const int* n, double* a, const int* lda, double* wr, double* wi,
+            double* vl, const int* ldvl, double* vr, const int* ldvr, double* work, const int* lwork, int* info,
+            size_t, size_t);
 }
 
 namespace weft {
@@ -58,6 +73,9 @@ struct Fn<float> {
   static constexpr auto geqrf = sgeqrf_;
   static constexpr auto orgqr = sorgqr_;
   static constexpr auto syevd = ssyevd_;
+  static constexpr auto getrs = sgetrs_;
+  static constexpr auto gesdd = sgesdd_;
+  static constexpr auto geev = sgeev_;
 };
 template <>
 struct Fn<double> {
@@ -68,6 +86,9 @@ struct Fn<double> {
   static constexpr auto geqrf = dgeqrf_;
   static constexpr auto orgqr = dorgqr_;
   static constexpr auto syevd = dsyevd_;
+  static constexpr auto getrs = dgetrs_;
+  static constexpr auto gesdd = dgesdd_;
+  static constexpr auto geev = dgeev_;
 };
 
 template <typename T>
@@ -129,6 +150,38 @@ int SyevdT(char uplo, int64_t n, T* a, int64_t lda, T* w) {
   return info;
 }
 
+template <typename T>
+int GetrsT(bool trans, int64_t n, int64_t nrhs, const T* lu, int64_t lda, const int* ipiv, T* b, int64_t ldb) {
+  const char t = trans ? 'T' : 'N';
+  int nn = I(n), nr = I(nrhs), ld = I(lda), ldb_ = I(ldb), info = 0;
+  Fn<T>::getrs(&t, &nn, &nr, lu, &ld, ipiv, b, &ldb_, &info, 1);
+  return info;
+}
+template <typename T>
+int GesddT(int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int64_t ldu, T* vt, int64_t ldvt) {
+  const char jobz = 'S';
+  int mm = I(m), nn = I(n), ld = I(lda), ldu_ = I(ldu), ldvt_ = I(ldvt), info = 0, lwork = -1;
+  std::vector<int> iwork(static_cast<size_t>(8 * (m < n ? m : n) + 1));
+  T q = 0;
+  Fn<T>::gesdd(&jobz, &mm, &nn, a, &ld, s, u, &ldu_, vt, &ldvt_, &q, &lwork, iwork.data(), &info, 1);
+  lwork = static_cast<int>(q) > 1 ? static_cast<int>(q) : 1;
+  std::vector<T> work(static_cast<size_t>(lwork));
+  Fn<T>::gesdd(&jobz, &mm, &nn, a, &ld, s, u, &ldu_, vt, &ldvt_, work.data(), &lwork, iwork.data(), &info, 1);
+  return info;
+}
+template <typename T>
+int GeevT(int64_t n, T* a, int64_t lda, T* wr, T* wi, T* vl) {
+  const char jl = vl != nullptr ? 'V' : 'N', jr = 'N';
+  int nn = I(n), ld = I(lda), ldv = nn > 1 ? nn : 1, info = 0, lwork = -1;
+  T q = 0, dummy = 0;
+  T* l = vl != nullptr ? vl : &dummy;
+  Fn<T>::geev(&jl, &jr, &nn, a, &ld, wr, wi, l, &ldv, &dummy, &ldv, &q, &lwork, &info, 1, 1);
+  lwork = static_cast<int>(q) > 1 ? static_cast<int>(q) : 1;
+  std::vector<T> work(static_cast<size_t>(lwork));
+  Fn<T>::geev(&jl, &jr, &nn, a, &ld, wr, wi, l, &ldv, &dummy, &ldv, work.data(), &lwork, &info, 1, 1);
+  return info;
+}
+
 CBLAS_TRANSPOSE Tr(bool t) { return t ? CblasTrans : CblasNoTrans; }
 CBLAS_SIDE Side(bool right) { return right ? CblasRight : CblasLeft; }
 CBLAS_UPLO Uplo(bool lower) { return lower ? CblasLower : CblasUpper; }
@@ -152,6 +205,23 @@ int GeqrfOrgqr(int64_t m, int64_t n, double* a, int64_t lda, double* r, int64_t 
 }
 int Syevd(char u, int64_t n, float* a, int64_t lda, float* w) { return SyevdT(u, n, a, lda, w); }
 int Syevd(char u, int64_t n, double* a, int64_t lda, double* w) { return SyevdT(u, n, a, lda, w); }
+int Getrs(bool t, int64_t n, int64_t r, const float* lu, int64_t lda, const int* p, float* b, int64_t ldb) {
+  return GetrsT(t, n, r, lu, lda, p, b, ldb);
+}
+int Getrs(bool t, int64_t n, int64_t r, const double* lu, int64_t lda, const int* p, double* b, int64_t ldb) {
+  return GetrsT(t, n, r, lu, lda, p, b, ldb);
+}
+int Gesdd(int64_t m, int64_t n, float* a, int64_t lda, float* s, float* u, int64_t ldu, float* vt, int64_t ldvt) {
+  return GesddT(m, n, a, lda, s, u, ldu, vt, ldvt);
+}
+int Gesdd(int64_t m, int64_t n, double* a, int64_t lda, double* s, double* u, int64_t ldu, double* vt,
+          int64_t ldvt) {
+  return GesddT(m, n, a, lda, s, u, ldu, vt, ldvt);
+}
+int Geev(int64_t n, float* a, int64_t lda, float* wr, float* wi, float* vl) { return GeevT(n, a, lda, wr, wi, vl); }
+int Geev(int64_t n, double* a, int64_t lda, double* wr, double* wi, double* vl) {
+  return GeevT(n, a, lda, wr, wi, vl);
+}
 
 void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
           const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {

@@ -27,6 +27,20 @@ int GeqrfOrgqr(int64_t m, int64_t n, double* a, int64_t lda, double* r, int64_t 
 // Eigenvalues (ascending, in w) and eigenvectors (columns of a) of a symmetric matrix.
 int Syevd(char uplo, int64_t n, float* a, int64_t lda, float* w);
 int Syevd(char uplo, int64_t n, double* a, int64_t lda, double* w);
+// Solves op(A) X = B (B n x nrhs, column-major, ldb) from Getrf's factors of A;
+// trans: op(A) = A^T.
+int Getrs(bool trans, int64_t n, int64_t nrhs, const float* lu, int64_t lda, const int* ipiv, float* b, int64_t ldb);
+int Getrs(bool trans, int64_t n, int64_t nrhs, const double* lu, int64_t lda, const int* ipiv, double* b,
+          int64_t ldb);
+// Thin SVD of the m x n matrix a (destroyed), k = min(m, n): a = u diag(s) vt,
+// u m x k (ldu), vt k x n (ldvt), s descending (divide and conquer, gesdd).
+int Gesdd(int64_t m, int64_t n, float* a, int64_t lda, float* s, float* u, int64_t ldu, float* vt, int64_t ldvt);
+int Gesdd(int64_t m, int64_t n, double* a, int64_t lda, double* s, double* u, int64_t ldu, double* vt,
+          int64_t ldvt);
+// Eigenvalues (wr + i wi) and, when vl is not null, the left eigenvectors
+// (columns of vl, ldvl = n) of the general n x n matrix a (destroyed).
+int Geev(int64_t n, float* a, int64_t lda, float* wr, float* wi, float* vl);
+int Geev(int64_t n, double* a, int64_t lda, double* wr, double* wi, double* vl);
 
 // Row-major BLAS-3 (CBLAS): C = alpha op(A) op(B) + beta C.
 void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,

@@ -27,6 +27,11 @@ WEFT_GPU_KERNEL_DECL(LinalgMakeDiagGpu);
 WEFT_GPU_KERNEL_DECL(LinalgExtractTrianGpu);
 WEFT_GPU_KERNEL_DECL(LinalgMakeTrianGpu);
 WEFT_GPU_KERNEL_DECL(KhatriRaoGpu);  // khatri_rao.cu
+WEFT_GPU_KERNEL_DECL(NpSvdGpu);  // np_linalg.cu: _npi_svd
+WEFT_GPU_KERNEL_DECL(NpSvdBackwardGpu);
+WEFT_GPU_KERNEL_DECL(NpSolveGpu);
+WEFT_GPU_KERNEL_DECL(NpSolveBackwardGpu);
+WEFT_GPU_KERNEL_DECL(NpEigGpu);  // _npi_eig, _npi_eigvals (on host copies)
 
 }  // namespace cuda
 }  // namespace weft

@@ -12,6 +12,11 @@
 // with every float32 printed at full precision (shortest text that reads back
 // to the same float32; NaN and infinities as the strings "NaN", "+Inf",
 // "-Inf"). Errors go to standard error with exit status 1 (2 for bad flags).
+//
+//	weft-predict -symbol P-symbol.json -params P-0000.params -info [-shape S -input-name N]
+//
+// prints the model's input and output names, dtypes and shapes instead, as
+// weft-serve's metadata gives them (info.go).
 package main
 
 import (
@@ -34,9 +39,18 @@ func main() {
 	shape := flag.String("shape", "", "input shape, comma-separated, e.g. 4,10")
 	inputName := flag.String("input-name", "data", "name of the data input")
 	dtypeName := flag.String("dtype", "float32", "element type of the input file")
+	showInfo := flag.Bool("info", false, "print the model's inputs and outputs (names, dtypes, shapes; -1: free) and exit")
 	flag.Parse()
+	if *showInfo && *symbol != "" && *params != "" {
+		if err := info(os.Stdout, *symbol, *params, *shape, *inputName); err != nil {
+			fmt.Fprintln(os.Stderr, "weft-predict:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *symbol == "" || *params == "" || *input == "" || *shape == "" {
-		fmt.Fprintln(os.Stderr, "weft-predict: -symbol, -params, -input and -shape are required")
+		fmt.Fprintln(os.Stderr, "weft-predict: -symbol, -params, -input and -shape are required (or -symbol, "+
+			"-params and -info)")
 		flag.Usage()
 		os.Exit(2)
 	}

@@ -68,3 +68,24 @@ func TestWeftPredictPrintsMXNetOutput(t *testing.T) {
 		}
 	}
 }
+
+// -info prints the metadata weft-serve gives, from the files alone.
+func TestWeftPredictInfo(t *testing.T) {
+	dir := fixtureDir(t)
+	sym, params := filepath.Join(dir, "cnn-symbol.json"), filepath.Join(dir, "cnn-0000.params")
+	var out bytes.Buffer
+	if err := info(&out, sym, params, "", "data"); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"complete":true,"inputs":[{"name":"data","datatype":"float32","shape":[-1,3,8,8]}],` +
+		`"outputs":[{"name":"cnn_dense1_fwd_output","datatype":"float32","shape":[-1,5]}]}` + "\n"
+	if out.String() != want {
+		t.Fatalf("info %s, want %s", out.String(), want)
+	}
+	if err := info(&out, sym, params, "2,x", "data"); err == nil || !strings.Contains(err.Error(), "2,x") {
+		t.Fatalf("bad -shape: %v", err)
+	}
+	if err := info(&out, sym, filepath.Join(dir, "missing.params"), "", "data"); err == nil {
+		t.Fatal("a missing params file was accepted")
+	}
+}

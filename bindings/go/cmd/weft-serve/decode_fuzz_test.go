@@ -9,7 +9,10 @@ package main
 // regression corpus); scripts/fuzz_go.sh runs each target for a bounded time.
 
 import (
+	"encoding/json"
 	"net/http"
+	"strconv"
+	"strings"
 	"testing"
 
 	"weft.dev/weft"
@@ -113,6 +116,87 @@ func FuzzDecodeV2Request(f *testing.F) {
 		_, ts, err := decodeV2Request(m, h, body)
 		if err == nil {
 			checkDecoded(t, m, ts)
+		}
+	})
+}
+
+// FuzzClassify: the classification extension's top-k over any output bytes
+// and any class count (the count comes from the request) either errs or gives
+// rows x min(k, classes) strings "score:index[:label]" with valid indices,
+// best first.
+func FuzzClassify(f *testing.F) {
+	f.Add(uint8(2), 3, uint8(0), []byte{0, 0, 128, 63, 0, 0, 0, 64, 0, 0, 64, 64, 0, 0, 128, 64})
+	f.Add(uint8(1), 1<<62, uint8(1), make([]byte, 24))
+	f.Add(uint8(0), 0, uint8(3), []byte{1, 2, 3})
+	f.Add(uint8(3), -4, uint8(2), []byte{0, 0, 192, 127, 0, 0, 128, 255, 0, 0, 0, 0}) // NaN, -Inf
+	labels := []string{"a", "", "c:d"}
+	f.Fuzz(func(t *testing.T, rows uint8, k int, dt uint8, data []byte) {
+		dtypes := []weft.DType{weft.Float32, weft.Float64, weft.Int32, weft.Uint8, weft.Float16}
+		dtype := dtypes[int(dt)%len(dtypes)]
+		size := dtype.Size()
+		if len(data) > 4096 || size == 0 || len(data)%size != 0 {
+			return
+		}
+		n := len(data) / size
+		shape := []int64{int64(n)}
+		if rows > 0 && n%int(rows) == 0 {
+			shape = []int64{int64(rows), int64(n / int(rows))}
+		}
+		c, err := classify(tensor{shape: shape, dtype: dtype, data: data}, k, labels)
+		if err != nil {
+			return
+		}
+		if k <= 0 {
+			t.Fatalf("classify(k=%d) succeeded: %v", k, c.elems)
+		}
+		if n == 0 { // an empty output has no classes: nothing to rank
+			if len(c.elems) != 0 {
+				t.Fatalf("%d classes of an empty output", len(c.elems))
+			}
+			return
+		}
+		perRow := n
+		if len(shape) == 2 {
+			perRow = int(shape[1])
+		}
+		want := min(k, perRow)
+		if int64(len(c.elems)) != int64(want)*int64(n/perRow) || c.shape[len(c.shape)-1] != int64(want) {
+			t.Fatalf("shape %v, k %d: %d elements, shape %v", shape, k, len(c.elems), c.shape)
+		}
+		for _, e := range c.elems {
+			parts := strings.SplitN(e, ":", 3)
+			idx, err := strconv.Atoi(parts[1])
+			if len(parts) < 2 || err != nil || idx < 0 || idx >= perRow {
+				t.Fatalf("element %q", e)
+			}
+		}
+		if b := c.bytesTensor(); len(b) < 4*len(c.elems) {
+			t.Fatalf("BYTES serialization of %d elements is %d bytes", len(c.elems), len(b))
+		}
+	})
+}
+
+// FuzzLenientBody: any Content-Type, Inference-Header-Content-Length and
+// body classify without a panic, and a body read as JSON under the lenient
+// rule (Note [Lenient Content-Type]) is valid JSON.
+func FuzzLenientBody(f *testing.F) {
+	f.Add("", "", []byte(`{"inputs": []}`))
+	f.Add("application/x-www-form-urlencoded", "", []byte("a=1&b=2"))
+	f.Add("application/x-www-form-urlencoded; charset=utf-8", "14", []byte(`{"inputs": []}`+"\x00\x01"))
+	f.Add(";;=", "-3", []byte("{"))
+	f.Add("", "99999999999999999999", []byte("{}"))
+	f.Fuzz(func(t *testing.T, ct, length string, body []byte) {
+		h := http.Header{}
+		if length != "" {
+			h.Set(headerInferenceLength, length)
+		}
+		kind := bodyKindOf(ct)
+		part := v2JSONPart(h, body)
+		if len(part) > len(body) {
+			t.Fatalf("JSON part of %d bytes from a body of %d", len(part), len(body))
+		}
+		if kind == bodyLenient && lenientJSON(ct, part) == nil && !json.Valid(part) {
+			t.Fatalf("accepted %q as JSON", part)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"weft.dev/weft"
 )
@@ -18,12 +19,16 @@ import (
 // shape, and the copies are kept in a bounded LRU cache (shapeCache). At most
 // poolSize predictions run at once; at most queueMax more wait.
 type model struct {
-	name     string
-	version  int
-	symJSON  string
-	params   []byte
-	inputs   []inputSpec  // what a request must supply, in argument order
-	hints    []weft.Input // bound shapes from -shape, NAME-shapes.json or __shape__ (nil when unknown)
+	name    string
+	version int
+	symJSON string
+	params  []byte
+	inputs  []inputSpec  // what a request must supply, in argument order
+	hints   []weft.Input // bound shapes from -shape, NAME-shapes.json or __shape__ (nil when unknown)
+	// sig is the metadata computed from the files at load (Note [Signature
+	// from the files] in the weft package); nil when that failed. Never
+	// modified once newModel returns.
+	sig      *weft.Signature
 	poolSize int
 	queueMax int
 	maxBody  int64
@@ -40,6 +45,7 @@ type model struct {
 
 	cache *shapeCache
 	slots chan struct{} // one per running prediction
+	freed chan struct{} // a pass ended (buffered 1; the batcher waits on it, Note [Batch at once])
 
 	admitted atomic.Int64 // waiting + running
 	running  atomic.Int64
@@ -49,8 +55,11 @@ type model struct {
 	batchMu   sync.Mutex
 	batchable map[string]bool // trailing-shape key -> outputs carry the batch on axis 0
 
-	refs    sync.WaitGroup // requests holding this version (hot reload frees it after them)
-	metrics *metrics
+	refs      sync.WaitGroup // requests holding this version (hot reload frees it after them)
+	metrics   *metrics
+	stats     modelStats // Triton's statistics extension (stats.go)
+	labels    []string   // class labels for the classification extension (classify.go); nil: none
+	labelFile string     // their file's base name
 
 	// probeBind, when set (a version without shape hints, in the server),
 	// binds the version at a request's shapes in a probe child before the
@@ -113,6 +122,7 @@ func newModel(name string, version int, symJSON string, params []byte, hints map
 	}
 	m := &model{name: name, version: version, symJSON: symJSON, params: params, poolSize: cfg.poolSize,
 		queueMax: cfg.queueMax, maxBody: cfg.maxBody, slots: make(chan struct{}, cfg.poolSize),
+		freed: make(chan struct{}, 1),
 		cache: newShapeCache(cfg.maxShapes), batchable: map[string]bool{}, metrics: mt}
 	complete := true
 	var dtypes []weft.DType
@@ -136,6 +146,18 @@ func newModel(name string, version int, symJSON string, params []byte, hints map
 		m.hints = append(m.hints, weft.Input{Name: n, Shape: shape})
 	}
 	m.fixed.Store(&fixedInfo{dtypes: dtypes})
+	known := map[string][]int64{}
+	for _, h := range m.hints {
+		if h.Shape != nil {
+			known[h.Name] = h.Shape
+		}
+	}
+	// Metadata complete before the first request (issue 42). A failure here
+	// only leaves the metadata as vague as before: loading and predicting do
+	// not depend on it, and whatever broke shows when the predictor binds.
+	if sig, err := weft.InferSignature(symJSON, params, names, dtypes, known); err == nil {
+		m.sig = sig
+	}
 	for n := range hints {
 		if !contains(names, n) {
 			return nil, fmt.Errorf("a shape is given for '%s', which is not a data input (inputs: %v)", n, names)
@@ -225,8 +247,9 @@ func (m *model) leave() { m.admitted.Add(-1) }
 func (m *model) queueDepth() int64 { return max(0, m.admitted.Load()-m.running.Load()) }
 
 // run predicts one validated request (inputs in m.inputs order) on a
-// predictor of its shapes. The outputs come in m.outputInfos() order.
-func (m *model) run(ctx context.Context, inputs []tensor) ([]tensor, error) {
+// predictor of its shapes. The outputs come in m.outputInfos() order; tm
+// says where the time went (zero where it did not get that far).
+func (m *model) run(ctx context.Context, inputs []tensor) (out []tensor, tm runTiming, err error) {
 	shapes := make([]weft.Input, len(inputs))
 	for i, t := range inputs {
 		shapes[i] = weft.Input{Name: m.inputs[i].name, Shape: t.shape}
@@ -234,17 +257,25 @@ func (m *model) run(ctx context.Context, inputs []tensor) ([]tensor, error) {
 	select {
 	case m.slots <- struct{}{}:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, tm, ctx.Err()
 	}
+	tm.started = time.Now()
 	m.running.Add(1)
-	defer func() { m.running.Add(-1); <-m.slots }()
+	defer func() {
+		m.running.Add(-1)
+		<-m.slots
+		select {
+		case m.freed <- struct{}{}:
+		default: // a signal is already pending
+		}
+	}()
 	if err := m.ensureRoot(shapes); err != nil {
-		return nil, err
+		return nil, tm, err
 	}
 	for i, dt := range m.inputDTypes() {
 		if inputs[i].dtype != dt {
-			return nil, badShapeError{fmt.Errorf("input '%s' is %s, the request gives %s", m.inputs[i].name, dt,
-				inputs[i].dtype)}
+			return nil, tm, badShapeError{fmt.Errorf("input '%s' is %s, the request gives %s", m.inputs[i].name,
+				dt, inputs[i].dtype)}
 		}
 	}
 	key := shapeKey(shapes)
@@ -254,42 +285,49 @@ func (m *model) run(ctx context.Context, inputs []tensor) ([]tensor, error) {
 		pr, err = m.reshapeRoot(shapes)
 		if err != nil {
 			if weft.IsStatus(err, weft.StatusShape) || weft.IsStatus(err, weft.StatusInvalidArgument) {
-				return nil, badShapeError{err}
+				return nil, tm, badShapeError{err}
 			}
-			return nil, err
+			return nil, tm, err
 		}
 		entry = m.cache.entry(key)
 	}
 	defer m.cache.give(entry, pr)
 	for i, in := range m.inputs {
 		if err := pr.SetInputBytes(in.name, inputs[i].data); err != nil {
-			return nil, err
+			return nil, tm, err
 		}
 	}
+	t1 := time.Now()
+	tm.input = t1.Sub(tm.started)
 	if err := pr.Forward(); err != nil {
-		return nil, err
+		return nil, tm, err
 	}
+	t2 := time.Now()
+	tm.infer = t2.Sub(t1)
 	m.forwards.Add(1)
+	m.stats.executed()
 	m.metrics.observeBatch(m.name, inputs[0].rows())
 	infos := pr.Outputs()
-	out := make([]tensor, len(infos))
+	out = make([]tensor, len(infos))
 	for i, o := range infos {
 		b, err := pr.OutputBytes(i)
 		if err != nil {
-			return nil, err
+			return nil, tm, err
 		}
 		out[i] = tensor{shape: o.Shape, dtype: o.DType, data: b}
 	}
-	return out, nil
+	tm.output = time.Since(t2)
+	return out, tm, nil
 }
 
 // predict runs a request (through the batcher when there is one) on its own
 // goroutine and waits for it or for ctx's end. On ctx's end the work still
 // finishes in the background (a forward pass cannot be interrupted) and keeps
 // its queue place until then, so the queue bounds the work, not the waiting.
-func (m *model) predict(ctx context.Context, inputs []tensor) ([]tensor, error) {
+func (m *model) predict(ctx context.Context, inputs []tensor) ([]tensor, runTiming, error) {
 	type result struct {
 		out []tensor
+		tm  runTiming
 		err error
 	}
 	done := make(chan result, 1)
@@ -299,17 +337,17 @@ func (m *model) predict(ctx context.Context, inputs []tensor) ([]tensor, error) 
 		defer m.leave()
 		var r result
 		if m.batcher != nil && m.canBatch(inputs) {
-			r.out, r.err = m.batcher.submit(ctx, inputs)
+			r.out, r.tm, r.err = m.batcher.submit(ctx, inputs)
 		} else {
-			r.out, r.err = m.run(ctx, inputs)
+			r.out, r.tm, r.err = m.run(ctx, inputs)
 		}
 		done <- r
 	}()
 	select {
 	case r := <-done:
-		return r.out, r.err
+		return r.out, r.tm, r.err
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, runTiming{}, ctx.Err()
 	}
 }
 

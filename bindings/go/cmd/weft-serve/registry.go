@@ -169,7 +169,14 @@ func (r *registry) load(mf *modelFiles, version int) (*model, error) {
 	if err := r.probe(mf.name, version, string(sym), params, hints); err != nil {
 		return nil, err
 	}
+	labels, labelFile, err := loadLabels(mf.symbolPath, mf.name)
+	if err != nil {
+		return nil, err
+	}
 	m, err := newModel(mf.name, version, string(sym), params, hints, r.cfg, r.mt)
+	if err == nil {
+		m.labels, m.labelFile = labels, labelFile
+	}
 	if err == nil && m.hints == nil { // bound at its first request: probe that bind too
 		name := mf.name // the closure holds no model bytes: they are the model's to drop once bound
 		m.probeBind = func(symJSON string, params []byte, shapes []weft.Input) error {
@@ -267,6 +274,25 @@ func (r *registry) acquire(name, version string) (*model, error) {
 	}
 	vs.m.refs.Add(1) // under the read lock: a retire (under the write lock) cannot have begun
 	return vs.m, nil
+}
+
+// loaded gives every version of name that serves, newest first, each
+// holding a reference the caller drops with m.refs.Done().
+func (r *registry) loaded(name string) []*model {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	e := r.models[name]
+	if e == nil {
+		return nil
+	}
+	var out []*model
+	for _, v := range e.sortedVersions() {
+		if vs := e.versions[v]; vs.unavailable() == nil {
+			vs.m.refs.Add(1) // under the read lock, as in acquire
+			out = append(out, vs.m)
+		}
+	}
+	return out
 }
 
 // entry gives a snapshot of one model's state (nil when unknown).

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -199,10 +198,22 @@ func (s *server) describe(e *modelEntry) modelInfo {
 	return info
 }
 
-// tensorInfos gives the inputs (or outputs) for metadata: the shapes of the
-// shape hint (or of the first request), with the batch axis -1 (any size);
-// dims -1 throughout for inputs whose shape no one gave yet.
+// tensorInfos gives the inputs (or outputs) for metadata: the signature
+// computed at load when it is complete; else the shapes of the shape hint
+// (or of the first request), with the batch axis -1 (any size), and dims -1
+// throughout for inputs whose shape no one gave yet.
 func (m *model) tensorInfos(inputs bool) []weft.TensorInfo {
+	if m.sig != nil && m.sig.Complete { // computed at load: free dims are -1, not the first request's
+		src := m.sig.Outputs
+		if inputs {
+			src = m.sig.Inputs
+		}
+		out := make([]weft.TensorInfo, len(src))
+		for i, t := range src {
+			out[i] = weft.TensorInfo{Name: t.Name, Shape: append([]int64(nil), t.Shape...), DType: t.DType}
+		}
+		return out
+	}
 	m.rootMu.RLock()
 	defer m.rootMu.RUnlock()
 	fixed := m.fixed.Load()
@@ -230,7 +241,19 @@ func (m *model) tensorInfos(inputs bool) []weft.TensorInfo {
 
 // readBody reads the request body within -max-body, answering the error.
 func (s *server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.maxBody))
+	limited := http.MaxBytesReader(w, r.Body, s.cfg.maxBody)
+	var body []byte
+	var err error
+	if n := r.ContentLength; n > 0 && n <= s.cfg.maxBody {
+		// One buffer of the declared size: io.ReadAll starts at 512 bytes and
+		// doubles, a dozen allocations and copies for a 600 KB image (issue 42
+		// point 7). net/http holds the body to its Content-Length, so a short
+		// body is an error here and a longer one is never read.
+		body = make([]byte, n)
+		_, err = io.ReadFull(limited, body)
+	} else {
+		body, err = io.ReadAll(limited)
+	}
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -246,10 +269,11 @@ func (s *server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool)
 func (s *server) predictV1(w http.ResponseWriter, r *http.Request, name string) {
 	info := requestInfoOf(r)
 	info.model, info.protocol = name, "v1"
-	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || (mediaType != "application/json" && mediaType != "application/octet-stream") {
+	contentType := r.Header.Get("Content-Type")
+	kind := bodyKindOf(contentType)
+	if kind == bodyRefused {
 		writeError(w, http.StatusUnsupportedMediaType,
-			"Content-Type %q: want application/json or application/octet-stream", r.Header.Get("Content-Type"))
+			"Content-Type %q: want application/json or application/octet-stream", contentType)
 		return
 	}
 	m, err := s.reg.acquire(name, "")
@@ -263,7 +287,13 @@ func (s *server) predictV1(w http.ResponseWriter, r *http.Request, name string) 
 	if !ok {
 		return
 	}
-	raw := mediaType == "application/octet-stream"
+	if kind == bodyLenient {
+		if err := lenientJSON(contentType, body); err != nil {
+			writeError(w, http.StatusUnsupportedMediaType, "%v", err)
+			return
+		}
+	}
+	raw := kind == bodyOctet
 	var inputs []tensor
 	if raw {
 		inputs, err = decodeRawInput(m, r.Header, body)
@@ -311,12 +341,15 @@ func outputNames(m *model) []string {
 // infer admits a validated request to m's queue and predicts it within
 // timeout. status is the HTTP status for err.
 func (s *server) infer(ctx context.Context, m *model, inputs []tensor, timeout time.Duration) ([]tensor, int, error) {
+	start := time.Now()
 	if err := m.admit(); err != nil {
+		m.stats.record(start, 0, runTiming{}, err)
 		return nil, http.StatusTooManyRequests, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	outputs, err := m.predict(ctx, inputs) // leaves the queue when the work ends
+	outputs, tm, err := m.predict(ctx, inputs) // leaves the queue when the work ends
+	m.stats.record(start, inputs[0].rows(), tm, err)
 	var bad badShapeError
 	var broken errVersionBroken
 	switch {

@@ -271,7 +271,9 @@ func dynamicBatching(t *testing.T, hint bool) {
 	if !hint {
 		os.Remove(filepath.Join(dir, "cnn-shapes.json"))
 	}
-	ts, s, _ := startServer(t, config{modelDir: dir, batchMax: 8, batchDelay: 50 * time.Millisecond})
+	// One predictor slot: the batcher gathers while it is busy (Note [Batch at
+	// once]), so concurrent requests must batch however fast the machine is.
+	ts, s, _ := startServer(t, config{modelDir: dir, batchMax: 8, batchDelay: 50 * time.Millisecond, poolSize: 1})
 	if served(t, s, "cnn").batcher == nil {
 		t.Fatal("batching is off for a batchable model")
 	}
@@ -352,7 +354,9 @@ func TestServerBadRequestsGet4xxAndTheServerKeepsAnswering(t *testing.T) {
 		{"unknown path", "GET", ts.URL + "/v2/everything", "", nil, "", 404, "/v2/everything"},
 		{"wrong method", "GET", predict, "", nil, "", 405, "POST"},
 		{"wrong content type", "POST", predict, "text/plain", nil, oneImage, 415, "text/plain"},
-		{"no content type", "POST", predict, "", nil, oneImage, 415, "Content-Type"},
+		{"no content type, not JSON", "POST", predict, "", nil, "data=1", 415, "Content-Type"},
+		{"form content type, not JSON", "POST", predict, "application/x-www-form-urlencoded", nil, "data=1", 415,
+			"x-www-form-urlencoded"},
 		{"oversized body", "POST", predict, "application/json", nil, `{"inputs": {"data": [` +
 			strings.Repeat("0,", 40000) + `0]}}`, 413, "limit"},
 		{"raw without shape", "POST", predict, "application/octet-stream", nil, "abcd", 400, "X-Weft-Shape"},

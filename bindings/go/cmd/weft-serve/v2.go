@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -19,7 +18,10 @@ import (
 //	GET  /v2/health/live, /v2/health/ready       200 or 503
 //	GET  /v2/models/NAME[/versions/V]            model metadata
 //	GET  /v2/models/NAME[/versions/V]/ready      200 or 503
-//	POST /v2/models/NAME[/versions/V]/infer      inference (JSON tensors, or the binary-data extension)
+//	POST /v2/models/NAME[/versions/V]/infer      inference (JSON tensors, or the binary-data extension;
+//	                                             an output's "classification": K gives its top K, classify.go)
+//	GET  /v2/models/NAME[/versions/V]/config     Triton's model configuration (triton_config.go)
+//	GET  /v2/models[/NAME[/versions/V]]/stats    Triton's statistics (stats.go)
 //	POST /v2/repository/index                    every model version with its state (repository extension)
 //	POST /v2/repository/models/NAME/load         rescan the folder now; 200 when NAME then serves
 //
@@ -45,7 +47,8 @@ func v2DTypeName(d weft.DType) string {
 func (s *server) v2ServerMetadata(w http.ResponseWriter, r *http.Request) {
 	if allowMethod(w, r, http.MethodGet) {
 		writeJSON(w, http.StatusOK, map[string]any{"name": "weft-serve", "version": "1",
-			"extensions": []string{"binary_tensor_data", "model_repository", "metrics"}})
+			"extensions": []string{"binary_tensor_data", "model_repository", "metrics", "model_configuration",
+				"statistics", "classification"}})
 	}
 }
 
@@ -82,6 +85,12 @@ func (s *server) v2Route(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	if path == "models/stats" { // every model's statistics (Triton's extension; stats.go)
+		if allowMethod(w, r, http.MethodGet) {
+			s.v2Stats(w, "", "")
+		}
+		return
+	}
 	rest, ok := strings.CutPrefix(path, "models/")
 	if !ok {
 		writeError(w, http.StatusNotFound, "no such endpoint %s (see the v2 protocol: /v2/models/NAME/infer)", r.URL.Path)
@@ -97,7 +106,7 @@ func (s *server) v2Route(w http.ResponseWriter, r *http.Request) {
 		action, parts = parts[0], nil
 	}
 	if name == "" || len(parts) != 0 {
-		writeError(w, http.StatusNotFound, "no such endpoint %s (want /v2/models/NAME[/versions/V][/ready|/infer])",
+		writeError(w, http.StatusNotFound, "no such endpoint %s (want /v2/models/NAME[/versions/V][/ready|/infer|/config|/stats])",
 			r.URL.Path)
 		return
 	}
@@ -118,8 +127,16 @@ func (s *server) v2Route(w http.ResponseWriter, r *http.Request) {
 		if allowMethod(w, r, http.MethodPost) {
 			s.v2Infer(w, r, name, version)
 		}
+	case "config":
+		if allowMethod(w, r, http.MethodGet) {
+			s.v2ModelConfig(w, name, version)
+		}
+	case "stats":
+		if allowMethod(w, r, http.MethodGet) {
+			s.v2Stats(w, name, version)
+		}
 	default:
-		writeError(w, http.StatusNotFound, "unknown model endpoint '%s' (want ready or infer)", action)
+		writeError(w, http.StatusNotFound, "unknown model endpoint '%s' (want ready, infer, config or stats)", action)
 	}
 }
 
@@ -240,6 +257,8 @@ type v2Parameters struct {
 	BinaryDataOutput bool   `json:"binary_data_output"`
 	BinaryDataSize   *int64 `json:"binary_data_size"`
 	BinaryData       bool   `json:"binary_data"`
+	// Classification asks an output for its top classes (classify.go).
+	Classification int `json:"classification"`
 }
 
 type v2Input struct {
@@ -265,17 +284,22 @@ func (s *server) v2Infer(w http.ResponseWriter, r *http.Request, name, version s
 	}
 	defer m.refs.Done()
 	info.version = strconv.Itoa(m.version)
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		if mt, _, err := mime.ParseMediaType(ct); err != nil ||
-			(mt != "application/json" && mt != "application/octet-stream") {
-			writeError(w, http.StatusUnsupportedMediaType, "Content-Type %q: want application/json (or "+
-				"application/octet-stream with %s)", ct, headerInferenceLength)
-			return
-		}
+	ct := r.Header.Get("Content-Type")
+	kind := bodyKindOf(ct)
+	if kind == bodyRefused {
+		writeError(w, http.StatusUnsupportedMediaType, "Content-Type %q: want application/json (or "+
+			"application/octet-stream with %s)", ct, headerInferenceLength)
+		return
 	}
 	body, ok := s.readBody(w, r)
 	if !ok {
 		return
+	}
+	if kind == bodyLenient {
+		if err := lenientJSON(ct, v2JSONPart(r.Header, body)); err != nil {
+			writeError(w, http.StatusUnsupportedMediaType, "%v", err)
+			return
+		}
 	}
 	req, inputs, err := decodeV2Request(m, r.Header, body)
 	if err != nil {
@@ -306,6 +330,16 @@ func (s *server) v2Infer(w http.ResponseWriter, r *http.Request, name, version s
 	w.Header().Set("Content-Length", strconv.Itoa(len(reply)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(reply)
+}
+
+// v2JSONPart is the JSON header of a body: all of it, or its first
+// Inference-Header-Content-Length bytes when that is a valid length (an
+// invalid one is decodeV2Request's error to report).
+func v2JSONPart(h http.Header, body []byte) []byte {
+	if n, err := strconv.ParseInt(h.Get(headerInferenceLength), 10, 64); err == nil && n >= 0 && n <= int64(len(body)) {
+		return body[:n]
+	}
+	return body
 }
 
 // decodeV2Request reads the JSON (and, with Inference-Header-Content-Length,
@@ -412,13 +446,14 @@ func parseV2Data(raw json.RawMessage, dtype weft.DType) (tensor, error) {
 func encodeV2Reply(m *model, req *v2Request, outputs []tensor) ([]byte, int, error) {
 	names := outputNames(m)
 	type pick struct {
-		i      int
-		binary bool
+		i       int
+		binary  bool
+		classes int // > 0: the classification extension's top-k strings
 	}
 	var picks []pick
 	if len(req.Outputs) == 0 {
 		for i := range names {
-			picks = append(picks, pick{i, req.Parameters.BinaryDataOutput})
+			picks = append(picks, pick{i, req.Parameters.BinaryDataOutput, 0})
 		}
 	}
 	for _, o := range req.Outputs {
@@ -432,9 +467,23 @@ func encodeV2Reply(m *model, req *v2Request, outputs []tensor) ([]byte, int, err
 			return nil, 0, fmt.Errorf("model %s has no output '%s' (outputs: %s)", m.name, o.Name,
 				strings.Join(names, ", "))
 		}
-		picks = append(picks, pick{i, o.Parameters.BinaryData || req.Parameters.BinaryDataOutput})
+		if o.Parameters.Classification < 0 {
+			return nil, 0, fmt.Errorf("output '%s': classification %d: want a positive class count", o.Name,
+				o.Parameters.Classification)
+		}
+		picks = append(picks, pick{i, o.Parameters.BinaryData || req.Parameters.BinaryDataOutput,
+			o.Parameters.Classification})
 	}
 	var buf bytes.Buffer
+	size := 256 // the JSON around the tensors
+	for _, p := range picks {
+		if n := len(outputs[p.i].data); p.binary {
+			size += n + 64
+		} else {
+			size += n * 4 // a float32 as text is up to ~15 bytes for its 4
+		}
+	}
+	buf.Grow(size) // one allocation where bytes.Buffer would grow by doubling
 	buf.WriteString(`{"model_name":`)
 	writeJSONString(&buf, m.name)
 	buf.WriteString(`,"model_version":`)
@@ -452,6 +501,28 @@ func encodeV2Reply(m *model, req *v2Request, outputs []tensor) ([]byte, int, err
 		}
 		buf.WriteString(`{"name":`)
 		writeJSONString(&buf, names[p.i])
+		if p.classes > 0 {
+			c, err := classify(t, p.classes, m.labels)
+			if err != nil {
+				return nil, 0, fmt.Errorf("output '%s': %v", names[p.i], err)
+			}
+			fmt.Fprintf(&buf, `,"datatype":"BYTES","shape":[%s]`, intsText(c.shape))
+			if p.binary {
+				b := c.bytesTensor()
+				fmt.Fprintf(&buf, `,"parameters":{"binary_data_size":%d}}`, len(b))
+				tail = append(tail, b...)
+				continue
+			}
+			buf.WriteString(`,"data":[`)
+			for k, e := range c.elems {
+				if k > 0 {
+					buf.WriteByte(',')
+				}
+				writeJSONString(&buf, e)
+			}
+			buf.WriteString("]}")
+			continue
+		}
 		fmt.Fprintf(&buf, `,"datatype":"%s","shape":[%s]`, v2DTypeName(t.dtype), intsText(t.shape))
 		if p.binary {
 			fmt.Fprintf(&buf, `,"parameters":{"binary_data_size":%d}}`, len(t.data))

@@ -16,10 +16,21 @@ batch_size = 3 the batches start at 0, 3, 6 and 9; what happens at 9 depends on
   ``pad`` = 1 (MXNet reports -cursor there), and the epoch goes on at 2, 5, 8.
   ``hard_reset()`` forgets the kept samples.
 
+Note [NDArrayIter sample counts]
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+MXNet 1.9.1 checks no sample counts: the number of samples is the first
+(by name) data array's, and every array is sliced with it, so its own
+docstring's ``NDArrayIter({'data1': 10 samples, 'data2': 20 samples}, ...)``
+iterates over 10 samples and never reads data2[10:]. We accept that too, with
+a UserWarning naming the arrays whose extra samples go unused. An array with
+fewer samples than the first makes short batches in MXNet (or an IndexError
+when shuffling), so that one is a ValueError here, at construction.
+
 As in MXNet, arrays are sorted by name, numpy inputs become float32 NDArrays,
 and shuffling (at construction and at every reset) permutes the arrays
 themselves (so a shuffled iterator's arrays are float32 too).
 """
+import warnings
 from collections import OrderedDict
 
 import numpy as np
@@ -62,6 +73,23 @@ def _init_data(data, allow_empty, default_name):
     return list(sorted(out.items()))
 
 
+def _check_sample_counts(data, label, num):
+    """See Note [NDArrayIter sample counts]."""
+    first = data[0][0]
+    longer = []
+    for k, v in data + label:
+        if v.shape[0] < num:
+            raise ValueError("NDArrayIter: '%s' has %d samples, fewer than the %d of '%s' (the first array by "
+                             "name, which sets the number of samples); its batches would come out short"
+                             % (k, v.shape[0], num, first))
+        if v.shape[0] > num:
+            longer.append("'%s' (%d)" % (k, v.shape[0]))
+    if longer:
+        warnings.warn("NDArrayIter: only the first %d samples of %s are used: the first array by name, '%s', has "
+                      "%d samples and sets the number of samples, as in MXNet" % (num, ", ".join(longer), first, num),
+                      UserWarning, stacklevel=3)
+
+
 def _getdata_by_idx(data, idx):
     return [(k, nd.array(v.asnumpy()[idx], v.context)) for k, v in data]
 
@@ -84,10 +112,7 @@ class NDArrayIter(DataIter):
         self.data = _init_data(data, allow_empty=False, default_name=data_name)
         self.label = _init_data(label, allow_empty=True, default_name=label_name)
         num = self.data[0][1].shape[0]
-        for k, v in self.data + self.label:
-            if v.shape[0] != num:
-                raise ValueError("NDArrayIter: '%s' has %d samples, '%s' has %d"
-                                 % (self.data[0][0], num, k, v.shape[0]))
+        _check_sample_counts(self.data, self.label, num)
         self.idx = np.arange(num)
         self.shuffle = shuffle
         self.last_batch_handle = last_batch_handle
@@ -144,7 +169,9 @@ class NDArrayIter(DataIter):
         assert start is not None or end is not None, "should at least specify start or end"
         start = start if start is not None else 0
         if end is None:
-            end = data_source[0][1].shape[0] if data_source else 0
+            # num_data, not data_source[0]'s length as MXNet: a longer first label would make
+            # MXNet's padded label batch too long (Note [NDArrayIter sample counts])
+            end = self.num_data
         return [x[1][start:end] for x in data_source]
 
     @staticmethod

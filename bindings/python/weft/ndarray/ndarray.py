@@ -28,3 +28,28 @@ __all__ = [
     "modulo", "equal", "not_equal", "greater", "greater_equal", "lesser", "lesser_equal", "negative",
     "moveaxis", "concatenate", "logical_and", "logical_or", "logical_xor", "histogram",
 ]
+
+from .. import dtypes as _dt  # noqa: E402  (only the tables below need it)
+
+# MXNet 1.9.1's module-level names that its own tests import from mxnet.ndarray.ndarray:
+# py_slice (the builtin slice, kept under a second name because MXNet's module defines its own
+# `slice` op) and the storage-type tables. Weft stores dense arrays only, but the ids are
+# MXNet's so that code translating between names and ids reads the same numbers.
+py_slice = slice
+_STORAGE_TYPE_UNDEFINED = -1
+_STORAGE_TYPE_DEFAULT = 0
+_STORAGE_TYPE_ROW_SPARSE = 1
+_STORAGE_TYPE_CSR = 2
+_STORAGE_TYPE_STR_TO_ID = {
+    "undefined": _STORAGE_TYPE_UNDEFINED,
+    "default": _STORAGE_TYPE_DEFAULT,
+    "row_sparse": _STORAGE_TYPE_ROW_SPARSE,
+    "csr": _STORAGE_TYPE_CSR,
+}
+_STORAGE_TYPE_ID_TO_STR = {v: k for k, v in _STORAGE_TYPE_STR_TO_ID.items()}
+_GRAD_REQ_MAP = {"null": 0, "write": 1, "add": 3}
+# MXNet's dtype tables (NumPy scalar type <-> type id; None <-> -1) over the dtypes Weft stores:
+# Weft's type flags are MXNet's ids, so the numbers are MXNet's; int16/uint16/uint32/uint64
+# (MXNet ids 8-11) are absent because Weft has no arrays of those types.
+_DTYPE_NP_TO_MX = dict([(None, -1)] + [(_dt.FLAG_TO_NP[f].type, f) for f in sorted(_dt.FLAG_TO_NP)])
+_DTYPE_MX_TO_NP = dict([(-1, None)] + [(f, _dt.FLAG_TO_NP[f].type) for f in sorted(_dt.FLAG_TO_NP)])

@@ -25,3 +25,13 @@ from . import _operators  # noqa: F401  (installs ndarray's operators)
 from . import _math_methods  # noqa: F401  (installs ndarray's math methods)
 from . import _ufunc_protocol  # noqa: F401  (installs ndarray.__array_ufunc__)
 from . import random  # noqa: F401
+from .differences import *  # diff, ediff1d (issue 37 point 3)
+from .polynomial import *  # polyval, interp (issue 37 point 3)
+from .nonzeros import *  # nonzero, flatnonzero (issue 37 point 3)
+from .index_tricks import *  # unravel_index, diag_indices_from (issue 37 point 3)
+from .counting import *  # bincount (issue 37 point 3)
+from .contraction import *  # tensordot, einsum (issue 37 point 3)
+from .setops import *  # unique (issue 37 point 3)
+from .deletion import *  # delete, insert (issue 37 point 3)
+from .padding import *  # pad (issue 37 point 3)
+from . import linalg

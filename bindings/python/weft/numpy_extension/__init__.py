@@ -20,7 +20,8 @@ from .serialization import *  # noqa: F401,F403
 from . import nn as _nn, reshaping as _reshaping, indexing as _indexing, elementwise as _elementwise
 from . import detection as _detection, device as _device, serialization as _serialization
 from . import image, random
+from .nonzeros import *  # nonzero (issue 37 point 3)
 
-__all__ = (["set_np", "reset_np", "is_np_array", "is_np_shape", "image", "random"] + _nn.__all__ + _reshaping.__all__
+__all__ = (["set_np", "reset_np", "is_np_array", "is_np_shape", "image", "random", "nonzero"] + _nn.__all__ + _reshaping.__all__
            + _indexing.__all__ + _elementwise.__all__ + _detection.__all__ + _device.__all__
            + _serialization.__all__)
