@@ -58,6 +58,8 @@ _install_methods(NDArray, _NDArrayNumpyMethods)  # as_np_ndarray (Note [NDArray 
 from . import rnn  # mx.rnn: the legacy symbolic RNN cells (issue 41)
 from . import contrib  # mx.contrib (issue 41)
 from . import numpy_extension as npx
+# MXNet's F.np / F.npx in hybrid_forward: weft.nd.np, weft.nd.npx (weft.numpy sits above weft.ndarray).
+ndarray.np, ndarray.npx = numpy, numpy_extension
 ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
 initializer.FusedRNN = rnn.fused_cell.FusedRNN  # mx.init.FusedRNN: lives beside FusedRNNCell, which it needs
 test_utils.mx = _sys.modules[__name__]  # MXNet's test_utils has `mx` (Note [Star-import surface])

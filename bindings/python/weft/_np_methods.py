@@ -11,5 +11,12 @@ class NDArrayNumpyMethods:
 
     def as_np_ndarray(self):
         """The same array as a ``weft.np.ndarray`` (no copy; Note [One array, two
-        classes] in weft/numpy/_array.py)."""
-        return _clone(self, ndarray)
+        classes] in weft/numpy/_array.py). The gradient attached by
+        ``attach_grad`` comes along, seen as an np array too: in MXNet the grad
+        belongs to the shared handle, so d2l's ``p.data().grad`` on a Gluon
+        parameter (grad_clipping) is the parameter's gradient."""
+        out = _clone(self, ndarray)
+        grad = getattr(self, "_grad", None)
+        if grad is not None:
+            out._grad = _clone(grad, ndarray)  # pylint: disable=protected-access
+        return out

@@ -44,6 +44,8 @@ from ..base import InvalidArgumentError, ShapeError, WeftError
 from ..cached_op import CachedOp
 from ..ndarray import NDArray
 from ..symbol import Symbol
+from ..util import is_np_array
+from . import _np_mode
 from .block_hooks import BlockPersistenceMixin, OpHookMixin
 from .parameter import DeferredInitializationError, Parameter, ParameterDict
 from .utils import HookHandle, _brief_print_list, _indent
@@ -368,9 +370,19 @@ class Block(BlockPersistenceMixin, OpHookMixin):
     def __call__(self, *args, **kwargs):
         for hook in self._forward_pre_hooks.values():
             hook(self, args)
-        out = self.forward(*args, **kwargs)
+        np_mode = is_np_array()
+        if not np_mode:
+            if _np_mode.is_legacy_body(self):
+                _np_mode.check_no_np(args, self)
+            out = self.forward(*args, **kwargs)
+        elif _np_mode.is_legacy_body(self):  # Note [Gluon in NumPy mode] in _np_mode.py
+            out = _np_mode.as_np(self.forward(*_np_mode.as_nd(args), **_np_mode.as_nd(kwargs)))
+        else:
+            out = self.forward(*args, **kwargs)
         for hook in self._forward_hooks.values():
             hook(self, args, out)
+        if np_mode:
+            _np_mode.check_all_np(out, self)
         return out
 
     def forward(self, *args):
@@ -553,7 +565,7 @@ class HybridBlock(Block):
                                        "Stored format = {}, input format = {}".format(self._in_format, fmt))
         flat = [a for a in flat if a is not None]
         try:
-            cargs = [flat[i] if is_arg else i.data() for is_arg, i in self._cached_op_args]
+            cargs = [flat[i] if is_arg else i._data_as(None, False) for is_arg, i in self._cached_op_args]
         except DeferredInitializationError:
             self._deferred_infer_shape(*args)
             cargs = []
@@ -562,10 +574,12 @@ class HybridBlock(Block):
                     cargs.append(flat[i])
                 else:
                     i._finish_deferred_init()
-                    cargs.append(i.data())
+                    cargs.append(i._data_as(None, False))
         out = self._cached_op(*cargs)
         if isinstance(out, NDArray):
             out = [out]
+        if is_np_array():  # the compiled graph's outputs are legacy arrays (Note [Gluon in NumPy mode])
+            out = _np_mode.as_np(out)
         return _regroup(out, self._out_format)
 
     def _clear_cached_op(self):
@@ -675,7 +689,7 @@ class HybridBlock(Block):
             raise InvalidArgumentError("In HybridBlock, there must be one NDArray or one Symbol in the input. "
                                        "Please check the type of the args.")
         if has_nd:
-            if self._active:
+            if self._active and not (is_np_array() and _np_mode.runs_imperatively(self)):
                 if len(ctxs) > 1:
                     raise InvalidArgumentError("Find multiple contexts in the input, After hybridized, the "
                                                "HybridBlock only supports one input context. You can print the "
@@ -683,13 +697,21 @@ class HybridBlock(Block):
                                                "contexts = {}".format(ctxs))
                 with ctx:
                     return self._call_cached_op(x, *args)
+            # weft's hybrid_forward gets legacy arrays, parameters included, and its outputs come back
+            # as np arrays in NumPy mode, also under a user's forward calling super().forward; user
+            # code gets np arrays (Note [Gluon in NumPy mode] in _np_mode.py).
+            np_mode = is_np_array()
+            legacy = np_mode and _np_mode.is_legacy_hybrid_forward(self)
+            np_params = np_mode and not legacy
             try:
-                params = {k: v.data(ctx) for k, v in self._reg_params.items()}
+                params = {k: v._data_as(ctx, np_params) for k, v in self._reg_params.items()}
             except DeferredInitializationError:
                 self._deferred_infer_shape(x, *args)
                 for v in self.params.values():
                     v._finish_deferred_init()
-                params = {k: v.data(ctx) for k, v in self._reg_params.items()}
+                params = {k: v._data_as(ctx, np_params) for k, v in self._reg_params.items()}
+            if legacy:
+                return _np_mode.as_np(self.hybrid_forward(ndarray, *_np_mode.as_nd((x,) + args), **params))
             return self.hybrid_forward(ndarray, x, *args, **params)
         params = {k: v.var() for k, v in self._reg_params.items()}
         with self.name_scope():

@@ -31,11 +31,17 @@ from .. import initializer
 from .. import symbol as _symbol
 from ..base import InvalidArgumentError, NotFoundError, ShapeError, WeftError
 from ..context import Context, cpu, current_context
+from ..util import is_np_array
 from .utils import _brief_print_list, _indent, shape_is_known
 
 __all__ = ["ParameterError", "DeferredInitializationError", "Parameter", "Constant", "ParameterDict", "tensor_types"]
 
 tensor_types = (_symbol.Symbol, ndarray.NDArray)
+
+
+def _np_views(arrays):
+    """arrays as weft.np.ndarray views in NumPy mode (Note [Parameter arrays in NumPy mode])."""
+    return [a.as_np_ndarray() for a in arrays] if is_np_array() else arrays
 
 
 class ParameterError(WeftError, RuntimeError):
@@ -207,25 +213,36 @@ class Parameter:
                         "Block.params because the later does not include Parameters of nested child Blocks)"
                         % self.name)
 
+    # Note [Parameter arrays in NumPy mode]: the arrays are kept as legacy NDArrays (the
+    # optimizer, kvstore and legacy layer bodies use them so); in NumPy mode (npx.set_np())
+    # data()/grad()/list_data()/list_grad() hand out weft.np.ndarray views of them, as MXNet
+    # 1.9.1 does (`as_np_ndarray`: a second object over the same chunk, no copy, so in-place
+    # updates and autograd reach the parameter).
+    def _data_as(self, ctx, np_array):
+        arr = self._check_and_get(self._data, ctx)
+        return arr.as_np_ndarray() if np_array else arr
+
     def data(self, ctx=None):
-        """The copy on ``ctx`` (default: the only copy, else the current context's)."""
-        return self._check_and_get(self._data, ctx)
+        """The copy on ``ctx`` (default: the only copy, else the current context's);
+        a weft.np.ndarray in NumPy mode."""
+        return self._data_as(ctx, is_np_array())
 
     def list_data(self):
-        """All copies, in the order of ``list_ctx()``."""
-        return self._check_and_get(self._data, list)
+        """All copies, in the order of ``list_ctx()`` (weft.np.ndarray in NumPy mode)."""
+        return _np_views(self._check_and_get(self._data, list))
 
     def grad(self, ctx=None):
-        """The gradient on ``ctx``."""
+        """The gradient on ``ctx`` (a weft.np.ndarray in NumPy mode)."""
         if self._data is not None and self._grad is None:
             raise ParameterError("Cannot get gradient array for Parameter '%s' because grad_req='null'" % self.name)
-        return self._check_and_get(self._grad, ctx)
+        g = self._check_and_get(self._grad, ctx)
+        return g.as_np_ndarray() if is_np_array() else g
 
     def list_grad(self):
-        """All gradient copies."""
+        """All gradient copies (weft.np.ndarray in NumPy mode)."""
         if self._data is not None and self._grad is None:
             raise ParameterError("Cannot get gradient array for Parameter '%s' because grad_req='null'" % self.name)
-        return self._check_and_get(self._grad, list)
+        return _np_views(self._check_and_get(self._grad, list))
 
     def list_ctx(self):
         """The devices holding a copy (or that will once deferred init finishes)."""
@@ -273,7 +290,10 @@ class Parameter:
             own = data is None  # an array made here may become the parameter itself
             if data is None:
                 data = ndarray.zeros(self.shape, ctx=cpu(), dtype=self.dtype)
-                initializer.create(default_init)(initializer.InitDesc(self.name, {"__init__": init}), data)
+                # In NumPy mode an initializer (d2l's MyInit: data[:] = np.random.uniform(...)) fills an
+                # np view of the array, as in MXNet 1.9.1 (Note [Parameter arrays in NumPy mode]).
+                initializer.create(default_init)(initializer.InitDesc(self.name, {"__init__": init}),
+                                                 data.as_np_ndarray() if is_np_array() else data)
             self._init_impl(data, ctx, own)
 
     def _init_impl(self, data, ctx_list, own=False):

@@ -16,6 +16,7 @@ import numpy as np
 from .. import ndarray
 from ..base import InvalidArgumentError
 from ..context import Context
+from ..util import is_np_array
 
 __all__ = ["split_data", "split_and_load", "clip_global_norm", "check_sha1", "download", "shape_is_known",
            "HookHandle"]
@@ -58,6 +59,8 @@ def split_and_load(data, ctx_list, batch_axis=0, even_split=True):
         ctx_list = [ctx_list]
     if not isinstance(data, ndarray.NDArray):
         data = ndarray.array(data, ctx=ctx_list[0])
+        if is_np_array():
+            data = data.as_np_ndarray()  # MXNet makes an np array from host data in NumPy mode
     if len(ctx_list) == 1:
         return [data.as_in_context(ctx_list[0])]
     slices = split_data(data, len(ctx_list), batch_axis, even_split)
@@ -85,7 +88,7 @@ def clip_global_norm(arrays, max_norm, check_isfinite=True):
         arr *= scale.as_in_context(arr.context)
     if check_isfinite:
         return value
-    return total_norm
+    return total_norm.as_np_ndarray() if is_np_array() else total_norm
 
 
 def check_sha1(filename, sha1_hash):

@@ -24,9 +24,16 @@ from .. import ndarray as nd
 from ..base import WeftIOError
 from ..image_decode import _decode_numpy, cv2_module, imdecode_numpy, max_image_pixels  # noqa: F401
 from ..ndarray import NDArray
+from ..util import is_np_array
 
 __all__ = ["imread", "imdecode", "imresize", "scale_down", "resize_short", "fixed_crop", "random_crop",
            "center_crop", "color_normalize", "random_size_crop"]
+
+
+def _in_mode(img):
+    """A new image array: a weft.np.ndarray view in NumPy mode, as MXNet 1.9.1's
+    imdecode/imread/imresize return (they call the _npi_ image ops then)."""
+    return img.as_np_ndarray() if is_np_array() else img
 
 
 def imdecode(buf, flag=1, to_rgb=True, out=None):
@@ -42,7 +49,7 @@ def imdecode(buf, flag=1, to_rgb=True, out=None):
     if out is not None:
         img.copyto(out)
         return out
-    return img
+    return _in_mode(img)
 
 
 def imread(filename, flag=1, to_rgb=True, out=None):
@@ -57,7 +64,7 @@ def imread(filename, flag=1, to_rgb=True, out=None):
     if out is not None:
         img.copyto(out)
         return out
-    return img
+    return _in_mode(img)
 
 
 def _as_numpy(src):
@@ -85,7 +92,7 @@ def imresize(src, w, h, interp=1, out=None):
     if out is not None:
         res.copyto(out)
         return out
-    return res
+    return _in_mode(res)
 
 
 def scale_down(src_size, size):

@@ -9,6 +9,8 @@ import numpy as np
 
 from ... import ndarray as _nd
 from ...ndarray import NDArray
+from ...numpy import ndarray as _np_ndarray
+from ...util import is_np_array
 
 
 class ND:
@@ -75,3 +77,20 @@ def host_array(x):
     if isinstance(x, NDArray):
         return x.asnumpy()
     return np.asarray(plain(x))
+
+
+def in_array_mode(obj):
+    """obj with its legacy NDArrays seen as weft.np.ndarray when NumPy mode is on in
+    this thread (no copy), else obj as it is.
+
+    Note [DataLoader in NumPy mode]: MXNet 1.9.1's batchify functions build np
+    arrays when ``is_np_array()`` (``_mx_np.stack`` / ``_mx_np.array``) and its
+    worker pools start with the parent's NumPy flags. Here batches are built as
+    legacy NDArrays (in the parent, from the workers' numpy) and the DataLoader
+    converts the batch it yields, in the thread that iterates, whatever made it:
+    so a batch is an np array in NumPy mode for num_workers=0, worker processes
+    and worker threads alike; the workers also run with the parent's flags, so
+    a dataset's transforms see the mode the user set."""
+    if not is_np_array():
+        return obj
+    return _map_leaves(obj, NDArray, lambda a: a if isinstance(a, _np_ndarray) else a.as_np_ndarray())

@@ -60,6 +60,7 @@ import weakref
 import numpy as np
 
 from ...ndarray import waitall
+from ...util import is_np_array, is_np_default_dtype, is_np_shape, set_np
 from . import _wire
 from ._host import to_host, to_nd
 from .batchify import host_batchify
@@ -141,10 +142,18 @@ def _next_task(tasks, pending, parent_pid):
             return None
 
 
-def _worker_loop(worker_id, dataset, batchify, seed, tasks, results, inherited, parent_pid):
+def _np_flags():
+    """This thread's NumPy-mode flags, for the workers it starts (Note [DataLoader in NumPy mode])."""
+    return (is_np_shape(), is_np_array(), is_np_default_dtype())
+
+
+def _worker_loop(worker_id, dataset, batchify, seed, tasks, results, inherited, parent_pid,
+                 np_flags=(False, False, False)):
     """Loads the batches of ``tasks`` until None, EOF or the parent is gone.
-    ``batchify`` is a numpy twin, or None to send the samples unbatched."""
+    ``batchify`` is a numpy twin, or None to send the samples unbatched;
+    ``np_flags`` the parent's set_np(shape, array, dtype) flags (Note [DataLoader in NumPy mode])."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    set_np(*np_flags)
     for conn in inherited:
         try:
             conn.close()
@@ -260,7 +269,8 @@ class ProcessPool:
                 if method == "fork":
                     inherited = parent_ends + [e for j, p in enumerate(pipes) if j != i for e in (p[0], p[3])]
                 proc = ctx.Process(target=_worker_loop, name="weft-DataLoader-worker-%d" % i, daemon=True,
-                                   args=(i, dataset, host, seed, pipes[i][0], pipes[i][3], inherited, os.getpid()))
+                                   args=(i, dataset, host, seed, pipes[i][0], pipes[i][3], inherited, os.getpid(),
+                                         _np_flags()))
                 with warnings.catch_warnings():  # 3.12+ warns of fork with threads: the engine's are at rest (fork_handlers.cc)
                     warnings.simplefilter("ignore", DeprecationWarning)
                     proc.start()
@@ -392,7 +402,8 @@ class ProcessPool:
 
 
 # ---- threads ---------------------------------------------------------------------------
-def _thread_loop(tasks, dataset, batchify_fn):
+def _thread_loop(tasks, dataset, batchify_fn, np_flags):
+    set_np(*np_flags)  # a new thread starts with NumPy mode off
     while True:
         item = tasks.get()
         if item is None:
@@ -417,7 +428,7 @@ class ThreadPool:
         self._live = set()
         self._next_iter = 0
         self._lock = threading.Lock()
-        self._threads = [threading.Thread(target=_thread_loop, args=(self._tasks, dataset, batchify_fn),
+        self._threads = [threading.Thread(target=_thread_loop, args=(self._tasks, dataset, batchify_fn, _np_flags()),
                                           name="weft-DataLoader-thread-%d" % i, daemon=True)
                          for i in range(num_workers)]
         for t in self._threads:

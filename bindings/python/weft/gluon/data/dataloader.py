@@ -1,6 +1,7 @@
 """DataLoader: batches of a Dataset, loaded in this process, in worker processes
 or in threads, as ``mxnet.gluon.data.DataLoader`` in MXNet 1.x."""
 from . import sampler as _sampler
+from ._host import in_array_mode
 from ._worker_pool import DataLoaderTimeoutError, DataLoaderWorkerError, ProcessPool, ThreadPool
 from .batchify import default_batchify_fn, default_mp_batchify_fn
 
@@ -86,7 +87,7 @@ class DataLoader:
 
     def _same_process_iter(self):
         for batch in self._batch_sampler:
-            yield self._batchify_fn([self._dataset[i] for i in batch])
+            yield in_array_mode(self._batchify_fn([self._dataset[i] for i in batch]))
 
     def _worker_pool(self):
         """The running pool; a new one after the last failed (timeout, dead worker)."""
@@ -138,7 +139,7 @@ class _MultiWorkerIter:
         except BaseException:
             self._close()
             raise
-        return batch
+        return in_array_mode(batch)  # Note [DataLoader in NumPy mode] in _host.py
 
     def _close(self):
         if not self._closed:

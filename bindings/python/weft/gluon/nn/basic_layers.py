@@ -38,6 +38,7 @@ class Sequential(Block):
     input; a tuple output becomes several inputs)."""
 
     _summary_skips = True
+    _np_passthrough = True  # only chains children (Note [Gluon in NumPy mode], gluon/_np_mode.py)
 
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
@@ -78,6 +79,7 @@ class HybridSequential(HybridBlock):
     """Sequential whose children are all HybridBlocks, so it can be hybridized."""
 
     _summary_skips = True
+    _np_passthrough = True  # only chains children (Note [Gluon in NumPy mode], gluon/_np_mode.py)
 
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
@@ -339,6 +341,7 @@ class Lambda(Block):
             self._func_impl = getattr(_nd, function)
         elif callable(function):
             self._func_impl = function
+            self._np_user_body = True  # user code: np arrays in NumPy mode (gluon/_np_mode.py)
         else:
             raise InvalidArgumentError("Unrecognized function in lambda: {} of type {}"
                                        .format(function, type(function)))
@@ -365,6 +368,7 @@ class HybridLambda(HybridBlock):
         elif callable(function):
             self._func = function
             self._func_name = _func_name(function)
+            self._np_user_body = True  # user code: np arrays in NumPy mode (gluon/_np_mode.py)
         else:
             raise InvalidArgumentError("Unrecognized function in lambda: {} of type {}"
                                        .format(function, type(function)))

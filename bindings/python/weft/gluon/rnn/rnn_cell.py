@@ -29,6 +29,8 @@ Note [State function arguments]
 # pylint: disable=arguments-differ,too-many-arguments,protected-access
 from ... import ndarray, symbol
 from ...base import InvalidArgumentError
+from ...util import is_np_array
+from .._np_mode import np_unroll
 from ..block import Block, HybridBlock
 from ..nn import LeakyReLU
 
@@ -55,7 +57,10 @@ def _call_state_func(func, name, info):
     """``func(name=name, **info)`` (Note [State function arguments])."""
     if getattr(func, "__module__", "").startswith(symbol.__name__):
         return func(name=name, **info)
-    return func(**{k: v for k, v in info.items() if not k.startswith("__")})
+    state = func(**{k: v for k, v in info.items() if not k.startswith("__")})
+    if is_np_array() and isinstance(state, ndarray.NDArray):
+        state = state.as_np_ndarray()  # MXNet 1.9.1's begin_state in NumPy mode (no copy)
+    return state
 
 
 def _batch_zeros(like, shape, batch_axis=0, ndim=2):
@@ -187,6 +192,7 @@ class RecurrentCell(Block):
             states.append(_call_state_func(func, "%sbegin_state_%d" % (self._prefix, self._init_counter), info))
         return states
 
+    @np_unroll  # np arrays in and out in NumPy mode (Note [Gluon in NumPy mode], gluon/_np_mode.py)
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None, valid_length=None):
         """Runs ``length`` steps. ``inputs``: one tensor in ``layout`` or a list
         of (batch, features) steps; ``merge_outputs``: True returns one tensor,
@@ -442,6 +448,7 @@ class _SequentialMixin:
             next_states.append(state)
         return inputs, sum(next_states, [])
 
+    @np_unroll  # np arrays in and out in NumPy mode (Note [Gluon in NumPy mode], gluon/_np_mode.py)
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None, valid_length=None):
         self.reset()
         num_cells = len(self._children)
@@ -512,6 +519,7 @@ class DropoutCell(HybridRecurrentCell):
             inputs = F.Dropout(data=inputs, p=self._rate, axes=self._axes, name="t%d_fwd" % self._counter)
         return inputs, states
 
+    @np_unroll  # np arrays in and out in NumPy mode (Note [Gluon in NumPy mode], gluon/_np_mode.py)
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None, valid_length=None):
         self.reset()
         inputs, _, F, _ = _format_sequence(length, inputs, layout, merge_outputs)
@@ -611,6 +619,7 @@ class ResidualCell(ModifierCell):
         output = F.elemwise_add(output, inputs, name="t%d_fwd" % self._counter)
         return output, states
 
+    @np_unroll  # np arrays in and out in NumPy mode (Note [Gluon in NumPy mode], gluon/_np_mode.py)
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None, valid_length=None):
         self.reset()
         self.base_cell._modified = False
@@ -655,6 +664,7 @@ class BidirectionalCell(HybridRecurrentCell):
                                        "be called directly. Call the modifier cell instead.")
         return _cells_begin_state(self._children.values(), **kwargs)
 
+    @np_unroll  # np arrays in and out in NumPy mode (Note [Gluon in NumPy mode], gluon/_np_mode.py)
     def unroll(self, length, inputs, begin_state=None, layout="NTC", merge_outputs=None, valid_length=None):
         if valid_length is not None:
             raise InvalidArgumentError("BidirectionalCell.unroll: valid_length is not supported in Weft "

@@ -17,6 +17,8 @@ class Concurrent(nn.Sequential):
     """Runs every child on the same input and concatenates their outputs along
     ``axis`` (default -1), e.g. the branches of an Inception block."""
 
+    _np_passthrough = False  # its own body concatenates with legacy ops (gluon/_np_mode.py)
+
     def __init__(self, axis=-1, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
         self.axis = axis
@@ -27,6 +29,8 @@ class Concurrent(nn.Sequential):
 
 class HybridConcurrent(nn.HybridSequential):
     """Concurrent whose children are HybridBlocks, so it can be hybridized."""
+
+    _np_passthrough = False  # its own body concatenates with legacy ops (gluon/_np_mode.py)
 
     def __init__(self, axis=-1, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)

@@ -21,6 +21,7 @@ from .... import image
 from .... import ndarray as nd
 from .... import recordio
 from ....base import WeftIOError
+from ....util import is_np_array
 from ....io.idx_format import read_idx
 from ..dataset import Dataset
 from ..record_dataset import RecordFileDataset
@@ -29,6 +30,13 @@ __all__ = ["MNIST", "FashionMNIST", "CIFAR10", "CIFAR100", "ImageRecordDataset",
            "ImageListDataset"]
 
 _DEFAULT_REPO = "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/"
+
+
+def _array_in_mode(data):
+    """The images as a device array: a weft.np.ndarray when NumPy mode is on at
+    construction, as MXNet 1.9.1's datasets make them (``_mx_np.array``)."""
+    arr = nd.array(data, dtype=data.dtype)
+    return arr.as_np_ndarray() if is_np_array() else arr
 
 
 def data_dir():
@@ -133,7 +141,7 @@ class MNIST(_DownloadedDataset):
             raise WeftIOError("%s: %s has %d images but %s has %d labels"
                               % (type(self).__name__, data_file, len(data), label_file, len(label)))
         data = data.astype(np.uint8).reshape(len(label), data.shape[1], data.shape[2], 1)
-        self._data = nd.array(data, dtype=data.dtype)
+        self._data = _array_in_mode(data)
         self._label = label.astype(np.int32)
 
 
@@ -145,6 +153,11 @@ class FashionMNIST(MNIST):
                      ("train-labels-idx1-ubyte.gz", "236021d52f1e40852b06a4c3008d8de8aef1e40b")),
               False: (("t10k-images-idx3-ubyte.gz", "626ed6a7c06dd17c0eec72fa3be1740f146a2863"),
                       ("t10k-labels-idx1-ubyte.gz", "17f9ab60e7257a1620f4ad76bbbaf857c3920701"))}
+
+    # MXNet's default folder is its own (~/.mxnet/datasets/fashion-mnist), not MNIST's.
+    def __init__(self, root=os.path.join(data_dir(), "datasets", "fashion-mnist"), train=True, transform=None,
+                 download=False):
+        super().__init__(root, train, transform, download)
 
 
 class CIFAR10(_DownloadedDataset):
@@ -202,7 +215,7 @@ class CIFAR10(_DownloadedDataset):
                 raise self._missing(names)
         data, label = zip(*(self._read_batch(p) for p in paths))
         data = np.ascontiguousarray(np.concatenate(data))
-        self._data = nd.array(data, dtype=data.dtype)
+        self._data = _array_in_mode(data)
         self._label = np.concatenate(label)
 
 
