@@ -11,9 +11,30 @@ legacy semantics: no bool results, no promotion) stay untouched.
 
 In-place operators (``a += b``) compute the NumPy-mode result and write it
 into ``a`` in ``a``'s dtype; as NumPy, the result must have ``a``'s shape.
+
+Note [Operator fast path]
+~~~~~~~~~~~~~~~~~~~~~~~~~
+``+ - * /`` on float arrays are most of what a training loop runs, and there
+NumPy's rules reduce to the legacy ones: two float arrays of the same dtype and
+shape need no promotion, cast or broadcast, and a Python float or int never
+changes a float array's dtype (Note [MXNet's type promotion]). For exactly
+those operands the dunders call the legacy same-shape op (``elemwise_mul``,
+``_mul_scalar`` ...) with one cffi call, as ``weft.nd``'s dunders do, and set
+the result's shape and dtype caches from the inputs; everything else (ints,
+bools, broadcasting, 0-d and zero-size arrays, NumPy scalars, out=) takes the
+general path through weft.np's functions. The values are the same either way
+(the broadcast op of equal shapes is the element-wise op), and so are the
+gradients. ``w -= lr * g`` also gets the legacy fused update (Note [In-place
+axpy fusion]); ``_inplace_fast`` calls ``is_temporary`` from the dunder itself,
+at the call depth that check is calibrated for. benchmarks/np_vs_nd.py measures it.
 """
 # pylint: disable=protected-access
-from ..ndarray.ndarray import NDArray
+from ..base import error_for, into1, into2, invoke1, invoke2
+from ..dtypes import FLAG_TO_NAME
+from ..ndarray import axpy
+from ..ndarray.attr_text import _scalar_attr
+from ..ndarray.ndarray import NDArray, _new_obj
+from ..ndarray.op_call import _fail, _op, has_op
 from . import _arithmetic as _ar
 from . import _elementwise as _el
 from . import _products as _pr
@@ -54,11 +75,94 @@ _COMPARE = {"eq": _ar.equal, "ne": _ar.not_equal, "gt": _ar.greater, "ge": _ar.g
             "lt": _ar.less, "le": _ar.less_equal}
 
 
+_FLOATS = frozenset(f for f, n in FLAG_TO_NAME.items() if n in ("float16", "float32", "float64"))
+# dunder -> (same-shape op, array-scalar op, scalar-array op, axpy kind); Note [Operator fast path]
+_FAST = {"add": ("elemwise_add", "_plus_scalar", "_plus_scalar", "add"),
+         "sub": ("elemwise_sub", "_minus_scalar", "_rminus_scalar", "subtract"),
+         "mul": ("elemwise_mul", "_mul_scalar", "_mul_scalar", None),
+         "truediv": ("elemwise_div", "_div_scalar", "_rdiv_scalar", None)}
+
+
+def _fast_shape(x):
+    """x's shape when the fast path may take it (not 0-d, not zero-size), else None."""
+    s = x.shape
+    return s if s and 0 not in s else None
+
+
+def _binary_fast(names, general, reverse):
+    """A dunder with Note [Operator fast path] in front of `general`."""
+    same, sop, rop = (_op(n) for n in names[:3])
+    sop = rop if reverse else sop
+
+    def op(self, other, _fl=_FLOATS, _cls=ndarray, _nd=NDArray, _new=_new_obj):
+        t = other.__class__
+        if t is _cls or t is _nd:
+            f = self._dtype_flag
+            if f in _fl and f == other._dtype_flag:
+                s = _fast_shape(self)
+                if s is not None and s == other.shape:
+                    h = invoke2(same, other.handle, self.handle, 0, b"") if reverse else \
+                        invoke2(same, self.handle, other.handle, 0, b"")
+                    if not h:
+                        _fail(names[0])
+                    o = _new(_cls)
+                    o.handle, o._shape, o._dflag = h, s, f
+                    return o
+        elif t is float or t is int:
+            f = self._dtype_flag
+            if f in _fl:
+                s = _fast_shape(self)
+                if s is not None:
+                    h = invoke1(sop, self.handle, 1, _scalar_attr(other))
+                    if not h:
+                        _fail(names[2 if reverse else 1])
+                    o = _new(_cls)
+                    o.handle, o._shape, o._dflag = h, s, f
+                    return o
+        return general(self, other)
+    return op
+
+
+def _inplace_fast(names, general):
+    """An in-place dunder with Note [Operator fast path] (and the axpy fusion) in front of `general`."""
+    same, sop = _op(names[0]), _op(names[1])
+    kind = names[3] if axpy.ENABLED else None
+
+    def op(self, other, _fl=_FLOATS, _cls=ndarray, _nd=NDArray, _temp=axpy.is_temporary, _fuse=axpy.fuse):
+        t = other.__class__
+        if t is _cls or t is _nd:
+            f = self._dtype_flag
+            if f in _fl and f == other._dtype_flag:
+                s = _fast_shape(self)
+                if s is not None and s == other.shape:
+                    if kind is not None and _temp(other, kind) and _fuse(self, other, kind):
+                        return self
+                    rc = into2(same, self.handle, other.handle, self.handle, 0, b"")
+                    if rc:
+                        raise error_for(rc)
+                    return self
+        elif t is float or t is int:
+            f = self._dtype_flag
+            if f in _fl and _fast_shape(self) is not None:
+                rc = into1(sop, self.handle, self.handle, 1, _scalar_attr(other))
+                if rc:
+                    raise error_for(rc)
+                return self
+        return general(self, other)
+    return op
+
+
 def _install():
+    fast = all(has_op(n) for names in _FAST.values() for n in names[:3])
     for name, fn in _BINARY.items():
-        setattr(ndarray, "__%s__" % name, _binary(fn))
-        setattr(ndarray, "__r%s__" % name, _reflected(fn))
-        setattr(ndarray, "__i%s__" % name, _inplace(fn, "__i%s__" % name))
+        binary, reflected, inplace = _binary(fn), _reflected(fn), _inplace(fn, "__i%s__" % name)
+        if fast and name in _FAST:
+            binary = _binary_fast(_FAST[name], binary, False)
+            reflected = _binary_fast(_FAST[name], reflected, True)
+            inplace = _inplace_fast(_FAST[name], inplace)
+        setattr(ndarray, "__%s__" % name, binary)
+        setattr(ndarray, "__r%s__" % name, reflected)
+        setattr(ndarray, "__i%s__" % name, inplace)
     for name, fn in _COMPARE.items():
         setattr(ndarray, "__%s__" % name, _binary(fn))
     ndarray.__matmul__ = lambda self, other: _pr.matmul(self, other) if isinstance(other, NDArray) \
