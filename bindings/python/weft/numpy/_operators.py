@@ -27,8 +27,24 @@ general path through weft.np's functions. The values are the same either way
 gradients. ``w -= lr * g`` also gets the legacy fused update (Note [In-place
 axpy fusion]); ``_inplace_fast`` calls ``is_temporary`` from the dunder itself,
 at the call depth that check is calibrated for. benchmarks/np_vs_nd.py measures it.
+While autograd records, in-place operators take the general path (below).
+
+Note [In-place operators under autograd]
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+``z *= x`` on a recorded ``z`` used to run ``multiply(z, x)`` and write the
+result into z's buffer; the tape's multiply node then read z's buffer at
+backward for its gradient (d/dx = z) and found the new value: a silently wrong
+gradient. While recording, an in-place operator on an array of the tape
+therefore runs its op on a recorded copy of the old value (``_copyto``, whose
+gradient is the identity) and writes the result into the array with a recorded
+``_copyto``, so the array's tape entry moves to the result and the op's
+gradient reads the copy. MXNet 1.9.1 refuses in-place operators on arrays of
+the graph inside ``record()``; Weft computes them. Other ops recorded earlier
+that read the array (``y = z * x; z += 1``) still find the new value at
+backward: the tape keeps no versions (Note [Assignment under autograd]).
 """
 # pylint: disable=protected-access
+from ..autograd import is_recording as _is_recording
 from ..base import error_for, into1, into2, invoke1, invoke2
 from ..dtypes import FLAG_TO_NAME
 from ..ndarray import axpy
@@ -38,7 +54,7 @@ from ..ndarray.op_call import _fail, _op, has_op
 from . import _arithmetic as _ar
 from . import _elementwise as _el
 from . import _products as _pr
-from ._array import ndarray
+from ._array import _invoke, ndarray
 from ._ufunc_core import is_py_scalar, write_out
 
 __all__ = []
@@ -64,6 +80,9 @@ def _inplace(fn, name):
     def op(self, other):
         if not (isinstance(other, NDArray) or is_py_scalar(other)):
             return NotImplemented
+        if _is_recording() and self._on_tape:
+            # Note [In-place operators under autograd]: the op reads a copy of the old value.
+            return write_out(name, fn(_invoke("_copyto", [self]), other), self)
         return write_out(name, fn(self, other), self)
     return op
 
@@ -128,7 +147,10 @@ def _inplace_fast(names, general):
     same, sop = _op(names[0]), _op(names[1])
     kind = names[3] if axpy.ENABLED else None
 
-    def op(self, other, _fl=_FLOATS, _cls=ndarray, _nd=NDArray, _temp=axpy.is_temporary, _fuse=axpy.fuse):
+    def op(self, other, _fl=_FLOATS, _cls=ndarray, _nd=NDArray, _temp=axpy.is_temporary, _fuse=axpy.fuse,
+           _rec=_is_recording):
+        if _rec():  # Note [In-place operators under autograd]
+            return general(self, other)
         t = other.__class__
         if t is _cls or t is _nd:
             f = self._dtype_flag
