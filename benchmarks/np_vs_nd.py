@@ -23,7 +23,9 @@ OpenBLAS and MKL threads, one engine worker, torch.set_num_threads). As in gluon
 (Note [Paired rounds] there), the machine is shared and its load moves, so each of --rounds
 rounds spawns every side back to back (the order rotating) and the ratios are taken within
 a round; the table gives each side's median time and the median (and range) of the
-per-round ratios against weft-nd.
+per-round ratios against weft-nd, twice: wall-clock time, and CPU time (all threads of
+the process: what the side spent, whatever its neighbours on the machine did; with one
+engine worker and one BLAS thread it is the truer measure on a loaded machine).
 
     PYTHONPATH=bindings/python python benchmarks/np_vs_nd.py [--rounds 5] [--iters 2000]
         [--mxnet-python /tmp/venv-mx/bin/python] [--torch-python /tmp/venv-torch/bin/python]
@@ -144,26 +146,36 @@ def side_info(name):
 
 
 # ---- the cases ---------------------------------------------------------------------------------------------------
+def _timed(run, reps, per):
+    """(wall, cpu) seconds of run() divided by per, each the median of reps timings."""
+    wall, cpu = [], []
+    for _ in range(reps):
+        t0, c0 = time.perf_counter(), time.process_time()
+        run()
+        wall.append((time.perf_counter() - t0) / per)
+        cpu.append((time.process_time() - c0) / per)
+    return statistics.median(wall), statistics.median(cpu)
+
+
 def axpb(s, n, iters, reps):
-    """Seconds per iteration of x = x * a + b (median of reps timings)."""
+    """(wall, cpu) seconds per iteration of x = x * a + b."""
     a = s.array(onp.full((n,), 0.5, dtype=onp.float32))
     b = s.array(onp.full((n,), 1.0, dtype=onp.float32))
     x = s.array(onp.ones((n,), dtype=onp.float32))
     for _ in range(20):
         x = x * a + b
     s.wait()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
+
+    def run():
+        y = x
         for _ in range(iters):
-            x = x * a + b
+            y = y * a + b
         s.wait()
-        times.append((time.perf_counter() - t0) / iters)
-    return statistics.median(times)
+    return _timed(run, reps, iters)
 
 
 def mlp(s, reps):
-    """Seconds per STEPS training steps of the MLP (median of reps timings)."""
+    """(wall, cpu) seconds per STEPS training steps of the MLP."""
     rng = onp.random.default_rng(0)
     data = s.array(rng.standard_normal((BATCH, IN)).astype(onp.float32))
     label = s.array(rng.integers(0, OUT, BATCH).astype(onp.float32))
@@ -186,17 +198,18 @@ def mlp(s, reps):
     for _ in range(3):
         step()
     s.wait()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
+    last = []
+
+    def run():
         for _ in range(STEPS):
             loss = step()
         s.wait()
-        times.append(time.perf_counter() - t0)
-    final = float(loss.item() if hasattr(loss, "item") else loss.asscalar())
+        last[:] = [loss]
+    res = _timed(run, reps, 1)
+    final = float(last[0].item() if hasattr(last[0], "item") else last[0].asscalar())
     if not onp.isfinite(final):
         raise SystemExit("%s: the MLP's loss is %r" % (s.name, final))
-    return statistics.median(times)
+    return res
 
 
 def run_child(args):
@@ -267,19 +280,21 @@ def main():
         print("  round %d done" % (r + 1), file=sys.stderr, flush=True)
     for side in sides:
         print("%-9s %s" % (side, infos[side]))
-    print("%-11s" % "case" + "".join("%11s" % s for s in sides) + "".join(
-        "%22s" % ("%s/nd (range)" % s) for s in sides[1:]) + "   target weft-np/nd")
-    for case in args.cases:
-        unit, scale = ("us/iter", 1e6) if case.startswith("axpb") else ("ms/50 steps", 1e3)
-        line = "%-11s" % case
-        for side in sides:
-            vals = [r[side][case] for r in rounds if case in r[side]]
-            line += "%11.2f" % (statistics.median(vals) * scale) if vals else "%11s" % "-"
-        for side in sides[1:]:
-            ratios = sorted(r[side][case] / r["weft-nd"][case] for r in rounds if case in r[side])
-            line += "%8.3f %6.3f-%-6.3f" % (statistics.median(ratios), ratios[0], ratios[-1]) if ratios \
-                else "%22s" % "-"
-        print(line + "   <= 1.10  (%s)" % unit)
+    for k, clock in enumerate(("wall-clock", "CPU")):
+        print("%s time (median over rounds; ratios: median of the per-round ratios, range)" % clock)
+        print("%-11s" % "case" + "".join("%11s" % s for s in sides) + "".join(
+            "%22s" % ("%s/nd (range)" % s) for s in sides[1:]) + "   target weft-np/nd")
+        for case in args.cases:
+            unit, scale = ("us/iter", 1e6) if case.startswith("axpb") else ("ms/50 steps", 1e3)
+            line = "%-11s" % case
+            for side in sides:
+                vals = [r[side][case][k] for r in rounds if case in r[side]]
+                line += "%11.2f" % (statistics.median(vals) * scale) if vals else "%11s" % "-"
+            for side in sides[1:]:
+                ratios = sorted(r[side][case][k] / r["weft-nd"][case][k] for r in rounds if case in r[side])
+                line += "%8.3f %6.3f-%-6.3f" % (statistics.median(ratios), ratios[0], ratios[-1]) if ratios \
+                    else "%22s" % "-"
+            print(line + "   <= 1.10  (%s)" % unit)
 
 
 if __name__ == "__main__":
