@@ -59,11 +59,11 @@ def _pending(ns, names):
 PENDING_MODULES = frozenset({"weft.numpy.linalg"})
 
 PENDING = frozenset().union(
-    # the new C++-backed functions (helper npops) and tril (not on any branch yet); the math,
-    # reductions, sorting, statistics, ufuncs and host fallbacks of helper npmath are all present
+    # the new C++-backed functions (helper npops); the math, reductions, sorting, statistics, ufuncs
+    # and host fallbacks of helper npmath are all present, and tril (helper npbench)
     _pending("mx.np", """
         bincount delete diag_indices_from diff ediff1d einsum flatnonzero insert interp nonzero pad polyval
-        tensordot tril unique unravel_index"""),
+        tensordot unique unravel_index"""),
     # np.linalg (helper nplinalg)
     _pending("mx.np.linalg", """
         cholesky cond det eig eigh eigvals eigvalsh inv lstsq matrix_power matrix_rank multi_dot norm pinv qr
