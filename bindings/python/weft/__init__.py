@@ -24,6 +24,9 @@ from .executor import Executor
 from . import optimizer, lr_scheduler, initializer, metric
 from . import initializer as init
 from . import autograd
+from .ndarray.ndarray_class import install_methods as _install_methods
+# attach_grad / backward: weft.autograd builds on weft.ndarray (Note [NDArray leaf]).
+_install_methods(NDArray, autograd.NDArrayAutogradMethods)
 from . import cached_op
 from . import gluon
 from . import kvstore
@@ -32,7 +35,11 @@ from . import predictor
 from . import visualization
 from . import visualization as viz
 from . import io, recordio, image
-from . import model, callback
+from . import model, callback, feedforward
+# mx.model.FeedForward: feedforward.py builds on model.py's checkpoints (and on callback.py and
+# weft.module, which import model.py too), so model.py cannot import it back; the package
+# assembles the name, as MXNet's module path has it.
+model.FeedForward = feedforward.FeedForward
 from . import module
 from . import module as mod
 from . import test_utils
@@ -45,8 +52,14 @@ from .monitor import Monitor
 from . import profiler  # mx.profiler: engine traces and aggregate tables
 from . import numpy, numpy_extension  # mx.np / mx.npx (issue 37)
 from . import numpy as np
+from ._np_methods import NDArrayNumpyMethods as _NDArrayNumpyMethods
+_install_methods(NDArray, _NDArrayNumpyMethods)  # as_np_ndarray (Note [NDArray leaf])
+from . import rnn  # mx.rnn: the legacy symbolic RNN cells (issue 41)
+from . import contrib  # mx.contrib (issue 41)
 from . import numpy_extension as npx
 ndarray.CachedOp = cached_op.CachedOp  # MXNet exports it as mx.nd.CachedOp
+initializer.FusedRNN = rnn.fused_cell.FusedRNN  # mx.init.FusedRNN: lives beside FusedRNNCell, which it needs
+test_utils.mx = _sys.modules[__name__]  # MXNet's test_utils has `mx` (Note [Star-import surface])
 rnd, mon, img = random, monitor, image  # MXNet's short aliases (mx.rnd, mx.mon, mx.img)
 
 __version__ = "0.1.0"
@@ -65,6 +78,10 @@ _sys.modules.setdefault(__name__ + ".npx", numpy_extension)
 _sys.modules.setdefault(__name__ + ".np.random", numpy.random)
 _sys.modules.setdefault(__name__ + ".npx.random", numpy_extension.random)
 _sys.modules.setdefault(__name__ + ".npx.image", numpy_extension.image)
+# weft.dlpack (MXNet's mxnet.dlpack path) is weft/ndarray/dlpack.py: from_dlpack, to_dlpack_* and
+# from_numpy are weft.nd functions and NDArray methods, so the code sits in that package.
+dlpack = ndarray.dlpack
+_sys.modules.setdefault(__name__ + ".dlpack", dlpack)
 
 __all__ = [
     "WeftError", "InvalidArgumentError", "ShapeError", "DTypeError", "OutOfMemoryError", "NotFoundError",

@@ -10,9 +10,14 @@ The module is linked against nothing: weft.base loads libweft.so with
 RTLD_GLOBAL before importing it, so its symbols bind to whichever library the
 search order picked.
 """
+import glob
 import importlib.util
 import os
+import shutil
 import sys
+import tempfile
+
+import cffi
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -51,7 +56,6 @@ def extension_settings(header_path=None):
 
 def make_ffi(header_path=None):
     """The cffi builder for weft._weft_ffi from the header at header_path."""
-    import cffi  # pylint: disable=import-outside-toplevel
 
     cd = _load_cdef_module()
     cdef, preamble, settings = _settings(cd, header_path or cd.find_header())
@@ -63,9 +67,6 @@ def make_ffi(header_path=None):
 
 def build_inplace():
     """Compiles weft/_weft_ffi*.so next to this file (development tree)."""
-    import glob  # pylint: disable=import-outside-toplevel
-    import shutil  # pylint: disable=import-outside-toplevel
-    import tempfile  # pylint: disable=import-outside-toplevel
 
     ffi = make_ffi()
     with tempfile.TemporaryDirectory() as tmp:

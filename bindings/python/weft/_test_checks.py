@@ -6,6 +6,9 @@ import os
 
 import numpy as np
 
+from . import ndarray as nd
+from . import random as _random
+from ._test_compare import almost_equal, assert_almost_equal, default_context
 from .base import InvalidArgumentError
 
 __all__ = ["assign_each", "assign_each2", "almost_equal_ignore_nan", "retry", "simple_forward", "set_env_var",
@@ -31,7 +34,6 @@ def assign_each2(input1, input2, function):
 
 def almost_equal_ignore_nan(a, b, rtol=None, atol=None):
     """almost_equal where a NaN in either array matches anything."""
-    from .test_utils import almost_equal  # pylint: disable=import-outside-toplevel
     a, b = np.copy(a), np.copy(b)
     nan_mask = np.logical_or(np.isnan(a), np.isnan(b))
     a[nan_mask] = 0
@@ -61,8 +63,6 @@ def retry(n):
 
 def simple_forward(sym, ctx=None, is_train=False, **inputs):
     """The outputs (NumPy; one bare) of sym bound to the given input arrays."""
-    from . import ndarray as nd  # pylint: disable=import-outside-toplevel
-    from .test_utils import default_context  # pylint: disable=import-outside-toplevel
     ctx = ctx or default_context()
     exe = sym.bind(ctx, args={k: nd.array(v) for k, v in inputs.items()})
     exe.forward(is_train=is_train)
@@ -86,7 +86,6 @@ def same_symbol_structure(sym1, sym2):
 
 def compare_ndarray_tuple(t1, t2, rtol=None, atol=None):
     """assert_almost_equal over (nested tuples of) arrays; None on either side is skipped."""
-    from .test_utils import assert_almost_equal  # pylint: disable=import-outside-toplevel
     if t1 is None or t2 is None:
         return
     if isinstance(t1, tuple):
@@ -100,8 +99,6 @@ def compare_optimizer(opt1, opt2, shape, dtype, w_stype="default", g_stype="defa
                       compare_states=True, ntensors=1):
     """One update of opt1 and opt2 from the same random weight and gradient must agree
     (states too). A list of shapes: opt2 updates all tensors in one call, opt1 one by one."""
-    from . import random as _random  # pylint: disable=import-outside-toplevel
-    from .test_utils import assert_almost_equal, default_context  # pylint: disable=import-outside-toplevel
     if w_stype != "default" or g_stype != "default":
         raise InvalidArgumentError("compare_optimizer: weft arrays are dense")
     ctx = default_context()
@@ -140,6 +137,7 @@ def chi_square_check(generator, buckets, probs, nsamples=1000000):
     buckets: (low, high) ranges (continuous) or values (discrete). Returns
     (p value, observed counts, expected counts). Needs scipy."""
     try:
+        # scipy is optional (only this check needs it): imported when called.
         import scipy.stats as ss  # pylint: disable=import-outside-toplevel
     except ImportError:
         raise ImportError("scipy is not available. Please check if the scipy python bindings are installed.") \
@@ -177,14 +175,12 @@ def verify_generator(generator, buckets, probs, nsamples=1000000, nrepeat=5, suc
 
 def create_2d_tensor(rows, columns, dtype=np.int64):
     """(rows, columns) NDArray whose row i is all i."""
-    from . import ndarray as nd  # pylint: disable=import-outside-toplevel
     a = nd.arange(0, rows, dtype=dtype).reshape(rows, 1)
     return nd.broadcast_to(a, shape=(a.shape[0], columns))
 
 
 def create_vector(size, dtype=np.int64):
     """arange(size) as an NDArray."""
-    from . import ndarray as nd  # pylint: disable=import-outside-toplevel
     return nd.arange(0, size, dtype=dtype)
 
 

@@ -9,6 +9,8 @@ import zipfile
 import numpy as np
 
 from .base import InvalidArgumentError, WeftIOError
+from .io import DataIter, MNISTIter
+from .io.idx_format import read_idx
 
 __all__ = ["get_mnist", "get_mnist_ubyte", "get_mnist_iterator", "DummyIter", "gen_buckets_probs_with_ppf",
            "mean_check", "var_check", "download", "get_bz2_data", "get_zip_data", "EnvManager", "is_cd_run",
@@ -21,7 +23,6 @@ _MNIST_FILES = {"train_label": "train-labels-idx1-ubyte", "train_data": "train-i
 
 def _read_idx(path_base):
     """An MNIST file from ``path_base`` or ``path_base.gz`` (weft.io's idx reader)."""
-    from .io.idx_format import read_idx  # pylint: disable=import-outside-toplevel
     for fname in (path_base + ".gz", path_base):
         if os.path.exists(fname):
             return read_idx(fname)
@@ -57,7 +58,6 @@ def get_mnist_ubyte(path="data"):
 
 def get_mnist_iterator(batch_size, input_shape, num_parts=1, part_index=0, path="data"):
     """(train, validation) mx.io.MNISTIter over the files in path (flat unless input_shape is 3-d)."""
-    from .io import MNISTIter  # pylint: disable=import-outside-toplevel
     get_mnist_ubyte(path)
     flat = len(input_shape) != 3
     train = MNISTIter(image=os.path.join(path, "train-images-idx3-ubyte"),
@@ -71,7 +71,6 @@ def get_mnist_iterator(batch_size, input_shape, num_parts=1, part_index=0, path=
 
 def DummyIter(real_iter):  # pylint: disable=invalid-name
     """An iterator that returns real_iter's first batch forever (for speed tests)."""
-    from .io import DataIter  # pylint: disable=import-outside-toplevel
 
     class _DummyIter(DataIter):
         def __init__(self):

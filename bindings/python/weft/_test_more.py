@@ -8,6 +8,10 @@ import zipfile
 
 import numpy as np
 
+from . import autograd, initializer
+from . import ndarray as nd
+from ._test_compare import assert_almost_equal
+from ._test_data import download
 from .base import InvalidArgumentError
 
 __all__ = ["rand_sparse_ndarray", "create_sparse_array", "create_sparse_array_zd", "shuffle_csr_column_indices",
@@ -47,13 +51,11 @@ def shuffle_csr_column_indices(csr):  # pylint: disable=unused-argument
 
 def get_identity_mat(size):
     """The (size, size) identity as an NDArray."""
-    from . import ndarray as nd
     return nd.array(np.eye(size, dtype=np.float32))
 
 
 def get_identity_mat_batch(size):
     """Two stacked identities, shape (2, size, size)."""
-    from . import ndarray as nd
     eye = np.eye(size, dtype=np.float32)
     return nd.array(np.stack([eye, eye]))
 
@@ -122,7 +124,6 @@ def download_model(model_name, dst_dir="./", meta_info=None):
     """MXNet's download_model over weft's ``download`` (local files only: it
     names the file to fetch when missing). Returns (path prefix, epoch 0), or
     (None, 0) for a model it does not know, as MXNet."""
-    from ._test_data import download
     if meta_info is None:
         meta_info = {k: {"symbol": _MODEL_URL + s, "params": _MODEL_URL + p} for k, (s, p) in _MODELS.items()}
     meta_info = dict(meta_info)
@@ -142,7 +143,6 @@ def download_model(model_name, dst_dir="./", meta_info=None):
 def get_cifar10():
     """MXNet's CIFAR-10 RecordIO files in data/cifar (train.rec, test.rec, train.lst,
     test.lst): extracted from data/cifar10.zip, which must be there (weft downloads nothing)."""
-    from ._test_data import download
     os.makedirs("data", exist_ok=True)
     want = ["data/cifar/%s" % f for f in ("train.rec", "test.rec", "train.lst", "test.lst")]
     if not all(os.path.exists(f) for f in want):
@@ -168,8 +168,6 @@ def check_gluon_hybridize_consistency(net_builder, data_l, numpy_func=None, test
     inputs' gradients of out.backward(out)) agree imperative vs hybridized, all
     runs starting from the first run's parameters; and, given numpy_func, that
     the output matches it. The network must draw no random numbers."""
-    from . import autograd, initializer
-    from .test_utils import assert_almost_equal
 
     class _FromNumpy(initializer.Initializer):
         def __init__(self, values):

@@ -15,6 +15,8 @@ engine — nothing here waits. Recording and training flags are per thread.
 import atexit
 
 from .base import ArgumentTypeError, InvalidArgumentError, check_call, ffi, lib
+from .ndarray.creation import zeros
+from .ndarray.ndarray_class import NDArray, _wrap
 
 __all__ = ["record", "pause", "train_mode", "predict_mode", "is_recording", "is_training", "set_recording",
            "set_training", "mark_variables", "backward", "grad", "Function"]
@@ -95,7 +97,6 @@ def predict_mode():
 
 
 def _ndarrays(what, xs):
-    from .ndarray.ndarray import NDArray  # pylint: disable=import-outside-toplevel
     if isinstance(xs, NDArray):
         return [xs]
     if not isinstance(xs, (list, tuple)):
@@ -156,7 +157,6 @@ def _run_backward(heads, head_grads, variables, retain_graph, create_graph, trai
         if _PENDING_ERROR:  # the user's Function.backward raised: show that error
             raise _PENDING_ERROR.pop() from None
         raise
-    from .ndarray.ndarray import _wrap  # pylint: disable=import-outside-toplevel
     return [_wrap(out[0][i]) for i in range(n[0])]
 
 
@@ -181,7 +181,6 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     # Each gradient has its variable's class: a weft.np.ndarray's is a weft.np.ndarray (MXNet 1.9.1
     # returns classic NDArrays here, which its NumPy mode then cannot mix with np arrays; 2.0 fixed
     # that). The subclass adds no slots (Note [One array, two classes]), so re-classing is free.
-    from .ndarray.ndarray import NDArray  # pylint: disable=import-outside-toplevel  (as in _ndarrays)
     for v, g in zip(variables, res):
         if v.__class__ is not NDArray and g.__class__ is NDArray:
             g.__class__ = v.__class__
@@ -202,7 +201,6 @@ _PENDING_ERROR = []
 
 @ffi.callback("int(int64_t, int, weft_ndarray* const*, int, weft_ndarray**)")
 def _function_backward(fid, n_out, out_grads, n_in, in_grads):
-    from .ndarray.ndarray import NDArray, _wrap  # pylint: disable=import-outside-toplevel
     try:
         func = _LIVE[fid]
         grads = []
@@ -280,7 +278,6 @@ class Function:
         raise NotImplementedError("Function.backward")
 
     def __call__(self, *inputs):
-        from .ndarray.ndarray import NDArray  # pylint: disable=import-outside-toplevel
         if self._used:
             raise InvalidArgumentError("a Function object can be called once; create a new one per call")
         self._used = True
@@ -303,3 +300,26 @@ class Function:
                 fid, len(inputs), ffi.new("weft_ndarray*[]", [x.handle for x in inputs]) if inputs else ffi.NULL,
                 len(outs), ffi.new("weft_ndarray*[]", [o.handle for o in outs])))
         return outputs
+
+
+# ---- NDArray's autograd methods --------------------------------------------------------------------------
+_backward = backward  # the module function, which the method named backward below calls
+
+
+class NDArrayAutogradMethods:
+    """Holder of NDArray.attach_grad and NDArray.backward, copied onto the class by
+    weft/__init__.py (Note [NDArray leaf] in weft/ndarray/ndarray_class.py)."""
+
+    def attach_grad(self, grad_req="write", stype=None):
+        """Makes this array a variable for ``autograd``: a zero gradient array of
+        the same shape and dtype is attached as ``.grad`` ('write' overwrites it
+        at each backward, 'add' accumulates, 'null' computes none)."""
+        if stype not in (None, "default"):
+            raise InvalidArgumentError("attach_grad: only the dense ('default') storage type is supported")
+        g = zeros(self.shape, ctx=self.context, dtype=self._dtype_flag)
+        mark_variables([self], [g], grad_req)
+
+    def backward(self, out_grad=None, retain_graph=False, train_mode=True):
+        """``autograd.backward([self], [out_grad])``."""
+        _backward([self], None if out_grad is None else [out_grad], retain_graph=retain_graph,
+                  train_mode=train_mode)

@@ -159,6 +159,8 @@ def _load_api_module():
     if os.environ.get("WEFT_CFFI_MODE", "").lower() == "abi":
         return None
     try:
+        # The API-mode module is optional (built by pip install, absent in a source tree or with
+        # WEFT_CFFI_MODE=abi): imported here, where its absence falls back to ABI mode.
         from . import _weft_ffi  # pylint: disable=import-outside-toplevel
     except ImportError:
         return None
@@ -413,6 +415,15 @@ import numpy as _np  # noqa: E402  (only these helpers need it)
 numeric_types = (float, int, _np.generic)
 string_types = (str,)
 integer_types = (int, _np.int32, _np.int64)
+mx_real_t = _np.float32  # MXNet's default real type (base.py: mx_real_t = _np.float32)
+
+
+def _as_list(obj):
+    """obj if it is a list or tuple, else [obj] (MXNet's base._as_list, which its legacy
+    test_operator.py imports at module level)."""
+    if isinstance(obj, (list, tuple)):
+        return obj
+    return [obj]
 
 
 def py_str(x):

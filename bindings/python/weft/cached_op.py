@@ -12,6 +12,8 @@ are pushed from C++ one by one and recorded, so gradients reach the inputs'
 are updated in place in training mode.
 """
 from .base import ArgumentTypeError, c_str, check_call, ffi, lib
+from .ndarray.ndarray_class import NDArray, _wrap
+from .symbol.symbol import Symbol
 
 __all__ = ["CachedOp"]
 
@@ -21,7 +23,6 @@ class CachedOp:
     (``static_alloc``, ``static_shape``; the executor path always plans statically)."""
 
     def __init__(self, sym, flags=()):
-        from .symbol.symbol import Symbol  # pylint: disable=import-outside-toplevel
         if not isinstance(sym, Symbol):
             raise ArgumentTypeError("CachedOp: expected a Symbol, got %s" % type(sym).__name__)
         items = list(flags.items()) if isinstance(flags, dict) else list(flags)
@@ -49,7 +50,6 @@ class CachedOp:
 
     def __call__(self, *args, **kwargs):
         """Runs the graph; returns an NDArray for one output, else a list."""
-        from .ndarray.ndarray import NDArray, _wrap  # pylint: disable=import-outside-toplevel
         if kwargs.pop("out", None) is not None:
             raise ArgumentTypeError("CachedOp: out= is not supported")
         if kwargs:

@@ -4,6 +4,7 @@
 """
 import threading
 
+from . import base
 from .base import InvalidArgumentError
 
 __all__ = ["Context", "cpu", "gpu", "cpu_pinned", "current_context"]
@@ -117,7 +118,6 @@ def num_gpus():
     """Number of usable GPUs (MXNet's ``mx.context.num_gpus``): CUDA devices in a
     CUDA build; in other builds the count WEFT_GPU_EMULATE asks for (the GPU
     code path emulated on the host, for tests), else 0."""
-    from . import base
     n = base.ffi.new("int*")
     base.check_call(base.lib.weft_gpu_device_count(n, base.NULL))
     return int(n[0])
@@ -128,7 +128,6 @@ def gpu_memory_info(device_id=0):
     ``mx.context.gpu_memory_info``. Raises naming the device when there is no
     such GPU (a build without CUDA has none unless WEFT_GPU_EMULATE is set; the
     emulated devices report the host's memory, which they allocate from)."""
-    from . import base
     if isinstance(device_id, bool) or not isinstance(device_id, int):
         raise base.InvalidArgumentError("gpu_memory_info: device_id must be an int, got %r" % (device_id,))
     free, total = base.ffi.new("uint64_t*"), base.ffi.new("uint64_t*")
@@ -138,7 +137,6 @@ def gpu_memory_info(device_id=0):
 
 def gpu_backend():
     """"cuda", or "emulated" (a build without CUDA; see num_gpus)."""
-    from . import base
     n, b = base.ffi.new("int*"), base.ffi.new("const char**")
     base.check_call(base.lib.weft_gpu_device_count(n, b))
     return base.ffi.string(b[0]).decode()

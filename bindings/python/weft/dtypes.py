@@ -7,6 +7,8 @@ raw bits (use ``NDArray.astype('float32')`` to look at the values).
 """
 import numpy as np
 
+from .base import DTypeError
+
 try:  # optional
     import ml_dtypes as _ml_dtypes  # pylint: disable=import-error
 
@@ -53,8 +55,6 @@ def flag(dtype):
 
 
 def _flag_uncached(dtype):
-    from .base import DTypeError  # pylint: disable=import-outside-toplevel
-
     if isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):
         if int(dtype) in FLAG_TO_NAME:
             return int(dtype)

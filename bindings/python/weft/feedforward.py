@@ -17,7 +17,8 @@ from .base import InvalidArgumentError
 from .callback import LogValidationMetricsCallback
 from .context import Context, cpu
 from .initializer import Uniform
-from .model import load_checkpoint, save_checkpoint
+from .model import BatchEndParam, load_checkpoint, save_checkpoint
+from .module import Module
 
 __all__ = ["FeedForward"]
 
@@ -104,7 +105,6 @@ class FeedForward:
         return eval_data
 
     def _module(self, data_iter, for_training, work_load_list=None, logger=None):
-        from .module import Module  # pylint: disable=import-outside-toplevel
         data_names = [x[0] for x in data_iter.provide_data]
         known = set(self.arg_params or {})
         # inputs that are neither data nor a parameter we hold are the labels
@@ -174,7 +174,6 @@ class FeedForward:
             X.reset()
         mod = self._predictor(X)
         eval_metric.reset()
-        from .model import BatchEndParam  # pylint: disable=import-outside-toplevel
         for i, batch in enumerate(X):
             if num_batch is not None and i == num_batch:
                 break

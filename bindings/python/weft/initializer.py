@@ -19,13 +19,14 @@ Note [Initializer dispatch]
     InitDesc('bn_moving_var') work and changes nothing else.
 """
 import json
+import logging
 import re
 import warnings
 
 import numpy as np
 
 from .base import ArgumentTypeError, InvalidArgumentError
-from .ndarray import NDArray
+from .ndarray import NDArray, load
 from .ndarray import random as _random
 from . import registry
 
@@ -69,7 +70,6 @@ class Initializer:
 
     def _verbose_print(self, desc, init, arr):
         if self._verbose and self._print_func:
-            import logging  # pylint: disable=import-outside-toplevel
             logging.info("Initialized %s as %s: %s", desc, init, self._print_func(arr))
 
     def dumps(self):
@@ -367,7 +367,6 @@ class Load:
 
     def __init__(self, param, default_init=None, verbose=False):
         if isinstance(param, str):
-            from .ndarray import load  # pylint: disable=import-outside-toplevel
             param = load(param)
         if not isinstance(param, dict):
             raise InvalidArgumentError("Load: param must be a dict or a .params file with names")

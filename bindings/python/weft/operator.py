@@ -34,12 +34,22 @@ run at once on that thread, so waiting on them (``asnumpy``) is safe. An
 exception raised there surfaces at the next wait on the outputs, naming the
 op_type. Only dense storage is supported.
 """
+import inspect
+import json
 import threading
 import traceback
 
 from . import autograd as _autograd
 from . import dtypes as _dtypes
-from .base import ArgumentTypeError, InvalidArgumentError, c_str, check_call, ffi, lib
+from . import ndarray as _nd
+from . import symbol as _sym
+from .base import ArgumentTypeError, InvalidArgumentError, c_str, check_call, ffi, lib, op_handle, op_schema
+from .context import Context
+from .ndarray.attr_text import attr_str
+from .ndarray.ndarray_class import NDArray, _wrap
+from .ndarray.op_call import invoke
+from .symbol import register as _sreg
+from .symbol.symbol import Symbol
 
 __all__ = ["CustomOp", "CustomOpProp", "register", "get_all_registered_operators"]
 
@@ -272,7 +282,6 @@ def _declare_deps(prop, n_og, og, n_id, idd, n_od, od, n, out):
 
 @ffi.callback("int(void*, enum weft_dev_type, int, int, const int*, const int64_t* const*, const int*, void**)")
 def _create_operator(prop, dev_type, dev_id, num, ndims, dims, types, out):
-    from .context import Context  # pylint: disable=import-outside-toplevel
     holder = ffi.from_handle(prop)
     try:
         stypes = holder.prop.infer_storage_type(["default"] * num)
@@ -292,7 +301,6 @@ def _create_operator(prop, dev_type, dev_id, num, ndims, dims, types, out):
 
 
 def _arrays(num, arrays, tags):
-    from .ndarray.ndarray import _wrap  # pylint: disable=import-outside-toplevel
     groups = {0: [], 1: [], 2: [], 3: [], 4: []}
     for i in range(num):  # wrap every handle first: we own them
         groups[tags[i]].append(_wrap(arrays[i]) if arrays[i] != ffi.NULL else None)
@@ -379,10 +387,6 @@ def _nd_op(opname):
     the prop: arrays positionally (or by input name), op_type, and the
     prop's keyword arguments (passed as strings)."""
     def fn(*data, op_type=None, out=None, name=None, **kwargs):  # pylint: disable=unused-argument
-        from .ndarray.attr_text import attr_str  # pylint: disable=import-outside-toplevel
-        from .ndarray.ndarray import NDArray  # pylint: disable=import-outside-toplevel
-        from .ndarray.op_call import invoke  # pylint: disable=import-outside-toplevel
-        from .base import op_handle  # pylint: disable=import-outside-toplevel
         if not isinstance(op_type, str):
             raise ArgumentTypeError("%s: op_type must be a str naming a registered operator, got %r"
                                     % (opname, op_type))
@@ -414,9 +418,6 @@ def _nd_op(opname):
 def _describe(fn, opname, kind, extra):
     """Name, docstring (numpydoc, from the schema) and signature of a
     Custom wrapper: *data (the prop's arguments, then its aux states), op_type."""
-    import inspect  # pylint: disable=import-outside-toplevel
-    import json  # pylint: disable=import-outside-toplevel
-    from .base import op_schema  # pylint: disable=import-outside-toplevel
     schema = json.loads(op_schema(opname))
     fn.__name__ = fn.__qualname__ = opname
     fn.__doc__ = ("%s\n\nParameters\n----------\n*data : %s\n    The inputs, in the prop's order: "
@@ -445,9 +446,6 @@ _nd_backward_custom = _nd_op("_backward_Custom")
 def _sym_custom(*data, op_type=None, name=None, attr=None, out=None, **kwargs):  # pylint: disable=unused-argument
     """Composes the custom operator ``op_type`` on Symbols (positional or by
     input name); other keyword arguments go to its CustomOpProp as strings."""
-    from .base import op_handle  # pylint: disable=import-outside-toplevel
-    from .symbol import register as _sreg  # pylint: disable=import-outside-toplevel
-    from .symbol.symbol import Symbol  # pylint: disable=import-outside-toplevel
     if not isinstance(op_type, str):
         raise ArgumentTypeError("Custom: op_type must be a str naming a registered operator, got %r" % (op_type,))
     if len(data) == 1 and isinstance(data[0], (list, tuple)):
@@ -464,8 +462,6 @@ _describe(_sym_custom, "Custom", "Symbol", "name : str, optional\n    The node's
 
 
 def _install():
-    from . import ndarray as _nd  # pylint: disable=import-outside-toplevel
-    from . import symbol as _sym  # pylint: disable=import-outside-toplevel
     for mod in (_nd, _nd.op, _nd._internal):  # pylint: disable=protected-access
         setattr(mod, "Custom", _nd_custom)
     for mod in (_nd, _nd._internal):  # pylint: disable=protected-access

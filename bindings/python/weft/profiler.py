@@ -21,6 +21,7 @@ profiled). ``scope`` is MXNet 2.x's addition, kept for scripts that use it.
 """
 import contextlib
 import threading
+import warnings
 
 from . import base
 from .base import InvalidArgumentError
@@ -66,7 +67,6 @@ def set_config(**kwargs):
 
 def profiler_set_config(mode="symbolic", filename="profile.json"):
     """Deprecated MXNet form: mode 'symbolic' or 'all'."""
-    import warnings
     warnings.warn("profiler.profiler_set_config() is deprecated. Please use profiler.set_config() instead")
     set_config(**{"profile_" + mode: True, "filename": filename})
 
@@ -82,7 +82,6 @@ def set_state(state="stop", profile_process="worker"):
 
 def profiler_set_state(state="stop"):
     """Deprecated MXNet form of set_state."""
-    import warnings
     warnings.warn("profiler.profiler_set_state() is deprecated. Please use profiler.set_state() instead")
     set_state(state)
 
@@ -97,7 +96,6 @@ def dump(finished=True, profile_process="worker"):
 
 def dump_profile():
     """Deprecated MXNet form of dump()."""
-    import warnings
     warnings.warn("profiler.dump_profile() is deprecated. Please use profiler.dump() instead")
     dump(True)
 

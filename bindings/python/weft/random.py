@@ -1,5 +1,8 @@
 """Random numbers: ``weft.random.seed`` and the samplers of weft.nd.random."""
+import numpy as np
+
 from .base import check_call, lib
+from .context import Context
 from .ndarray.random import (exponential, exponential_like, gamma, gamma_like, generalized_negative_binomial,
                              generalized_negative_binomial_like, multinomial, negative_binomial,
                              negative_binomial_like, normal, normal_like, poisson, poisson_like, randint, randn,
@@ -16,12 +19,10 @@ def seed(seed_state, ctx="all"):
     ordered with the sampling ops pushed before and after). ``ctx`` is MXNet's:
     'all' or a Context; the C ABI reseeds every device, so a Context reseeds
     them all too (sequences of the named device are what MXNet gives)."""
-    from .context import Context  # pylint: disable=import-outside-toplevel
     if not (ctx == "all" or isinstance(ctx, Context)):
         raise TypeError("seed: ctx must be 'all' or a weft.Context, got %r" % (ctx,))
     if not isinstance(seed_state, int) or isinstance(seed_state, bool):
         try:
-            import numpy as np  # pylint: disable=import-outside-toplevel
             if isinstance(seed_state, np.integer):
                 seed_state = int(seed_state)
             else:

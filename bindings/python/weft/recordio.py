@@ -311,6 +311,7 @@ def unpack(s):
 
 def _cv2():
     try:
+        # OpenCV is optional and large: imported when pack_img/unpack_img first need it.
         import cv2  # pylint: disable=import-outside-toplevel
     except ImportError:
         raise ImportError("weft.recordio.pack_img/unpack_img need OpenCV: pip install opencv-python-headless") \

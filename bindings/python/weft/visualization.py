@@ -189,6 +189,7 @@ def plot_network(symbol, title="plot", save_format="pdf", shape=None, dtype=None
         Leave out parameters (names ending in _weight, _bias, _gamma ...) and their edges.
     """
     try:
+        # graphviz is optional: only plot_network needs it.
         from graphviz import Digraph  # pylint: disable=import-outside-toplevel
     except ImportError:
         raise ImportError("Draw network requires graphviz library (pip install graphviz; the dot program "

@@ -6,7 +6,13 @@ layers of ``weft.gluon.nn``, ``weft.gluon.utils`` and ``weft.gluon.data``
 """
 from . import data
 from .parameter import Constant, DeferredInitializationError, Parameter, ParameterDict
-from .block import Block, HybridBlock, SymbolBlock
+from . import block
+from .block import Block, HybridBlock
+from .symbol_block import SymbolBlock
+# MXNet defines SymbolBlock in gluon/block.py, so `from mxnet.gluon.block import SymbolBlock`
+# must work here too; symbol_block.py builds on block.py, so block.py cannot import it back:
+# the package assembles the name (Python always runs this __init__ before a submodule is used).
+block.SymbolBlock = SymbolBlock
 from . import nn, utils
 
 __all__ = ["data", "Parameter", "ParameterDict", "Constant", "DeferredInitializationError", "Block",

@@ -162,6 +162,10 @@ class Block(BlockPersistenceMixin, OpHookMixin):
         Parameters to share (names found there are reused).
     """
 
+    # summary() lists the layers a container runs, not the container: Sequential and
+    # HybridSequential (nn/basic_layers.py, which sits above this file) set this.
+    _summary_skips = False
+
     def __init__(self, prefix=None, params=None):
         self._empty_prefix = prefix == ""
         self._prefix, self._params = _BlockScope.create(prefix, params, self._alias())
@@ -404,8 +408,7 @@ class Block(BlockPersistenceMixin, OpHookMixin):
                 summary[key] = dict(output_shape=shape_str(outputs), n_params=n_params, trainable=trainable,
                                     shared=shared)
 
-            from .nn.basic_layers import HybridSequential, Sequential  # pylint: disable=import-outside-toplevel
-            if not isinstance(block, (Sequential, HybridSequential)):
+            if not block._summary_skips:
                 hooks.append(block.register_forward_hook(hook))
 
         summary["Input"] = dict(output_shape=shape_str(list(inputs) if len(inputs) > 1 else inputs[0]),
@@ -696,6 +699,3 @@ class HybridBlock(Block):
         """The computation, with ``F`` = weft.nd or weft.sym; override it."""
         raise NotImplementedError
 
-
-# SymbolBlock lives in symbol_block.py (it builds on HybridBlock); it stays importable from here.
-from .symbol_block import SymbolBlock  # noqa: E402  pylint: disable=wrong-import-position,cyclic-import

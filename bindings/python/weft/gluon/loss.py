@@ -22,7 +22,8 @@ from .block import HybridBlock
 
 __all__ = ["Loss", "L2Loss", "L1Loss", "SigmoidBinaryCrossEntropyLoss", "SigmoidBCELoss",
            "SoftmaxCrossEntropyLoss", "SoftmaxCELoss", "KLDivLoss", "HuberLoss", "HingeLoss",
-           "SquaredHingeLoss", "LogisticLoss", "TripletLoss", "PoissonNLLLoss", "CosineEmbeddingLoss"]
+           "SquaredHingeLoss", "LogisticLoss", "TripletLoss", "PoissonNLLLoss", "CosineEmbeddingLoss",
+           "CTCLoss", "SDMLLoss"]
 
 
 def _apply_weighting(F, loss, weight=None, sample_weight=None):
@@ -317,3 +318,74 @@ class CosineEmbeddingLoss(Loss):
         x_dot_y = F.sum(x * y, axis=axis).reshape((-1, 1))
         eps = 1e-12
         return x_dot_y / (F.relu(x_norm * y_norm - eps) + eps)  # max(|x||y|, eps)
+
+
+class CTCLoss(Loss):
+    """Connectionist Temporal Classification loss (MXNet 1.9.1's gluon.loss.CTCLoss).
+
+    ``layout`` ('NTC' or 'TNC') is pred's layout, ``label_layout`` ('NT' or 'TN')
+    label's. The last class of pred's alphabet is the blank; labels shorter than
+    the label length are padded with -1 (or given their lengths in
+    ``label_lengths``). Returns one loss per sample, shape (N,).
+    """
+
+    def __init__(self, layout="NTC", label_layout="NT", weight=None, **kwargs):
+        if layout not in ("NTC", "TNC"):
+            raise InvalidArgumentError("CTCLoss: layout must be 'NTC' or 'TNC', got %r" % (layout,))
+        if label_layout not in ("NT", "TN"):
+            raise InvalidArgumentError("CTCLoss: label_layout must be 'NT' or 'TN', got %r" % (label_layout,))
+        self._layout = layout
+        self._label_layout = label_layout
+        super().__init__(weight, label_layout.find("N"), **kwargs)
+
+    def hybrid_forward(self, F, pred, label, pred_lengths=None, label_lengths=None, sample_weight=None):
+        if self._layout == "NTC":
+            pred = F.swapaxes(pred, 0, 1)  # the op reads (T, N, C)
+        if self._batch_axis == 1:
+            label = F.swapaxes(label, 0, 1)
+        loss = F.CTCLoss(pred, label, pred_lengths, label_lengths,
+                         use_data_lengths=pred_lengths is not None,
+                         use_label_lengths=label_lengths is not None,
+                         blank_label="last")
+        return _apply_weighting(F, loss, self._weight, sample_weight)
+
+
+class SDMLLoss(Loss):
+    """Batchwise Smoothed Deep Metric Learning loss (MXNet 1.9.1's gluon.loss.SDMLLoss).
+
+    x1[i] and x2[i] are a positive pair, every other x2[j] a negative for x1[i].
+    With D[i, j] = ||x1[i] - x2[j]||^2 and smoothed labels
+    L = eye(B) * (1 - s) + (1 - eye(B)) * s / (B - 1), the loss of sample i is
+    ``B * mean_j(L[i, j] * (log L[i, j] - log_softmax(-D, axis=1)[i, j]))``
+    (KL divergence; the factor B undoes KLDivLoss's mean, as in MXNet).
+    Like MXNet's it reads the batch size from x1.shape, so it runs imperatively.
+    """
+
+    def __init__(self, smoothing_parameter=0.3, weight=1., batch_axis=0, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self.kl_loss = KLDivLoss(from_logits=True)
+        self.smoothing_parameter = smoothing_parameter
+
+    def _compute_distances(self, F, x1, x2):
+        squared_diffs = (F.expand_dims(x1, 1) - F.expand_dims(x2, 0)) ** 2
+        return squared_diffs.sum(axis=2)
+
+    def _compute_labels(self, F, batch_size):
+        gold = F.eye(batch_size)
+        return gold * (1 - self.smoothing_parameter) + (1 - gold) * self.smoothing_parameter / (batch_size - 1)
+
+    def hybrid_forward(self, F, x1, x2):
+        shape = getattr(x1, "shape", None)
+        if shape is None:
+            raise InvalidArgumentError("SDMLLoss: needs x1's batch size, so it runs imperatively only "
+                                       "(as MXNet's); do not hybridize it")
+        if len(shape) != 2 or tuple(x2.shape) != tuple(shape):
+            raise InvalidArgumentError("SDMLLoss: x1 and x2 must both be (batch_size, dim), got %s and %s"
+                                       % (tuple(shape), tuple(x2.shape)))
+        batch_size = shape[0]
+        if batch_size < 2:
+            raise InvalidArgumentError("SDMLLoss: needs a batch of at least 2 pairs, got %d" % batch_size)
+        labels = self._compute_labels(F, batch_size)
+        distances = self._compute_distances(F, x1, x2)
+        log_probabilities = F.log_softmax(-distances, axis=1)
+        return self.kl_loss(log_probabilities, labels.as_in_context(distances.context)) * batch_size

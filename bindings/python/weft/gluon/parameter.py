@@ -27,6 +27,7 @@ from collections import OrderedDict
 import numpy as np
 
 from .. import autograd, ndarray
+from .. import initializer
 from .. import symbol as _symbol
 from ..base import InvalidArgumentError, NotFoundError, ShapeError, WeftError
 from ..context import Context, cpu, current_context
@@ -48,14 +49,8 @@ class DeferredInitializationError(ParameterError):
     (Note [Deferred initialization])."""
 
 
-def _init_module():
-    """weft.initializer, imported on first use (it imports NDArray machinery)."""
-    from .. import initializer  # pylint: disable=import-outside-toplevel
-    return initializer
-
-
 def _default_init():
-    return _init_module().Uniform()
+    return initializer.Uniform()
 
 
 def _dtype_eq(a, b):
@@ -277,7 +272,6 @@ class Parameter:
         with autograd.pause():
             own = data is None  # an array made here may become the parameter itself
             if data is None:
-                initializer = _init_module()
                 data = ndarray.zeros(self.shape, ctx=cpu(), dtype=self.dtype)
                 initializer.create(default_init)(initializer.InitDesc(self.name, {"__init__": init}), data)
             self._init_impl(data, ctx, own)
@@ -431,7 +425,6 @@ class Constant(Parameter):
         if not isinstance(value, ndarray.NDArray):
             value = ndarray.array(value)
         self.value = value
-        initializer = _init_module()
 
         class _ConstInit(initializer.Initializer):  # pylint: disable=too-few-public-methods
             def _init_weight(self, _, arr):

@@ -4,6 +4,8 @@ downloading files, and small text helpers used by Block and Parameter reprs.
 """
 import hashlib
 import os
+import ssl
+import urllib.request
 import uuid
 import warnings
 import weakref
@@ -102,8 +104,6 @@ def download(url, path=None, overwrite=False, sha1_hash=None, retries=5, verify_
     """Downloads ``url`` to ``path`` (a file or directory; default: the URL's
     file name in the working directory) unless it is there already (and matches
     ``sha1_hash``). Returns the file name."""
-    import urllib.request  # pylint: disable=import-outside-toplevel
-    import ssl  # pylint: disable=import-outside-toplevel
     if path is None:
         fname = url.split("/")[-1]
         if not fname:

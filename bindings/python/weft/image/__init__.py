@@ -17,14 +17,30 @@ from .image_iter import ImageIter
 from .geometry import copyMakeBorder, imrotate, random_rotate
 from .detection import (CreateDetAugmenter, CreateMultiRandCropAugmenter, DetAugmenter, DetBorrowAug,
                         DetHorizontalFlipAug, DetRandomCropAug, DetRandomPadAug, DetRandomSelectAug, ImageDetIter)
-from . import header as _header
+import sys as _sys
+import types as _types
+from .. import image_decode as _image_decode
 
 
-def __getattr__(name):
-    # MAX_IMAGE_PIXELS, until assigned, follows WEFT_MAX_IMAGE_PIXELS (PEP 562).
-    if name == "MAX_IMAGE_PIXELS":
-        return _header.max_pixels_from_env()
-    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+class _ImageModule(_types.ModuleType):
+    """weft.image's module type: MAX_IMAGE_PIXELS is a property over the budget setting that
+    weft/image_decode.py keeps for every decoder (Note [Image pixel budget attribute]); until
+    assigned it follows WEFT_MAX_IMAGE_PIXELS."""
+
+    @property
+    def MAX_IMAGE_PIXELS(self):  # pylint: disable=invalid-name
+        return _image_decode.budget_setting()
+
+    @MAX_IMAGE_PIXELS.setter
+    def MAX_IMAGE_PIXELS(self, value):  # pylint: disable=invalid-name
+        _image_decode.assign_budget(value)
+
+    @MAX_IMAGE_PIXELS.deleter
+    def MAX_IMAGE_PIXELS(self):  # pylint: disable=invalid-name
+        _image_decode.unassign_budget()
+
+
+_sys.modules[__name__].__class__ = _ImageModule
 
 __all__ = ["imread", "imdecode", "imresize", "scale_down", "resize_short", "fixed_crop", "random_crop",
            "center_crop", "color_normalize", "random_size_crop", "Augmenter", "SequentialAug", "ResizeAug",

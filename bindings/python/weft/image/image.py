@@ -10,8 +10,9 @@ Before OpenCV decodes a JPEG, PNG, BMP or WebP, its header is read and
 checked against the pixel budget ``weft.image.MAX_IMAGE_PIXELS`` (default: the
 environment variable WEFT_MAX_IMAGE_PIXELS, else 2^28), and a JPEG's or PNG's
 data against the size the header claims (Note [Reading headers in Python] in
-``header.py``): an image over the budget, truncated, or that OpenCV cannot
-decode raises WeftIOError naming the buffer, file or record.
+``weft/image_header.py``): an image over the budget, truncated, or that OpenCV cannot
+decode raises WeftIOError naming the buffer, file or record. The decoding to host
+arrays itself is weft/image_decode.py's, which weft.io and weft.nd.imdecode use too.
 """
 import os
 import random
@@ -21,52 +22,11 @@ import numpy as np
 
 from .. import ndarray as nd
 from ..base import WeftIOError
+from ..image_decode import _decode_numpy, cv2_module, imdecode_numpy, max_image_pixels  # noqa: F401
 from ..ndarray import NDArray
-from . import header
 
 __all__ = ["imread", "imdecode", "imresize", "scale_down", "resize_short", "fixed_crop", "random_crop",
            "center_crop", "color_normalize", "random_size_crop"]
-
-
-def cv2_module():
-    """OpenCV, or an ImportError that says how to install it."""
-    try:
-        import cv2  # pylint: disable=import-outside-toplevel
-    except ImportError:
-        raise ImportError("weft.image needs OpenCV: pip install opencv-python-headless") from None
-    return cv2
-
-
-def max_image_pixels():
-    """The pixel budget now: weft.image.MAX_IMAGE_PIXELS when set, else
-    WEFT_MAX_IMAGE_PIXELS, else 2^28 (Note [Image pixel budget])."""
-    from .. import image as package  # pylint: disable=import-outside-toplevel
-    return header.checked_budget(package.MAX_IMAGE_PIXELS)
-
-
-def _decode_numpy(buf, flag, to_rgb, what):
-    cv2 = cv2_module()
-    arr = np.frombuffer(buf, dtype=np.uint8) if not isinstance(buf, np.ndarray) else buf.reshape(-1)
-    if arr.dtype != np.uint8:
-        arr = arr.astype(np.uint8)
-    arr = np.ascontiguousarray(arr)
-    header.check_image_data(memoryview(arr), what, max_image_pixels())
-    try:
-        img = cv2.imdecode(arr, cv2.IMREAD_COLOR if flag else cv2.IMREAD_GRAYSCALE) if arr.size else None
-        if img is not None and img.ndim == 3 and to_rgb:
-            img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
-    except cv2.error as e:  # OpenCV's own checks (its size limit, a codec's exception)
-        raise WeftIOError("Decoding failed: %s: OpenCV: %s" % (what, str(e).strip())) from None
-    if img is None:
-        raise WeftIOError("Decoding failed: %s is not an image OpenCV can decode (%d bytes)" % (what, arr.size))
-    if img.ndim == 2:
-        img = img[:, :, None]
-    return img
-
-
-def imdecode_numpy(buf, flag=1, to_rgb=True, what="the buffer"):
-    """imdecode's result as a numpy array (HWC uint8), for code that stays on the host."""
-    return _decode_numpy(buf, flag, to_rgb, what)
 
 
 def imdecode(buf, flag=1, to_rgb=True, out=None):

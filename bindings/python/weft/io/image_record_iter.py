@@ -33,6 +33,7 @@ import numpy as np
 from .. import ndarray as nd
 from .. import recordio
 from ..base import WeftIOError
+from ..image_decode import cv2_module, imdecode_numpy
 from .base import BatchIter, DataBatch, DataDesc, ignore_unknown
 
 __all__ = ["ImageRecordIter", "ImageRecordUInt8Iter"]
@@ -116,7 +117,7 @@ class _Augmenter:
         self.p = p
 
     def __call__(self, img, rng, where):
-        import cv2  # pylint: disable=import-outside-toplevel
+        cv2 = cv2_module()  # OpenCV, imported on first use
         p = self.p
         _, h_out, w_out = p["data_shape"]
         interp = p["inter_method"]
@@ -146,7 +147,7 @@ class _Augmenter:
         return self._colour(np.ascontiguousarray(img), rng)
 
     def _random_resized_crop(self, img, rng, h_out, w_out, interp):
-        import cv2  # pylint: disable=import-outside-toplevel
+        cv2 = cv2_module()  # OpenCV, imported on first use
         p = self.p
         h, w = img.shape[:2]
         lo_ratio = p["min_aspect_ratio"] if p["min_aspect_ratio"] is not None else 1 - p["max_aspect_ratio"]
@@ -321,7 +322,6 @@ class ImageRecordIter(BatchIter):
         return "%s record %d" % (self.path_imgrec, i)
 
     def _sample(self, raw, i, seed):
-        from ..image.image import imdecode_numpy  # pylint: disable=import-outside-toplevel
         header, payload = recordio.unpack(raw)
         label = np.asarray(header.label, dtype=np.float32).reshape(-1)
         if label.size != self._label_width:

@@ -18,6 +18,7 @@ TIFF, WebP).
 import numpy as np
 
 from ..base import c_str, check_call, ffi, lib
+from ..image_decode import max_image_pixels
 from ..ndarray import NDArray
 from . import image_record_iter as _py
 from .base import BatchIter, DataBatch, DataDesc
@@ -27,9 +28,6 @@ __all__ = ["ImageRecordIter", "ImageRecordUInt8Iter"]
 _NATIVE_INTER = (0, 1)  # nearest, bilinear
 
 
-def _max_image_pixels():
-    from ..image.image import max_image_pixels  # pylint: disable=import-outside-toplevel
-    return max_image_pixels()
 
 
 def _text(v):
@@ -83,7 +81,7 @@ class ImageRecordIter(BatchIter):
                       mean_g=float(mean_g), mean_b=float(mean_b), std_r=float(std_r), std_g=float(std_g),
                       std_b=float(std_b), scale=float(scale), preprocess_threads=int(preprocess_threads),
                       prefetch_buffer=int(prefetch_buffer), normalize=self._normalize,
-                      max_image_pixels=_max_image_pixels())
+                      max_image_pixels=max_image_pixels())
         if path_imgidx:
             params["path_imgidx"] = str(path_imgidx)
         if seed_aug is not None:

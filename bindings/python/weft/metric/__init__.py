@@ -4,11 +4,13 @@ top_k_accuracy (top_k_acc), f1, mcc, pcc, mae, mse, rmse, crossentropy (ce),
 negativeloglikelihood (nll_loss), perplexity (ppl), pearsoncorrelation
 (pearsonr), loss, torch, caffe, custommetric, compositeevalmetric (composite).
 """
-from .base import CompositeEvalMetric, EvalMetric, alias, check_label_shapes, create, register
+from .base import EvalMetric, check_label_shapes
+from .registry import alias, register
 from .classification import F1, MCC, PCC, Accuracy, TopKAccuracy
 from .regression import MAE, MSE, RMSE, PearsonCorrelation
 from .probability import CrossEntropy, NegativeLogLikelihood, Perplexity
 from .custom import Caffe, CustomMetric, Loss, Torch, np
+from .composite import CompositeEvalMetric, create
 
 __all__ = ["EvalMetric", "CompositeEvalMetric", "Accuracy", "TopKAccuracy", "F1", "MCC", "PCC", "MAE", "MSE",
            "RMSE", "CrossEntropy", "NegativeLogLikelihood", "Perplexity", "PearsonCorrelation", "Loss", "Torch",

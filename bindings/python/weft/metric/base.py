@@ -7,16 +7,18 @@ output). ``global_sum_metric`` / ``global_num_inst`` keep counting across
 ``reset_local()`` (``get_global()``); ``reset()`` clears both.
 
 Metrics read their inputs on the host (``asnumpy``), as MXNet's do. This file
-holds the base class, the registry, ``create`` and CompositeEvalMetric; the
-metrics themselves are in the sibling files.
+holds the base class and the helpers the metrics share; registry.py holds
+``register``/``alias``, composite.py ``create`` and CompositeEvalMetric, and the
+metrics themselves are in the other sibling files. The layering, bottom up:
+base < registry < (classification, regression, probability, custom) < composite,
+so no file imports one that imports it back (issue 36 point 4).
 """
 import numpy
 
 from ..base import InvalidArgumentError
 from ..ndarray import NDArray
-from .. import registry
 
-__all__ = ["EvalMetric", "CompositeEvalMetric", "create", "register", "alias", "check_label_shapes"]
+__all__ = ["EvalMetric", "check_label_shapes"]
 
 
 def _as_numpy(x):
@@ -152,83 +154,3 @@ class EvalMetric:
         if not isinstance(value, list):
             value = [value]
         return list(zip(name, value))
-
-
-register = registry.get_register_func(EvalMetric, "metric")
-alias = registry.get_alias_func(EvalMetric, "metric")
-_create = registry.get_create_func(EvalMetric, "metric")
-
-
-def create(metric, *args, **kwargs):
-    """A metric from a name ('acc', 'f1', 'mse' ...), a callable (a CustomMetric),
-    a list of those (a CompositeEvalMetric) or an instance."""
-    if callable(metric) and not isinstance(metric, EvalMetric):
-        from .custom import CustomMetric  # pylint: disable=import-outside-toplevel
-        return CustomMetric(metric, *args, **kwargs)
-    if isinstance(metric, list):
-        composite = CompositeEvalMetric()
-        for child in metric:
-            composite.add(create(child, *args, **kwargs))
-        return composite
-    return _create(metric, *args, **kwargs)
-
-
-@register
-@alias("composite")
-class CompositeEvalMetric(EvalMetric):
-    """Several metrics updated together; get() returns lists of names and values."""
-
-    def __init__(self, metrics=None, name="composite", output_names=None, label_names=None):
-        super().__init__(name, output_names=output_names, label_names=label_names, has_global_stats=True)
-        self.metrics = [create(m) for m in (metrics or [])]
-
-    def add(self, metric):
-        """Adds a child metric (anything create accepts)."""
-        self.metrics.append(create(metric))
-
-    def get_metric(self, index):
-        """The child metric at index."""
-        try:
-            return self.metrics[index]
-        except IndexError:
-            raise InvalidArgumentError("Metric index {} is out of range 0 and {}"
-                                       .format(index, len(self.metrics))) from None
-
-    def update_dict(self, labels, preds):  # pylint: disable=arguments-renamed
-        if self.label_names is not None:
-            labels = {name: label for name, label in labels.items() if name in self.label_names}
-        if self.output_names is not None:
-            preds = {name: pred for name, pred in preds.items() if name in self.output_names}
-        for metric in self.metrics:
-            metric.update_dict(labels, preds)
-
-    def update(self, labels, preds):
-        for metric in self.metrics:
-            metric.update(labels, preds)
-
-    def reset(self):
-        for metric in getattr(self, "metrics", []):
-            metric.reset()
-
-    def reset_local(self):
-        for metric in self.metrics:
-            metric.reset_local()
-
-    def _collect(self, getter):
-        names, values = [], []
-        for metric in self.metrics:
-            name, value = getter(metric)
-            names.extend(name if isinstance(name, list) else [name])
-            values.extend(value if isinstance(value, list) else [value])
-        return (names, values)
-
-    def get(self):
-        return self._collect(lambda m: m.get())
-
-    def get_global(self):
-        return self._collect(lambda m: m.get_global())
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({"metrics": [m.get_config() for m in self.metrics]})
-        return config

@@ -3,8 +3,8 @@ import math
 
 import numpy
 
-from .base import (EvalMetric, InvalidArgumentError, _as_numpy, _wrap_pair, alias, check_label_shapes,
-                   register)
+from .base import EvalMetric, InvalidArgumentError, _as_numpy, _wrap_pair, check_label_shapes
+from .registry import alias, register
 
 __all__ = ["Accuracy", "TopKAccuracy", "F1", "MCC", "PCC"]
 

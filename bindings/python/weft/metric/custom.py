@@ -1,5 +1,6 @@
 """Metrics of given values: Loss (and its Torch / Caffe names), CustomMetric and np."""
-from .base import EvalMetric, _as_numpy, _is_array, check_label_shapes, register
+from .base import EvalMetric, _as_numpy, _is_array, check_label_shapes
+from .registry import register
 
 __all__ = ["Loss", "Torch", "Caffe", "CustomMetric", "np"]
 

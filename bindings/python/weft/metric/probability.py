@@ -3,7 +3,8 @@ import math
 
 import numpy
 
-from .base import EvalMetric, InvalidArgumentError, _as_numpy, _wrap_pair, alias, register
+from .base import EvalMetric, InvalidArgumentError, _as_numpy, _wrap_pair
+from .registry import alias, register
 
 __all__ = ["CrossEntropy", "NegativeLogLikelihood", "Perplexity"]
 

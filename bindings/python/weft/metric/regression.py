@@ -1,8 +1,8 @@
 """Regression metrics: MAE, MSE, RMSE and PearsonCorrelation."""
 import numpy
 
-from .base import (EvalMetric, InvalidArgumentError, _as_numpy, _wrap_pair, alias, check_label_shapes,
-                   register)
+from .base import EvalMetric, InvalidArgumentError, _as_numpy, _wrap_pair, check_label_shapes
+from .registry import alias, register
 
 __all__ = ["MAE", "MSE", "RMSE", "PearsonCorrelation"]
 

@@ -11,9 +11,11 @@ import numpy as np
 from .. import metric
 from .. import ndarray as nd
 from ..base import InvalidArgumentError
+from ..context import cpu
 from ..initializer import Uniform
 from ..model import BatchEndParam
 from ..ndarray import NDArray
+from .executor_group import data_desc
 
 __all__ = ["BaseModule"]
 
@@ -49,7 +51,6 @@ def _check_names_match(data_names, data_shapes, name, throw):
 
 def _parse_data_desc(data_names, label_names, data_shapes, label_shapes):
     """DataDescs for data and labels, checked against the module's names."""
-    from .executor_group import data_desc  # pylint: disable=import-outside-toplevel
     data_shapes = [data_desc(x) for x in data_shapes]
     _check_names_match(data_names, data_shapes, "data", True)
     if label_shapes is not None:
@@ -270,7 +271,6 @@ class BaseModule:
 
     def save_params(self, fname):
         """Writes the parameters to fname (keys ``arg:<name>`` and ``aux:<name>``)."""
-        from ..context import cpu  # pylint: disable=import-outside-toplevel
         arg_params, aux_params = self.get_params()
         save_dict = {("arg:%s" % k): v.as_in_context(cpu()) for k, v in arg_params.items()}
         save_dict.update({("aux:%s" % k): v.as_in_context(cpu()) for k, v in aux_params.items()})

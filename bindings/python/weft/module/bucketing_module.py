@@ -18,7 +18,7 @@ from ..base import InvalidArgumentError
 from ..context import cpu
 from ..initializer import Uniform
 from ..model import load_params
-from .base_module import BaseModule
+from .base_module import BaseModule, _check_input_names
 from .module import Module
 
 __all__ = ["BucketingModule"]
@@ -41,7 +41,6 @@ class BucketingModule(BaseModule):
         label_names = list(label_names) if label_names is not None else []
         state_names = list(state_names) if state_names is not None else []
         fixed_param_names = list(fixed_param_names) if fixed_param_names is not None else []
-        from .base_module import _check_input_names  # pylint: disable=import-outside-toplevel
         _check_input_names(symbol, data_names, "data", True)
         _check_input_names(symbol, label_names, "label", False)
         _check_input_names(symbol, state_names, "state", True)

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..base import InvalidArgumentError, ShapeError
 from ..context import cpu
+from ..io import DataDesc
 from .. import ndarray as nd
 from ..ndarray import NDArray
 
@@ -22,24 +23,13 @@ __all__ = ["DataParallelExecutorGroup", "data_desc", "batch_axis"]
 _Desc = namedtuple("DataDesc", ["name", "shape", "dtype", "layout"])
 
 
-def _io_data_desc():
-    try:
-        from ..io import DataDesc  # pylint: disable=import-outside-toplevel
-        return DataDesc
-    except ImportError:  # weft.io not in this tree: a namedtuple with DataDesc's fields
-        return None
-
-
 def data_desc(item, dtype=None, layout=None):
-    """A DataDesc (weft.io's when present) from a DataDesc or a ``(name, shape)`` pair;
+    """A weft.io.DataDesc from a DataDesc or a ``(name, shape)`` pair;
     dtype and layout, when given, replace the item's."""
     name, shape = item[0], tuple(int(d) for d in item[1])
     dtype = dtype if dtype is not None else getattr(item, "dtype", np.float32)
     layout = layout if layout is not None else getattr(item, "layout", "NCHW")
-    klass = _io_data_desc()
-    if klass is not None:
-        return klass(name, shape, dtype=dtype, layout=layout)
-    return _Desc(name, shape, dtype, layout)
+    return DataDesc(name, shape, dtype=dtype, layout=layout)
 
 
 def batch_axis(layout):

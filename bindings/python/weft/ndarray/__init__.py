@@ -17,14 +17,17 @@ MXNet, ``contrib`` and ``random`` also hold ``current_context``, and
 from . import ndarray
 from .ndarray import *  # noqa: F401,F403
 from .ndarray import NDArray, load, load_frombuffer, save, _install_operators
+from .ndarray_class import install_methods as _install_methods
+from .op_methods import NDArrayOpMethods as _NDArrayOpMethods
 from .. import _fluent, _namespaces
 from ..context import current_context as _current_context
-from ..dlpack import from_dlpack, to_dlpack_for_read, to_dlpack_for_write
+from .dlpack import NDArrayDLPackMethods as _NDArrayDLPackMethods
+from .dlpack import from_dlpack, from_numpy, to_dlpack_for_read, to_dlpack_for_write
 from . import _internal, contrib, image, linalg, op, register
 from . import random
 from . import indexing  # noqa: F401
 from .. import _split_v2 as _split_v2_py
-from .creation import from_numpy, linspace, onehot_encode  # noqa: F401
+from .creation import linspace, onehot_encode  # noqa: F401
 from .imdecode import imdecode  # noqa: F401
 from .indexing import (get_indexing_dispatch_code, get_oshape_of_gather_nd_op,  # noqa: F401
                        indexing_key_expand_implicit_axes)
@@ -54,12 +57,17 @@ for _ns_mod, _ns_name, _ns_value in ((contrib, "current_context", _current_conte
 _namespaces.fill({"_contrib_": contrib, "_linalg_": linalg, "_image_": image, "_random_": random}, _FUNCS,
                  lambda fn, short: _namespaces.renamed(fn, short))
 
+# The class's methods that build on the modules above it (Note [NDArray leaf] in
+# ndarray_class.py), then the arithmetic fast paths; weft/__init__.py adds autograd's and
+# weft.numpy's, which sit above this package.
+for _holder in (_NDArrayOpMethods, _NDArrayDLPackMethods):
+    _install_methods(NDArray, _holder)
 _install_operators()
 
 # NDArray methods that call operators (one list for NDArray and Symbol: weft._fluent).
 _fluent.install_methods(NDArray, _FUNCS, "weft.nd")
 
-del _name, _fn, _helpers, _ns_mod, _ns_name, _ns_value
+del _name, _fn, _helpers, _ns_mod, _ns_name, _ns_value, _holder
 
 
 def _op_list():

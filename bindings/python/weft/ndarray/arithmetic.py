@@ -8,7 +8,7 @@ from ..base import ArgumentTypeError, NotFoundError, error_for
 from ..base import into1, invoke1
 from . import axpy
 from .attr_text import _SCALAR_TEXT, _is_scalar, _scalar_attr
-from .ndarray import NDArray, _new_obj
+from .ndarray_class import NDArray, _new_obj
 from .op_call import _call, _fail, _op, _scalar_call, has_op
 
 

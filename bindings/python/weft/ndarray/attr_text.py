@@ -13,7 +13,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..base import ArgumentTypeError, WeftError, check_str
 from ..context import Context
-from .ndarray import NDArray
+from .ndarray_class import NDArray
 
 
 class _NullType:

@@ -2,6 +2,9 @@
 
 import math as _math
 
+from ..context import current_context
+from .random import uniform
+
 from .control_flow import cond, foreach, while_loop  # noqa: F401  (MXNet's imperative control flow)
 
 __all__ = ["rand_zipfian", "foreach", "while_loop", "cond"]
@@ -14,8 +17,6 @@ def rand_zipfian(true_classes, num_sampled, range_max, ctx=None):
     as MXNet's mx.nd.contrib.rand_zipfian (a Python function there too, over the
     uniform sampler). Returns (sampled classes, int64; the expected count of each
     true class, float64; the expected count of each sampled class, float64)."""
-    from ..context import current_context  # pylint: disable=import-outside-toplevel
-    from .random import uniform  # pylint: disable=import-outside-toplevel
     if ctx is None:
         ctx = current_context()
     log_range = _math.log(range_max + 1)

@@ -17,7 +17,9 @@ HybridBlock's ``F.contrib.foreach`` calls) build the subgraph operators
 """
 from .. import _nest
 from ..base import InvalidArgumentError, WeftError
-from .ndarray import NDArray, zeros
+from . import op
+from .creation import zeros
+from .ndarray_class import NDArray
 
 __all__ = ["foreach", "while_loop", "cond"]
 
@@ -33,7 +35,6 @@ _regroup = _nest.regroup
 
 def _stack_along_0(items):
     """``stack`` of the NDArrays items along a new axis 0 (recorded by autograd)."""
-    from . import op  # pylint: disable=import-outside-toplevel  (filled after this module loads)
     return op.stack(*items, axis=0)
 
 
@@ -172,7 +173,6 @@ def while_loop(cond, func, loop_vars, max_iterations=None):  # pylint: disable=r
             items.append(zeros((max_iterations - len(steps),) + tuple(first.shape[1:]),
                                ctx=first.context, dtype=first.dtype))
         try:
-            from . import op  # pylint: disable=import-outside-toplevel
             stacked.append(op.concat(*items, dim=0))
         except (WeftError, ValueError):
             raise InvalidArgumentError("\n".join(

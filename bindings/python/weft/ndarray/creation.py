@@ -10,7 +10,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..base import ArgumentTypeError, DTypeError, ShapeError, check_call, ffi, lib
 from ..context import Context, current_context
-from .ndarray import NDArray, _wrap
+from .ndarray_class import NDArray, _wrap
 from .op_call import _call, _param_names, has_op
 
 
@@ -149,27 +149,6 @@ def ones_like(data, **kwargs):
     if has_op("ones_like"):
         return _call("ones_like", [data], **kwargs)
     return ones(data.shape, ctx=data.context, dtype=data._dtype_flag)
-
-
-def from_numpy(ndarray, zero_copy=True):
-    """An NDArray of a NumPy array (MXNet's mx.nd.from_numpy).
-
-    With zero_copy=True the NDArray shares the NumPy array's memory (through
-    DLPack) and the NumPy array is made read-only, as MXNet does: the engine
-    may read the memory at any later time, so the NumPy side must not change
-    it. The array must be C-contiguous and of a dtype weft has. With
-    zero_copy=False the values are copied."""
-    if not isinstance(ndarray, np.ndarray):
-        raise ArgumentTypeError("from_numpy: expected a numpy.ndarray, got %s" % type(ndarray).__name__)
-    if not zero_copy:
-        return array(ndarray, dtype=ndarray.dtype)
-    if not ndarray.flags["C_CONTIGUOUS"]:
-        raise ValueError("from_numpy: only C-contiguous arrays are supported for zero_copy=True "
-                         "(use numpy.ascontiguousarray, or zero_copy=False)")
-    from ..dlpack import from_dlpack  # pylint: disable=import-outside-toplevel
-    out = from_dlpack(ndarray)
-    ndarray.flags["WRITEABLE"] = False
-    return out
 
 
 def linspace(start, stop, num, endpoint=True, ctx=None, dtype=None):

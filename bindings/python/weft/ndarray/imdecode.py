@@ -6,7 +6,9 @@ buffer with OpenCV (as weft.image does), crops it to ``clip_rect``, subtracts
 import numpy as np
 
 from ..base import InvalidArgumentError, ShapeError
-from .ndarray import NDArray, array
+from ..image_decode import imdecode_numpy
+from .creation import array
+from .ndarray_class import NDArray
 
 __all__ = ["imdecode"]
 
@@ -28,7 +30,6 @@ def imdecode(str_img, clip_rect=(0, 0, 0, 0), out=None, index=0, channels=3, mea
     mean : NDArray, optional
         (c, h, w) subtracted from the result.
     """
-    from ..image.image import imdecode_numpy  # pylint: disable=import-outside-toplevel
     if channels not in (1, 3):
         raise InvalidArgumentError("imdecode: channels must be 1 or 3, got %r" % (channels,))
     img = imdecode_numpy(str_img, flag=1 if channels == 3 else 0, to_rgb=True)

@@ -26,7 +26,10 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..base import ArgumentTypeError, check_call, lib
-from .ndarray import NDArray, _broadcast_to_nd, _call, _host_as, array, empty
+from .creation import _host_as, array, empty
+from .ndarray_class import NDArray
+from .op_call import _call
+from .reshaping import _broadcast_to_nd
 
 _INT_TYPES = (int, np.integer)
 

@@ -2,11 +2,14 @@
 ``invoke`` (shared by the generated functions and the helpers; one cffi call
 on the hot path), ``_call`` with keyword attributes and ``_scalar_call``."""
 # pylint: disable=protected-access,invalid-name
+import json
+
+from ..base import op_schema
 from ..base import (ArgumentTypeError, NotFoundError, WeftError, error_for, ffi, op_exists, op_handle,
                     raise_last)
 from ..base import into1, into2, intoN, invoke0, invoke1, invoke2, invokeN, last_nout, out_at
 from .attr_text import _Null, _scalar_attr, attr_str
-from .ndarray import NDArray, _new_obj, _wrap
+from .ndarray_class import NDArray, _new_obj, _wrap
 
 _NULL = ffi.NULL
 
@@ -117,8 +120,6 @@ _PARAM_NAMES = {}
 
 def _param_names(opname):
     if opname not in _PARAM_NAMES:
-        import json  # pylint: disable=import-outside-toplevel
-        from ..base import op_schema  # pylint: disable=import-outside-toplevel
         _PARAM_NAMES[opname] = {p["name"] for p in json.loads(op_schema(opname))["params"]} \
             if has_op(opname) else set()
     return _PARAM_NAMES[opname]

@@ -11,7 +11,10 @@ from numbers import Number
 
 from ..base import ArgumentTypeError
 from ..context import current_context
-from .ndarray import NDArray, _call, _ctx, _Null
+from .attr_text import _Null
+from .creation import _ctx
+from .ndarray_class import NDArray
+from .op_call import _call
 from .. import dtypes as _dt
 
 __all__ = ["uniform", "normal", "randn", "poisson", "exponential", "gamma", "multinomial", "negative_binomial",

@@ -19,7 +19,9 @@ import keyword
 
 from ..base import ArgumentTypeError, op_handle, op_names, op_schema
 from ..context import current_context
-from .ndarray import NDArray, _Null, attr_str, dtype_attr_str, invoke, shape_attr_str
+from .attr_text import _Null, attr_str, dtype_attr_str, shape_attr_str
+from .ndarray_class import NDArray
+from .op_call import invoke
 
 _RESERVED = {"out", "name", "kwargs", "self"}
 

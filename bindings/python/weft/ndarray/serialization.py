@@ -4,7 +4,7 @@ also what pickling an NDArray uses)."""
 import os
 
 from ..base import ArgumentTypeError, check_call, check_str, ffi, lib
-from .ndarray import NDArray, _wrap
+from .ndarray_class import NDArray, _wrap
 
 _NULL = ffi.NULL
 

@@ -4,7 +4,7 @@ operator (bins as a count with a range, or as an array of edges)."""
 import numbers
 
 from ..base import ArgumentTypeError
-from .ndarray import NDArray
+from .ndarray_class import NDArray
 from .op_call import _call
 
 

@@ -2,6 +2,10 @@
 
 import math as _math
 
+from ..base import ArgumentTypeError
+from .random import uniform
+from .symbol import Symbol
+
 __all__ = ["rand_zipfian"]
 
 
@@ -9,9 +13,6 @@ def rand_zipfian(true_classes, num_sampled, range_max):
     """The symbolic twin of weft.nd.contrib.rand_zipfian (MXNet's
     mx.sym.contrib.rand_zipfian): (sampled classes, expected counts of the true
     classes, expected counts of the sampled classes)."""
-    from ..base import ArgumentTypeError  # pylint: disable=import-outside-toplevel
-    from .random import uniform  # pylint: disable=import-outside-toplevel
-    from .symbol import Symbol  # pylint: disable=import-outside-toplevel
     if not isinstance(true_classes, Symbol):
         raise ArgumentTypeError("rand_zipfian: true_classes must be a Symbol, got %s" % type(true_classes).__name__)
     log_range = _math.log(range_max + 1)

@@ -16,6 +16,7 @@ from .. import _nest
 from .. import attribute as _attribute
 from .. import name as _name
 from ..base import InvalidArgumentError, c_str, check_call, ffi, lib, op_handle
+from . import op
 from .symbol import Symbol, _cstr_array, _handles, Group, var
 
 __all__ = ["foreach", "while_loop", "cond"]
@@ -52,7 +53,6 @@ def _marked(sym, name):
 def _subgraph(outputs, name):
     """Group of outputs; one that is a graph input or built outside the
     function goes through identity (MXNet: a subgraph's outputs are its own nodes)."""
-    from . import op  # pylint: disable=import-outside-toplevel
     inputs = set(Group(outputs).list_inputs()) if outputs else set()
     seen = set()
     flat = []

@@ -24,8 +24,10 @@ from .. import dtypes as _dt
 from ..base import (ArgumentTypeError, InvalidArgumentError, NotFoundError, NotImplementedForSymbol, WeftError,
                     WeftIOError, c_str, check_call, ffi, lib)
 from ..context import Context, current_context
+from ..executor import bind as _executor_bind, simple_bind as _executor_simple_bind
 from ..ndarray.ndarray import NDArray
 from . import _internal
+from .debug_str import _debug_str
 
 __all__ = ["Symbol", "var", "Variable", "Group", "load", "load_json", "pow", "power", "maximum", "minimum",
            "zeros", "ones", "full", "arange"]
@@ -526,8 +528,7 @@ class Symbol:
         ``shared_exec`` with ``shared_arg_names``, and ``shared_buffer`` (a dict name ->
         NDArray, filled with what is allocated here) let executors share arrays of
         equal shape and dtype. ``update`` as in :meth:`bind`."""
-        from ..executor import simple_bind  # pylint: disable=import-outside-toplevel
-        return simple_bind(self, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_arg_names,
+        return _executor_simple_bind(self, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_arg_names,
                            shared_exec, shared_buffer, kwargs, update)
 
     def bind(self, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
@@ -544,8 +545,7 @@ class Symbol:
         (``("sgd_update", {"lr": 0.1, "wd": 1e-4})``, ``"sgd_mom_update"``, ...),
         runs inside the graph after the gradients and writes every argument that has
         a gradient (grad_req must be 'write'); optimizer states start at zero."""
-        from ..executor import bind  # pylint: disable=import-outside-toplevel
-        return bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx, shared_exec, update)
+        return _executor_bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx, shared_exec, update)
 
     def eval(self, ctx=None, **kwargs):
         """Binds to the given arrays (all arguments by name), runs forward and returns
@@ -797,29 +797,3 @@ def minimum(left, right):
     """Element-wise minimum of symbols and scalars."""
     return _two_way(left, right, "_Minimum", "_MinimumScalar", "_MinimumScalar",
                     lambda a, b: a if a < b else b, "minimum")
-
-
-# ---- debug listing ------------------------------------------------------------------------------------------
-def _debug_str(sym):
-    import json  # pylint: disable=import-outside-toplevel
-    g = json.loads(sym.tojson())
-    nodes = g["nodes"]
-    lines = ["Symbol Outputs:"]
-    for i, h in enumerate(g["heads"]):
-        lines.append("\toutput[%d]=%s(%d)" % (i, nodes[h[0]]["name"], h[1]))
-    for n in nodes:
-        if n["op"] == "null":
-            lines.append("Variable:%s" % n["name"])
-            continue
-        lines.append("--------------------")
-        lines.append("Op:%s, Name=%s" % (n["op"], n["name"]))
-        lines.append("Inputs:")
-        for i, e in enumerate(n["inputs"]):
-            src = nodes[e[0]]
-            ver = " version=%d" % (e[2] if len(e) > 2 else 0) if src["op"] == "null" else ""
-            lines.append("\targ[%d]=%s(%d)%s" % (i, src["name"], e[1], ver))
-        attrs = n.get("attrs") or {}
-        if attrs:
-            lines.append("Attrs:")
-            lines.extend("\t%s=%s" % kv for kv in sorted(attrs.items()))
-    return "\n".join(lines) + "\n"

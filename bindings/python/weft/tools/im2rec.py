@@ -110,6 +110,7 @@ def read_list(path_in):
 def image_encode(args, item):
     """The packed record of one list item, or None (reported) when the image
     cannot be read or encoded."""
+    # OpenCV is optional and large: imported when the first image is encoded.
     import cv2  # pylint: disable=import-outside-toplevel
     fullpath = os.path.join(args.root, item[1])
     if len(item) > 3 and args.pack_label:

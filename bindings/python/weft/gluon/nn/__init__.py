@@ -3,7 +3,8 @@
 Block, HybridBlock and SymbolBlock are re-exported here as in MXNet.
 """
 # pylint: disable=wildcard-import
-from ..block import Block, HybridBlock, SymbolBlock
+from ..block import Block, HybridBlock
+from ..symbol_block import SymbolBlock
 from .activations import *  # noqa: F401,F403
 from .basic_layers import *  # noqa: F401,F403
 from .conv_layers import *  # noqa: F401,F403

@@ -37,6 +37,8 @@ class Sequential(Block):
     """Runs its children one after another (each one's output is the next one's
     input; a tuple output becomes several inputs)."""
 
+    _summary_skips = True
+
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)
         self._layers = []
@@ -74,6 +76,8 @@ class Sequential(Block):
 
 class HybridSequential(HybridBlock):
     """Sequential whose children are all HybridBlocks, so it can be hybridized."""
+
+    _summary_skips = True
 
     def __init__(self, prefix=None, params=None):
         super().__init__(prefix=prefix, params=params)

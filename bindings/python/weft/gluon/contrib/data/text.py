@@ -11,6 +11,8 @@ tokens that do not fill a last row are dropped.
 import collections
 import os
 import re
+import shutil
+import zipfile
 
 import numpy as np
 
@@ -123,8 +125,6 @@ class _WikiText(Dataset):
         self._label = nd.array(label[:keep], dtype=np.int32).reshape((-1, self._seq_len))
 
     def _fetch(self):
-        import shutil  # pylint: disable=import-outside-toplevel
-        import zipfile  # pylint: disable=import-outside-toplevel
         os.makedirs(self._root, exist_ok=True)
         archive = download_file(self._namespace, self._archive_file[0], self._root, self._archive_file[1])
         with zipfile.ZipFile(archive, "r") as zf:

@@ -233,6 +233,7 @@ class Estimator:
         one panel) to a PNG at path and returns path; returns None (and writes
         nothing) when matplotlib is not importable or nothing was trained."""
         try:
+            # matplotlib is optional and slow to import: only plot_history needs it.
             import matplotlib  # pylint: disable=import-outside-toplevel
             matplotlib.use("Agg")
             from matplotlib import pyplot as plt  # pylint: disable=import-outside-toplevel

@@ -6,6 +6,7 @@ from ....context import Context, cpu
 
 def _import_tqdm():
     try:
+        # tqdm is optional (progress bars): without it the handlers log plain lines.
         import tqdm  # pylint: disable=import-outside-toplevel
     except ImportError:
         return None

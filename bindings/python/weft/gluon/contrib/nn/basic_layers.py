@@ -4,6 +4,7 @@ Identity, SyncBatchNorm (one process) and PixelShuffle1D/2D/3D.
 The pixel shuffles are MXNet's reshape / transpose sequences (Reshape's special
 codes 0, -3, -4), so they trace into symbols and hybridize.
 """
+from .... import ndarray
 from ....base import InvalidArgumentError
 from ... import nn
 from ...block import HybridBlock
@@ -21,7 +22,6 @@ class Concurrent(nn.Sequential):
         self.axis = axis
 
     def forward(self, x):
-        from .... import ndarray  # pylint: disable=import-outside-toplevel
         return ndarray.concat(*[block(x) for block in self._children.values()], dim=self.axis)
 
 

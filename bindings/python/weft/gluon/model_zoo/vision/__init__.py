@@ -9,7 +9,7 @@ V1/V2 and SqueezeNet 1.0/1.1 -- every model MXNet 1.9.1's get_model knows.
 Inputs are NCHW images, at least 224x224 for the published configurations
 (ResNet, MobileNet and VGG also run on smaller ones; SqueezeNet's final
 13x13 and DenseNet's 7x7 poolings need 224, Inception V3's 8x8 pooling 299). ``pretrained=True`` raises: Weft downloads nothing
-(Note [No pretrained downloads] in model_zoo/__init__.py).
+(Note [No pretrained downloads] in model_zoo/_pretrained.py).
 """
 from .alexnet import *  # noqa: F401,F403
 from .densenet import *  # noqa: F401,F403

@@ -6,7 +6,7 @@ layers with dropout in ``features``, and the classifier ``output``.
 224x224 inputs give 6x6x256 features (the published parameter count); the
 smallest input the poolings accept is 63x63.
 """
-from .. import _reject_pretrained
+from .._pretrained import _reject_pretrained
 from ... import nn
 from ...block import HybridBlock
 

@@ -5,7 +5,7 @@ contrib's HybridConcurrent and Identity, so the parameter names are MXNet's
 (``densenet0_stage1_conv0_weight`` ...). The classifier ends in a 7x7 average
 pooling: inputs must be 224x224 (from about 221 pixels on, 7x7 features).
 """
-from .. import _reject_pretrained
+from .._pretrained import _reject_pretrained
 from ... import nn
 from ...block import HybridBlock
 from ...contrib.nn import HybridConcurrent, Identity

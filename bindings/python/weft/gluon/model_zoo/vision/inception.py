@@ -4,7 +4,7 @@ classifier): the mixed blocks are contrib HybridConcurrents of convolution
 branches with MXNet's prefixes (``inception30_A1_conv0_weight`` ...). The
 classifier ends in an 8x8 average pooling: inputs must be 299x299.
 """
-from .. import _reject_pretrained
+from .._pretrained import _reject_pretrained
 from ... import nn
 from ...block import HybridBlock
 from ...contrib.nn import HybridConcurrent

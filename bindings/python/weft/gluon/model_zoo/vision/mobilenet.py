@@ -9,7 +9,7 @@ kept so parameter files load: every bottleneck has its 1x1 expansion
 convolution, even the first one with expansion factor 1, and the classifier
 is a 1x1 convolution without bias (``output_pred_weight``).
 """
-from .. import _reject_pretrained
+from .._pretrained import _reject_pretrained
 from ... import nn
 from ...block import HybridBlock
 

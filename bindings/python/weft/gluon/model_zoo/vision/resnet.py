@@ -10,7 +10,7 @@ V2's stem starts with a BatchNorm without scale or centre that normalises the
 input. ``BottleneckV1`` strides in its first 1x1 convolution, as MXNet does.
 """
 # pylint: disable=arguments-differ,too-many-arguments
-from .. import _reject_pretrained
+from .._pretrained import _reject_pretrained
 from ... import nn
 from ...block import HybridBlock
 

@@ -9,7 +9,7 @@ one block and creates its convolutions in the same order, so the parameter
 names agree). The classifier ends in a 13x13 average pooling, so the network
 expects 224x224 inputs (anything from 224 to 239 pixels gives 13x13 features).
 """
-from .. import _reject_pretrained
+from .._pretrained import _reject_pretrained
 from ... import nn
 from ...block import HybridBlock
 

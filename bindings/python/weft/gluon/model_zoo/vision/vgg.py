@@ -8,7 +8,7 @@ classifier. The Dense layers infer their input width at the first forward, so
 the published parameter counts hold for 224x224 inputs (7x7 after the five
 poolings); smaller inputs (at least 32x32) run with narrower first Dense layers.
 """
-from .. import _reject_pretrained
+from .._pretrained import _reject_pretrained
 from ... import nn
 from ...block import HybridBlock
 from ....initializer import Xavier

@@ -34,7 +34,7 @@ Other formats (TIFF, ...) go to OpenCV unchecked, under OpenCV's own limit.
 import os
 import re
 
-from ..base import InvalidArgumentError, WeftIOError
+from .base import InvalidArgumentError, WeftIOError
 
 DEFAULT_MAX_IMAGE_PIXELS = 1 << 28
 _MAX_BUDGET = 1 << 40  # as the C++ side: kMaxImagePixelsLimit

@@ -21,7 +21,11 @@ read-only -- else an unversioned "dltensor" one. Imports: unversioned only
 # pylint: disable=invalid-name,protected-access
 import ctypes
 
-from .base import ArgumentTypeError, InvalidArgumentError, check_call, error_for, ffi, lib
+import numpy as np
+
+from ..base import ArgumentTypeError, InvalidArgumentError, check_call, error_for, ffi, lib
+from .creation import array
+from .ndarray_class import NDArray, _wrap
 
 __all__ = ["from_dlpack", "to_dlpack_for_read", "to_dlpack_for_write",
            "DLDevice", "DLDataType", "DLTensor", "DLManagedTensor", "DLManagedTensorVersioned"]
@@ -163,7 +167,6 @@ def from_dlpack(x):
     The producer's memory stays alive as long as the NDArray (or a view of it).
     Only compact row-major tensors are accepted (call ``.contiguous()`` /
     ``numpy.ascontiguousarray`` first); a capsule can be consumed once."""
-    from .ndarray.ndarray import _wrap  # pylint: disable=import-outside-toplevel
 
     if _is_capsule(x):
         capsule = x
@@ -205,8 +208,6 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
     ``wait_to_read()`` the NDArray first). ``zero_copy=False``
     copies (``weft.nd.array(ndarray, dtype=ndarray.dtype)``). ``array_cls`` is
     MXNet's hook for its numpy-mode class; only the classic NDArray exists here."""
-    import numpy as np  # pylint: disable=import-outside-toplevel
-    from .ndarray.ndarray import NDArray, array  # pylint: disable=import-outside-toplevel
 
     if array_cls not in (None, NDArray):
         raise ArgumentTypeError("from_numpy: array_cls must be weft.nd.NDArray (weft has no numpy mode)")
@@ -221,3 +222,25 @@ def from_numpy(ndarray, zero_copy=True, array_cls=None):
     out = from_dlpack(capsule)
     ndarray.flags.writeable = False
     return out
+
+
+class NDArrayDLPackMethods:
+    """Holder of NDArray's DLPack methods, copied onto the class by weft/ndarray/__init__.py
+    (Note [NDArray leaf] in ndarray_class.py)."""
+
+    def to_dlpack_for_read(self):
+        """A DLPack capsule viewing this array once its pending writes are done
+        (``weft.nd.to_dlpack_for_read(self)``)."""
+        return to_dlpack_for_read(self)
+
+    def to_dlpack_for_write(self):
+        """A DLPack capsule viewing this array once its pending reads and writes are
+        done (``weft.nd.to_dlpack_for_write(self)``)."""
+        return to_dlpack_for_write(self)
+
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule viewing this array (no copy; see weft.dlpack)."""
+        return ndarray_dlpack(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        return ndarray_dlpack_device(self)
