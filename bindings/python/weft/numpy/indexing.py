@@ -36,10 +36,15 @@ the result into ``a`` as a recorded op, so a's tape entry moves to it. The
 gradient of the old value is zero inside the region, the value's is the
 region's gradient (summed over broadcast and repeated positions).
 
+The cost, paid only while recording, is a host index array of a's size and
+three ops instead of one.
+
 MXNet 1.9.1 refuses every in-place write into an array of the graph inside
-``record()`` (all but ``a[:] = y``); Weft computes it. As for ``+=``, an
-array that an earlier recorded op read for its own gradient (``y = z * x``)
-must not be overwritten before backward: the tape keeps no copy of old values.
+``record()`` (all but ``a[:] = y``); Weft computes it. Two limits remain, both
+needing versions on the core's tape: as for ``+=``, an array that an earlier
+recorded op read for its own gradient (``y = z * x``) must not be overwritten
+before backward (the tape keeps no copy of old values); and a write through a
+view (``v = z[0]; v[1:3] = y``) moves the view's tape entry, not z's.
 """
 # pylint: disable=protected-access
 import numpy as _onp
