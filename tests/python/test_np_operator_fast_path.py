@@ -34,6 +34,29 @@ def test_same_shape_arrays_match_the_general_function(dtype, op, fn):
     onp.testing.assert_array_equal(got.asnumpy(), want.asnumpy())
 
 
+@pytest.mark.parametrize("sa,sb", [((2, 3), (3,)), ((3,), (2, 3)), ((4, 1), (1, 5)), ((2, 1, 3), (4, 1))])
+@pytest.mark.parametrize("op,fn", OPS, ids=["add", "sub", "mul", "div"])
+def test_broadcasting_arrays_match_the_general_function(sa, sb, op, fn):
+    rng = onp.random.default_rng(1)
+    a = np.array(rng.uniform(1, 2, sa), dtype="float32")
+    b = np.array(rng.uniform(1, 2, sb), dtype="float32")
+    got, want = op(a, b), fn(a, b)
+    assert got.shape == want.shape == onp.broadcast_shapes(sa, sb) and got.dtype == want.dtype
+    assert _engine_view(got) == (got.shape, got._dtype_flag)  # pylint: disable=protected-access
+    onp.testing.assert_array_equal(got.asnumpy(), want.asnumpy())
+
+
+@pytest.mark.parametrize("op,name", [(operator.add, "add"), (operator.sub, "subtract"),
+                                     (operator.mul, "multiply"), (operator.truediv, "true_divide")])
+def test_broadcast_errors_name_the_function_and_both_shapes_in_order(op, name):
+    a, b = np.ones((2, 3), dtype="float32"), np.ones((4,), dtype="float32")
+    with pytest.raises(ValueError, match=r"%s: operands could not be broadcast together with shapes \(2, 3\) \(4,\)"
+                       % name):
+        op(a, b)
+    with pytest.raises(ValueError, match=r"%s: .* shapes \(4,\) \(2, 3\)" % name):
+        op(b, a)
+
+
 @pytest.mark.parametrize("scalar", [3, 2.5, -1])
 @pytest.mark.parametrize("op,fn", OPS, ids=["add", "sub", "mul", "div"])
 def test_scalars_both_sides_match_the_general_function(scalar, op, fn):

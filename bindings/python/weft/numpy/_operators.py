@@ -15,14 +15,14 @@ into ``a`` in ``a``'s dtype; as NumPy, the result must have ``a``'s shape.
 Note [Operator fast path]
 ~~~~~~~~~~~~~~~~~~~~~~~~~
 ``+ - * /`` on float arrays are most of what a training loop runs, and there
-NumPy's rules reduce to the legacy ones: two float arrays of the same dtype and
-shape need no promotion, cast or broadcast, and a Python float or int never
-changes a float array's dtype (Note [MXNet's type promotion]). For exactly
-those operands the dunders call the legacy same-shape op (``elemwise_mul``,
-``_mul_scalar`` ...) with one cffi call, as ``weft.nd``'s dunders do, and set
-the result's shape and dtype caches from the inputs; everything else (ints,
-bools, broadcasting, 0-d and zero-size arrays, NumPy scalars, out=) takes the
-general path through weft.np's functions. The values are the same either way
+NumPy's rules reduce to the legacy ones: two float arrays of the same dtype
+need no promotion or cast, and a Python float or int never changes a float
+array's dtype (Note [MXNet's type promotion]). For exactly those operands the
+dunders call the legacy op (``elemwise_mul`` for equal shapes, ``broadcast_mul``
+after NumPy's broadcast check otherwise, ``_mul_scalar`` ...) with one cffi
+call, as ``weft.nd``'s dunders do, and set the result's shape and dtype caches;
+everything else (ints, bools, mixed dtypes, 0-d and zero-size arrays, NumPy
+scalars, out=) takes the general path through weft.np's functions. The values are the same either way
 (the broadcast op of equal shapes is the element-wise op), and so are the
 gradients. ``w -= lr * g`` also gets the legacy fused update (Note [In-place
 axpy fusion]); ``_inplace_fast`` calls ``is_temporary`` from the dunder itself,
@@ -55,7 +55,7 @@ from . import _arithmetic as _ar
 from . import _elementwise as _el
 from . import _products as _pr
 from ._array import _invoke, ndarray
-from ._ufunc_core import is_py_scalar, write_out
+from ._ufunc_core import broadcast_shape, is_py_scalar, write_out
 
 __all__ = []
 
@@ -96,10 +96,10 @@ _COMPARE = {"eq": _ar.equal, "ne": _ar.not_equal, "gt": _ar.greater, "ge": _ar.g
 
 _FLOATS = frozenset(f for f, n in FLAG_TO_NAME.items() if n in ("float16", "float32", "float64"))
 # dunder -> (same-shape op, array-scalar op, scalar-array op, axpy kind); Note [Operator fast path]
-_FAST = {"add": ("elemwise_add", "_plus_scalar", "_plus_scalar", "add"),
-         "sub": ("elemwise_sub", "_minus_scalar", "_rminus_scalar", "subtract"),
-         "mul": ("elemwise_mul", "_mul_scalar", "_mul_scalar", None),
-         "truediv": ("elemwise_div", "_div_scalar", "_rdiv_scalar", None)}
+_FAST = {"add": ("elemwise_add", "_plus_scalar", "_plus_scalar", "add", "broadcast_add", "add"),
+         "sub": ("elemwise_sub", "_minus_scalar", "_rminus_scalar", "subtract", "broadcast_sub", "subtract"),
+         "mul": ("elemwise_mul", "_mul_scalar", "_mul_scalar", None, "broadcast_mul", "multiply"),
+         "truediv": ("elemwise_div", "_div_scalar", "_rdiv_scalar", None, "broadcast_div", "true_divide")}
 
 
 def _fast_shape(x):
@@ -110,20 +110,25 @@ def _fast_shape(x):
 
 def _binary_fast(names, general, reverse):
     """A dunder with Note [Operator fast path] in front of `general`."""
-    same, sop, rop = (_op(n) for n in names[:3])
+    same, sop, rop, bop = (_op(n) for n in names[:3] + names[4:5])
     sop = rop if reverse else sop
+    fname = names[5]
 
     def op(self, other, _fl=_FLOATS, _cls=ndarray, _nd=NDArray, _new=_new_obj):
         t = other.__class__
         if t is _cls or t is _nd:
             f = self._dtype_flag
             if f in _fl and f == other._dtype_flag:
-                s = _fast_shape(self)
-                if s is not None and s == other.shape:
-                    h = invoke2(same, other.handle, self.handle, 0, b"") if reverse else \
-                        invoke2(same, self.handle, other.handle, 0, b"")
+                s, so = _fast_shape(self), _fast_shape(other)
+                if s is not None and so is not None:
+                    if s == so:
+                        k = same
+                    else:  # NumPy's broadcast (or its error, named as the general path names it)
+                        k, s = bop, (broadcast_shape(fname, so, s) if reverse else broadcast_shape(fname, s, so))
+                    h = invoke2(k, other.handle, self.handle, 0, b"") if reverse else \
+                        invoke2(k, self.handle, other.handle, 0, b"")
                     if not h:
-                        _fail(names[0])
+                        _fail(names[0] if k is same else names[4])
                     o = _new(_cls)
                     o.handle, o._shape, o._dflag = h, s, f
                     return o
@@ -175,7 +180,7 @@ def _inplace_fast(names, general):
 
 
 def _install():
-    fast = all(has_op(n) for names in _FAST.values() for n in names[:3])
+    fast = all(has_op(n) for names in _FAST.values() for n in names[:3] + names[4:5])
     for name, fn in _BINARY.items():
         binary, reflected, inplace = _binary(fn), _reflected(fn), _inplace(fn, "__i%s__" % name)
         if fast and name in _FAST:
