@@ -178,6 +178,12 @@ def grad(heads, variables, head_grads=None, retain_graph=None, create_graph=Fals
     if retain_graph is None:
         retain_graph = create_graph
     res = _run_backward(heads, head_grads, variables, retain_graph, create_graph, train_mode)
+    # Each gradient has its variable's class: a weft.np.ndarray's is a weft.np.ndarray (MXNet 1.9.1
+    # returns classic NDArrays here, which its NumPy mode then cannot mix with np arrays; 2.0 fixed
+    # that). The subclass adds no slots (Note [One array, two classes]), so re-classing is free.
+    for v, g in zip(variables, res):
+        if v.__class__ is not NDArray and g.__class__ is NDArray:
+            g.__class__ = v.__class__
     return res[0] if single else res
 
 

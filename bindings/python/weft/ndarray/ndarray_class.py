@@ -51,7 +51,9 @@ class NDArray:
     also methods (``x.sum(axis=1)``).
     """
 
-    __slots__ = ("handle", "_shape", "_grad", "__weakref__")
+    # _shape and _dflag cache the handle's shape and dtype flag, which never change
+    # (no C call changes them in place); both are read on every operator call.
+    __slots__ = ("handle", "_shape", "_dflag", "_grad", "__weakref__")
     # numpy defers to NDArray's reflected operators (np_array + nd_array).
     __array_priority__ = 1000.0
     writable = True
@@ -99,11 +101,18 @@ class NDArray:
     @property
     def dtype(self):
         """The element type as a numpy dtype (bfloat16: see weft.dtypes)."""
-        return _dt.FLAG_TO_NP[h_dtype(self.handle)]
+        return _dt.FLAG_TO_NP[self._dtype_flag]
 
     @property
     def _dtype_flag(self):
-        return h_dtype(self.handle)
+        try:
+            return self._dflag
+        except AttributeError:
+            pass
+        f = h_dtype(self.handle)
+        if f >= 0:
+            self._dflag = f
+        return f
 
     @property
     def context(self):

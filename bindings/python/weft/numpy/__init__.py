@@ -19,6 +19,7 @@ from ._reductions import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403
 from ._products import *  # noqa: F401,F403
 from ._statistics import *  # noqa: F401,F403
+from .triangular import *  # noqa: F401,F403
 from .fallback import *  # noqa: F401,F403  (Note [Host NumPy fallback])
 from . import _methods  # noqa: F401  (installs ndarray's methods: Note [Methods installed on ndarray])
 from . import _operators  # noqa: F401  (installs ndarray's operators)

@@ -33,19 +33,20 @@ def _pair(fname, a, b):
 
 def _contract(fname, a, b, b_axis):
     """Sum over a's last axis and b's axis b_axis (Note [NumPy dot over the legacy dot])."""
-    if a.shape[-1] != b.shape[b_axis]:
+    sa, sb = a.shape, b.shape  # read once: dot is on every step of a training loop
+    nb = len(sb)
+    ax = b_axis % nb
+    if sa[-1] != sb[ax]:
         raise ShapeError("%s: shapes %s and %s not aligned: %d (dim %d) != %d (dim %d)"
-                         % (fname, tuple(a.shape), tuple(b.shape), a.shape[-1], a.ndim - 1,
-                            b.shape[b_axis], b_axis % b.ndim))
-    shape = tuple(a.shape[:-1]) + tuple(d for i, d in enumerate(b.shape) if i != b_axis % b.ndim)
-    if a.size == 0 or b.size == 0:
+                         % (fname, tuple(sa), tuple(sb), sa[-1], len(sa) - 1, sb[ax], ax))
+    shape = tuple(sa[:-1]) + tuple(d for i, d in enumerate(sb) if i != ax)
+    if 0 in sa or 0 in sb:
         # The engine's dot wants non-empty operands; an empty contraction sums nothing.
         return zeros_of(shape, name_of(a), a.context)
-    if b.ndim > 1 and b_axis % b.ndim != 0:
-        ax = b_axis % b.ndim
-        b = _invoke("transpose", [b], axes=(ax,) + tuple(i for i in range(b.ndim) if i != ax))
+    if nb > 1 and ax != 0:
+        b = _invoke("transpose", [b], axes=(ax,) + tuple(i for i in range(nb) if i != ax))
     res = _invoke("dot", [a, b])
-    return res if tuple(res.shape) == shape else _np(res._view(shape))
+    return res if res.shape == shape else _np(res._view(shape))
 
 
 def dot(a, b, out=None):

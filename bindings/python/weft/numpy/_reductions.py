@@ -135,11 +135,12 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     n = 1
     for i in axes:
         n *= a.shape[i]
-    total = _reduce("sum", "mean", x, axes, keepdims)
     if n == 0:
+        total = _reduce("sum", "mean", x, axes, keepdims)
         return write_out("mean", _invoke("_plus_scalar", [_invoke("zeros_like", [total])],
                                          scalar=float("nan")), out)
-    return write_out("mean", _invoke("_div_scalar", [total], scalar=float(n)), out)
+    # The legacy mean op (sum / n in one op, and one backward op): a loss's mean is on every step.
+    return write_out("mean", _reduce("mean", "mean", x, axes, keepdims), out)
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
