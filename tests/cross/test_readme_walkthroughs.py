@@ -179,7 +179,9 @@ def test_go_readme_walkthrough(tmp_path):
     assert json.loads(lines[0]) == {"ready": True}
     meta = json.loads(lines[1])
     assert meta["name"] == "digits" and meta["versions"][0] == "20", meta
-    assert meta["inputs"] == [{"name": "data", "datatype": "FP32", "shape": [-1]}], meta
+    # Complete at load, from the files (issue 42): the batch is free, the weights fix the rest.
+    assert meta["inputs"] == [{"name": "data", "datatype": "FP32", "shape": [-1, 1, 8, 8]}], meta
+    assert [o["shape"] for o in meta["outputs"]] == [[-1, 10]], meta
     assert int(lines[2]) >= 1  # the metrics name weft_requests_total
     reply = _serve_reply(out)
     assert reply["model_name"] == "digits" and reply["model_version"] == "20", reply
