@@ -621,8 +621,11 @@ WEFT_HD inline void TargetBatch(int64_t b, const TargetArgs& a, const T* anchors
     }
   }
   if (a.negative_mining_ratio > 0) {
-    int64_t negatives = static_cast<int64_t>(static_cast<double>(positives) * a.negative_mining_ratio);
-    if (negatives > n - positives) negatives = n - positives;
+    // Compared in double before converting (Note [Float to int conversions]): an
+    // infinite ratio asks for every remaining anchor, and 0 * inf (no positives) for none.
+    const double want = static_cast<double>(positives) * a.negative_mining_ratio;
+    const int64_t rest = n - positives;
+    const int64_t negatives = !(want > 0) ? 0 : want >= static_cast<double>(rest) ? rest : static_cast<int64_t>(want);
     if (negatives > 0) {
       const T* cp = cls_pred + b * classes * n;
       int64_t cnt = 0;
