@@ -52,3 +52,23 @@ def test_multibox_target_infinite_mining_ratio_takes_every_negative():
     np.testing.assert_array_equal(inf, finite)
     one = weft.nd.contrib.MultiBoxTarget(anc, lab, cls, negative_mining_ratio=1, **kw)[2].asnumpy()
     assert sorted(one[0].tolist()) == [-1, 0, 1]  # ratio 1: one negative, the other ignored
+
+
+@pytest.mark.parametrize("kw", [dict(start=0, stop=4, repeat=2 ** 62), dict(start=0, stop=3, repeat=2 ** 62 + 1)])
+def test_arange_refuses_a_size_times_repeat_beyond_int64(kw):
+    # 4 * 2**62 wrapped to 0: a silently empty array instead of an error.
+    with pytest.raises(weft.MXNetError, match=r"_arange: the number of values times repeat.*overflows"):
+        weft.nd.arange(**kw)
+
+
+@pytest.mark.parametrize("kw", [dict(start=1e30), dict(start=0, stop=1e30), dict(start=float("inf")),
+                                dict(start=float("nan"))])
+def test_arange_refuses_a_huge_or_undefined_length(kw):
+    with pytest.raises(weft.MXNetError, match=r"_arange"):
+        weft.nd.arange(**kw)
+
+
+def test_arange_ordinary_ranges_unchanged():
+    np.testing.assert_array_equal(weft.nd.arange(0, 3, repeat=2).asnumpy(), [0, 0, 1, 1, 2, 2])
+    np.testing.assert_array_equal(weft.nd.arange(2.5).asnumpy(), [0, 1, 2])
+    assert weft.nd.arange(3, 0).shape == (0,)
