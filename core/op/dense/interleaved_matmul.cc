@@ -50,10 +50,11 @@ void Check3D(const std::string& op, const Shape& s, const char* name, const char
 
 // Head size D of a projection axis holding `parts` * heads * D values.
 int64_t HeadDim(const std::string& op, const char* name, int64_t width, int64_t parts, int64_t heads) {
-  WEFT_CHECK(width % (parts * heads) == 0, kShape)
-      << op << ": input '" << name << "' axis 2 (" << width << ") must be a multiple of " << parts << " * heads = "
-      << parts * heads;
-  return width / (parts * heads);
+  int64_t per = 0;  // parts * heads, checked: heads=2**62 overflowed
+  WEFT_CHECK(!__builtin_mul_overflow(parts, heads, &per) && width % per == 0, kShape)
+      << op << ": input '" << name << "' axis 2 (" << width << ") must be a multiple of " << parts << " * heads ("
+      << heads << ")";
+  return width / per;
 }
 
 StridedGemm G(bool ta, bool tb, int64_t m, int64_t n, int64_t k, int64_t batch, double alpha) {

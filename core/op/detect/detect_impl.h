@@ -189,9 +189,13 @@ void BoxNmsBackward(const OpContext& ctx, const Params&, const std::vector<Tenso
     const T* rec = in[1].ptr<T>();
     T* g = out[0].ptr<T>();
     if (req[0] != OpReq::kAddTo) L::For(ctx, rows * w, [=] WEFT_HD(int64_t i) { g[i] = static_cast<T>(A(0)); });
+    const int64_t to_rows = w > 0 ? out[0].Size() / w : 0;
     L::For(ctx, rows, [=] WEFT_HD(int64_t i) {
       const A r = static_cast<A>(rec[i]);
-      if (r < A(0)) return;
+      // record comes from data when the op is called directly: a row that is not one of
+      // data's (NaN, Inf, 1e30 or past the end) is dropped, not converted (undefined) and
+      // written out of bounds.
+      if (!(r >= A(0) && r < static_cast<A>(to_rows))) return;
       const int64_t to = static_cast<int64_t>(r);
       for (int64_t c = 0; c < w; ++c)
         g[to * w + c] = static_cast<T>(static_cast<A>(g[to * w + c]) + static_cast<A>(og[i * w + c]));

@@ -30,7 +30,8 @@ GroupLayout GroupLayoutOf(const Params& p, const Shape& s) {
   GroupLayout l;
   l.groups = p.GetInt("num_groups");
   l.rows = CheckedMul(s[0], l.groups, "GroupNorm: batch x num_groups");
-  l.m = (s[1] / l.groups) * s.ProdRange(2, s.ndim());
+  // Saturating: only an empty batch (rows == 0, no loop reads m) can have a group size beyond int64.
+  l.m = SaturatingMul(s[1] / l.groups, s.ProdRange(2, s.ndim()));
   l.eps = p.GetFloat("eps");
   return l;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
@@ -36,7 +37,9 @@ MomentsPlan MomentsPlanOf(const Params& p, const Shape& in, Shape* out_shape) {
   }
   MomentsPlan plan;
   std::vector<int64_t> stride(static_cast<size_t>(nd), 1);
-  for (int d = nd - 2; d >= 0; --d) stride[static_cast<size_t>(d)] = stride[static_cast<size_t>(d) + 1] * in[d + 1];
+  // Saturating: only a zero-size input's strides can pass int64, and none of them is used.
+  for (int d = nd - 2; d >= 0; --d)
+    stride[static_cast<size_t>(d)] = SaturatingMul(stride[static_cast<size_t>(d) + 1], in[d + 1]);
   Shape out;
   const bool keep = p.GetBool("keepdims");
   for (int d = 0; d < nd; ++d) {

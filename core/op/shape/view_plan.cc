@@ -55,7 +55,7 @@ Shape TileShape(const Params& p, const Shape& in) {
   std::vector<int64_t> d, r;
   TileDims(p, in, &d, &r);
   Shape o;
-  for (size_t i = 0; i < d.size(); ++i) o.push_back(d[i] * r[i]);
+  for (size_t i = 0; i < d.size(); ++i) o.push_back(CheckedMul(d[i], r[i], "tile: output dimension (dim * reps)"));
   return o;
 }
 

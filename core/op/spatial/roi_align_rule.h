@@ -42,7 +42,7 @@ WEFT_HD inline RoiFrame<A> RoiFrameOf(const RoiAlignGeom& g, const T* rois, int6
   RoiFrame<A> f;
   int64_t n = 0;
   if (g.roi_cols == 5) {
-    n = static_cast<int64_t>(static_cast<A>(b[0]));
+    n = TruncI(static_cast<double>(static_cast<A>(b[0])));  // NaN or huge from data: saturated, then off the batch
     ++b;
   }
   f.batch = (n >= 0 && n < g.batch) ? n : -1;
