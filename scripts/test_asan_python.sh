@@ -8,7 +8,7 @@
 #
 # The subset: loaders, NDArray, symbol/executor, autograd, predictor, every
 # op's harness case, the hostile-input and round-trip tests, the RecordIO
-# readers, control flow, inference folding. detect_leaks=0: CPython's own
+# readers, control flow, inference folding, the float-to-int edge cases. detect_leaks=0: CPython's own
 # allocations are not ours. Every sanitizer report is fatal (the library is
 # built with -fno-sanitize-recover; ASan halts on its first error).
 set -euo pipefail
@@ -30,4 +30,4 @@ LD_PRELOAD="$runtime" ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1" 
     tests/python/test_op_harness.py tests/python/test_hostile_roundtrip.py tests/python/test_hostile_attributes.py \
     tests/python/test_io_image_record_native.py tests/python/test_recordio.py \
     tests/python/test_control_flow_symbolic.py tests/python/test_inference_folding.py \
-    tests/python/test_nul_names.py
+    tests/python/test_nul_names.py tests/python/test_float_to_int_edges.py
