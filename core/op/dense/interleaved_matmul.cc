@@ -219,8 +219,9 @@ Shape ForwardShape(const Params& p, const std::string& kind, const std::vector<S
     nnm::Check3D(op, x[0], "queries", "(q_seq_length, batch, heads * head_dim)");
     nnm::Check3D(op, x[1], "keys_values", "(kv_seq_length, batch, 2 * heads * head_dim)");
     nnm::HeadDim(op, "queries", x[0][2], 1, H);
-    WEFT_CHECK(x[1][2] == 2 * x[0][2] && x[1][1] == x[0][1], kShape)
-        << op << ": input 'keys_values' must be (kv_seq_length, " << x[0][1] << ", " << 2 * x[0][2]
+    // Halved rather than doubled: 2 * a 2**62 width overflows int64.
+    WEFT_CHECK(x[1][2] % 2 == 0 && x[1][2] / 2 == x[0][2] && x[1][1] == x[0][1], kShape)
+        << op << ": input 'keys_values' must be (kv_seq_length, " << x[0][1] << ", 2 * " << x[0][2]
         << ") for queries " << x[0].ToString() << ", got " << x[1].ToString();
     return Shape{x[0][1] * H, x[0][0], x[1][0]};
   }

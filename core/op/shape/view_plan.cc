@@ -94,10 +94,10 @@ SumPlan BackwardTilePlan(const Params& p, const Shape&, const Shape& data) {
 Shape RepeatShape(const Params& p, const Shape& in) {
   const int64_t r = p.GetInt("repeats");
   WEFT_CHECK(r >= 0, kInvalidArgument) << "repeat: repeats must be non-negative, got " << r;
-  if (p.IsNone("axis")) return Shape({in.Size() * r});
+  if (p.IsNone("axis")) return Shape({CheckedMul(in.Size(), r, "repeat: output size (size * repeats)")});
   const int ax = NormalizeAxis(p.GetInt("axis"), in.ndim(), "repeat", "data");
   Shape o = in;
-  o[ax] *= r;
+  o[ax] = CheckedMul(o[ax], r, "repeat: output dimension (dim * repeats)");
   return o;
 }
 
