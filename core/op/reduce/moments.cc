@@ -46,12 +46,12 @@ MomentsPlan MomentsPlanOf(const Params& p, const Shape& in, Shape* out_shape) {
     if (red[static_cast<size_t>(d)]) {
       plan.rdim[plan.nr] = in[d];
       plan.rstride[plan.nr++] = stride[static_cast<size_t>(d)];
-      plan.reduced *= in[d];
+      plan.reduced = SaturatingMul(plan.reduced, in[d]);  // past int64 only beside a 0 kept dim
       if (keep) out.push_back(1);
     } else {
       plan.kdim[plan.nk] = in[d];
       plan.kstride[plan.nk++] = stride[static_cast<size_t>(d)];
-      plan.kept *= in[d];
+      plan.kept = SaturatingMul(plan.kept, in[d]);
       out.push_back(in[d]);
     }
   }
