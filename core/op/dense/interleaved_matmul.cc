@@ -255,7 +255,9 @@ void RunPlanCPU(const nnm::InterleavedPlan& plan, const std::vector<TensorView>&
     if (req[o] != OpReq::kNull && req[o] != OpReq::kAddTo)
       out[o].ZeroFill();
   for (const nnm::StridedGemm& g : plan.gemms) {
-    if (req[g.c] == OpReq::kNull || g.m == 0 || g.n == 0) continue;
+    // k == 0: an empty product, already written by the zero fill above (and an empty input may
+    // have no buffer, so its offsets below would be applied to a null pointer).
+    if (req[g.c] == OpReq::kNull || g.m == 0 || g.n == 0 || g.k == 0) continue;
     const bool add = req[g.c] == OpReq::kAddTo;
     const T* a = in[g.a].ptr<T>() + g.a_off;
     const T* b = in[g.b].ptr<T>() + g.b_off;
