@@ -72,3 +72,18 @@ def test_arange_ordinary_ranges_unchanged():
     np.testing.assert_array_equal(weft.nd.arange(0, 3, repeat=2).asnumpy(), [0, 0, 1, 1, 2, 2])
     np.testing.assert_array_equal(weft.nd.arange(2.5).asnumpy(), [0, 1, 2])
     assert weft.nd.arange(3, 0).shape == (0,)
+
+
+@pytest.mark.parametrize("bad", [3.0, -1.0, 1e30, np.inf, np.nan])
+def test_box_encode_match_naming_no_reference_is_masked(bad):
+    # matches index the m=3 reference boxes; one that names none was converted unchecked and
+    # read past refs (garbage targets with mask 1 in a release build).
+    samples = np.ones((1, 2), F32)
+    matches = np.array([[0, bad]], F32)
+    anchors = np.array([[[0.1, 0.1, 0.5, 0.5], [0.2, 0.2, 0.6, 0.6]]], F32)
+    refs = np.array([[[0.1, 0.1, 0.4, 0.4], [0.2, 0.3, 0.5, 0.6], [0.0, 0.0, 0.3, 0.3]]], F32)
+    means, stds = np.zeros(4, F32), np.ones(4, F32)
+    t, m = weft.nd.contrib.box_encode(*(weft.nd.array(x) for x in (samples, matches, anchors, refs, means, stds)))
+    np.testing.assert_array_equal(m.asnumpy(), [[[1, 1, 1, 1], [0, 0, 0, 0]]])
+    np.testing.assert_array_equal(t.asnumpy()[0, 1], [0, 0, 0, 0])
+    assert np.all(t.asnumpy()[0, 0] != 0)  # the valid match is still encoded

@@ -276,10 +276,13 @@ void BoxEncode(const OpContext& ctx, const Params&, const std::vector<TensorView
     T* targets = out[0].ptr<T>();
     T* masks = out[1].ptr<T>();
     L::For(ctx, as[0] * n, [=] WEFT_HD(int64_t i) {
-      const bool valid = static_cast<A>(samples[i]) > A(0.5);
+      // A match that names no reference (NaN, Inf, negative or past m, from data) makes the
+      // sample invalid: it was converted (undefined) and read refs out of bounds.
+      const A mf = static_cast<A>(matches[i]);
+      const bool valid = static_cast<A>(samples[i]) > A(0.5) && mf >= A(0) && mf < static_cast<A>(m);
       A t[4] = {A(0), A(0), A(0), A(0)};
       if (valid) {
-        const int64_t match = static_cast<int64_t>(static_cast<A>(matches[i]));
+        const int64_t match = static_cast<int64_t>(mf);
         A r[4], a[4];
         Load4(refs + ((i / n) * m + match) * 4, r);
         Load4(anchors + i * 4, a);
