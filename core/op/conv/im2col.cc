@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/common/nnx_cpu.h"
@@ -66,14 +67,18 @@ ColGeom ColGeomOf(const Params& p, const Shape& image) {
     g.stride[d] = stride[d];
     g.dilate[d] = dilate[d];
     g.pad[d] = pad[d];
-    const int64_t span = dilate[d] * (kernel[d] - 1) + 1;
-    WEFT_CHECK(g.in[d] + 2 * pad[d] >= span, kShape)
-        << op << ": spatial axis " << d << " of size " << g.in[d] << " (padded " << g.in[d] + 2 * pad[d]
+    // Checked (Note [Checked shape arithmetic]): kernel, dilate and pad come from attributes.
+    const int64_t span = CheckedAdd(CheckedMul(dilate[d], kernel[d] - 1, "im2col: dilated kernel"), 1,
+                                    "im2col: dilated kernel");
+    const int64_t padded = CheckedAdd(g.in[d], CheckedMul(2, pad[d], "im2col: padding"), "im2col: padded size");
+    WEFT_CHECK(padded >= span, kShape)
+        << op << ": spatial axis " << d << " of size " << g.in[d] << " (padded " << padded
         << ") is smaller than the dilated kernel (" << span << ")";
-    g.out[d] = (g.in[d] + 2 * pad[d] - span) / stride[d] + 1;
-    g.K *= kernel[d];
-    g.L *= g.out[d];
-    g.image *= g.in[d];
+    g.out[d] = (padded - span) / stride[d] + 1;
+    // Checked: a zero-size batch may carry spatial dims whose product passes int64.
+    g.K = CheckedMul(g.K, kernel[d], "im2col: kernel size");
+    g.L = CheckedMul(g.L, g.out[d], "im2col: output positions per image");
+    g.image = CheckedMul(g.image, g.in[d], "im2col: image size");
   }
   return g;
 }
@@ -130,7 +135,7 @@ Shape Col2imImage(const Params& p, const Shape& cols) {
   WEFT_CHECK(cols.ndim() == 3, kShape) << op << ": input 'data' must be (batch, channel * prod(kernel), blocks), got "
                                        << cols.ToString();
   int64_t K = 1;
-  for (int64_t k : PerAxis(p, "kernel", nd, 1, 1)) K *= k;
+  for (int64_t k : PerAxis(p, "kernel", nd, 1, 1)) K = CheckedMul(K, k, "col2im: kernel size");
   WEFT_CHECK(cols[1] % K == 0, kShape) << op << ": input 'data' axis 1 (" << cols[1]
                                        << ") must be a multiple of prod(kernel) = " << K;
   Shape img{cols[0], cols[1] / K};

@@ -50,10 +50,11 @@ void Check3D(const std::string& op, const Shape& s, const char* name, const char
 
 // Head size D of a projection axis holding `parts` * heads * D values.
 int64_t HeadDim(const std::string& op, const char* name, int64_t width, int64_t parts, int64_t heads) {
-  WEFT_CHECK(width % (parts * heads) == 0, kShape)
-      << op << ": input '" << name << "' axis 2 (" << width << ") must be a multiple of " << parts << " * heads = "
-      << parts * heads;
-  return width / (parts * heads);
+  int64_t per = 0;  // parts * heads, checked: heads=2**62 overflowed
+  WEFT_CHECK(!__builtin_mul_overflow(parts, heads, &per) && width % per == 0, kShape)
+      << op << ": input '" << name << "' axis 2 (" << width << ") must be a multiple of " << parts << " * heads ("
+      << heads << ")";
+  return width / per;
 }
 
 StridedGemm G(bool ta, bool tb, int64_t m, int64_t n, int64_t k, int64_t batch, double alpha) {
@@ -218,8 +219,9 @@ Shape ForwardShape(const Params& p, const std::string& kind, const std::vector<S
     nnm::Check3D(op, x[0], "queries", "(q_seq_length, batch, heads * head_dim)");
     nnm::Check3D(op, x[1], "keys_values", "(kv_seq_length, batch, 2 * heads * head_dim)");
     nnm::HeadDim(op, "queries", x[0][2], 1, H);
-    WEFT_CHECK(x[1][2] == 2 * x[0][2] && x[1][1] == x[0][1], kShape)
-        << op << ": input 'keys_values' must be (kv_seq_length, " << x[0][1] << ", " << 2 * x[0][2]
+    // Halved rather than doubled: 2 * a 2**62 width overflows int64.
+    WEFT_CHECK(x[1][2] % 2 == 0 && x[1][2] / 2 == x[0][2] && x[1][1] == x[0][1], kShape)
+        << op << ": input 'keys_values' must be (kv_seq_length, " << x[0][1] << ", 2 * " << x[0][2]
         << ") for queries " << x[0].ToString() << ", got " << x[1].ToString();
     return Shape{x[0][1] * H, x[0][0], x[1][0]};
   }
@@ -253,7 +255,9 @@ void RunPlanCPU(const nnm::InterleavedPlan& plan, const std::vector<TensorView>&
     if (req[o] != OpReq::kNull && req[o] != OpReq::kAddTo)
       out[o].ZeroFill();
   for (const nnm::StridedGemm& g : plan.gemms) {
-    if (req[g.c] == OpReq::kNull || g.m == 0 || g.n == 0) continue;
+    // k == 0: an empty product, already written by the zero fill above (and an empty input may
+    // have no buffer, so its offsets below would be applied to a null pointer).
+    if (req[g.c] == OpReq::kNull || g.m == 0 || g.n == 0 || g.k == 0) continue;
     const bool add = req[g.c] == OpReq::kAddTo;
     const T* a = in[g.a].ptr<T>() + g.a_off;
     const T* b = in[g.b].ptr<T>() + g.b_off;

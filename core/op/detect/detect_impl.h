@@ -189,9 +189,13 @@ void BoxNmsBackward(const OpContext& ctx, const Params&, const std::vector<Tenso
     const T* rec = in[1].ptr<T>();
     T* g = out[0].ptr<T>();
     if (req[0] != OpReq::kAddTo) L::For(ctx, rows * w, [=] WEFT_HD(int64_t i) { g[i] = static_cast<T>(A(0)); });
+    const int64_t to_rows = w > 0 ? out[0].Size() / w : 0;
     L::For(ctx, rows, [=] WEFT_HD(int64_t i) {
       const A r = static_cast<A>(rec[i]);
-      if (r < A(0)) return;
+      // record comes from data when the op is called directly: a row that is not one of
+      // data's (NaN, Inf, 1e30 or past the end) is dropped, not converted (undefined) and
+      // written out of bounds.
+      if (!(r >= A(0) && r < static_cast<A>(to_rows))) return;
       const int64_t to = static_cast<int64_t>(r);
       for (int64_t c = 0; c < w; ++c)
         g[to * w + c] = static_cast<T>(static_cast<A>(g[to * w + c]) + static_cast<A>(og[i * w + c]));
@@ -272,10 +276,13 @@ void BoxEncode(const OpContext& ctx, const Params&, const std::vector<TensorView
     T* targets = out[0].ptr<T>();
     T* masks = out[1].ptr<T>();
     L::For(ctx, as[0] * n, [=] WEFT_HD(int64_t i) {
-      const bool valid = static_cast<A>(samples[i]) > A(0.5);
+      // A match that names no reference (NaN, Inf, negative or past m, from data) makes the
+      // sample invalid: it was converted (undefined) and read refs out of bounds.
+      const A mf = static_cast<A>(matches[i]);
+      const bool valid = static_cast<A>(samples[i]) > A(0.5) && mf >= A(0) && mf < static_cast<A>(m);
       A t[4] = {A(0), A(0), A(0), A(0)};
       if (valid) {
-        const int64_t match = static_cast<int64_t>(static_cast<A>(matches[i]));
+        const int64_t match = static_cast<int64_t>(mf);
         A r[4], a[4];
         Load4(refs + ((i / n) * m + match) * 4, r);
         Load4(anchors + i * 4, a);
@@ -621,8 +628,11 @@ WEFT_HD inline void TargetBatch(int64_t b, const TargetArgs& a, const T* anchors
     }
   }
   if (a.negative_mining_ratio > 0) {
-    int64_t negatives = static_cast<int64_t>(static_cast<double>(positives) * a.negative_mining_ratio);
-    if (negatives > n - positives) negatives = n - positives;
+    // Compared in double before converting (Note [Float to int conversions]): an
+    // infinite ratio asks for every remaining anchor, and 0 * inf (no positives) for none.
+    const double want = static_cast<double>(positives) * a.negative_mining_ratio;
+    const int64_t rest = n - positives;
+    const int64_t negatives = !(want > 0) ? 0 : want >= static_cast<double>(rest) ? rest : static_cast<int64_t>(want);
     if (negatives > 0) {
       const T* cp = cls_pred + b * classes * n;
       int64_t cnt = 0;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/common/nnx_util.h"
@@ -26,7 +27,8 @@ bool DetectionShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>*
                                     << "num_anchors), got " << c.ToString();
   WEFT_CHECK(c[1] >= 2, kShape) << op << ": input 'cls_prob': expected at least 2 classes (background and one), "
                                 << "got shape " << c.ToString();
-  AssignShape(in, 1, Shape{c[0], c[2] * 4}, op + ": input 'loc_pred'");
+  AssignShape(in, 1, Shape{c[0], CheckedMul(c[2], 4, (op + ": loc_pred's width (num_anchors * 4)").c_str())},
+              op + ": input 'loc_pred'");
   AssignShape(in, 2, Shape{1, c[2], 4}, op + ": input 'anchor'");
   AssignShape(out, 0, Shape{c[0], c[2], 6}, op + ": output");
   return true;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/common/nnx_util.h"
@@ -44,7 +45,9 @@ bool PriorShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out
                                     << "height, width), got " << d.ToString();
   if (d[2] == 0 || d[3] == 0) return false;
   const int64_t per = static_cast<int64_t>(p.GetFloatTuple("sizes").size() + p.GetFloatTuple("ratios").size()) - 1;
-  AssignShape(out, 0, Shape{1, d[2] * d[3] * per, 4}, p.op()->name + ": output");
+  const int64_t anchors = CheckedMul(CheckedMul(d[2], d[3], "_contrib_MultiBoxPrior: height * width"), per,
+                                     "_contrib_MultiBoxPrior: anchors (height * width * anchors per position)");
+  AssignShape(out, 0, Shape{1, anchors, 4}, p.op()->name + ": output");
   return true;
 }
 

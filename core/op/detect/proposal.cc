@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/common/nnx_util.h"
@@ -38,7 +39,7 @@ bool ProposalShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* 
                                          << "_contrib_MultiProposal for a batch), got shape " << c.ToString();
   AssignShape(in, 1, Shape{c[0], 4 * a, c[2], c[3]}, op + ": input 'bbox_pred'");
   AssignShape(in, 2, Shape{c[0], 3}, op + ": input 'im_info'");
-  const int64_t rows = c[0] * p.GetInt("rpn_post_nms_top_n");
+  const int64_t rows = CheckedMul(c[0], p.GetInt("rpn_post_nms_top_n"), (op + ": batch * rpn_post_nms_top_n").c_str());
   AssignShape(out, 0, Shape{rows, 5}, op + ": output 0 (rois)");
   AssignShape(out, 1, Shape{rows, 1}, op + ": output 1 (score)");
   return true;

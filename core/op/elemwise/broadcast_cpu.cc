@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/base/checked_math.h"
 #include "core/op/elemwise/elemwise_cpu.h"
 #include "core/op/elemwise/elemwise_math.h"
 #include "core/op/op_util.h"
@@ -28,15 +29,17 @@ BroadcastPlan MakeBroadcastPlan(const Shape& lhs, const Shape& rhs, const Shape&
     const bool rb = dim_at(rhs, i) == 1;
     const int pattern = (lb ? 2 : 0) | (rb ? 1 : 0);
     if (pattern == prev_pattern) {
-      plan.dims.back() *= o;  // contiguous with the dim inside it for both inputs
+      plan.dims.back() = SaturatingMul(plan.dims.back(), o);  // contiguous with the dim inside it for both inputs
     } else {
       plan.dims.push_back(o);
       plan.lstride.push_back(lb ? 0 : lrun);
       plan.rstride.push_back(rb ? 0 : rrun);
       prev_pattern = pattern;
     }
-    if (!lb) lrun *= o;
-    if (!rb) rrun *= o;
+    // Saturating: an input's run passes int64 only when the output is empty (a 2**62 dim beside a
+    // 0), and then no stride is used.
+    if (!lb) lrun = SaturatingMul(lrun, o);
+    if (!rb) rrun = SaturatingMul(rrun, o);
   }
   if (plan.dims.empty()) {  // every dim is 1: one element
     plan.dims.push_back(1);

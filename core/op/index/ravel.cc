@@ -56,9 +56,13 @@ WEFT_REGISTER_OP("_ravel_multi_index").add_alias("ravel_multi_index").set_comput
       const int64_t n = out[0].Size();
       std::vector<double> o(static_cast<size_t>(n));
       for (int64_t j = 0; j < n; ++j) {
-        int64_t flat = 0;
-        for (size_t i = 0; i < s.size(); ++i) flat = flat * s[i] + idx[i * static_cast<size_t>(n) + static_cast<size_t>(j)];
-        o[static_cast<size_t>(j)] = static_cast<double>(flat);
+        // Unchecked, as MXNet: indices out of range or a shape whose product passes 2**63 give a
+        // wrapped index. Wrapped in uint64, where it is defined (in int64 it is UB).
+        uint64_t flat = 0;
+        for (size_t i = 0; i < s.size(); ++i)
+          flat = flat * static_cast<uint64_t>(s[i]) +
+                 static_cast<uint64_t>(idx[i * static_cast<size_t>(n) + static_cast<size_t>(j)]);
+        o[static_cast<size_t>(j)] = static_cast<double>(static_cast<int64_t>(flat));
       }
       Store(&o, req[0], out[0]);
     });

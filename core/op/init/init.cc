@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
 #include "core/graph/grad_builder.h"
@@ -87,6 +88,16 @@ struct Range {
   int64_t size = -1;  // -1: inferred from the output (infer_range)
 };
 
+// ceil(n) values, each `repeat` times. n comes from float attributes, so it is
+// checked before it is converted (Note [Float to int conversions]) and the
+// product is checked (Note [Checked shape arithmetic]): stop=1e30 or
+// repeat=2**62 once wrapped to a negative or an empty size.
+int64_t RangeSize(double n, int64_t repeat) {
+  WEFT_CHECK(std::isfinite(n), kInvalidArgument) << "_arange: start, stop and step must be finite";
+  WEFT_CHECK(n < 9.2e18, kShape) << "_arange: the range has " << n << " values, more than an array can hold";
+  return CheckedMul(static_cast<int64_t>(std::max(0.0, n)), repeat, "_arange: the number of values times repeat");
+}
+
 Range PlanRange(const Params& p) {
   Range r;
   r.start = p.GetFloat("start");
@@ -98,12 +109,10 @@ Range PlanRange(const Params& p) {
     if (p.GetBool("infer_range")) return r;
     double stop = r.start;
     r.start = 0;
-    r.size = static_cast<int64_t>(std::max(0.0, std::ceil((stop - r.start) / r.step))) * r.repeat;
+    r.size = RangeSize(std::ceil((stop - r.start) / r.step), r.repeat);
     return r;
   }
-  const double n = std::ceil((p.GetFloat("stop") - r.start) / r.step);
-  WEFT_CHECK(std::isfinite(n), kInvalidArgument) << "_arange: start, stop and step must be finite";
-  r.size = static_cast<int64_t>(std::max(0.0, n)) * r.repeat;
+  r.size = RangeSize(std::ceil((p.GetFloat("stop") - r.start) / r.step), r.repeat);
   return r;
 }
 

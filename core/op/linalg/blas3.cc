@@ -188,7 +188,7 @@ void TriangT(const Params& p, const std::vector<TensorView>& in, OpReq req, cons
   const T* A = in[0].ptr<T>();
   const T* B = in[1].ptr<T>();
   linalg::WithReq<T>(req, out, [&](T* O) {
-    std::memcpy(O, B, sizeof(T) * static_cast<size_t>(out.Size()));
+    if (out.Size() > 0) std::memcpy(O, B, sizeof(T) * static_cast<size_t>(out.Size()));  // an empty B may be null
     ParallelFor(lb.batch, lb.rows * lb.cols * la.rows, [&](int64_t begin, int64_t end) {
       for (int64_t bi = begin; bi < end; ++bi) {
         if (kSolve)

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/base/saturating_cast.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/common/nnx_util.h"
@@ -108,7 +109,7 @@ bool InferSvm(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out, 
             const T* op = o.ptr<T>();
             T* g = out[0].ptr<T>();
             nnm::ForEachIndex(o.Size(), 2, [&](int64_t e) {
-              const int64_t k = static_cast<int64_t>(static_cast<A>(label[e / a.classes]));
+              const int64_t k = SaturatingToInt64(static_cast<double>(static_cast<A>(label[e / a.classes])));  // NaN/Inf labels
               nnm::Put(g, e, req[0], static_cast<A>(nnm::SvmGrad(a, e % a.classes, k, static_cast<double>(static_cast<A>(op[e])))));
             });
           })

@@ -30,7 +30,8 @@ GroupLayout GroupLayoutOf(const Params& p, const Shape& s) {
   GroupLayout l;
   l.groups = p.GetInt("num_groups");
   l.rows = CheckedMul(s[0], l.groups, "GroupNorm: batch x num_groups");
-  l.m = (s[1] / l.groups) * s.ProdRange(2, s.ndim());
+  // Saturating: only an empty batch (rows == 0, no loop reads m) can have a group size beyond int64.
+  l.m = SaturatingMul(s[1] / l.groups, s.ProdRange(2, s.ndim()));
   l.eps = p.GetFloat("eps");
   return l;
 }
@@ -67,7 +68,7 @@ void ForwardCPU(const OpContext&, const Params& p, const std::vector<TensorView>
     T* y = out[0].ptr<T>();
     T* m = out[1].ptr<T>();
     T* s = out[2].ptr<T>();
-    nnm::ForEachIndex(l.rows, 4 * l.m, [&](int64_t r) {
+    nnm::ForEachIndex(l.rows, SaturatingMul(4, l.m), [&](int64_t r) {
       nnm::GroupNormForwardAt<T, nnx_cpu::Acc<T>>(r, l, x, g, b, req[0], y, req[1], m, req[2], s);
     });
   })
@@ -84,11 +85,11 @@ void BackwardCPU(const OpContext&, const Params& p, const std::vector<TensorView
     const T* mean = in[3].ptr<T>();
     const T* sd = in[4].ptr<T>();
     if (req[1] != OpReq::kNull || req[2] != OpReq::kNull)
-      nnm::ForEachIndex(l.groups, 4 * l.m * (l.rows / l.groups), [&](int64_t g) {
+      nnm::ForEachIndex(l.groups, SaturatingMul(SaturatingMul(4, l.m), l.rows / l.groups), [&](int64_t g) {
         nnm::GroupNormBackwardParamAt<T, A>(g, l, gy, x, mean, sd, req[1], out[1].ptr<T>(), req[2], out[2].ptr<T>());
       });
     if (req[0] != OpReq::kNull)
-      nnm::ForEachIndex(l.rows, 6 * l.m, [&](int64_t r) {
+      nnm::ForEachIndex(l.rows, SaturatingMul(6, l.m), [&](int64_t r) {
         nnm::GroupNormBackwardDataAt<T, A>(r, l, gy, x, gamma, mean, sd, req[0], out[0].ptr<T>());
       });
   })

@@ -96,7 +96,7 @@ void BackwardCPU(const OpContext&, const Params& p, const std::vector<TensorView
     const T* y = in[1].ptr<T>();
     const T* norm = in[2].ptr<T>();
     T* gx = out[0].ptr<T>();
-    nnm::ForEachIndex(l.outer * l.inner, 4 * l.n, [&](int64_t k) {
+    nnm::ForEachIndex(l.outer * l.inner, SaturatingMul(4, l.n), [&](int64_t k) {
       nnm::L2NormBackwardAt<T, nnx_cpu::Acc<T>>(k, l, gy, y, norm, req[0], gx);
     });
   })

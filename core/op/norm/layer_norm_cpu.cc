@@ -87,7 +87,7 @@ void BackwardT(const RowNormArgs& a, const TensorView& gy, const TensorView& x, 
   }
   if (req[0] == OpReq::kNull) return;
   T* gxp = gx.ptr<T>();
-  ParallelFor(rows, a.n * 8, [&](int64_t r0, int64_t r1) {
+  ParallelFor(rows, SaturatingMul(a.n, 8), [&](int64_t r0, int64_t r1) {
     std::vector<double> gg(static_cast<size_t>(a.n)), xh(static_cast<size_t>(a.n));
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t base = (r / a.inner) * a.n * a.inner + r % a.inner;

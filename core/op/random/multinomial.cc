@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/base/saturating_cast.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
 #include "core/op/common/copy_cpu.h"
@@ -87,7 +88,7 @@ void MultinomialBackwardCPU(const OpContext&, const Params&, const std::vector<T
   std::vector<double> grad(prob.size(), 0.0);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t j = 0; j < m; ++j) {
-      const int64_t c = static_cast<int64_t>(s[static_cast<size_t>(r * m + j)]);
+      const int64_t c = SaturatingToInt64(s[static_cast<size_t>(r * m + j)]);  // samples may be any float
       if (c < 0 || c >= k) continue;
       grad[static_cast<size_t>(r * k + c)] += g[static_cast<size_t>(r * m + j)] / prob[static_cast<size_t>(r * k + c)];
     }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
@@ -36,19 +37,21 @@ MomentsPlan MomentsPlanOf(const Params& p, const Shape& in, Shape* out_shape) {
   }
   MomentsPlan plan;
   std::vector<int64_t> stride(static_cast<size_t>(nd), 1);
-  for (int d = nd - 2; d >= 0; --d) stride[static_cast<size_t>(d)] = stride[static_cast<size_t>(d) + 1] * in[d + 1];
+  // Saturating: only a zero-size input's strides can pass int64, and none of them is used.
+  for (int d = nd - 2; d >= 0; --d)
+    stride[static_cast<size_t>(d)] = SaturatingMul(stride[static_cast<size_t>(d) + 1], in[d + 1]);
   Shape out;
   const bool keep = p.GetBool("keepdims");
   for (int d = 0; d < nd; ++d) {
     if (red[static_cast<size_t>(d)]) {
       plan.rdim[plan.nr] = in[d];
       plan.rstride[plan.nr++] = stride[static_cast<size_t>(d)];
-      plan.reduced *= in[d];
+      plan.reduced = SaturatingMul(plan.reduced, in[d]);  // past int64 only beside a 0 kept dim
       if (keep) out.push_back(1);
     } else {
       plan.kdim[plan.nk] = in[d];
       plan.kstride[plan.nk++] = stride[static_cast<size_t>(d)];
-      plan.kept *= in[d];
+      plan.kept = SaturatingMul(plan.kept, in[d]);
       out.push_back(in[d]);
     }
   }

@@ -3,6 +3,7 @@
 // deviations), accumulated in double.
 #include "core/op/reduce/moments_cpu.h"
 
+#include "core/base/checked_math.h"
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/op_util.h"
 
@@ -15,9 +16,11 @@ void MomentsCPU(const tensor::MomentsPlan& plan, const TensorView& x, const std:
     const T* xp = x.ptr<T>();
     T* mp = mean.ptr<T>();
     T* vp = var.ptr<T>();
-    ParallelFor(plan.kept, plan.reduced * 4, [&](int64_t b, int64_t e) {
+    ParallelFor(plan.kept, SaturatingMul(plan.reduced, 4), [&](int64_t b, int64_t e) {
       for (int64_t o = b; o < e; ++o) {
-        const int64_t base = plan.KeptOffset(o);
+        // No reduced element (an empty input, whose strides may have saturated): the mean and
+        // variance of nothing are stored without computing an offset into it.
+        const int64_t base = plan.reduced > 0 ? plan.KeptOffset(o) : 0;
         double s = 0;
         for (int64_t r = 0; r < plan.reduced; ++r) s += static_cast<double>(xp[base + plan.ReducedOffset(r)]);
         const double m = s / static_cast<double>(plan.reduced);
@@ -35,7 +38,7 @@ void MomentsCPU(const tensor::MomentsPlan& plan, const TensorView& x, const std:
 
 void MomentsBackwardCPU(const tensor::MomentsPlan& plan, const TensorView& g_mean, const TensorView& g_var,
                         const TensorView& x, const TensorView& mean, OpReq req, const TensorView& gx) {
-  if (req == OpReq::kNull) return;
+  if (req == OpReq::kNull || plan.reduced == 0) return;  // gx is empty: nothing to write
   WEFT_NNX_FLOAT_SWITCH(x.dtype, "_backward_moments", T, {
     const T* gm = g_mean.ptr<T>();
     const T* gv = g_var.ptr<T>();
@@ -43,7 +46,7 @@ void MomentsBackwardCPU(const tensor::MomentsPlan& plan, const TensorView& g_mea
     const T* mp = mean.ptr<T>();
     T* out = gx.ptr<T>();
     const double inv_n = 1.0 / static_cast<double>(plan.reduced);
-    ParallelFor(plan.kept, plan.reduced * 2, [&](int64_t b, int64_t e) {
+    ParallelFor(plan.kept, SaturatingMul(plan.reduced, 2), [&](int64_t b, int64_t e) {
       for (int64_t o = b; o < e; ++o) {
         const int64_t base = plan.KeptOffset(o);
         const double a = static_cast<double>(gm[o]), v2 = 2.0 * static_cast<double>(gv[o]);

@@ -55,7 +55,7 @@ Shape TileShape(const Params& p, const Shape& in) {
   std::vector<int64_t> d, r;
   TileDims(p, in, &d, &r);
   Shape o;
-  for (size_t i = 0; i < d.size(); ++i) o.push_back(d[i] * r[i]);
+  for (size_t i = 0; i < d.size(); ++i) o.push_back(CheckedMul(d[i], r[i], "tile: output dimension (dim * reps)"));
   return o;
 }
 
@@ -94,10 +94,10 @@ SumPlan BackwardTilePlan(const Params& p, const Shape&, const Shape& data) {
 Shape RepeatShape(const Params& p, const Shape& in) {
   const int64_t r = p.GetInt("repeats");
   WEFT_CHECK(r >= 0, kInvalidArgument) << "repeat: repeats must be non-negative, got " << r;
-  if (p.IsNone("axis")) return Shape({in.Size() * r});
+  if (p.IsNone("axis")) return Shape({CheckedMul(in.Size(), r, "repeat: output size (size * repeats)")});
   const int ax = NormalizeAxis(p.GetInt("axis"), in.ndim(), "repeat", "data");
   Shape o = in;
-  o[ax] *= r;
+  o[ax] = CheckedMul(o[ax], r, "repeat: output dimension (dim * repeats)");
   return o;
 }
 
@@ -223,7 +223,10 @@ ViewPlan DepthToSpacePlan(const Params& p, const Shape& in, const Shape& out) {
   const int64_t b = p.GetInt("block_size"), C = in[1], H = in[2], W = in[3], Co = out[1];
   ViewPlan v;
   v.shape = {in[0], Co, H, b, W, b};
-  v.src_stride = {C * H * W, H * W, W, b * Co * H * W, 1, Co * H * W};
+  // Saturating (here and in SpaceToDepthPlan): strides pass int64 only for an empty input with a
+  // 2**62 dim, whose strides are never used.
+  auto mul = [](int64_t x, int64_t y) { return SaturatingMul(x, y); };
+  v.src_stride = {mul(mul(C, H), W), mul(H, W), W, mul(mul(mul(b, Co), H), W), 1, mul(mul(Co, H), W)};
   v.dst_stride = tensor_cpu::ContiguousStrides(v.shape);
   return v;
 }
@@ -233,7 +236,8 @@ ViewPlan SpaceToDepthPlan(const Params& p, const Shape& in, const Shape& out) {
   const int64_t b = p.GetInt("block_size"), C = in[1], H = in[2], W = in[3];
   ViewPlan v;
   v.shape = {in[0], b, b, C, out[2], out[3]};
-  v.src_stride = {C * H * W, W, 1, H * W, b * W, b};
+  auto mul = [](int64_t x, int64_t y) { return SaturatingMul(x, y); };
+  v.src_stride = {mul(mul(C, H), W), W, 1, mul(H, W), mul(b, W), b};
   v.dst_stride = tensor_cpu::ContiguousStrides(v.shape);
   return v;
 }

@@ -48,7 +48,10 @@ void CountSketchT(const std::vector<TensorView>& in, OpReq req, const TensorView
   const T* h = in[1].ptr<T>();
   const T* s = in[2].ptr<T>();
   for (int64_t k = 0; k < d; ++k)
-    WEFT_CHECK(h[k] >= 0 && static_cast<int64_t>(h[k]) < out_dim, kInvalidArgument)
+    // Compared as doubles, not converted first: h may be NaN or 1e30, whose conversion
+    // is undefined (Note [Float to int conversions]); trunc(h) < out_dim iff h < out_dim for h >= 0.
+    WEFT_CHECK(static_cast<double>(h[k]) >= 0 && static_cast<double>(h[k]) < static_cast<double>(out_dim),
+               kInvalidArgument)
         << "_contrib_count_sketch: input 'h' holds " << h[k] << " at column " << k << "; hash indices must lie in [0, "
         << out_dim << ") (out_dim)";
   T* o = out.ptr<T>();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/op_util.h"
@@ -25,7 +26,7 @@ bool FftShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out, 
       << op << ": the last axis of input 'data' " << x.ToString() << " must be "
       << (inverse ? "an even number of interleaved (re, im) values" : "non-empty");
   Shape o = x;
-  o[o.ndim() - 1] = inverse ? last / 2 : 2 * last;
+  o[o.ndim() - 1] = inverse ? last / 2 : CheckedMul(2, last, (op + ": output's last axis (2 * d)").c_str());
   AssignShape(out, 0, o, op + ": output");
   return true;
 }

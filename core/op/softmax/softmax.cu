@@ -250,8 +250,8 @@ void LabelsToDouble(const OpContext& ctx, const TensorView& label, double* dst) 
 // raise an error from a GPU kernel; the CPU clips the same way.
 WEFT_HD inline int64_t ClipLabel(double l, int64_t k) {
   if (!(l >= 0)) return 0;
-  const int64_t v = static_cast<int64_t>(l);
-  return v < k - 1 ? v : k - 1;
+  if (l >= static_cast<double>(k - 1)) return k - 1;  // the CPU's ClipLabel: compared before converting
+  return static_cast<int64_t>(l);
 }
 
 // out[0] = sum over rows of -log softmax(row)[label]: one index runs the rows

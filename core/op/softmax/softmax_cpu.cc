@@ -104,7 +104,9 @@ namespace {
 
 int64_t ClipLabel(double l, int64_t k) {
   if (!(l >= 0)) return 0;  // negative and NaN
-  return std::min(static_cast<int64_t>(l), k - 1);
+  // Compared before converting: an infinite or huge label has no int64 value (Note [Float to int conversions]).
+  if (l >= static_cast<double>(k - 1)) return k - 1;
+  return static_cast<int64_t>(l);
 }
 
 }  // namespace

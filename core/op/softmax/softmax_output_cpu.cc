@@ -9,10 +9,12 @@
 // whose label equals ignore_label (compared as ints) get zero gradient.
 // smooth_alpha > 0 spreads alpha over the other classes: the label's entry is
 // out - 1 + alpha, the others out - alpha / (k - 1).
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/base/saturating_cast.h"
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/softmax/softmax_cpu.h"
 #include "core/op/op_util.h"
@@ -27,7 +29,10 @@ void SoftmaxOutputGradT(const SoftmaxOutputGradParams& p, const TensorView& out,
   using A = Acc<T>;
   const T* op = out.ptr<T>();
   T* gp = gx.ptr<T>();
-  const int ignore = static_cast<int>(p.ignore_label);
+  // Labels and ignore_label compare as truncated values (MXNet compares them as ints), in
+  // double: either may be NaN, infinite or beyond int's range, whose conversion is undefined
+  // (Note [Float to int conversions]); a NaN ignore_label matches no label.
+  const double ignore = std::trunc(p.ignore_label);
 
   const SoftmaxOutputGradView v = SoftmaxOutputGradViewOf(p, out.shape);  // out seen as (rows, k, s)
   const int64_t rows = v.rows, k = v.k, s = v.s;
@@ -37,7 +42,7 @@ void SoftmaxOutputGradT(const SoftmaxOutputGradParams& p, const TensorView& out,
   } else if (p.normalization == 2) {
     int64_t valid = static_cast<int64_t>(lab.size());
     for (double l : lab)
-      if (static_cast<int>(l) == ignore) --valid;
+      if (std::trunc(l) == ignore) --valid;
     count = valid == 0 ? 1.0 : static_cast<double>(valid);
   }
   double scale = p.grad_scale / count;
@@ -50,8 +55,8 @@ void SoftmaxOutputGradT(const SoftmaxOutputGradParams& p, const TensorView& out,
     for (int64_t r = b; r < e; ++r) {
       const int64_t i = r / s, j = r % s;
       const double l = lab[static_cast<size_t>(p.multi_output ? i * s + j : i)];
-      const bool skip = p.use_ignore && static_cast<int>(l) == ignore;
-      const int64_t li = static_cast<int64_t>(l);
+      const bool skip = p.use_ignore && std::trunc(l) == ignore;
+      const int64_t li = SaturatingToInt64(l);
       for (int64_t c = 0; c < k; ++c) {
         const int64_t idx = (i * k + c) * s + j;
         A v = A(0);

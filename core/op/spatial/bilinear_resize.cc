@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/base/saturating_cast.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/common/nnx_util.h"
 #include "core/op/op_def.h"
@@ -56,15 +57,17 @@ std::pair<int64_t, int64_t> ResizeTarget(const Params& p, const std::string& op,
   int64_t oh = 0, ow = 0;
   if (mode == "size") {
     oh = p.IsNone("scale_height") ? p.GetInt("height")
-                                  : static_cast<int64_t>(p.GetFloat("scale_height") * static_cast<double>(d[2]));
+                                  : SaturatingToInt64(p.GetFloat("scale_height") * static_cast<double>(d[2]));
     ow = p.IsNone("scale_width") ? p.GetInt("width")
-                                 : static_cast<int64_t>(p.GetFloat("scale_width") * static_cast<double>(d[3]));
+                                 : SaturatingToInt64(p.GetFloat("scale_width") * static_cast<double>(d[3]));
   } else if (mode == "odd_scale") {
     WEFT_CHECK(!p.IsNone("scale_height") && !p.IsNone("scale_width"), kInvalidArgument)
         << op << ": mode 'odd_scale' needs parameters 'scale_height' and 'scale_width'";
     auto odd = [](int64_t s, double k) {
-      return s % 2 == 0 ? static_cast<int64_t>(static_cast<double>(s) * k)
-                        : static_cast<int64_t>(static_cast<double>(s - 1) * k) + 1;
+      // Scales are float attributes (NaN, Inf): saturated, then refused as an extent below.
+      if (s % 2 == 0) return SaturatingToInt64(static_cast<double>(s) * k);
+      const int64_t v = SaturatingToInt64(static_cast<double>(s - 1) * k);
+      return v == INT64_MAX ? v : v + 1;
     };
     oh = odd(d[2], p.GetFloat("scale_height"));
     ow = odd(d[3], p.GetFloat("scale_width"));

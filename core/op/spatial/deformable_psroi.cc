@@ -44,8 +44,11 @@ Shape DPSOut(const Params& p, const std::string& op, const Shape& d, const Shape
   WEFT_CHECK(od > 0 && gs > 0 && ps > 0 && part > 0 && p.GetInt("sample_per_part") > 0, kInvalidArgument)
       << op << ": parameters 'output_dim', 'group_size', 'pooled_size', 'part_size' and 'sample_per_part' must be "
       << "positive";
-  WEFT_CHECK(d[1] == od * gs * gs, kShape) << op << ": input 'data' " << d.ToString()
-                                           << " must have output_dim * group_size^2 = " << od * gs * gs << " channels";
+  int64_t channels = 0;  // checked: output_dim or group_size at 2**62 overflowed
+  const bool overflow = __builtin_mul_overflow(od, gs, &channels) || __builtin_mul_overflow(channels, gs, &channels);
+  WEFT_CHECK(!overflow && d[1] == channels, kShape)
+      << op << ": input 'data' " << d.ToString() << " must have output_dim * group_size^2 = " << od << " * " << gs
+      << "^2 channels";
   if (trans != nullptr) {
     const Shape& t = *trans;
     WEFT_CHECK(t.ndim() == 4 && t[0] == r[0] && t[1] >= 2 && t[1] % 2 == 0 && od % (t[1] / 2) == 0 && t[2] == part &&

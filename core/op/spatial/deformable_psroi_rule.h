@@ -41,7 +41,7 @@ WEFT_HD inline DPSBin<A> DPSBinOf(const DPSGeom& g, const T* rois, const T* tran
                                   int64_t j) {
   const T* b = rois + r * 5;
   DPSBin<A> bin;
-  const int64_t n = static_cast<int64_t>(static_cast<double>(b[0]));
+  const int64_t n = TruncI(static_cast<double>(b[0]));  // NaN or huge from data: saturated, then off the batch
   bin.n = (n >= 0 && n < g.batch) ? n : -1;
   const A s = static_cast<A>(g.scale), half = static_cast<A>(0.5);
   const A xs = static_cast<A>(RoundHalfAway(static_cast<double>(b[1]))) * s - half;

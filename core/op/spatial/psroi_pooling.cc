@@ -36,8 +36,11 @@ Shape PSOutShape(const Params& p, const std::string& op, const Shape& d, const S
   WEFT_CHECK(od > 0 && ps > 0 && gs > 0, kInvalidArgument)
       << op << ": parameters 'output_dim', 'pooled_size' and 'group_size' must be positive, got " << od << ", " << ps
       << ", " << gs;
-  WEFT_CHECK(d[1] == od * gs * gs, kShape) << op << ": input 'data' " << d.ToString() << " must have output_dim * "
-                                           << "group_size^2 = " << od * gs * gs << " channels";
+  int64_t channels = 0;  // checked: output_dim or group_size at 2**62 overflowed
+  const bool overflow = __builtin_mul_overflow(od, gs, &channels) || __builtin_mul_overflow(channels, gs, &channels);
+  WEFT_CHECK(!overflow && d[1] == channels, kShape)
+      << op << ": input 'data' " << d.ToString() << " must have output_dim * group_size^2 = " << od << " * " << gs
+      << "^2 channels";
   return Shape{r[0], od, ps, ps};
 }
 

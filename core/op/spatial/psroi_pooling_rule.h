@@ -33,7 +33,7 @@ template <typename T>
 WEFT_HD inline PSBin PSRoiBin(const PSRoiGeom& g, const T* rois, int64_t r, int64_t c, int64_t i, int64_t j) {
   const T* b = rois + r * 5;
   PSBin bin;
-  const int64_t n = static_cast<int64_t>(static_cast<double>(b[0]));
+  const int64_t n = TruncI(static_cast<double>(b[0]));  // NaN or huge from data: saturated, then off the batch
   bin.n = (n >= 0 && n < g.batch) ? n : -1;
   const double x0 = static_cast<double>(RoundHalfAway(static_cast<double>(b[1]))) * g.scale;
   const double y0 = static_cast<double>(RoundHalfAway(static_cast<double>(b[2]))) * g.scale;

@@ -42,7 +42,7 @@ WEFT_HD inline RoiFrame<A> RoiFrameOf(const RoiAlignGeom& g, const T* rois, int6
   RoiFrame<A> f;
   int64_t n = 0;
   if (g.roi_cols == 5) {
-    n = static_cast<int64_t>(static_cast<A>(b[0]));
+    n = TruncI(static_cast<double>(static_cast<A>(b[0])));  // NaN or huge from data: saturated, then off the batch
     ++b;
   }
   f.batch = (n >= 0 && n < g.batch) ? n : -1;
@@ -72,7 +72,8 @@ struct Taps4 {
 template <typename A>
 WEFT_HD inline Taps4<A> RoiTaps(A y, A x, int64_t h, int64_t w) {
   Taps4<A> t;
-  if (y < static_cast<A>(-1) || y > static_cast<A>(h) || x < static_cast<A>(-1) || x > static_cast<A>(w)) return t;
+  // Written so a NaN coordinate (from data) is off the map too: it has no int64 value.
+  if (!(y >= static_cast<A>(-1) && y <= static_cast<A>(h) && x >= static_cast<A>(-1) && x <= static_cast<A>(w))) return t;
   if (y <= static_cast<A>(0)) y = static_cast<A>(0);
   if (x <= static_cast<A>(0)) x = static_cast<A>(0);
   int64_t y0 = static_cast<int64_t>(y), x0 = static_cast<int64_t>(x), y1 = y0 + 1, x1 = x0 + 1;

@@ -38,13 +38,17 @@ WEFT_HD inline RoiBin RoiPoolBin(const RoiPoolGeom& g, const T* rois, int64_t r,
   const int64_t y1 = RoundHalfAway(static_cast<double>(b[2]) * g.scale);
   const int64_t x2 = RoundHalfAway(static_cast<double>(b[3]) * g.scale);
   const int64_t y2 = RoundHalfAway(static_cast<double>(b[4]) * g.scale);
-  const int64_t rh = y2 - y1 + 1 > 1 ? y2 - y1 + 1 : 1, rw = x2 - x1 + 1 > 1 ? x2 - x1 + 1 : 1;
-  const double bh = static_cast<double>(rh) / static_cast<double>(g.ph);
-  const double bw = static_cast<double>(rw) / static_cast<double>(g.pw);
-  bin.h0 = ClipI(FloorI(static_cast<double>(i) * bh) + y1, g.h);
-  bin.h1 = ClipI(CeilI(static_cast<double>(i + 1) * bh) + y1, g.h);
-  bin.w0 = ClipI(FloorI(static_cast<double>(j) * bw) + x1, g.w);
-  bin.w1 = ClipI(CeilI(static_cast<double>(j + 1) * bw) + x1, g.w);
+  // Corners from data or an infinite spatial_scale saturate to +-9.2e18, whose int64
+  // difference overflows: the extents are taken in double (exact below 2**53) and the bin
+  // edges added with saturation, then clipped.
+  const double rh = MaxA(static_cast<double>(y2) - static_cast<double>(y1) + 1.0, 1.0);
+  const double rw = MaxA(static_cast<double>(x2) - static_cast<double>(x1) + 1.0, 1.0);
+  const double bh = rh / static_cast<double>(g.ph);
+  const double bw = rw / static_cast<double>(g.pw);
+  bin.h0 = ClipI(SatAddI(FloorI(static_cast<double>(i) * bh), y1), g.h);
+  bin.h1 = ClipI(SatAddI(CeilI(static_cast<double>(i + 1) * bh), y1), g.h);
+  bin.w0 = ClipI(SatAddI(FloorI(static_cast<double>(j) * bw), x1), g.w);
+  bin.w1 = ClipI(SatAddI(CeilI(static_cast<double>(j + 1) * bw), x1), g.w);
   const bool empty = bin.h1 <= bin.h0 || bin.w1 <= bin.w0;
   bin.n = (n >= 0 && n < g.batch && !empty) ? n : -1;
   return bin;

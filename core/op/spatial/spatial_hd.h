@@ -97,6 +97,12 @@ WEFT_HD inline int64_t TruncI(double v) {
 }
 // C's round(): halves away from zero.
 WEFT_HD inline int64_t RoundHalfAway(double v);
+// a + b clamped to int64 (edges built from saturated coordinates).
+WEFT_HD inline int64_t SatAddI(int64_t a, int64_t b) {
+  if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
+  if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
+  return a + b;
+}
 // v clipped to [0, hi].
 WEFT_HD inline int64_t ClipI(int64_t v, int64_t hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
 WEFT_HD inline int64_t CeilI(double v) {
