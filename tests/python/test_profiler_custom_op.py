@@ -129,3 +129,49 @@ def test_custom_op_not_recorded_while_stopped_and_errors_still_reported(trace_fi
     profiler.set_state("stop")
     # the failed call is still timed, and the profiler is left consistent
     assert _custom_rows(profiler.dumps()) == {"MyBroken::pure_python": 1}
+
+
+class _SlowAddOne(MyAddOne):
+    """Sleeps inside forward, so that another thread's call of the same op_type overlaps it."""
+    def forward(self, is_train, req, in_data, out_data, aux):
+        import time
+        time.sleep(0.02)
+        super().forward(is_train, req, in_data, out_data, aux)
+
+
+@mx.operator.register("SlowAddOne")
+class _SlowAddOneProp(CustomAddOneProp):
+    def create_operator(self, ctx, shapes, dtypes):
+        return _SlowAddOne()
+
+
+def test_overlapping_calls_of_one_op_type_on_several_threads(trace_file):
+    # One Task per op_type shared by every call gave "stop() of
+    # 'X::pure_python' without start()" when a forward and a backward (or two
+    # forwards) of one op_type ran at once on two engine workers.
+    import threading
+    profiler.set_state("run")
+    errors = []
+
+    def work(seed):
+        try:
+            for _ in range(5):
+                x = nd.array(np.random.RandomState(seed).randn(3, 4))
+                x.attach_grad()
+                with autograd.record():
+                    y = nd.Custom(x, op_type="SlowAddOne")
+                y.backward()
+                np.testing.assert_allclose(x.grad.asnumpy(), np.ones((3, 4)))
+        except Exception as e:  # pylint: disable=broad-except
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    nd.waitall()
+    profiler.set_state("stop")
+    assert not errors, errors
+    rows = _custom_rows(profiler.dumps())
+    assert rows.get("SlowAddOne::pure_python", 0) == 40  # 4 threads x 5 x (forward + backward)

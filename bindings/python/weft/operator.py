@@ -177,19 +177,30 @@ class _Prop:
 # the profiler is stopped). Not done: MXNet also prefixes the NDArray ops a
 # custom op calls ("MyAddOne::_plus_scalar"); here those keep their own names
 # (the core's op records carry no caller).
+# A Task holds one start time, so two calls of one op_type must never share
+# one: the engine runs a forward and a backward of the same op_type on two
+# worker threads at once, and a custom op may call itself. Each thread keeps a
+# free list of Tasks per op_type; a call takes one and gives it back.
 _PROFILE_LOCK = threading.Lock()
-_PROFILE_TASKS = {}  # op_type -> profiler.Task
+_PROFILE_LOCAL = threading.local()  # .free: op_type -> [profiler.Task] not in use on this thread
 _PROFILE_DOMAIN = []  # [profiler.Domain], made on first use (not at import: it needs the library)
 
 
-def _profile_task(op_type):
-    task = _PROFILE_TASKS.get(op_type)
-    if task is None:
-        with _PROFILE_LOCK:
-            if not _PROFILE_DOMAIN:
-                _PROFILE_DOMAIN.append(_profiler.Domain("Custom Operator"))
-            task = _PROFILE_TASKS.setdefault(op_type, _PROFILE_DOMAIN[0].new_task(op_type + "::pure_python"))
-    return task
+def _take_profile_task(op_type):
+    free = getattr(_PROFILE_LOCAL, "free", None)
+    if free is None:
+        free = _PROFILE_LOCAL.free = {}
+    tasks = free.setdefault(op_type, [])
+    if tasks:
+        return tasks.pop()
+    with _PROFILE_LOCK:
+        if not _PROFILE_DOMAIN:
+            _PROFILE_DOMAIN.append(_profiler.Domain("Custom Operator"))
+    return _PROFILE_DOMAIN[0].new_task(op_type + "::pure_python")
+
+
+def _give_back_profile_task(op_type, task):
+    _PROFILE_LOCAL.free[op_type].append(task)
 
 
 class _Op:
@@ -349,13 +360,14 @@ def _forward(op, is_train, num, arrays, tags, reqs):
         obj = ffi.from_handle(op)
         g = _arrays(num, arrays, tags)
         req = [_REQ[reqs[i]] for i in range(num) if tags[i] == 1]
-        task = _profile_task(obj.op_type)  # Note [Custom ops in the profiler]
+        task = _take_profile_task(obj.op_type)  # Note [Custom ops in the profiler]
         task.start()
         try:
             with _autograd.pause(train_mode=bool(is_train)):
                 obj.op.forward(is_train=bool(is_train), req=req, in_data=g[0], out_data=g[1], aux=g[4])
         finally:
             task.stop()
+            _give_back_profile_task(obj.op_type, task)
         return 0
     except BaseException as e:  # pylint: disable=broad-except
         return _fail("forward", e)
@@ -367,13 +379,14 @@ def _backward(op, num, arrays, tags, reqs):
         obj = ffi.from_handle(op)
         g = _arrays(num, arrays, tags)
         req = [_REQ[reqs[i]] for i in range(num) if tags[i] == 2]
-        task = _profile_task(obj.op_type)
+        task = _take_profile_task(obj.op_type)
         task.start()
         try:
             with _autograd.pause(train_mode=True):
                 obj.op.backward(req=req, out_grad=g[3], in_data=g[0], out_data=g[1], in_grad=g[2], aux=g[4])
         finally:
             task.stop()
+            _give_back_profile_task(obj.op_type, task)
         return 0
     except BaseException as e:  # pylint: disable=broad-except
         return _fail("backward", e)
