@@ -49,7 +49,12 @@ namespace weft {
 //  4. A result dim equal to one unknown input dim's sentinel in every run is
 //     that dim passed through (FullyConnected's batch dim to its output, data's
 //     to SoftmaxOutput's label): where the pass knows it, it fills the input
-//     dim backward.
+//     dim backward. So is one equal to a whole multiple c of it in every run
+//     (Reshape(-1) of (16, 0) gives 16 times the 0, as Flatten does): the
+//     input dim is the known result dim / c, a ShapeError naming the node when
+//     c does not divide it (MXNet's Reshape infers such a dim backward from
+//     the output's size; Gluon's RNN weights reach _rnn_param_concat that
+//     way, Note [RNN parameter concat] in core/op/shape/concat.cc).
 // Custom ops (the user's CustomOpProp.infer_shape) get no sentinel runs. A
 // sentinel never leaves this file: a dim that depends on one differs between
 // runs and stays unknown.
@@ -124,8 +129,11 @@ void CheckAgainstGuess(const Node& n, const Slots& sl, size_t s, const Shape& gu
 // Whether the op also accepts partial input s completed otherwise than its fill
 // `guess` (LeakyReLU's gamma (1,) besides its guess (channels,)): then the fill
 // is a guess, not what the other shapes determine.
+// `in` and `out` are what the op is given besides: in step 1 its own fills
+// for the other inputs and the known outputs, so that a fill the outputs force
+// (_rnn_param_concat's equal shares of a known output) is no guess.
 bool AcceptsOther(const Node& n, const Slots& sl, size_t s, const Shape& guess, std::vector<Shape> in,
-                  const std::vector<Shape>& entry) {
+                  const std::vector<Shape>& entry, std::vector<Shape> out) {
   Shape other = entry[sl.ids[s]];
   bool all_ones = true;
   for (int d = 0; d < other.ndim(); ++d)
@@ -133,7 +141,6 @@ bool AcceptsOther(const Node& n, const Slots& sl, size_t s, const Shape& guess, 
   for (int d = 0; d < other.ndim(); ++d)
     if (other[d] < 0) other[d] = all_ones ? kSentinelBase : 1;
   in[s] = other;
-  std::vector<Shape> out(sl.ids.size() - sl.num_in, Shape::Unknown());
   try {
     n.op->InferShape(n.params, &in, &out);
   } catch (const Error&) {
@@ -156,7 +163,7 @@ bool ExactStep(const Node& n, const Slots& sl, std::vector<Shape>* entry) {
     const MergeResult m = MergeShape(&merged, in[s]);
     if (m == MergeResult::kConflict) CheckAgainstGuess(n, sl, s, in[s], given_in, given_out, *entry);
     // What the op filled may rest on a guess: the sentinel step decides.
-    if (m == MergeResult::kConflict || (m == MergeResult::kChanged && AcceptsOther(n, sl, s, in[s], given_in, *entry)))
+    if (m == MergeResult::kConflict || (m == MergeResult::kChanged && AcceptsOther(n, sl, s, in[s], in, *entry, given_out)))
       return false;
   }
   bool changed = false;
@@ -195,30 +202,46 @@ bool SameShapeStep(const Node& n, const Slots& sl, std::vector<Shape>* entry) {
   return changed;
 }
 
-// The input dim whose sentinel dim d of slot s's result is in every run that
-// passed (the dim is passed through: FullyConnected's batch dim to its output,
-// Convolution's to its output, data's to SoftmaxOutput's label), or -1.
-int PassedThrough(const std::vector<Shape> res[], const bool ok[], size_t num_unknown, size_t s, int d) {
+// Whether `got` is exactly `factor` times `sentinel` (no overflow: divides).
+bool IsMultiple(int64_t got, int64_t sentinel, int64_t factor) {
+  return got >= 0 && got % sentinel == 0 && got / sentinel == factor;
+}
+
+// Dim d of slot s's result is `factor` times the unknown input dim `k` in
+// every run that passed (factor 1: the dim is passed through, FullyConnected's
+// batch dim to its output, data's to SoftmaxOutput's label; factor 16:
+// Reshape(-1) of (16, 0)).
+struct PassedDim {
+  int k = -1;  // index into the unknown input dims, -1 when none
+  int64_t factor = 1;
+};
+
+PassedDim PassedThrough(const std::vector<Shape> res[], const bool ok[], size_t num_unknown, size_t s, int d) {
   for (int run = 0; run < kSentinelRuns; ++run) {
     if (!ok[run]) continue;
     const Shape& r = res[run][s];
-    if (!r.known() || r.ndim() <= d) return -1;
+    if (!r.known() || r.ndim() <= d) return {};
   }
   const int num = static_cast<int>(num_unknown);
-  if (res[0][s][d] != Sentinel(0, 0, num) || res[1][s][d] != Sentinel(1, 0, num)) return -1;
-  if (ok[2] && res[2][s][d] != 1) return -1;
-  if (num > 1 && !ok[3]) return -1;  // several unknown dims and no run telling them apart
+  const int64_t r0 = res[0][s][d];
+  if (r0 <= 0 || r0 % Sentinel(0, 0, num) != 0) return {};
+  const int64_t factor = r0 / Sentinel(0, 0, num);
+  if (!IsMultiple(res[1][s][d], Sentinel(1, 0, num), factor)) return {};
+  if (ok[2] && res[2][s][d] != factor) return {};
+  if (num > 1 && !ok[3]) return {};  // several unknown dims and no run telling them apart
   for (int k = 0; k < num; ++k) {
     bool all = true;
-    for (int run = 3; run < kSentinelRuns && all; ++run) all = !ok[run] || res[run][s][d] == Sentinel(run, k, num);
-    if (all) return k;
+    for (int run = 3; run < kSentinelRuns && all; ++run)
+      all = !ok[run] || IsMultiple(res[run][s][d], Sentinel(run, k, num), factor);
+    if (all) return {k, factor};
   }
-  return -1;
+  return {};
 }
 
 // Backward over a passed-through dim: a known dim of the slot it reaches gives
 // the unknown input dim (MXNet's FullyConnected fills data's batch dim from its
-// output the same way, in its own shape function).
+// output the same way, in its own shape function; its Reshape an input dim
+// from the output's size).
 bool PassThroughStep(const Node& n, const Slots& sl, const std::vector<Shape> res[], const bool ok[],
                      const std::vector<std::pair<size_t, int>>& unknown, std::vector<Shape>* entry) {
   bool changed = false;
@@ -228,13 +251,19 @@ bool PassThroughStep(const Node& n, const Slots& sl, const std::vector<Shape> re
     for (int d = 0; d < have.ndim(); ++d) {
       if (have[d] < 0) continue;
       if (res[0][s].known() && res[0][s].ndim() != have.ndim()) break;
-      const int k = PassedThrough(res, ok, unknown.size(), s, d);
-      if (k < 0) continue;
-      Shape in = (*entry)[sl.ids[unknown[static_cast<size_t>(k)].first]];
-      const int dim = unknown[static_cast<size_t>(k)].second;
+      const PassedDim p = PassedThrough(res, ok, unknown.size(), s, d);
+      if (p.k < 0) continue;
+      const size_t slot = unknown[static_cast<size_t>(p.k)].first;
+      Shape in = (*entry)[sl.ids[slot]];
+      const int dim = unknown[static_cast<size_t>(p.k)].second;
       if (in[dim] >= 0) continue;  // filled earlier in this loop
-      in[dim] = have[d];
-      changed |= MergeInto(n, sl, unknown[static_cast<size_t>(k)].first, in, entry);
+      if (have[d] % p.factor != 0)
+        WEFT_THROW(kShape) << "node '" << n.name << "' (" << n.op->name << "): " << sl.Name(s) << " has shape "
+                           << PartialShapeString(have) << ", whose dim " << d << " must be " << p.factor
+                           << " times dim " << dim << " of " << sl.Name(slot) << " (shape " << PartialShapeString(in)
+                           << "), but " << have[d] << " is not divisible by " << p.factor;
+      in[dim] = have[d] / p.factor;
+      changed |= MergeInto(n, sl, slot, in, entry);
     }
   }
   return changed;
@@ -321,7 +350,8 @@ bool SentinelStep(const Node& n, const Slots& sl, std::vector<Shape>* entry) {
       // op only guessed (step 1), makes the attempt useless, not an error.
       Shape merged = (*entry)[sl.ids[s]];
       usable = MergeShape(&merged, got[s]) != MergeResult::kConflict &&
-               !(s < sl.num_in && hidden[s] && AcceptsOther(n, sl, s, got[s], given0, *entry));
+               !(s < sl.num_in && hidden[s] && AcceptsOther(n, sl, s, got[s], given0, *entry,
+                                                           std::vector<Shape>(sl.ids.size() - sl.num_in, Shape::Unknown())));
     }
     if (!usable) continue;
     bool changed = false;

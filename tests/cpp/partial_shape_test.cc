@@ -84,5 +84,30 @@ TEST(PartialShape, ConflictNamesTheNode) {
   }
 }
 
+// Note [Partial shapes] step 4 with a factor: Reshape(-1) of (16, ?) gives 16
+// times the unknown dim, so the output's size fills it; _rnn_param_concat
+// (Note [RNN parameter concat]) shares its output between two unknown inputs.
+TEST(PartialShape, ReshapeOfPartialFilledFromConcatOutput) {
+  Symbol w1 = Symbol::Variable("w1"), w2 = Symbol::Variable("w2"), b = Symbol::Variable("b");
+  Symbol cat = Op("_rnn_param_concat", "cat",
+                  {Op("Reshape", "r1", {w1}, {{"shape", "(-1,)"}}), Op("Reshape", "r2", {w2}, {{"shape", "(-1,)"}}), b},
+                  {{"num_args", "3"}, {"dim", "0"}});
+  Symbol s = Op("elemwise_add", "s", {cat, Symbol::Variable("o")});
+  IndexedGraph g(s.outputs);
+  ShapeInference r = InferShapes(g, {{"w1", Shape{16, U}}, {"w2", Shape{16, U}}, {"b", Shape{8}}, {"o", Shape{104}}});
+  EXPECT_EQ(r.num_unknown, 0u);
+  for (uint32_t nid : g.arg_nodes()) {
+    const std::string& name = g[nid].source->name;
+    if (name == "w1" || name == "w2") EXPECT_EQ(r.entry[g.entry_id(nid, 0)], (Shape{16, 3})) << name;
+  }
+  try {
+    InferShapes(g, {{"w1", Shape{16, U}}, {"w2", Shape{16, U}}, {"b", Shape{8}}, {"o", Shape{108}}});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::kShape);
+    EXPECT_NE(std::string(e.what()).find("not divisible by 16"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace weft

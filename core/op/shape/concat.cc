@@ -50,52 +50,126 @@ void ConcatInputFromOutput(const Params& p, std::vector<Shape>* in, const Shape&
   (*in)[unknown] = s;
 }
 
-bool ConcatShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
-  CheckNumArgs(p, "Concat");
-  if ((*out)[0].known()) ConcatInputFromOutput(p, in, (*out)[0]);
+// The forward rule, shared with _rnn_param_concat (errors name `op`).
+bool ConcatForwardShape(const char* op, const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
   if (!tensor::AllKnown(*in)) return false;
   const Shape& first = (*in)[0];
-  const int axis = tensor::NormalizeAxis(p.GetInt("dim"), first.ndim(), "Concat", "arg0", 0, "dim");
+  const int axis = tensor::NormalizeAxis(p.GetInt("dim"), first.ndim(), op, "arg0", 0, "dim");
   Shape o = first;
   o[axis] = 0;
+  const std::string joined = std::string(op) + ": joined axis";
   for (size_t i = 0; i < in->size(); ++i) {
     const Shape& s = (*in)[i];
     bool ok = s.ndim() == first.ndim();
     for (int k = 0; ok && k < s.ndim(); ++k) ok = k == axis || s[k] == first[k];
-    WEFT_CHECK(ok, kShape) << "Concat: input '" << ArgName(i) << "' has shape " << s.ToString()
+    WEFT_CHECK(ok, kShape) << op << ": input '" << ArgName(i) << "' has shape " << s.ToString()
                            << ", which does not match shape " << first.ToString() << " of 'arg0' outside dim "
                            << axis;
-    o[axis] = CheckedAdd(o[axis], s[axis], "Concat: joined axis");  // Note [Checked shape arithmetic]
+    o[axis] = CheckedAdd(o[axis], s[axis], joined.c_str());  // Note [Checked shape arithmetic]
   }
-  AssignShape(out, 0, o, "Concat: output");
+  AssignShape(out, 0, o, std::string(op) + ": output");
   return true;
 }
 
-WEFT_REGISTER_OP("Concat").set_compute_gpu(WEFT_GPU(cuda::ConcatGpu))
-    .describe("Joins arrays along an existing axis `dim`.\n\n"
-              "All inputs must have the same shape except along dim, e.g. (2, 3) and (2, 4) with "
-              "dim=1 give (2, 7).")
-    .add_alias("concat")
-    .add_alias("_rnn_param_concat")  // Gluon 1.9.1 RNN layers join their weights with it (tests/python/test_swapaxis_bilstm_export.py)
-    .set_variadic("num_args")
-    .add_required_param("num_args", ParamType::kInt, "Number of inputs to join.")
-    .add_param("dim", ParamType::kInt, "1", "The axis along which to join (negative counts from the end).")
-    .set_infer_shape(ConcatShape)
-    .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
-                        const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-      const int axis = tensor::NormalizeAxis(p.GetInt("dim"), out[0].ndim(), "Concat", "arg0", 0, "dim");
-      tensor_cpu::ConcatCPU(in, out[0].shape.ProdRange(0, axis), req[0], out[0]);
-    })
-    .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
-      // Each input gets its part of out_grad (the inputs give the part sizes).
-      GradBuilder b(n);
-      std::vector<NodeEntry> in = {og[0]};
-      in.insert(in.end(), n->inputs.begin(), n->inputs.end());
-      const NodePtr g = b.NodeWithAttrs("_backward_Concat", in);
-      std::vector<NodeEntry> r;
-      for (uint32_t i = 0; i < n->inputs.size(); ++i) r.push_back(OutputOf(g, i));
-      return r;
-    });
+bool ConcatShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+  CheckNumArgs(p, "Concat");
+  if ((*out)[0].known()) ConcatInputFromOutput(p, in, (*out)[0]);
+  return ConcatForwardShape("Concat", p, in, out);
+}
+
+void ConcatCompute(const OpContext&, const Params& p, const std::vector<TensorView>& in,
+                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  const int axis = tensor::NormalizeAxis(p.GetInt("dim"), out[0].ndim(), "Concat", "arg0", 0, "dim");
+  tensor_cpu::ConcatCPU(in, out[0].shape.ProdRange(0, axis), req[0], out[0]);
+}
+
+// Each input gets its part of out_grad (the inputs give the part sizes).
+std::vector<NodeEntry> ConcatGradient(const NodePtr& n, const std::vector<NodeEntry>& og) {
+  GradBuilder b(n);
+  std::vector<NodeEntry> in = {og[0]};
+  in.insert(in.end(), n->inputs.begin(), n->inputs.end());
+  const NodePtr g = b.NodeWithAttrs("_backward_Concat", in);
+  std::vector<NodeEntry> r;
+  for (uint32_t i = 0; i < n->inputs.size(); ++i) r.push_back(OutputOf(g, i));
+  return r;
+}
+
+// Concat and _rnn_param_concat: one schema and the same kernels and gradient;
+// they differ only in shape inference.
+OpDef& DeclareConcat(const char* name, const char* doc, FInferShape infer) {
+  return OpRegistry::Get()->Add(name).set_compute_gpu(WEFT_GPU(cuda::ConcatGpu))
+      .describe(doc)
+      .set_variadic("num_args")
+      .add_required_param("num_args", ParamType::kInt, "Number of inputs to join.")
+      .add_param("dim", ParamType::kInt, "1", "The axis along which to join (negative counts from the end).")
+      .set_infer_shape(std::move(infer))
+      .set_compute_cpu(ConcatCompute)
+      .set_gradient(ConcatGradient);
+}
+
+[[maybe_unused]] OpDef& reg_concat =
+    DeclareConcat("Concat",
+                  "Joins arrays along an existing axis `dim`.\n\n"
+                  "All inputs must have the same shape except along dim, e.g. (2, 3) and (2, 4) with "
+                  "dim=1 give (2, 7).",
+                  ConcatShape)
+        .add_alias("concat");
+
+// ---- _rnn_param_concat ----
+
+// Note [RNN parameter concat]
+// Gluon 1.9.1's RNN layers join their flattened weights with
+// _rnn_param_concat (Gluon 1.9.1's _RNNLayer._forward_kernel), Concat's
+// kernels under MXNet's RNNParamConcatShape (src/operator/nn/concat.cc): with
+// the output known (the fused RNN op sizes its `parameters` from data), up to
+// two unknown inputs each get an equal share of what the known inputs leave
+// along dim. Two, because a bidirectional layer's l0 and r0 i2h weights are
+// the ones whose input size only data gives, and they are equal. Concat
+// itself keeps MXNet's rule of at most one unknown input. Each weight reaches
+// the concat through Reshape(-1) from a __shape__ like (16, 0); the graph pass
+// then recovers the 0 from the share (Note [Partial shapes], step 4).
+void RNNParamConcatInputsFromOutput(const Params& p, std::vector<Shape>* in, const Shape& o) {
+  std::vector<size_t> unknown;
+  for (size_t i = 0; i < in->size(); ++i)
+    if (!(*in)[i].known()) unknown.push_back(i);
+  if (unknown.empty()) return;
+  WEFT_CHECK(unknown.size() <= 2, kShape) << "_rnn_param_concat: expects at most 2 inputs of unknown shape "
+                                              "given the output's, got "
+                                           << unknown.size();
+  const int axis =
+      tensor::NormalizeAxis(p.GetInt("dim"), o.ndim(), "_rnn_param_concat", "output", 0, "dim");
+  int64_t rest = o[axis];
+  for (size_t i = 0; i < in->size(); ++i) {
+    const Shape& k = (*in)[i];
+    if (!k.known()) continue;
+    WEFT_CHECK(k.ndim() == o.ndim(), kShape) << "_rnn_param_concat: input '" << ArgName(i) << "' has shape "
+                                             << k.ToString() << ", the output " << o.ToString();
+    WEFT_CHECK(k[axis] >= 0 && k[axis] <= rest, kShape)
+        << "_rnn_param_concat: the known inputs are longer along dim " << axis << " than the output "
+        << o.ToString();
+    rest -= k[axis];
+  }
+  const int64_t parts = static_cast<int64_t>(unknown.size());
+  WEFT_CHECK(rest % parts == 0, kShape) << "_rnn_param_concat: the " << rest << " elements along dim " << axis
+                                        << " that the known inputs leave of the output " << o.ToString()
+                                        << " do not split equally between its " << parts << " unknown inputs";
+  Shape s = o;
+  s[axis] = rest / parts;
+  for (size_t i : unknown) (*in)[i] = s;
+}
+
+bool RNNParamConcatShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
+  CheckNumArgs(p, "_rnn_param_concat");
+  if ((*out)[0].known()) RNNParamConcatInputsFromOutput(p, in, (*out)[0]);
+  return ConcatForwardShape("_rnn_param_concat", p, in, out);
+}
+
+[[maybe_unused]] OpDef& reg_rnn_param_concat = DeclareConcat(
+    "_rnn_param_concat",
+    "Joins arrays along an existing axis `dim` as Concat does; Gluon's RNN layers join their "
+    "flattened weights with it. Shape inference also fills up to two unknown inputs from the "
+    "output, each with an equal share of what the known inputs leave along dim.",
+    RNNParamConcatShape);
 
 // ---- stack ----
 

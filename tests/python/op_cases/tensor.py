@@ -292,6 +292,11 @@ CASES["Concat"] = [
     C(ins(rand((4, 2), F16)), lambda x: x.copy(), name="single"),
     C(ins(rand_bf16((2, 3)), rand_bf16((2, 2))), bf16_ref(lambda *x: np.concatenate(x, axis=1)), name="bfloat16"),
 ]
+# Concat's kernels; its own part is shape inference (tests/python/test_rnn_param_concat.py).
+CASES["_rnn_param_concat"] = [
+    C(ins(rand((12,)), rand((8,)), rand((4,))), lambda *x: np.concatenate(x, axis=0), dim=0, name="flat_weights"),
+    C(ins(rand((2, 3)), rand((2, 4))), lambda *x: np.concatenate(x, axis=1), name="default_dim1"),
+]
 CASES["stack"] = [
     C(ins(rand((2, 3)), rand((2, 3))), lambda *x: np.stack(x, axis=0), name="axis0"),
     C(ins(rand((2, 3)), rand((2, 3)), rand((2, 3))), lambda *x: np.stack(x, axis=2), axis=2, name="axis_end"),

@@ -179,7 +179,9 @@ class _RNNLayer(HybridBlock):
         params = [F.reshape(kwargs["{}{}_{}_{}".format(d, l, g, t)], shape=(-1,))
                   for t in ["weight", "bias"] for l in range(self._num_layers)
                   for d in ["l", "r"][:self._dir] for g in ["i2h", "h2h"]]
-        params = F.concat(*params, dim=0)
+        # MXNet 1.9.1 joins them with _rnn_param_concat, whose shape inference fills the weights
+        # that only data sizes (Note [RNN parameter concat], core/op/shape/concat.cc).
+        params = F._internal._rnn_param_concat(*params, dim=0)
         rnn = F.RNN(inputs, params, *states, state_size=self._hidden_size, num_layers=self._num_layers,
                     bidirectional=self._dir == 2, p=self._dropout, state_outputs=True, mode=self._mode)
         outputs, states = rnn[0], [rnn[i] for i in range(1, 3 if self._mode == "lstm" else 2)]

@@ -87,7 +87,7 @@ def flatten(b, node):
     b.node("Flatten", [node.inputs[0]], outputs=[node.outputs[0]], name=node.name, axis=1)
 
 
-@register("Concat", "concat")
+@register("Concat", "concat", "_rnn_param_concat")
 def concat(b, node):
     b.node("Concat", node.inputs, outputs=[node.outputs[0]], name=node.name, axis=node.int("dim", 1))
 
