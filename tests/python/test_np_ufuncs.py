@@ -249,6 +249,34 @@ def test_logical_and_bitwise():
         np.bitwise_and(arr(onp.ones(2, "float32")), 1)
 
 
+def test_bitwise_on_the_engine_broadcasting_and_promoting():
+    # MXNet's _npi_bitwise_* kernels (no host round trip): broadcasting, mixed
+    # integer dtypes promoted first, scalars on either side, out=, zero-size.
+    rng = onp.random.default_rng(7)
+    a = rng.integers(-2**40, 2**40, size=(2, 3, 4)).astype("int64")
+    b = rng.integers(-100, 100, size=(3, 1)).astype("int32")
+    for name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+        r = getattr(np, name)(arr(a), arr(b))
+        want = getattr(onp, name)(a, b)
+        assert r.dtype == want.dtype and r.shape == want.shape
+        onp.testing.assert_array_equal(r.asnumpy(), want)
+        onp.testing.assert_array_equal(getattr(np, name)(5, arr(b)).asnumpy(), getattr(onp, name)(5, b))
+        z = getattr(np, name)(arr(onp.zeros((0, 4), "int32")), arr(onp.ones((1, 4), "int32")))
+        assert z.shape == (0, 4)
+    u = onp.array([0, 7, 255], dtype="uint8")
+    out = np.zeros(3, dtype="uint8")
+    np.bitwise_xor(arr(u), arr(onp.array([255, 1, 15], "uint8")), out=out)
+    onp.testing.assert_array_equal(out.asnumpy(), u ^ onp.array([255, 1, 15], "uint8"))
+    onp.testing.assert_array_equal((~arr(onp.array([-128, 0, 127], "int8"))).asnumpy(),
+                                   ~onp.array([-128, 0, 127], "int8"))
+    with pytest.raises(ValueError, match="bitwise_or"):
+        np.bitwise_or(arr(onp.ones((2, 3), "int32")), arr(onp.ones((4,), "int32")))
+    with pytest.raises(TypeError, match="bitwise_not"):
+        np.bitwise_not(arr(onp.ones(2, "float64")))
+    with pytest.raises(TypeError, match="bitwise_xor"):
+        np.bitwise_xor(arr(onp.ones(2, "int32")), 1.5)
+
+
 def test_lcm_and_ldexp():
     a = onp.array([4, 6, 0, -12, 21], dtype="int64")
     b = onp.array([6, 4, 5, 18, 6], dtype="int64")

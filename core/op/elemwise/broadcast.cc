@@ -17,9 +17,29 @@
 #include "core/op/op_def.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/elemwise/broadcast_gpu.h"
+#include "core/op/elemwise/broadcast_shape.h"
 #include "core/op/op_util.h"
 
 namespace weft {
+
+bool BroadcastBinaryInfer(const OpDef& op, std::vector<Shape>* in, std::vector<Shape>* out) {
+  const Shape& l = (*in)[0];
+  const Shape& r = (*in)[1];
+  if (!l.known() || !r.known()) return false;
+  const int nd = std::max(l.ndim(), r.ndim());
+  Shape o(std::vector<int64_t>(static_cast<size_t>(nd), 1));
+  for (int i = 0; i < nd; ++i) {
+    const int li = i - (nd - l.ndim()), ri = i - (nd - r.ndim());
+    const int64_t a = li >= 0 ? l[li] : 1, b = ri >= 0 ? r[ri] : 1;
+    WEFT_CHECK(a == b || a == 1 || b == 1, kShape)
+        << op.name << ": operands could not be broadcast together with shapes " << l.ToString()
+        << " (lhs) and " << r.ToString() << " (rhs)";
+    o[i] = a == 1 ? b : a;
+  }
+  AssignShape(out, 0, o, op.name + ": output");
+  return true;
+}
+
 namespace {
 
 using elemwise_cpu::BinaryKind;
@@ -57,25 +77,6 @@ const BroadcastOpEntry kBroadcastOps[] = {
     {"broadcast_hypot", nullptr, BinaryKind::kHypot,
      "Returns the hypotenuse of a right angled triangle, given its \"legs\""},
 };
-
-// MXNet's BinaryBroadcastShape (a 0 dim broadcasts with 1, like NumPy).
-bool BroadcastBinaryInfer(const OpDef& op, std::vector<Shape>* in, std::vector<Shape>* out) {
-  const Shape& l = (*in)[0];
-  const Shape& r = (*in)[1];
-  if (!l.known() || !r.known()) return false;
-  const int nd = std::max(l.ndim(), r.ndim());
-  Shape o(std::vector<int64_t>(static_cast<size_t>(nd), 1));
-  for (int i = 0; i < nd; ++i) {
-    const int li = i - (nd - l.ndim()), ri = i - (nd - r.ndim());
-    const int64_t a = li >= 0 ? l[li] : 1, b = ri >= 0 ? r[ri] : 1;
-    WEFT_CHECK(a == b || a == 1 || b == 1, kShape)
-        << op.name << ": operands could not be broadcast together with shapes " << l.ToString()
-        << " (lhs) and " << r.ToString() << " (rhs)";
-    o[i] = a == 1 ? b : a;
-  }
-  AssignShape(out, 0, o, op.name + ": output");
-  return true;
-}
 
 // MXNet's rules, each input's gradient summed back over the axes it was
 // broadcast along (core/op/elemwise/binary_grad.cc); the comparisons give zeros.

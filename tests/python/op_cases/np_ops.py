@@ -60,6 +60,37 @@ def _sparse(shape, dtype=F32):
     return make
 
 
+# ---- _npi_bitwise_* ----------------------------------------------------------------
+
+def _ints(shape, dtype, lo=-100, hi=100):
+    return lambda rng: rng.integers(lo, hi, size=shape).astype(dtype)
+
+
+def _bitwise_cases(name, fn):
+    return [
+        Case(_ins(_ints((3, 4), I32), _ints((3, 4), I32)), ref=fn, rtol=0, atol=0, name=name + "-int32"),
+        Case(_ins(_ints((2, 3, 4), I64, -2**62, 2**62), _ints((3, 1), I64, -2**62, 2**62)), ref=fn, rtol=0, atol=0,
+             name=name + "-int64-broadcast"),
+        Case(_ins(_ints((5,), np.uint8, 0, 256), _ints((1,), np.uint8, 0, 256)), ref=fn, rtol=0, atol=0,
+             name=name + "-uint8"),
+        Case(_ins(_ints((4, 1), np.int8, -128, 128), _ints((3,), np.int8, -128, 128)), ref=fn, rtol=0, atol=0,
+             name=name + "-int8-outer"),
+        Case(_ins(rand((2, 5), BOOL), rand((2, 5), BOOL)), ref=fn, rtol=0, atol=0, name=name + "-bool"),
+        Case([np.zeros((0, 3), I32), np.zeros((1, 3), I32)], ref=fn, rtol=0, atol=0, name=name + "-zero-size"),
+    ]
+
+
+def _bitwise_scalar_cases(name, fn):
+    return [
+        Case(_ins(_ints((3, 4), I32)), attrs={"scalar": 6.0}, ref=lambda a, scalar, is_int=True: fn(a, a.dtype.type(
+            scalar)), ref_takes_attrs=True, rtol=0, atol=0, name=name + "-int32"),
+        Case(_ins(_ints((7,), I64, -2**40, 2**40)), attrs={"scalar": -3.0}, ref=lambda a, scalar: fn(a, np.int64(
+            scalar)), ref_takes_attrs=True, rtol=0, atol=0, name=name + "-int64-negative"),
+        Case(_ins(rand((6,), BOOL)), attrs={"scalar": 1.0}, ref=lambda a, scalar: fn(a, True), ref_takes_attrs=True,
+             rtol=0, atol=0, name=name + "-bool"),
+    ]
+
+
 # ---- _npi_bincount -----------------------------------------------------------------
 
 def _bincount_ref(minlength=0):
@@ -179,6 +210,20 @@ CASES = {
         Case(_ins(rand((2, 6), BOOL)), ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-bool"),
         Case([np.zeros((3, 2), F64)], ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-none"),
         Case([np.zeros((0, 3), F32)], ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-zero-size"),
+    ],
+    "_npi_bitwise_and": _bitwise_cases("bitwise_and", np.bitwise_and),
+    "_npi_bitwise_or": _bitwise_cases("bitwise_or", np.bitwise_or),
+    "_npi_bitwise_xor": _bitwise_cases("bitwise_xor", np.bitwise_xor),
+    "_npi_bitwise_and_scalar": _bitwise_scalar_cases("bitwise_and_scalar", np.bitwise_and),
+    "_npi_bitwise_or_scalar": _bitwise_scalar_cases("bitwise_or_scalar", np.bitwise_or),
+    "_npi_bitwise_xor_scalar": _bitwise_scalar_cases("bitwise_xor_scalar", np.bitwise_xor),
+    "_npi_bitwise_not": [
+        Case([np.array([0, 13, -14], I32)], ref=np.invert, rtol=0, atol=0, name="bitwise_not-doc"),
+        Case(_ins(_ints((3, 4), I64, -2**62, 2**62)), ref=np.invert, rtol=0, atol=0, name="bitwise_not-int64"),
+        Case(_ins(_ints((9,), np.uint8, 0, 256)), ref=np.invert, rtol=0, atol=0, name="bitwise_not-uint8"),
+        Case(_ins(_ints((9,), np.int8, -128, 128)), ref=np.invert, rtol=0, atol=0, name="bitwise_not-int8"),
+        Case(_ins(rand((2, 3), BOOL)), ref=np.invert, rtol=0, atol=0, name="bitwise_not-bool"),
+        Case([np.zeros((0,), I32)], ref=np.invert, rtol=0, atol=0, name="bitwise_not-zero-size"),
     ],
     "_npi_bincount": [
         Case([np.array([0, 1, 1, 3, 2, 1, 7], I64)], ref=_bincount_ref(), rtol=0, atol=0, name="bincount-doc"),

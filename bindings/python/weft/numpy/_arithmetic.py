@@ -8,7 +8,7 @@ from ..base import DTypeError
 from ..ndarray.ndarray import NDArray
 from ._array import _invoke
 from ._promotion import is_bool, is_float, true_divide_dtype
-from ._ufunc_core import apply_binary, broadcast_shape, cast, expand_to, from_host, name_of, promote, write_out
+from ._ufunc_core import apply_binary, broadcast_shape, cast, expand_to, name_of, promote, write_out
 from ._ufunc_core import check_ufunc_kwargs as _no_kwargs
 
 __all__ = ["add", "subtract", "multiply", "divide", "true_divide", "mod", "remainder", "power",
@@ -317,42 +317,34 @@ def less_equal(x1, x2, out=None, **kwargs):
     return _compare("less_equal", "less_equal", x1, x2, out)
 
 
-# Note [Bitwise ops on the host]
-# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-# The engine has logical ops but no integer bit ops (MXNet's _npi_bitwise_*
-# are not in weft's registry; adding C++ ops is helper npops's remit). For
-# bool arrays the bit ops are the logical ops and run on the engine; for
-# integer arrays they are computed by host NumPy and copied back to the
-# input's device. They have no gradient either way (integer results).
-def _bitwise(fname, logical, host, x1, x2, out):
+# The bit ops run MXNet 1.9.1's kernels under its names (_npi_bitwise_and, ...
+# and their _scalar forms; Note [Bit ops on integers and bools] in
+# core/op/elemwise/bitwise_rules.h) on the operands promoted to one integer or
+# bool dtype. No gradient: the results are integers.
+def _bitwise(fname, x1, x2, out):
     a1, a2, dt = promote(fname, x1, x2)
     if is_float(dt):
         raise DTypeError("%s: not supported for the input types (%s); integers or bools expected" % (fname, dt))
-    if is_bool(dt):
-        return write_out(fname, cast(apply_binary(_OPS[logical], a1, a2), "bool"), out)
-    ref = a1 if isinstance(a1, NDArray) else a2
-    h1 = a1.asnumpy() if isinstance(a1, NDArray) else onp.array(a1, dtype=dt)
-    h2 = a2.asnumpy() if isinstance(a2, NDArray) else onp.array(a2, dtype=dt)
-    res = host(h1, h2).astype(dt)
-    return write_out(fname, from_host(res, ref), out)
+    op = "_npi_" + fname
+    return write_out(fname, apply_binary((op, op + "_scalar", op + "_scalar"), a1, a2), out)
 
 
 def bitwise_and(x1, x2, out=None, **kwargs):
-    """x1 & x2 for integer or bool arrays (Note [Bitwise ops on the host])."""
+    """x1 & x2 for integer or bool arrays, broadcasting."""
     _no_kwargs("bitwise_and", kwargs)
-    return _bitwise("bitwise_and", "logical_and", onp.bitwise_and, x1, x2, out)
+    return _bitwise("bitwise_and", x1, x2, out)
 
 
 def bitwise_or(x1, x2, out=None, **kwargs):
-    """x1 | x2 for integer or bool arrays (Note [Bitwise ops on the host])."""
+    """x1 | x2 for integer or bool arrays, broadcasting."""
     _no_kwargs("bitwise_or", kwargs)
-    return _bitwise("bitwise_or", "logical_or", onp.bitwise_or, x1, x2, out)
+    return _bitwise("bitwise_or", x1, x2, out)
 
 
 def bitwise_xor(x1, x2, out=None, **kwargs):
-    """x1 ^ x2 for integer or bool arrays (Note [Bitwise ops on the host])."""
+    """x1 ^ x2 for integer or bool arrays, broadcasting."""
     _no_kwargs("bitwise_xor", kwargs)
-    return _bitwise("bitwise_xor", "logical_xor", onp.bitwise_xor, x1, x2, out)
+    return _bitwise("bitwise_xor", x1, x2, out)
 
 
 def _no_bool_pair(fname, x1, x2):

@@ -247,18 +247,14 @@ def logical_not(x, out=None, **kwargs):
 
 
 def bitwise_not(x, out=None, **kwargs):
-    """~x for integer arrays (-x - 1 in two's complement: exact, on the engine;
-    for uint8, 255 - x) and logical not for bool arrays; TypeError for floats."""
+    """~x for integer arrays and logical not for bool arrays (MXNet's
+    _npi_bitwise_not); TypeError for floats."""
     _no_kwargs("bitwise_not", kwargs)
     x = _unary_input("bitwise_not", x)
     dt = name_of(x)
     if is_float(dt):
         raise DTypeError("bitwise_not: not supported for the input type %s; integers or bools expected" % dt)
-    if is_bool(dt):
-        return write_out("bitwise_not", cast(_invoke("logical_not", [x]), "bool"), out)
-    if dt == "uint8":
-        return write_out("bitwise_not", _invoke("_rminus_scalar", [x], scalar=255), out)
-    return write_out("bitwise_not", _invoke("_rminus_scalar", [x], scalar=-1), out)
+    return write_out("bitwise_not", _invoke("_npi_bitwise_not", [x]), out)
 
 
 invert = bitwise_not
