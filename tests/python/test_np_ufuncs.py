@@ -277,6 +277,20 @@ def test_bitwise_on_the_engine_broadcasting_and_promoting():
         np.bitwise_xor(arr(onp.ones(2, "int32")), 1.5)
 
 
+def test_bitwise_ops_have_zero_gradients_under_autograd():
+    # An integer path inside a float loss (cast -> bit op -> cast) back-propagates
+    # zeros through the bit ops, as MXNet's MakeZeroGradNodes; the C++ gradient
+    # check cannot take integer-only ops (no finite differences).
+    x = np.array(onp.array([1.5, 2.5, 3.5, 7.0], "float32"))
+    x.attach_grad()
+    with weft.autograd.record():
+        i = x.astype("int32")
+        j = (i & 6) | np.bitwise_xor(i, i) | (~i ^ 3)
+        loss = (j.astype("float32") * x).sum()
+    loss.backward()
+    onp.testing.assert_allclose(x.grad.asnumpy(), j.asnumpy().astype("float32"))
+
+
 def test_lcm_and_ldexp():
     a = onp.array([4, 6, 0, -12, 21], dtype="int64")
     b = onp.array([6, 4, 5, 18, 6], dtype="int64")

@@ -12,11 +12,12 @@ is NumPy's. ``inner`` is the same with b's last axis moved to the front.
 ``matmul`` broadcasts the batch dimensions, merges them and uses
 ``batch_dot``. Operands are promoted by MXNet's rules first.
 """
-from ..base import ShapeError
-from ..ndarray.ndarray import NDArray
-from ._array import _invoke, _np
+from ..base import ShapeError, invoke2
+from ..ndarray.ndarray import NDArray, _new_obj
+from ..ndarray.op_call import _fail, _op
+from ._array import _invoke, _np, ndarray
 from ._promotion import result_dtype
-from ._reductions import normalize_axis, sum as _sum
+from ._reductions import _FLOAT_FLAGS, normalize_axis, sum as _sum
 from ._ufunc_core import broadcast_shape, cast, check_array, check_operand, name_of, write_out, zeros_of
 from ._ufunc_core import expand_to
 from ._arithmetic import multiply
@@ -49,10 +50,36 @@ def _contract(fname, a, b, b_axis):
     return res if res.shape == shape else _np(res._view(shape))
 
 
+def _dot_fast(a, b, _cls=ndarray, _fl=_FLOAT_FLAGS, _new=_new_obj):
+    """dot(a, b) for a (..., k) and b (k, n) float ndarrays of one dtype, none
+    empty, with one cffi call (the legacy dot is NumPy's there: Note [NumPy dot
+    over the legacy dot]); None for anything else. A layer's forward runs it on
+    every step, so the general path's checks and promotion cost a visible share
+    of a small model's step (benchmarks/np_vs_nd.py)."""
+    if a.__class__ is not _cls or b.__class__ is not _cls:
+        return None
+    f = a._dtype_flag
+    if f not in _fl or f != b._dtype_flag:
+        return None
+    sa, sb = a.shape, b.shape
+    if len(sb) != 2 or not sa or sa[-1] != sb[0] or 0 in sa or 0 in sb:
+        return None
+    h = invoke2(_op("dot"), a.handle, b.handle, 0, b"")
+    if not h:
+        _fail("dot")
+    o = _new(_cls)
+    o.handle, o._shape, o._dflag = h, sa[:-1] + sb[1:], f
+    return o
+
+
 def dot(a, b, out=None):
     """NumPy's dot: a scalar operand multiplies; 1-D x 1-D is the inner product
     (a 0-d array); otherwise a's last axis is summed with b's second-to-last
     (its only axis when 1-D)."""
+    if out is None:
+        res = _dot_fast(a, b)
+        if res is not None:
+            return res
     check_operand("dot", "a", a)
     check_operand("dot", "b", b)
     if not isinstance(a, NDArray) or not isinstance(b, NDArray) or a.ndim == 0 or b.ndim == 0:

@@ -19,13 +19,19 @@ import builtins
 
 import numpy as onp
 
-from ..base import DTypeError
-from ._array import _invoke, _np
+from ..base import DTypeError, invoke1
+from ..dtypes import FLAG_TO_NAME
+from ..ndarray.ndarray import _new_obj
+from ..ndarray.op_call import _fail, _op
+from ._array import _invoke, _np, ndarray
 from ._promotion import default_float_dtype, dtype_name, is_bool, is_float
 from ._ufunc_core import cast, check_array, name_of, write_out
 
 __all__ = ["sum", "prod", "product", "max", "min", "amax", "amin", "mean", "std", "var", "average", "all",
            "any", "sometrue", "cumsum", "argmax", "argmin"]
+
+# The dtype flags of the float types, on which the fast paths below need no promotion.
+_FLOAT_FLAGS = frozenset(f for f, n in FLAG_TO_NAME.items() if n in ("float16", "float32", "float64"))
 
 AxisError = getattr(getattr(onp, "exceptions", onp), "AxisError", None) or onp.AxisError
 
@@ -126,9 +132,32 @@ def _float_dtype(a, dtype):
     return name if is_float(name) else default_float_dtype()
 
 
+def _mean_all_fast(a, _cls=ndarray, _fl=_FLOAT_FLAGS, _new=_new_obj):
+    """mean(a) over every axis of a non-empty float ndarray with one cffi call
+    and a 0-d view, or None: a loss's mean runs on every training step."""
+    if a.__class__ is not _cls:
+        return None
+    f = a._dtype_flag
+    if f not in _fl:
+        return None
+    s = a.shape
+    if not s or 0 in s:
+        return None
+    h = invoke1(_op("mean"), a.handle, 0, b"")
+    if not h:
+        _fail("mean")
+    o = _new(_cls)
+    o.handle, o._dflag = h, f
+    return _np(o._view(()))
+
+
 def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     """The arithmetic mean over axis; integer and bool input give the default
     float type (MXNet's ``_npi_mean``); an empty reduction gives NaN."""
+    if axis is None and dtype is None and out is None and not keepdims:
+        res = _mean_all_fast(a)
+        if res is not None:
+            return res
     a = check_array("mean", "a", a)
     x = cast(a, _float_dtype(a, dtype))
     axes = normalize_axis("mean", axis, a.ndim)
