@@ -11,9 +11,7 @@
 #include "core/op/axis_util.h"
 #include "core/op/shape/concat_cpu.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/op/dense/dot_cpu.h"
 
-#include "core/op/dense/dot_geom.h"
 #include "core/op/op_def.h"
 
 #include "core/op/op_util.h"

@@ -15,9 +15,7 @@
 #include "core/op/index/indexing_backward_cpu.h"
 #include "core/op/shape/concat_cpu.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/op/dense/dot_cpu.h"
 
-#include "core/op/dense/dot_geom.h"
 #include "core/op/op_def.h"
 
 #include "core/op/index/indexing_gpu.h"

@@ -15,9 +15,7 @@
 #include "core/op/reduce/reduce_backward_cpu.h"
 #include "core/op/shape/concat_cpu.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/op/dense/dot_cpu.h"
 
-#include "core/op/dense/dot_geom.h"
 #include "core/op/op_def.h"
 
 #include "core/op/reduce/broadcast_reduce_gpu.h"

@@ -16,9 +16,7 @@
 #include "core/op/shape/slice_backward_cpu.h"
 #include "core/op/shape/concat_cpu.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/op/dense/dot_cpu.h"
 
-#include "core/op/dense/dot_geom.h"
 #include "core/op/op_def.h"
 #include "core/op/shape/reshape_transpose_gpu.h"
 #include "core/op/shape/concat_slice_gpu.h"
