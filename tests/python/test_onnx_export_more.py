@@ -9,6 +9,7 @@ import pytest
 from onnx_check import onnx, rel_err, run_onnx, weft_eval
 
 import weft as mx
+from weft.onnx.mxnet_lists import MXNET_EXPORTED
 
 S = mx.sym
 X = S.var("x")
@@ -116,3 +117,10 @@ def test_random_generators(tmp_path):
     assert np.abs(freq - p).max() < 0.1, freq
     assert (mq == want[5]).all() and mq.tolist() == [2, 0, 3]  # one-hot probabilities: no chance
     assert (mq_logp == want[6]).all() and (mq_logp == 0).all()  # log(1)
+
+
+@pytest.mark.parametrize("opset", [12, 13])
+def test_every_operator_mxnet_exports_is_exported(opset):
+    assert len(MXNET_EXPORTED) == 145
+    missing = MXNET_EXPORTED - set(mx.onnx.get_operator_support(opset))
+    assert not missing, sorted(missing)

@@ -12,6 +12,7 @@ from onnx_check import onnx, rel_err, run_onnx
 
 import weft as mx
 from weft.onnx import importer
+from weft.onnx.mxnet_lists import MXNET_IMPORTED, MXNET_IMPORTED_NOT_ONNX
 
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402  (after the skip in onnx_check)
 from test_onnx_import import CASES as LAYER_CASES  # noqa: E402
@@ -107,7 +108,8 @@ CASES = {
         feeds={"x": _u(2, 5, 3)}),
     "reduce_opset18": dict(
         nodes=[N("ReduceL1", ["x", "ax"], ["a"], keepdims=0), N("ReduceL2", ["x", "ax"], ["b"], keepdims=0),
-               N("ReduceSumSquare", ["x", "ax"], ["c"], keepdims=0), N("ReduceLogSumExp", ["x", "ax"], ["d"], keepdims=0),
+               N("ReduceSumSquare", ["x", "ax"], ["c"], keepdims=0),
+               N("ReduceLogSumExp", ["x", "ax"], ["d"], keepdims=0),
                N("ReduceMax", ["x", "ax"], ["m"], keepdims=0), N("ReduceMin", ["x"], ["n"], keepdims=0),
                N("Sum", ["a", "b", "c", "d", "m"], ["s"]), N("Add", ["s", "n"], ["y"])],
         feeds={"x": _u(2, 5, 3)}, inits={"ax": _i64(0, 2)}, opset=18),
@@ -205,4 +207,11 @@ def test_every_imported_operator_has_a_case():
     covered = {n.op_type for c in cases for n in (c[0] if isinstance(c, tuple) else c["nodes"])}
     covered |= {"RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike"}  # test_random_generators
     missing = set(mx.onnx.get_import_support()) - covered
+    assert not missing, sorted(missing)
+
+
+def test_every_operator_mxnet_imports_is_imported():
+    # MXNet 1.9.1's onnx2mx map, less the two Caffe2 names no ONNX model can hold.
+    assert len(MXNET_IMPORTED) == 93
+    missing = MXNET_IMPORTED - MXNET_IMPORTED_NOT_ONNX - set(mx.onnx.get_import_support())
     assert not missing, sorted(missing)

@@ -92,8 +92,9 @@ class ImportContext:
         for vi in infos:
             if _dims(vi.type) is not None:
                 self.shapes.setdefault(vi.name, _dims(vi.type))
-            if vi.type.tensor_type.elem_type:
-                self.dtypes.setdefault(vi.name, np.dtype(helper.tensor_dtype_to_np_dtype(vi.type.tensor_type.elem_type)))
+            elem = vi.type.tensor_type.elem_type
+            if elem:
+                self.dtypes.setdefault(vi.name, np.dtype(helper.tensor_dtype_to_np_dtype(elem)))
         self.syms = {}
         self.params = {}       # parameter name -> numpy value (those read as symbols)
         self.aux = set()
