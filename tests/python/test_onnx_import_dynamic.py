@@ -77,3 +77,42 @@ def test_dynamic_dim_that_a_translation_needs_is_named(tmp_path):
     onnx.save(onnx.shape_inference.infer_shapes(model), path)
     with pytest.raises(NotImplementedError, match="Slice.*dynamic axis"):
         mx.onnx.import_model(path)
+
+
+def _dyn_model(nodes, out_shape, path, inits=None):
+    graph = helper.make_graph(nodes, "dyn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)],
+                              initializer=[numpy_helper.from_array(v, n) for n, v in (inits or {}).items()])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 7
+    model = onnx.shape_inference.infer_shapes(model)
+    onnx.checker.check_model(model)
+    onnx.save(model, path)
+    return path
+
+
+def _bind_twice(path):
+    sym, arg, aux = mx.onnx.import_model(path)
+    for batch in (2, 5):
+        x = _u(batch, 3, 4)
+        got = sym.bind(mx.cpu(), dict(arg, x=mx.nd.array(x)), aux_states=aux, grad_req="null").forward()[0]
+        assert rel_err(got.asnumpy(), run_onnx(path, {"x": x})[0]) <= 1e-5
+
+
+def test_reshape_to_shapes_computed_from_dynamic_dims(tmp_path):
+    # torch's x.view(x.size(0), -1), and a reshape of another tensor to
+    # [x.size(0), 12, 1] (the same dim_param 'N'): Note [Dynamic dims on import].
+    i64 = lambda *v: np.array(v, np.int64)  # noqa: E731
+    nodes = [N("Shape", ["x"], ["s"]), N("Gather", ["s", "zero"], ["n"]), N("Unsqueeze", ["n", "ax0"], ["n1"]),
+             N("Concat", ["n1", "m1"], ["t"], axis=0), N("Reshape", ["x", "t"], ["flat"]),
+             N("Relu", ["flat"], ["r"]), N("Concat", ["n1", "twelve", "one"], ["t2"], axis=0),
+             N("Reshape", ["r", "t2"], ["y"])]
+    inits = {"zero": np.array(0, np.int64), "ax0": i64(0), "m1": i64(-1), "twelve": i64(12), "one": i64(1)}
+    _bind_twice(_dyn_model(nodes, ["N", 12, 1], str(tmp_path / "m.onnx"), inits))
+
+
+def test_dynamic_dim_used_as_a_value(tmp_path):
+    # The batch size itself, cast to float and multiplied in: computed at run time.
+    nodes = [N("Shape", ["x"], ["s"]), N("Gather", ["s", "zero"], ["n"]), N("Cast", ["n"], ["nf"], to=1),
+             N("Mul", ["x", "nf"], ["y"])]
+    _bind_twice(_dyn_model(nodes, ["N", 3, 4], str(tmp_path / "m.onnx"), {"zero": np.array(0, np.int64)}))

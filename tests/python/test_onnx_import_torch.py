@@ -1,7 +1,8 @@
 """weft.onnx.import_model of a small CNN exported by torch.onnx.export at
 opsets 13 and 17 (issue 40 point 2, 'when torch is installed'): Conv with
 groups and dilations, BatchNormalization, Relu, MaxPool with ceil_mode,
-Flatten and Gemm (Linear), a dynamic batch; imported equal to ONNX Runtime.
+Flatten and Gemm (Linear), a dynamic batch, a view by the run-time batch size;
+imported equal to ONNX Runtime.
 
 torch is not a Weft dependency and CI does not install it: the export runs in
 a subprocess of an interpreter that has torch -- this one when ``import
@@ -37,7 +38,8 @@ class Net(torch.nn.Module):
     def forward(self, x):
         x = self.b1(torch.relu(self.c1(x)))   # BatchNorm after Relu: not fused into the Conv
         x = torch.relu(self.b2(self.c2(x)))   # BatchNorm after Conv: torch may fuse it
-        return self.fc(torch.flatten(self.pool(x), 1))
+        n = x.size(0)  # a view by a size read at run time: Shape -> Gather -> ... -> Reshape
+        return self.fc(torch.flatten(self.pool(x), 1)).view(n, 2, 5)
 
 net = Net()
 with torch.no_grad():
@@ -81,7 +83,7 @@ def test_torch_exported_cnn_imports_equal_to_onnxruntime(opset, torch_models):
     model = onnx.load(path)
     assert model.opset_import[0].version == opset
     ops = {n.op_type for n in model.graph.node}
-    assert {"Conv", "Relu", "MaxPool", "Flatten", "Gemm", "BatchNormalization"} <= ops, ops
+    assert {"Conv", "Relu", "MaxPool", "Flatten", "Gemm", "BatchNormalization", "Shape", "Reshape"} <= ops, ops
     assert any(a.name == "ceil_mode" and a.i == 1 for n in model.graph.node for a in n.attribute)
     assert mx.onnx.get_model_metadata(path)["input_tensor_data"] == [("x", (None, 3, 10, 10))]
     sym, arg, aux = mx.onnx.import_model(path)

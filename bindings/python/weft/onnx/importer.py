@@ -37,6 +37,7 @@ from .. import symbol as S
 from ..gluon.symbol_block import SymbolBlock
 from . import imports  # noqa: F401  (registers every import translation)
 from ._deps import ReferenceEvaluator, checker, helper, numpy_helper, onnx, require, shape_inference
+from .dim_values import materialize, track
 from .import_registry import lookup_import
 
 __all__ = ["import_model", "import_to_gluon", "get_model_metadata", "ImportContext"]
@@ -89,7 +90,12 @@ class ImportContext:
         except Exception:  # ONNX's inference is best effort; translations report what they miss
             infos = list(graph.input) + list(graph.output)
         self.dtypes = {n: v.dtype for n, v in self.consts.items()}
+        self.dim_values = {}   # Note [Dynamic dims on import] (dim_values.py)
+        self.dim_params = {}   # tensor -> its dims' ONNX dim_param names (None where not one)
         for vi in infos:
+            if vi.type.tensor_type.HasField("shape"):
+                dims = vi.type.tensor_type.shape.dim
+                self.dim_params.setdefault(vi.name, tuple(d.dim_param or None for d in dims))
             if _dims(vi.type) is not None:
                 self.shapes.setdefault(vi.name, _dims(vi.type))
             elem = vi.type.tensor_type.elem_type
@@ -146,6 +152,8 @@ class ImportContext:
         return self.consts.get(tensor)
 
     def symbol(self, tensor):
+        if tensor not in self.syms and tensor in self.dim_values:
+            self.syms[tensor] = materialize(self, tensor)
         if tensor not in self.syms:
             if tensor not in self.consts:
                 raise ValueError("%s: tensor '%s' is read before it is computed" % (_FN, tensor))
@@ -212,7 +220,7 @@ def _build(model):
             ctx.consts[node.output[0]] = numpy_helper.to_array(helper.get_attribute_value(node.attribute[0]))
             ctx.shapes[node.output[0]] = tuple(ctx.consts[node.output[0]].shape)
             continue
-        if _fold(ctx, node):
+        if _fold(ctx, node) or track(ctx, node):
             continue
         fn = lookup_import(node.op_type)
         if fn is None:

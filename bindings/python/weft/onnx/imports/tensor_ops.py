@@ -4,6 +4,7 @@ import numpy as np
 
 from ... import symbol as S
 from .._deps import helper
+from ..dim_values import reshape_target
 from ..import_registry import register_import
 from .args import axes_arg
 from .broadcast import same_rank
@@ -75,7 +76,10 @@ def flatten(ctx, node):
 def reshape(ctx, node):
     shape = ctx.const_value(node.input[1])
     if shape is None:
-        raise ctx.error(node, "a computed target shape is not supported")
+        shape = reshape_target(ctx, node.input[0], node.input[1])
+    if shape is None:
+        raise ctx.error(node, "a target shape computed at run time is not supported "
+                              "(beyond the dims of tensors: Note [Dynamic dims on import])")
     if ctx.attr(node, "allowzero", 0) and 0 in shape:
         raise ctx.error(node, "allowzero=1 with a 0 in the shape is not supported")
     # ONNX's 0 (copy) and -1 (infer) are MXNet's.
