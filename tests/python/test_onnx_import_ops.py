@@ -154,6 +154,21 @@ CASES = {
         feeds=X4D, inits={"r5": _f(0, 0, 0, 7, 5, 1, 2, 2, 10, 7).reshape(2, 5),
                           "r4": _f(0, 0, 7, 5, 2, 2, 10, 7).reshape(2, 4), "bi": _i64(0, 1)},
         outputs={"a": F, "b": F, "c": F}, opset=16),
+    "resize_linear": dict(
+        nodes=[N("Resize", ["x", "", "sc"], ["a"], mode="linear"),
+               N("Resize", ["x", "", "", "sz"], ["b"], mode="linear", coordinate_transformation_mode="align_corners"),
+               N("Resize", ["x", "", "", "sz"], ["c"], mode="linear",
+                 coordinate_transformation_mode="pytorch_half_pixel")],
+        feeds={"x": _u(1, 2, 5, 4)}, inits={"sc": _f(1, 1, 2, 2), "sz": _i64(1, 2, 7, 9)},
+        outputs={"a": F, "b": F, "c": F}),
+    "resize_nearest": dict(
+        nodes=[N("Resize", ["x", "", "sc"], ["a"], mode="nearest", coordinate_transformation_mode="asymmetric",
+                 nearest_mode="floor"),
+               N("Resize", ["x", "", "", "sz"], ["b"], mode="nearest"),
+               N("Resize", ["x", "", "sc2"], ["c"], mode="nearest", coordinate_transformation_mode="half_pixel",
+                 nearest_mode="round_prefer_ceil")],
+        feeds={"x": _u(2, 2, 3, 4)}, inits={"sc": _f(1, 1, 2, 3), "sz": _i64(2, 2, 9, 8), "sc2": _f(1, 1, 3, 3)},
+        outputs={"a": F, "b": F, "c": F}),
     "upsample_opset9": dict(nodes=[N("Upsample", ["x", "sc"], ["y"])], feeds={"x": _u(1, 2, 3, 3)},
                             inits={"sc": _f(1, 1, 2, 2)}, opset=9),
 }
@@ -208,6 +223,16 @@ def test_every_imported_operator_has_a_case():
     covered |= {"RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike"}  # test_random_generators
     missing = set(mx.onnx.get_import_support()) - covered
     assert not missing, sorted(missing)
+
+
+def test_resize_modes_that_are_no_repetition_are_refused(tmp_path):
+    case = dict(nodes=[N("Resize", ["x", "", "sc"], ["y"], mode="nearest", nearest_mode="floor")],
+                feeds={"x": _u(1, 1, 3, 3)}, inits={"sc": _f(1, 1, 2, 2)})
+    model = _model(case)
+    path = str(tmp_path / "m.onnx")
+    onnx.save(model, path)
+    with pytest.raises(NotImplementedError, match="Resize.*half_pixel.*floor"):
+        mx.onnx.import_model(path)
 
 
 def test_every_operator_mxnet_imports_is_imported():

@@ -1,6 +1,6 @@
 """weft.onnx.import_model of a small CNN exported by torch.onnx.export at
 opsets 13 and 17 (issue 40 point 2, 'when torch is installed'): Conv with
-groups and dilations, BatchNormalization, Relu, MaxPool with ceil_mode,
+groups and dilations, BatchNormalization, Relu, bilinear Resize, MaxPool with ceil_mode,
 Flatten and Gemm (Linear), a dynamic batch, a view by the run-time batch size;
 imported equal to ONNX Runtime.
 
@@ -33,11 +33,12 @@ class Net(torch.nn.Module):
         self.c2 = torch.nn.Conv2d(8, 8, 3, padding=2, dilation=2, groups=4, bias=False)
         self.b2 = torch.nn.BatchNorm2d(8)
         self.pool = torch.nn.MaxPool2d(3, stride=2, ceil_mode=True)
-        self.fc = torch.nn.Linear(8 * 5 * 5, 10)  # 10x10 -> 5x5 only with ceil_mode
+        self.fc = torch.nn.Linear(8 * 10 * 10, 10)  # 20x20 -> 10x10 only with ceil_mode
 
     def forward(self, x):
         x = self.b1(torch.relu(self.c1(x)))   # BatchNorm after Relu: not fused into the Conv
         x = torch.relu(self.b2(self.c2(x)))   # BatchNorm after Conv: torch may fuse it
+        x = torch.nn.functional.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=False)
         n = x.size(0)  # a view by a size read at run time: Shape -> Gather -> ... -> Reshape
         return self.fc(torch.flatten(self.pool(x), 1)).view(n, 2, 5)
 
@@ -83,7 +84,8 @@ def test_torch_exported_cnn_imports_equal_to_onnxruntime(opset, torch_models):
     model = onnx.load(path)
     assert model.opset_import[0].version == opset
     ops = {n.op_type for n in model.graph.node}
-    assert {"Conv", "Relu", "MaxPool", "Flatten", "Gemm", "BatchNormalization", "Shape", "Reshape"} <= ops, ops
+    assert {"Conv", "Relu", "MaxPool", "Flatten", "Gemm", "BatchNormalization", "Shape", "Reshape",
+            "Resize"} <= ops, ops
     assert any(a.name == "ceil_mode" and a.i == 1 for n in model.graph.node for a in n.attribute)
     assert mx.onnx.get_model_metadata(path)["input_tensor_data"] == [("x", (None, 3, 10, 10))]
     sym, arg, aux = mx.onnx.import_model(path)

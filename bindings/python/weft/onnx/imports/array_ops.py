@@ -1,6 +1,6 @@
 """Import of ONNX's array builders and rearrangements: Shape, Size, Tile,
 Expand, ConstantOfShape, Range, OneHot, GatherND, ScatterND, DepthToSpace,
-SpaceToDepth, Upsample and the Random* generators.
+SpaceToDepth and the Random* generators.
 
 Operators whose inputs are all constants (ConstantOfShape of a fixed shape,
 Range of fixed bounds, ...) are usually computed at import time (Note
@@ -131,16 +131,6 @@ def depth_to_space(ctx, node):
 @register_import("SpaceToDepth")
 def space_to_depth(ctx, node):
     return S.space_to_depth(ctx.inputs(node)[0], block_size=ctx.attr(node, "blocksize"), name=ctx.name(node))
-
-
-@register_import("Upsample")
-def upsample(ctx, node):
-    scales = ctx.attr(node, "scales") if ctx.opset < 9 else const_input(ctx, node, 1, "scales")
-    if ctx.attr(node, "mode", "nearest") != "nearest" or scales is None or len(scales) != 4 or \
-            scales[2] != scales[3] or scales[2] != int(scales[2]) or tuple(scales[:2]) != (1, 1):
-        raise ctx.error(node, "only nearest upsampling by one integer scale of H and W is supported")
-    return S.UpSampling(ctx.inputs(node)[0], scale=int(scales[2]), sample_type="nearest", num_args=1,
-                        name=ctx.name(node))
 
 
 def _dtype_attr(ctx, node, default):

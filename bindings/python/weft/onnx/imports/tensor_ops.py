@@ -1,5 +1,5 @@
 """Import of ONNX's tensor operators: element-wise math, shape manipulation,
-MatMul, Gather, Cast, Clip, Pad, Resize, Split, Slice."""
+MatMul, Gather, Cast, Clip, Pad, Split, Slice."""
 import numpy as np
 
 from ... import symbol as S
@@ -154,17 +154,6 @@ def pad(ctx, node):
     if len(node.input) > 2 and node.input[2]:
         value = float(ctx.const_value(node.input[2]))
     return S.Pad(ctx.inputs(node)[0], mode=mode, pad_width=width, constant_value=value, name=ctx.name(node))
-
-
-@register_import("Resize")
-def resize(ctx, node):
-    mode = ctx.attr(node, "mode", "nearest")
-    scales = ctx.const_value(node.input[2]) if len(node.input) > 2 and node.input[2] else None
-    if mode != "nearest" or scales is None or len(scales) != 4 or scales[2] != scales[3] or \
-            scales[2] != int(scales[2]) or tuple(scales[:2]) != (1, 1):
-        raise ctx.error(node, "only nearest resizing by one integer scale of H and W is supported")
-    return S.UpSampling(ctx.inputs(node)[0], scale=int(scales[2]), sample_type="nearest", num_args=1,
-                        name=ctx.name(node))
 
 
 @register_import("Split")
