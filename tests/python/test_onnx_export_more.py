@@ -43,6 +43,14 @@ _RS = np.random.RandomState(5)
 _DELTAS = _RS.uniform(-1, 1, (2, 6, 4)).astype(np.float32)
 _ANCHORS = _boxes((1, 6, 6), 3)[..., 2:6].copy()
 
+# SSD head inputs: class probabilities (B, C, N), box deltas (B, N * 4), and
+# anchors (1, N, 4) clustered so that boxes overlap.
+_LOGITS = _RS.uniform(-2, 2, (2, 4, 30))
+_CLS = (np.exp(_LOGITS) / np.exp(_LOGITS).sum(axis=1, keepdims=True)).astype(np.float32)
+_LOC = _RS.uniform(-0.5, 0.5, (2, 120)).astype(np.float32)
+_CENTRES = _RS.uniform(0.3, 0.7, (30, 2))
+_ANC = np.concatenate([_CENTRES - 0.2, _CENTRES + 0.2], axis=1)[None].astype(np.float32)
+
 # name -> (symbol, {input: value})
 CASES = {
     "box_nms": (S.contrib.box_nms(X, overlap_thresh=0.3, valid_thresh=0.1), {"x": _boxes((2, 12, 6))}),
@@ -60,6 +68,13 @@ CASES = {
     "slice_like": (S.slice_like(X, S.var("z")) + S.slice_like(X, S.var("z"), axes=(0, -1)),
                    {"x": _RS.uniform(-1, 1, (4, 5, 6)).astype(np.float32),
                     "z": np.zeros((3, 5, 2), np.float32)}),
+    "multibox_detection": (S.contrib.MultiBoxDetection(S.var("cls"), S.var("loc"), S.var("anc"), threshold=0.3,
+                                                       nms_threshold=0.3),
+                           {"cls": _CLS, "loc": _LOC, "anc": _ANC}),
+    "multibox_detection_force_bg2_noclip": (
+        S.contrib.MultiBoxDetection(S.var("cls"), S.var("loc"), S.var("anc"), threshold=0.2, nms_threshold=0.4,
+                                    force_suppress=True, background_id=2, clip=False, variances=(0.2, 0.1, 0.3, 0.2)),
+        {"cls": _CLS, "loc": _LOC, "anc": _ANC}),
 }
 
 
@@ -85,12 +100,20 @@ def test_box_nms_keeps_something_and_drops_something():
         out = weft_eval(sym, feeds, {})[0]
         kept = (out[..., 1] >= 0).sum()
         assert 0 < kept < out[..., 1].size, case
+    for case in ("multibox_detection", "multibox_detection_force_bg2_noclip"):
+        sym, feeds = CASES[case]
+        out = weft_eval(sym, feeds, {})[0]
+        valid, kept = (out[..., 1] >= 0).sum(), (out[..., 0] >= 0).sum()
+        assert 0 < kept < valid < out[..., 1].size, (case, kept, valid)
 
 
 def test_box_nms_refuses_what_onnx_cannot_express(tmp_path):
     sym = S.contrib.box_nms(X, id_index=0, force_suppress=False)
     with pytest.raises(ValueError, match="box_nms.*per class"):
         mx.onnx.export_model(sym, {}, [(1, 4, 6)], onnx_file_path=str(tmp_path / "m.onnx"))
+    sym = S.contrib.MultiBoxDetection(S.var("cls"), S.var("loc"), S.var("anc"), nms_topk=10)
+    with pytest.raises(ValueError, match="MultiBoxDetection.*nms_topk"):
+        mx.onnx.export_model(sym, {}, [_CLS.shape, _LOC.shape, _ANC.shape], onnx_file_path=str(tmp_path / "m.onnx"))
 
 
 def test_random_generators(tmp_path):

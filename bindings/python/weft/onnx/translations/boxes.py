@@ -1,5 +1,5 @@
-"""Box operators of detection graphs: box_nms (ONNX NonMaxSuppression) and
-box_decode.
+"""Box operators of detection graphs: box_nms and MultiBoxDetection (ONNX
+NonMaxSuppression) and box_decode.
 
 Note [box_nms as NonMaxSuppression]
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -14,6 +14,18 @@ Unlike MXNet 1.9.1's exporter, topk (NMS among the topk best-scoring boxes
 only) is followed exactly, by a TopK on the scores first, and what ONNX
 cannot express is refused, not exported differently: per-class suppression
 (id_index with force_suppress=False) and background_id.
+
+Note [MultiBoxDetection as NonMaxSuppression]
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+Each anchor has one class (its best non-background one), so suppression per
+class is ONNX's NonMaxSuppression over scores (batch, classes, anchors) that
+hold an anchor's score in its own class only (-1, under the score threshold,
+elsewhere and for anchors under ``threshold``). Its selections mark the kept
+anchors (ScatterND); every valid anchor's row is [id or -1, score, box], and
+a TopK of the scores orders them. ONNX suppresses at IoU > nms_threshold,
+Weft (as MXNet) at IoU >= nms_threshold: the two differ only for an overlap
+exactly equal to the threshold. nms_topk below the anchor count is refused:
+Weft keeps MXNet's order for the rows past the top k, which no sort gives.
 """
 import numpy as np
 
@@ -90,3 +102,67 @@ def box_decode(b, node):
     half = b.node("Mul", [b.node("Mul", [b.node("Exp", [dwh]), awh]), b.const(0.5, dt)])
     b.node("Concat", [b.node("Sub", [cxy, half]), b.node("Add", [cxy, half])], outputs=[node.outputs[0]],
            name=node.name, axis=-1)
+
+
+@register("_contrib_MultiBoxDetection")
+def multibox_detection(b, node):
+    """Weft's (MXNet's) SSD detection head (Note [MultiBoxDetection as
+    NonMaxSuppression]): every anchor's best non-background class and score,
+    its decoded box, NMS per class (or over all with force_suppress), then the
+    valid rows by descending score with suppressed rows' class id -1."""
+    topk = node.int("nms_topk", -1)
+    cls_shape = node.in_shapes[0]
+    classes, n = cls_shape[1], cls_shape[2]
+    if 0 < topk < n:
+        raise node.error("nms_topk=%d < the %d anchors: Weft's (MXNet's) order of the rows past the top k "
+                         "has no ONNX form" % (topk, n))
+    thr = node.float("nms_threshold", 0.5)
+    if not 0 < thr <= 1:
+        raise node.error("nms_threshold=%s outside (0, 1] (no suppression) is not supported" % thr)
+    dt = node.in_dtypes[0]
+    cls_prob, loc, anchors = node.inputs[:3]
+    bg = node.int("background_id", 0)
+    lowest = b.const(np.finfo(dt).min, dt)
+    # Best class other than the background, and its score.
+    probs = cls_prob
+    if 0 <= bg < classes:
+        is_bg = (np.arange(classes) == bg).reshape(1, classes, 1)
+        probs = b.node("Where", [b.const(is_bg), lowest, cls_prob])
+    raw_id = b.node("ArgMax", [probs], axis=1, keepdims=0)                      # (B, N) int64
+    score = b.reduce("ReduceMax", probs, [1], keepdims=False)
+    valid = b.node("GreaterOrEqual", [score, b.const(node.float("threshold", 0.01), dt)])
+    cls_id = raw_id
+    if 0 <= bg < classes:  # ids above the background shift down by one
+        cls_id = b.node("Sub", [raw_id, b.cast(b.node("Greater", [raw_id, b.const(bg, np.int64)]), np.int64)])
+    n_ids = classes - 1 if 0 <= bg < classes else classes
+    # Boxes: loc_pred decoded against the (corner) anchors with the variances.
+    var = b.const(list(node.tuple("variances", (0.1, 0.1, 0.2, 0.2))), dt)
+    d = b.node("Mul", [b.node("Reshape", [loc, b.int64s([0, -1, 4], "shape")]), var])
+    lo, hi = b.slice(anchors, [0], [2], [2]), b.slice(anchors, [2], [4], [2])
+    awh = b.node("Sub", [hi, lo])
+    axy = b.node("Div", [b.node("Add", [lo, hi]), b.const(2.0, dt)])
+    cxy = b.node("Add", [b.node("Mul", [b.slice(d, [0], [2], [2]), awh]), axy])
+    half = b.node("Div", [b.node("Mul", [b.node("Exp", [b.slice(d, [2], [4], [2])]), awh]), b.const(2.0, dt)])
+    box = b.node("Concat", [b.node("Sub", [cxy, half]), b.node("Add", [cxy, half])], axis=2)   # (B, N, 4)
+    if node.bool("clip", True):
+        box = b.node("Clip", [box, b.const(0.0, dt), b.const(1.0, dt)])
+    # NMS scores (B, classes, N): an anchor's score in its class, -1 elsewhere and when invalid.
+    if node.bool("force_suppress"):
+        member = b.unsqueeze(valid, [1])
+    else:
+        ids = b.const(np.arange(n_ids, dtype=np.int64).reshape(1, n_ids, 1))
+        member = b.node("And", [b.node("Equal", [ids, b.unsqueeze(cls_id, [1])]), b.unsqueeze(valid, [1])])
+    nms_scores = b.node("Where", [member, b.unsqueeze(score, [1]), b.const(-1.0, dt)])
+    selected = b.node("NonMaxSuppression", [box, nms_scores, b.int64s([INT64_MAX], "max_out"),
+                                            b.const([thr], np.float32), b.const([-0.5], np.float32)])
+    pairs = b.node("Gather", [selected, b.int64s([0, 2], "cols")], axis=1)          # (S, 2): batch, anchor
+    ones = b.node("Expand", [b.const([1.0], dt), b.shape(selected, 0, 1)])
+    kept = b.node("ScatterND", [b.node("Mul", [score, b.const(0.0, dt)]), pairs, ones])  # (B, N) 1 where kept
+    shown_id = b.node("Where", [b.node("Greater", [kept, b.const(0.0, dt)]), b.cast(cls_id, dt), b.const(-1.0, dt)])
+    rows = b.node("Concat", [b.unsqueeze(shown_id, [2]), b.unsqueeze(score, [2]), box], axis=2)  # (B, N, 6)
+    rows = b.node("Where", [b.unsqueeze(valid, [2]), rows, b.const(-1.0, dt)])
+    # The valid rows by descending score, the invalid (all -1) after them.
+    key = b.node("Where", [valid, score, lowest])
+    _, order = b.node("TopK", [key, b.int64s([n], "k")], n_out=2, axis=1, largest=1, sorted=1)
+    index = b.node("Expand", [b.unsqueeze(order, [2]), b.shape(rows)])
+    b.node("GatherElements", [rows, index], outputs=[node.outputs[0]], name=node.name, axis=1)
