@@ -18,6 +18,14 @@ ONNX inferred completely, is evaluated at import time by ONNX's own reference
 implementation (onnx.reference), so Weft sees constants: static Reshape
 targets, ready weights. A dynamic dimension stops this, and the operators
 that needed the constant say so.
+
+Note [Scalars on import]
+~~~~~~~~~~~~~~~~~~~~~~~~
+MXNet's operators never give a 0-d result: a full reduction, a Size, an
+ArgMax of a vector give shape (1,) where ONNX gives (). The importer reshapes
+every output ONNX infers 0-d to Weft's 0-d shape (reshape_like a 0-d zeros),
+so a graph's scalar outputs and the broadcasting of scalars downstream are
+ONNX's.
 """
 import os
 import re
@@ -29,6 +37,7 @@ from .. import symbol as S
 from ..gluon.symbol_block import SymbolBlock
 from . import imports  # noqa: F401  (registers every import translation)
 from ._deps import ReferenceEvaluator, checker, helper, numpy_helper, onnx, require, shape_inference
+from .dim_values import materialize, track
 from .import_registry import lookup_import
 
 __all__ = ["import_model", "import_to_gluon", "get_model_metadata", "ImportContext"]
@@ -56,7 +65,8 @@ def _dims(type_proto):
     if not type_proto.tensor_type.HasField("shape"):
         return None
     shape = type_proto.tensor_type.shape
-    return tuple(d.dim_value if d.HasField("dim_value") else None for d in shape.dim)
+    # A negative dim_value (-1, written by some exporters) is a dynamic dim, as a dim_param is.
+    return tuple(d.dim_value if d.HasField("dim_value") and d.dim_value >= 0 else None for d in shape.dim)
 
 
 class ImportContext:
@@ -79,9 +89,18 @@ class ImportContext:
             infos = list(inferred.value_info) + list(inferred.input) + list(inferred.output)
         except Exception:  # ONNX's inference is best effort; translations report what they miss
             infos = list(graph.input) + list(graph.output)
+        self.dtypes = {n: v.dtype for n, v in self.consts.items()}
+        self.dim_values = {}   # Note [Dynamic dims on import] (dim_values.py)
+        self.dim_params = {}   # tensor -> its dims' ONNX dim_param names (None where not one)
         for vi in infos:
+            if vi.type.tensor_type.HasField("shape"):
+                dims = vi.type.tensor_type.shape.dim
+                self.dim_params.setdefault(vi.name, tuple(d.dim_param or None for d in dims))
             if _dims(vi.type) is not None:
                 self.shapes.setdefault(vi.name, _dims(vi.type))
+            elem = vi.type.tensor_type.elem_type
+            if elem:
+                self.dtypes.setdefault(vi.name, np.dtype(helper.tensor_dtype_to_np_dtype(elem)))
         self.syms = {}
         self.params = {}       # parameter name -> numpy value (those read as symbols)
         self.aux = set()
@@ -125,10 +144,16 @@ class ImportContext:
                                       "could not give it)" % (_FN, tensor))
         return self.shapes[tensor]
 
+    def dtype_of(self, tensor):
+        """The numpy dtype ONNX gives ``tensor``, or None when it is unknown."""
+        return self.dtypes.get(tensor)
+
     def const_value(self, tensor):
         return self.consts.get(tensor)
 
     def symbol(self, tensor):
+        if tensor not in self.syms and tensor in self.dim_values:
+            self.syms[tensor] = materialize(self, tensor)
         if tensor not in self.syms:
             if tensor not in self.consts:
                 raise ValueError("%s: tensor '%s' is read before it is computed" % (_FN, tensor))
@@ -174,7 +199,10 @@ def _fold(ctx, node):
                 return False
         elif node.op_type in _GROWING or any(ctx.consts[n].size > 1024 for n in ins):
             return False
-    outs = ReferenceEvaluator(node, opsets={"": ctx.opset}).run(None, {n: ctx.consts[n] for n in ins})
+    try:
+        outs = ReferenceEvaluator(node, opsets={"": ctx.opset}).run(None, {n: ctx.consts[n] for n in ins})
+    except Exception:  # onnx.reference lacks or mishandles some operators: Weft computes it at run time
+        return False
     for name, value in zip(node.output, outs):
         if name:
             ctx.consts[name] = np.asarray(value)
@@ -192,7 +220,7 @@ def _build(model):
             ctx.consts[node.output[0]] = numpy_helper.to_array(helper.get_attribute_value(node.attribute[0]))
             ctx.shapes[node.output[0]] = tuple(ctx.consts[node.output[0]].shape)
             continue
-        if _fold(ctx, node):
+        if _fold(ctx, node) or track(ctx, node):
             continue
         fn = lookup_import(node.op_type)
         if fn is None:
@@ -203,11 +231,15 @@ def _build(model):
         outs = out if isinstance(out, list) else [out]
         for name, sym in zip(node.output, outs):
             if name:
+                if ctx.shapes.get(name) == ():
+                    sym = S.reshape_like(sym, S.zeros(shape=()))  # Note [Scalars on import]
                 ctx.syms[name] = sym
     heads = [ctx.symbol(o.name) for o in model.graph.output]
     sym = heads[0] if len(heads) == 1 else S.Group(heads)
-    arg = {k: nd.array(v, dtype=v.dtype) for k, v in ctx.params.items() if k not in ctx.aux}
-    aux = {k: nd.array(v, dtype=v.dtype) for k, v in ctx.params.items() if k in ctx.aux}
+    # Constants a translation read as attributes (shapes, axes, K) are no parameters.
+    used = set(sym.list_arguments()) | set(sym.list_auxiliary_states())
+    arg = {k: nd.array(v, dtype=v.dtype) for k, v in ctx.params.items() if k not in ctx.aux and k in used}
+    aux = {k: nd.array(v, dtype=v.dtype) for k, v in ctx.params.items() if k in ctx.aux and k in used}
     return sym, arg, aux, ctx.data_inputs
 
 

@@ -77,6 +77,8 @@ def _pool(ctx, node, pool_type):
                  pooling_convention="full" if ctx.attr(node, "ceil_mode", 0) else "valid")
     if pool_type == "avg":
         attrs["count_include_pad"] = bool(ctx.attr(node, "count_include_pad", 0))
+    if pool_type == "lp":
+        attrs["p_value"] = ctx.attr(node, "p", 2)
     return S.Pooling(ctx.inputs(node)[0], name=ctx.name(node), **attrs)
 
 
@@ -92,12 +94,21 @@ def avg_pool(ctx, node):
     return _pool(ctx, node, "avg")
 
 
-@register_import("GlobalAveragePool", "GlobalMaxPool")
+@register_import("LpPool")
+def lp_pool(ctx, node):
+    return _pool(ctx, node, "lp")
+
+
+_GLOBAL = {"GlobalAveragePool": "avg", "GlobalMaxPool": "max", "GlobalLpPool": "lp"}
+
+
+@register_import(*_GLOBAL)
 def global_pool(ctx, node):
-    pool_type = "avg" if node.op_type == "GlobalAveragePool" else "max"
+    pool_type = _GLOBAL[node.op_type]
     n = len(ctx.shape_of(node.input[0])) - 2
+    extra = {"p_value": ctx.attr(node, "p", 2)} if pool_type == "lp" else {}
     return S.Pooling(ctx.inputs(node)[0], kernel=(1,) * n, global_pool=True, pool_type=pool_type,
-                     name=ctx.name(node))
+                     name=ctx.name(node), **extra)
 
 
 @register_import("BatchNormalization")
@@ -149,6 +160,30 @@ def leaky_relu(ctx, node):
 def elu(ctx, node):
     return S.LeakyReLU(ctx.inputs(node)[0], act_type="elu", slope=ctx.attr(node, "alpha", 1.0),
                        name=ctx.name(node))
+
+
+@register_import("Selu")
+def selu(ctx, node):
+    # gamma * elu_alpha(x); MXNet's selu fixes alpha and gamma, ONNX makes them attributes.
+    alpha = ctx.attr(node, "alpha", 1.67326319217681884765625)
+    gamma = ctx.attr(node, "gamma", 1.05070102214813232421875)
+    return S.LeakyReLU(ctx.inputs(node)[0], act_type="elu", slope=alpha) * gamma
+
+
+@register_import("ThresholdedRelu")
+def thresholded_relu(ctx, node):
+    x = ctx.inputs(node)[0]
+    return S.broadcast_mul(x, x > ctx.attr(node, "alpha", 1.0), name=ctx.name(node))
+
+
+@register_import("LpNormalization")
+def lp_normalization(ctx, node):
+    p = ctx.attr(node, "p", 2)
+    if p not in (1, 2):
+        raise ctx.error(node, "p=%d: only 1 and 2 are defined" % p)
+    x = ctx.inputs(node)[0]
+    axis = ctx.attr(node, "axis", -1) % len(ctx.shape_of(node.input[0]))
+    return S.broadcast_div(x, S.norm(x, ord=p, axis=axis, keepdims=True), name=ctx.name(node))
 
 
 @register_import("PRelu")

@@ -1,15 +1,18 @@
 """Import of ONNX's tensor operators: element-wise math, shape manipulation,
-reductions, MatMul, Gather, Cast, Clip, Pad, Resize."""
+MatMul, Gather, Cast, Clip, Pad, Split, Slice."""
 import numpy as np
 
 from ... import symbol as S
 from .._deps import helper
+from ..dim_values import reshape_target
 from ..import_registry import register_import
+from .args import axes_arg
+from .broadcast import same_rank
 
 __all__ = []
 
 _BINARY = {"Add": S.broadcast_add, "Sub": S.broadcast_sub, "Mul": S.broadcast_mul, "Div": S.broadcast_div,
-           "Pow": S.broadcast_power, "Max": S.broadcast_maximum, "Min": S.broadcast_minimum}
+           "Pow": S.broadcast_power}
 _UNARY = {"Exp": S.exp, "Log": S.log, "Sqrt": S.sqrt, "Abs": S.abs, "Neg": S.negative,
           "Reciprocal": S.reciprocal, "Floor": S.floor, "Ceil": S.ceil, "Sin": S.sin, "Cos": S.cos,
           "Tan": S.tan, "Asin": S.arcsin, "Acos": S.arccos, "Atan": S.arctan, "Sinh": S.sinh,
@@ -17,23 +20,9 @@ _UNARY = {"Exp": S.exp, "Log": S.log, "Sqrt": S.sqrt, "Abs": S.abs, "Neg": S.neg
           "Sign": S.sign}
 
 
-def _same_rank(ctx, node):
-    """MXNet's broadcast_* need equal ranks; ONNX aligns from the right. A lower
-    rank operand is reshaped with leading 1s (its rank is known statically)."""
-    ins = ctx.inputs(node)
-    ranks = [len(ctx.shape_of(n)) for n in node.input[:2]]
-    top = max(ranks)
-    out = []
-    for x, r, name in zip(ins, ranks, node.input[:2]):
-        if r < top:
-            x = S.Reshape(x, shape=(1,) * (top - r) + tuple(ctx.shape_of(name)) if r > 0 else (1,) * top)
-        out.append(x)
-    return out
-
-
 def _binary(fn):
     def translate(ctx, node):
-        a, b = _same_rank(ctx, node)
+        a, b = same_rank(ctx, node.input[:2])
         return fn(a, b, name=ctx.name(node))
     return translate
 
@@ -48,12 +37,6 @@ for _op, _fn in _BINARY.items():
     register_import(_op)(_binary(_fn))
 for _op, _fn in _UNARY.items():
     register_import(_op)(_unary(_fn))
-
-
-@register_import("Sum")
-def sum_(ctx, node):
-    ins = ctx.inputs(node)
-    return ins[0] if len(ins) == 1 else S.add_n(*ins, name=ctx.name(node))
 
 
 @register_import("MatMul")
@@ -93,7 +76,10 @@ def flatten(ctx, node):
 def reshape(ctx, node):
     shape = ctx.const_value(node.input[1])
     if shape is None:
-        raise ctx.error(node, "a computed target shape is not supported")
+        shape = reshape_target(ctx, node.input[0], node.input[1])
+    if shape is None:
+        raise ctx.error(node, "a target shape computed at run time is not supported "
+                              "(beyond the dims of tensors: Note [Dynamic dims on import])")
     if ctx.attr(node, "allowzero", 0) and 0 in shape:
         raise ctx.error(node, "allowzero=1 with a 0 in the shape is not supported")
     # ONNX's 0 (copy) and -1 (infer) are MXNet's.
@@ -106,52 +92,20 @@ def transpose(ctx, node):
     return S.transpose(ctx.inputs(node)[0], axes=tuple(perm) if perm else (), name=ctx.name(node))
 
 
-def _axes(ctx, node, attr_opset):
-    """Axes from the attribute (before ``attr_opset``) or the second input."""
-    if ctx.opset < attr_opset:
-        return ctx.attr(node, "axes")
-    if len(node.input) > 1 and node.input[1]:
-        axes = ctx.const_value(node.input[1])
-        if axes is None:
-            raise ctx.error(node, "computed axes are not supported")
-        return [int(a) for a in axes]
-    return None
-
-
 @register_import("Squeeze")
 def squeeze(ctx, node):
-    axes = _axes(ctx, node, 13)
+    axes = axes_arg(ctx, node, 13)
     return S.squeeze(ctx.inputs(node)[0], axis=tuple(axes) if axes else None, name=ctx.name(node))
 
 
 @register_import("Unsqueeze")
 def unsqueeze(ctx, node):
-    axes = sorted(a % (len(ctx.shape_of(node.input[0])) + len(_axes(ctx, node, 13)))
-                  for a in _axes(ctx, node, 13))
+    axes = sorted(a % (len(ctx.shape_of(node.input[0])) + len(axes_arg(ctx, node, 13)))
+                  for a in axes_arg(ctx, node, 13))
     x = ctx.inputs(node)[0]
     for a in axes:
         x = S.expand_dims(x, axis=a)
     return x
-
-
-_REDUCE = {"ReduceSum": (S.sum, 13), "ReduceMean": (S.mean, 18), "ReduceMax": (S.max, 18),
-           "ReduceMin": (S.min, 18), "ReduceProd": (S.prod, 18)}
-
-
-def _reduce(fn, since):
-    def translate(ctx, node):
-        axes = _axes(ctx, node, since)
-        keep = bool(ctx.attr(node, "keepdims", 1))
-        if not axes:
-            if ctx.attr(node, "noop_with_empty_axes", 0):
-                return S.identity(ctx.inputs(node)[0], name=ctx.name(node))
-            axes = list(range(len(ctx.shape_of(node.input[0]))))
-        return fn(ctx.inputs(node)[0], axis=tuple(axes), keepdims=keep, name=ctx.name(node))
-    return translate
-
-
-for _op, (_fn, _since) in _REDUCE.items():
-    register_import(_op)(_reduce(_fn, _since))
 
 
 @register_import("Cast")
@@ -200,17 +154,6 @@ def pad(ctx, node):
     if len(node.input) > 2 and node.input[2]:
         value = float(ctx.const_value(node.input[2]))
     return S.Pad(ctx.inputs(node)[0], mode=mode, pad_width=width, constant_value=value, name=ctx.name(node))
-
-
-@register_import("Resize")
-def resize(ctx, node):
-    mode = ctx.attr(node, "mode", "nearest")
-    scales = ctx.const_value(node.input[2]) if len(node.input) > 2 and node.input[2] else None
-    if mode != "nearest" or scales is None or len(scales) != 4 or scales[2] != scales[3] or \
-            scales[2] != int(scales[2]) or tuple(scales[:2]) != (1, 1):
-        raise ctx.error(node, "only nearest resizing by one integer scale of H and W is supported")
-    return S.UpSampling(ctx.inputs(node)[0], scale=int(scales[2]), sample_type="nearest", num_args=1,
-                        name=ctx.name(node))
 
 
 @register_import("Split")

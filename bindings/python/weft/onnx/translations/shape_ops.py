@@ -157,6 +157,16 @@ def slice_axis(b, node):
            outputs=[node.outputs[0]], name=node.name)
 
 
+@register("slice_like")
+def slice_like(b, node):
+    """The leading part of data with shape_like's sizes along ``axes`` (all when empty)."""
+    rank = node.rank
+    axes = [a % rank for a in (node.tuple("axes", ()) or range(rank))]
+    ends = b.node("Gather", [b.shape(node.inputs[1]), b.int64s(axes, "axes")], axis=0)
+    b.node("Slice", [node.inputs[0], b.int64s([0] * len(axes), "starts"), ends, b.int64s(axes, "axes")],
+           outputs=[node.outputs[0]], name=node.name)
+
+
 @register("expand_dims")
 def expand_dims(b, node):
     out = b.unsqueeze(node.inputs[0], [node.int("axis")])
