@@ -114,7 +114,8 @@ def test_softmax_with_length():
     e = onp.exp(x[1] - x[1].max())
     onp.testing.assert_allclose(out[1], e / e.sum(), rtol=1e-5)
     ls = npx.log_softmax(_np(x), length=_np([3, 5], "int32"), use_length=True).asnumpy()
-    assert onp.all(onp.isneginf(ls[0, 3:])) and onp.allclose(onp.exp(ls[0, :3]).sum(), 1)
+    # past the length MXNet 1.9.1's kernel writes 0 for log_softmax too (softmax-inl.h, SoftmaxWithLength)
+    assert onp.all(ls[0, 3:] == 0) and onp.allclose(onp.exp(ls[0, :3]).sum(), 1)
     with pytest.raises(ValueError, match="softmax: length"):
         npx.softmax(_np(x), length=_np([3], "int32"), use_length=True)
 

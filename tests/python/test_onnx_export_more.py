@@ -75,6 +75,15 @@ CASES = {
         S.contrib.MultiBoxDetection(S.var("cls"), S.var("loc"), S.var("anc"), threshold=0.2, nms_threshold=0.4,
                                     force_suppress=True, background_id=2, clip=False, variances=(0.2, 0.1, 0.3, 0.2)),
         {"cls": _CLS, "loc": _LOC, "anc": _ANC}),
+    # use_length (Note [Softmax with length]): rows of lengths 5, 2 and 0 (all zeros), one clamped
+    "softmax_length": (S.softmax(X, S.var("len"), use_length=True),
+                       {"x": _RS.uniform(-3, 3, (3, 5)).astype(np.float32), "len": np.array([5, 2, 0], np.int32)}),
+    "log_softmax_length_axis1": (
+        S.log_softmax(X, S.var("len"), axis=1, use_length=True, temperature=2.0),
+        {"x": _RS.uniform(-3, 3, (2, 6, 3)).astype(np.float32),
+         "len": np.array([[1, 6, 3], [9, 4, 2]], np.int64)}),
+    "softmin_length_1d": (S.softmin(X, S.var("len"), use_length=True),
+                          {"x": _RS.uniform(-3, 3, (4,)).astype(np.float32), "len": np.array([3], np.int32)}),
 }
 
 

@@ -35,7 +35,30 @@ AxisSplit SoftmaxAxisSplit(const Params& p, const Shape& s) {
 
 void CheckSoftmaxNoLength(const Params& p) {
   WEFT_CHECK(!p.GetBool("use_length"), kInvalidArgument)
-      << p.op()->name << ": use_length=True (masking by a length input) is not supported";
+      << p.op()->name << ": use_length=True (masking by a length input) is not supported here";
+}
+
+// Note [Softmax with length]
+// MXNet 1.9.1's softmax, log_softmax and softmin take use_length=True and a
+// second input, `length`, of the data's shape without the softmax axis ((1,)
+// for 1-D data): row r is the softmax of its first length[r] elements alone,
+// and the elements past it are 0 (log_softmax's too, as MXNet's kernel writes
+// them); the backward op reads the length again and gives 0 there, and the
+// length's own gradient is 0. Attention with valid lengths (GluonNLP's BERT,
+// d2l's masked_softmax) is written this way. A length is read as an integer,
+// clamped to [0, n]; a row of length 0 is all zeros.
+Shape SoftmaxLengthShape(const Params& p, const Shape& data) {
+  const int axis = tensor::NormalizeAxis(p.GetInt("axis"), data.ndim(), p.op()->name, "data");
+  std::vector<int64_t> d;
+  for (int i = 0; i < data.ndim(); ++i)
+    if (i != axis) d.push_back(data[i]);
+  if (d.empty()) d.push_back(1);
+  return Shape(d);
+}
+
+void CheckSoftmaxLengthType(const std::string& op, DType t) {
+  WEFT_CHECK(t == DType::kInt32 || t == DType::kInt64 || t == DType::kFloat32 || t == DType::kFloat64, kDType)
+      << op << ": input 'length' must be int32, int64, float32 or float64, got " << DTypeName(t);
 }
 
 AxisSplit SoftmaxActivationSplit(const Params& p, const Shape& s) {
@@ -66,26 +89,37 @@ void AddSoftmaxParams(OpDef& op) {
                           "DType of the output in case this can't be inferred. Defaults to the same as input's "
                           "dtype if not defined (dtype=None).")
       .add_param("use_length", ParamType::kBool, "False",
-                 "Whether to use the length input as a mask over the data input (only False is supported).");
+                 "Whether to use the length input as a mask over the data input.");
   op.params.back().optional = true;
 }
 
 bool SoftmaxShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
-  CheckSoftmaxNoLength(p);
   const Shape& d = (*in)[0];
   if (!d.known()) return false;
   tensor::NormalizeAxis(p.GetInt("axis"), d.ndim(), p.op()->name, "data");
+  if (p.GetBool("use_length")) AssignShape(in, 1, nnx::SoftmaxLengthShape(p, d), p.op()->name + ": input 'length'");
   AssignShape(out, 0, d, p.op()->name + ": output");
   return true;
 }
 
-bool SoftmaxType(const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
+bool SoftmaxDataType(const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
   const std::string& op = p.op()->name;
   nnx::CheckFloating((*in)[0], op, "input 'data'");
   if (p.IsNone("dtype")) return nnx::FloatSameTypeInfer(p, in, out);
   nnx::CheckFloating(p.GetDType("dtype"), op, "parameter 'dtype'");
   AssignType(out, 0, p.GetDType("dtype"), op + ": output (dtype)");
   return (*in)[0] != DType::kUnknown;
+}
+
+// The data and output as SoftmaxDataType; the length (use_length) int32 unless known.
+bool SoftmaxType(const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
+  if (!p.GetBool("use_length")) return SoftmaxDataType(p, in, out);
+  if ((*in)[1] == DType::kUnknown) (*in)[1] = DType::kInt32;
+  nnx::CheckSoftmaxLengthType(p.op()->name, (*in)[1]);
+  std::vector<DType> data = {(*in)[0]};
+  const bool ok = SoftmaxDataType(p, &data, out);
+  (*in)[0] = data[0];
+  return ok;
 }
 
 // Second order (autograd.grad with create_graph), with o = out_grad, y =
@@ -128,7 +162,10 @@ void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_back
       .set_compute_cpu([log, sign](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                                    const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         const nnx::AxisSplit s = SoftmaxAxisSplit(p, in[0].shape);
-        nnx_cpu::SoftmaxForward(in[0], s.outer, s.n, s.inner, sign * SoftmaxTemperature(p), log, req[0], out[0]);
+        std::vector<int64_t> lens;  // Note [Softmax with length]
+        if (p.GetBool("use_length")) lens = nnx_cpu::SoftmaxRowLengths(in[1], s.n);
+        nnx_cpu::SoftmaxForward(in[0], s.outer, s.n, s.inner, sign * SoftmaxTemperature(p), log, req[0], out[0],
+                                lens.empty() ? nullptr : lens.data());
       })
       .add_inplace(0, 0);
   fwd.list_input_names = [](const Params& p) {
@@ -136,30 +173,54 @@ void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_back
   };
   const std::string bwd_name = std::string("_backward_") + name;
   fwd.set_gradient([bwd_name](const NodePtr& n, const std::vector<NodeEntry>& og) {
-    return ViaBackwardOp(n, bwd_name, {og[0], OutputOf(n, 0)});
+    if (!n->params.GetBool("use_length")) return ViaBackwardOp(n, bwd_name, {og[0], OutputOf(n, 0)});
+    GradBuilder b(n);  // Note [Softmax with length]: the length's gradient is 0
+    const NodeEntry gx = OutputOf(b.NodeWithAttrs(bwd_name, {og[0], OutputOf(n, 0), b.in(1)}));
+    return std::vector<NodeEntry>{gx, b("zeros_like", {b.in(1)})};
   });
 
   OpDef& bwd = OpRegistry::Get()->Add(std::string("_backward_") + name).set_compute_gpu(std::move(gpu_backward));
-  SetSameShape(bwd, SameShapeSlots::All());
+  SetSameShape(bwd, SameShapeSlots{{0, 1}, {0}, false});  // not the length (use_length)
   bwd.describe(std::string("Gradient of ") + name + " from (out_grad, output): " +
                (log ? "(out_grad - exp(output) * sum(out_grad)) / temperature"
                     : "output * (out_grad - sum(out_grad * output)) / temperature") +
                " along axis.")
       .add_input("out_grad")
-      .add_input("output");
+      .add_input("output")
+      .add_input("length");
   AddSoftmaxParams(bwd);
+  bwd.list_input_names = [](const Params& p) {
+    return p.GetBool("use_length") ? std::vector<std::string>{"out_grad", "output", "length"}
+                                   : std::vector<std::string>{"out_grad", "output"};
+  };
   bwd.set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
-        CheckSoftmaxNoLength(p);
-        if (!SameShapeInfer(*p.op(), p, in, out)) return false;
+        std::vector<Shape> pair = {(*in)[0], (*in)[1]};  // the length has its own shape
+        const bool ok = SameShapeInfer(*p.op(), p, &pair, out);
+        (*in)[0] = pair[0];
+        (*in)[1] = pair[1];
+        if (!ok) return false;
         tensor::NormalizeAxis(p.GetInt("axis"), (*in)[0].ndim(), p.op()->name, "out_grad");
+        if (p.GetBool("use_length"))
+          AssignShape(in, 2, nnx::SoftmaxLengthShape(p, (*in)[0]), p.op()->name + ": input 'length'");
         return true;
       })
-      .set_infer_type(nnx::FloatSameTypeInfer)
+      .set_infer_type([](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
+        if (!p.GetBool("use_length")) return nnx::FloatSameTypeInfer(p, in, out);
+        if ((*in)[2] == DType::kUnknown) (*in)[2] = DType::kInt32;
+        nnx::CheckSoftmaxLengthType(p.op()->name, (*in)[2]);
+        std::vector<DType> pair = {(*in)[0], (*in)[1]};
+        const bool ok = nnx::FloatSameTypeInfer(p, &pair, out);
+        (*in)[0] = pair[0];
+        (*in)[1] = pair[1];
+        return ok;
+      })
       .set_compute_cpu([log, sign](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                                    const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         const nnx::AxisSplit s = SoftmaxAxisSplit(p, in[0].shape);
+        std::vector<int64_t> lens;  // Note [Softmax with length]
+        if (p.GetBool("use_length")) lens = nnx_cpu::SoftmaxRowLengths(in[2], s.n);
         nnx_cpu::SoftmaxBackward(in[0], in[1], s.outer, s.n, s.inner, sign * SoftmaxTemperature(p), log, req[0],
-                                 out[0]);
+                                 out[0], lens.empty() ? nullptr : lens.data());
       })
       .add_inplace(0, 0);
   bwd.set_gradient([log, sign](const NodePtr& n, const std::vector<NodeEntry>& og) {
@@ -235,7 +296,7 @@ void CheckActivationShape(const Params& p, const Shape& s) {
       });
 
   OpDef& bwd = OpRegistry::Get()->Add("_backward_SoftmaxActivation").set_compute_gpu(WEFT_GPU(cuda::BackwardSoftmaxActivationGpu));
-  SetSameShape(bwd, SameShapeSlots::All());
+  SetSameShape(bwd, SameShapeSlots{{0, 1}, {0}, false});  // not the length (use_length)
   bwd.describe("Gradient of SoftmaxActivation from (out_grad, output).").add_input("out_grad").add_input("output");
   add_mode(bwd);
   bwd.set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {

@@ -32,46 +32,51 @@ WEFT_HD inline A SignOf(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0);
 // memory with x: element j is read before it is written.
 template <typename TI, typename TO, typename A>
 void SoftmaxRowsT(const OpContext& ctx, const TI* x, TO* y, int64_t outer, int64_t n, int64_t inner,
-                  double temperature, bool log, OpReq req) {
+                  double temperature, bool log, OpReq req, const int64_t* lens) {
   const A inv_t = static_cast<A>(1.0 / temperature);
   Launch(ctx, outer * inner, [=] WEFT_HD(int64_t r) {
     const int64_t base = (r / inner) * n * inner + r % inner;
+    const int64_t len = lens != nullptr ? lens[r] : n;  // Note [Softmax with length] in softmax.cc
     // The largest x / t is subtracted: max(x) for t > 0, min(x) for t < 0 (softmin).
     const bool pos = inv_t > A(0);
     A m = pos ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::infinity();
-    for (int64_t j = 0; j < n; ++j) {
+    for (int64_t j = 0; j < len; ++j) {
       const A v = static_cast<A>(x[base + j * inner]);
       m = pos ? MaxOf(m, v) : (v < m ? v : m);
     }
     double sum = 0;
-    for (int64_t j = 0; j < n; ++j) sum += static_cast<double>(std::exp((static_cast<A>(x[base + j * inner]) - m) * inv_t));
+    for (int64_t j = 0; j < len; ++j)
+      sum += static_cast<double>(std::exp((static_cast<A>(x[base + j * inner]) - m) * inv_t));
     if (log) {
       const A ls = static_cast<A>(std::log(sum));
-      for (int64_t j = 0; j < n; ++j) {
+      for (int64_t j = 0; j < len; ++j) {
         const int64_t k = base + j * inner;
         Assign(y, k, req, static_cast<TO>((static_cast<A>(x[k]) - m) * inv_t - ls));
       }
     } else {
       const A inv = static_cast<A>(1.0 / sum);
-      for (int64_t j = 0; j < n; ++j) {
+      for (int64_t j = 0; j < len; ++j) {
         const int64_t k = base + j * inner;
         Assign(y, k, req, static_cast<TO>(std::exp((static_cast<A>(x[k]) - m) * inv_t) * inv));
       }
     }
+    for (int64_t j = len; j < n; ++j) Assign(y, base + j * inner, req, static_cast<TO>(A(0)));
   });
 }
 
 void SoftmaxForward(const OpContext& ctx, const TensorView& x, int64_t outer, int64_t n, int64_t inner,
-                    double temperature, bool log, OpReq req, const TensorView& y, const char* op) {
+                    double temperature, bool log, OpReq req, const TensorView& y, const char* op,
+                    const int64_t* lens = nullptr) {
   if (req == OpReq::kNull || y.Size() == 0) return;
   if (x.dtype == y.dtype) {
     WEFT_GPU_REAL_SWITCH(x.dtype, op, T, {
-      SoftmaxRowsT<T, T, AccT<T>>(ctx, x.ptr<T>(), y.ptr<T>(), outer, n, inner, temperature, log, req);
+      SoftmaxRowsT<T, T, AccT<T>>(ctx, x.ptr<T>(), y.ptr<T>(), outer, n, inner, temperature, log, req, lens);
     })
   } else {  // dtype= another floating type (float16 data, float32 output, as with AMP)
     WEFT_GPU_REAL_SWITCH(x.dtype, op, TI, {
       WEFT_GPU_REAL_SWITCH(y.dtype, op, TO, {
-        SoftmaxRowsT<TI, TO, double>(ctx, x.ptr<TI>(), y.ptr<TO>(), outer, n, inner, temperature, log, req);
+        SoftmaxRowsT<TI, TO, double>(ctx, x.ptr<TI>(), y.ptr<TO>(), outer, n, inner, temperature, log, req,
+                                      lens);
       })
     })
   }
@@ -81,68 +86,84 @@ void SoftmaxForward(const OpContext& ctx, const TensorView& x, int64_t outer, in
 // share memory with gy (in place): the row sum is taken before any write.
 template <typename T>
 void SoftmaxGradRowsT(const OpContext& ctx, const T* gy, const T* y, T* gx, int64_t outer, int64_t n, int64_t inner,
-                      double temperature, bool log, OpReq req) {
+                      double temperature, bool log, OpReq req, const int64_t* lens) {
   using A = AccT<T>;
   const A inv_t = static_cast<A>(1.0 / temperature);
   Launch(ctx, outer * inner, [=] WEFT_HD(int64_t r) {
     const int64_t base = (r / inner) * n * inner + r % inner;
+    const int64_t len = lens != nullptr ? lens[r] : n;  // Note [Softmax with length] in softmax.cc
     double s = 0;
-    for (int64_t j = 0; j < n; ++j) {
+    for (int64_t j = 0; j < len; ++j) {
       const int64_t k = base + j * inner;
       s += log ? static_cast<double>(gy[k]) : static_cast<double>(gy[k]) * static_cast<double>(y[k]);
     }
     const A sa = static_cast<A>(s);
-    for (int64_t j = 0; j < n; ++j) {
+    for (int64_t j = 0; j < len; ++j) {
       const int64_t k = base + j * inner;
       const A g = static_cast<A>(gy[k]), o = static_cast<A>(y[k]);
       const A v = log ? g - std::exp(o) * sa : o * (g - sa);
       Assign(gx, k, req, v * inv_t);
     }
+    for (int64_t j = len; j < n; ++j) Assign(gx, base + j * inner, req, A(0));
   });
 }
 
 void SoftmaxBackward(const OpContext& ctx, const TensorView& gy, const TensorView& y, int64_t outer, int64_t n,
-                     int64_t inner, double temperature, bool log, OpReq req, const TensorView& gx, const char* op) {
+                     int64_t inner, double temperature, bool log, OpReq req, const TensorView& gx, const char* op,
+                     const int64_t* lens = nullptr) {
   if (req == OpReq::kNull || gx.Size() == 0) return;
   WEFT_GPU_REAL_SWITCH(gy.dtype, op, T, {
-    SoftmaxGradRowsT<T>(ctx, gy.ptr<T>(), y.ptr<T>(), gx.ptr<T>(), outer, n, inner, temperature, log, req);
+    SoftmaxGradRowsT<T>(ctx, gy.ptr<T>(), y.ptr<T>(), gx.ptr<T>(), outer, n, inner, temperature, log, req, lens);
   })
 }
 
 // ---- softmax / log_softmax ----
 
-template <bool kLog>
+// lens[r] = length[r] clamped to [0, n] (a negative or NaN length is 0), as the CPU reads it.
+template <typename L>
+void ClampLengths(const OpContext& ctx, const L* l, int64_t rows, int64_t n, int64_t* lens) {
+  Launch(ctx, rows, [=] WEFT_HD(int64_t r) {
+    const double v = static_cast<double>(l[r]);
+    lens[r] = !(v > 0) ? 0 : (v >= static_cast<double>(n) ? n : static_cast<int64_t>(v));
+  });
+}
+
+// use_length (Note [Softmax with length] in softmax.cc): the length input as
+// one valid count per row in [0, n], in scratch device memory; nullptr without.
+const int64_t* RowLengths(const OpContext& ctx, const Params& p, const TensorView& length, int64_t n,
+                          const char* op) {
+  if (!p.GetBool("use_length")) return nullptr;
+  const int64_t rows = length.Size();
+  int64_t* lens = static_cast<int64_t*>(Scratch(ctx, static_cast<size_t>(rows > 0 ? rows : 1) * sizeof(int64_t)));
+  switch (length.dtype) {
+    case DType::kInt32: ClampLengths(ctx, length.ptr<int32_t>(), rows, n, lens); break;
+    case DType::kInt64: ClampLengths(ctx, length.ptr<int64_t>(), rows, n, lens); break;
+    case DType::kFloat32: ClampLengths(ctx, length.ptr<float>(), rows, n, lens); break;
+    case DType::kFloat64: ClampLengths(ctx, length.ptr<double>(), rows, n, lens); break;
+    default: nnx::CheckSoftmaxLengthType(op, length.dtype);
+  }
+  return lens;
+}
+
+// softmin is softmax with the temperature negated (sign -1).
+template <bool kLog, int kSign>
 void Softmax(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
              const std::vector<TensorView>& out) {
-  nnx::CheckSoftmaxNoLength(p);
+  const char* op = kSign < 0 ? "softmin" : (kLog ? "log_softmax" : "softmax");
   const nnx::AxisSplit s = nnx::SoftmaxAxisSplit(p, in[0].shape);
-  SoftmaxForward(ctx, in[0], s.outer, s.n, s.inner, nnx::SoftmaxTemperature(p), kLog, req[0], out[0],
-                 kLog ? "log_softmax" : "softmax");
+  const int64_t* lens = in.size() > 1 ? RowLengths(ctx, p, in[1], s.n, op) : nullptr;
+  SoftmaxForward(ctx, in[0], s.outer, s.n, s.inner, kSign * nnx::SoftmaxTemperature(p), kLog, req[0], out[0], op,
+                 lens);
 }
 
-template <bool kLog>
+template <bool kLog, int kSign>
 void SoftmaxGrad(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  nnx::CheckSoftmaxNoLength(p);
+  const char* op = kSign < 0 ? "_backward_softmin" : (kLog ? "_backward_log_softmax" : "_backward_softmax");
   const nnx::AxisSplit s = nnx::SoftmaxAxisSplit(p, in[0].shape);
-  SoftmaxBackward(ctx, in[0], in[1], s.outer, s.n, s.inner, nnx::SoftmaxTemperature(p), kLog, req[0], out[0],
-                  kLog ? "_backward_log_softmax" : "_backward_softmax");
-}
-
-// softmin(x, t) = softmax(x, -t), and its gradient likewise.
-void Softmin(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
-             const std::vector<TensorView>& out) {
-  nnx::CheckSoftmaxNoLength(p);
-  const nnx::AxisSplit s = nnx::SoftmaxAxisSplit(p, in[0].shape);
-  SoftmaxForward(ctx, in[0], s.outer, s.n, s.inner, -nnx::SoftmaxTemperature(p), false, req[0], out[0], "softmin");
-}
-
-void SoftminGrad(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
-                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  nnx::CheckSoftmaxNoLength(p);
-  const nnx::AxisSplit s = nnx::SoftmaxAxisSplit(p, in[0].shape);
-  SoftmaxBackward(ctx, in[0], in[1], s.outer, s.n, s.inner, -nnx::SoftmaxTemperature(p), false, req[0], out[0],
-                  "_backward_softmin");
+  const int64_t* lens = in.size() > 2 ? RowLengths(ctx, p, in[2], s.n, op) : nullptr;
+  SoftmaxBackward(ctx, in[0], in[1], s.outer, s.n, s.inner, kSign * nnx::SoftmaxTemperature(p), kLog, req[0], out[0],
+                  op, lens);
 }
 
 // ---- SoftmaxActivation ----
@@ -322,12 +343,12 @@ void SoftmaxCrossEntropyGrad(const OpContext& ctx, const Params&, const std::vec
 
 }  // namespace
 
-WEFT_GPU_KERNEL_EXPORT(SoftmaxGpu, Softmax<false>)  // softmax
-WEFT_GPU_KERNEL_EXPORT(LogSoftmaxGpu, Softmax<true>)  // log_softmax
-WEFT_GPU_KERNEL_EXPORT(BackwardSoftmaxGpu, SoftmaxGrad<false>)  // _backward_softmax
-WEFT_GPU_KERNEL_EXPORT(BackwardLogSoftmaxGpu, SoftmaxGrad<true>)  // _backward_log_softmax
-WEFT_GPU_KERNEL_EXPORT(SoftminGpu, Softmin)  // softmin
-WEFT_GPU_KERNEL_EXPORT(BackwardSoftminGpu, SoftminGrad)  // _backward_softmin
+WEFT_GPU_KERNEL_EXPORT(SoftmaxGpu, (Softmax<false, 1>))  // softmax
+WEFT_GPU_KERNEL_EXPORT(LogSoftmaxGpu, (Softmax<true, 1>))  // log_softmax
+WEFT_GPU_KERNEL_EXPORT(BackwardSoftmaxGpu, (SoftmaxGrad<false, 1>))  // _backward_softmax
+WEFT_GPU_KERNEL_EXPORT(BackwardLogSoftmaxGpu, (SoftmaxGrad<true, 1>))  // _backward_log_softmax
+WEFT_GPU_KERNEL_EXPORT(SoftminGpu, (Softmax<false, -1>))  // softmin
+WEFT_GPU_KERNEL_EXPORT(BackwardSoftminGpu, (SoftmaxGrad<false, -1>))  // _backward_softmin
 WEFT_GPU_KERNEL_EXPORT(SoftmaxActivationGpu, SoftmaxActivation)  // SoftmaxActivation
 WEFT_GPU_KERNEL_EXPORT(BackwardSoftmaxActivationGpu, SoftmaxActivationGrad)  // _backward_SoftmaxActivation
 WEFT_GPU_KERNEL_EXPORT(SoftmaxOutputGpu, SoftmaxOutputForward)  // SoftmaxOutput

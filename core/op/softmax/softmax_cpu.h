@@ -4,6 +4,7 @@
 // the softmax axis; rows of n elements are split across threads.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "core/op/op_def.h"
 #include "core/op/tensor_view.h"
@@ -13,12 +14,16 @@ namespace nnx_cpu {
 
 // y (req)= softmax(x / temperature) along the middle axis of (outer, n, inner),
 // or its logarithm when `log`. x and y may have different floating dtypes. y
-// may share memory with x.
+// may share memory with x. lens (use_length, Note [Softmax with length]): the
+// valid count of each of the outer * inner rows, in [0, n]; nullptr: n.
 void SoftmaxForward(const TensorView& x, int64_t outer, int64_t n, int64_t inner, double temperature, bool log,
-                    OpReq req, const TensorView& y);
+                    OpReq req, const TensorView& y, const int64_t* lens = nullptr);
 // gx (req)= gradient of the above from the output y and its gradient gy (one dtype).
 void SoftmaxBackward(const TensorView& gy, const TensorView& y, int64_t outer, int64_t n, int64_t inner,
-                     double temperature, bool log, OpReq req, const TensorView& gx);
+                     double temperature, bool log, OpReq req, const TensorView& gx, const int64_t* lens = nullptr);
+// The length input of use_length as one valid count per row, each clamped to
+// [0, n] (a negative or NaN length is 0, as MXNet's integer lengths are read).
+std::vector<int64_t> SoftmaxRowLengths(const TensorView& length, int64_t n);
 
 // out[0] = sum_i -log softmax(x[i, :])[label[i]] for x of shape (N, K); labels
 // are clipped to [0, K).

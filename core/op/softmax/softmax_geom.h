@@ -5,6 +5,8 @@
 // (core/op/softmax/softmax_loss.cu), which must split the data exactly as the
 // CPU does. Host code: called before any kernel is launched.
 #pragma once
+#include <string>
+
 #include "core/base/shape.h"
 #include "core/op/common/nnx_util.h"
 #include "core/op/op_def.h"
@@ -15,9 +17,13 @@ namespace nnx {
 // softmax, log_softmax: the temperature (None: 1); throws kInvalidArgument
 // unless it is a non-zero number.
 double SoftmaxTemperature(const Params& p);
-// softmax, log_softmax: use_length=True (masking by a length input) is not
-// supported; throws kInvalidArgument.
+// The second-order gradient does not take use_length=True; throws kInvalidArgument.
 void CheckSoftmaxNoLength(const Params& p);
+// use_length (Note [Softmax with length] in softmax.cc): the length input's
+// shape for data (the data's without the axis; (1,) for 1-D data), and its
+// dtypes (int32, int64, float32, float64; kDType naming op otherwise).
+Shape SoftmaxLengthShape(const Params& p, const Shape& data);
+void CheckSoftmaxLengthType(const std::string& op, DType t);
 // softmax, log_softmax: data around the axis parameter (checked against its rank).
 AxisSplit SoftmaxAxisSplit(const Params& p, const Shape& data);
 // SoftmaxActivation: per instance (n = all axes but the first), or over axis 1

@@ -15,6 +15,7 @@ from scipy import special
 
 from .case import Case
 from .elemwise import BOOL, F16, F32, F64, I32, U8, _acc, _inputs, _rand, _store, _tol
+from .nn_act import softmax_length_cases, softmax_length_grad_cases
 
 _SQRT_PI = np.sqrt(np.pi)
 
@@ -319,11 +320,13 @@ CASES["softmin"] = [
     Case([np.array([[1., 2., 3.], [3., 2., 1.]], F32)], attrs={"axis": 0},
          ref=lambda x: np.array([[0.88079703, 0.5, 0.11920292], [0.11920292, 0.5, 0.88079703]], F32), name="softmin-doc"),
 ]
+CASES["softmin"] += softmax_length_cases(False, sign=-1.0)  # softmin(x, t) = softmax(x, -t)
 CASES["_backward_softmin"] = [
     Case(_softmin_grad_inputs((3, 5), -1, 1.0), ref=_softmin_grad_ref(-1, 1.0), name="backward_softmin", **_tol(F64)),
     Case(_softmin_grad_inputs((2, 3, 4), 1, 2.0), attrs={"axis": 1, "temperature": 2.0}, ref=_softmin_grad_ref(1, 2.0),
          name="backward_softmin-axis-temperature", **_tol(F64)),
 ]
+CASES["_backward_softmin"] += softmax_length_grad_cases(False, sign=-1.0)
 
 
 # ---- _np_cumsum (cumsum) ------------------------------------------------------

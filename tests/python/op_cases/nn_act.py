@@ -174,6 +174,66 @@ def softmax_cases(log):
     ]
 
 
+# use_length (Note [Softmax with length] in core/op/softmax/softmax.cc): row r is the
+# softmax of its first length[r] elements, zeros past them (log_softmax's too).
+def masked_softmax64(x, length, axis=-1, t=1.0, log=False):
+    x = np.moveaxis(np.asarray(x, F64), axis, -1)
+    lens = np.asarray(length).reshape(x.shape[:-1] if x.ndim > 1 else (1,))
+    out = np.zeros_like(x)
+    for idx in np.ndindex(*x.shape[:-1]):
+        n = int(min(max(np.floor(lens[idx] if x.ndim > 1 else lens[0]), 0), x.shape[-1]))
+        if n:
+            row = x[idx][:n]
+            out[idx][:n] = (log_softmax64 if log else softmax64)(row, -1, t)
+    return np.moveaxis(out, -1, axis)
+
+
+def masked_softmax_ref(log=False, axis=-1, t=1.0):
+    return lambda x, length: masked_softmax64(x, length, axis, t, log).astype(x.dtype)
+
+
+def softmax_length_cases(log, sign=1.0):
+    t = sign  # softmin: the temperature negated
+    return [
+        C(ins(rand((3, 5), lo=-3, hi=3), np.array([5, 2, 0], np.int32)), masked_softmax_ref(log, -1, t),
+          name="use_length", use_length=True),
+        C(ins(rand((2, 6, 3), F64, -3, 3), np.array([[1, 6, 3], [9, 4, -2]], np.int64)),
+          masked_softmax_ref(log, 1, t), name="use_length_axis1_clamped", use_length=True, axis=1),
+        C(ins(rand((4,), lo=-3, hi=3), np.array([3.0], F32)), masked_softmax_ref(log, -1, t),
+          name="use_length_1d_float_length", use_length=True),
+    ]
+
+
+def masked_softmax_grad_ref(log, axis=-1, t=1.0):
+    def ref(gy, y, length):
+        # the rows' valid parts are ordinary softmax gradients; zeros past them
+        gx = np.zeros_like(np.asarray(gy, F64))
+        g, o, out = (np.moveaxis(np.asarray(a, F64), axis, -1) for a in (gy, y, gx))
+        lens = np.asarray(length).reshape(g.shape[:-1])
+        for idx in np.ndindex(*g.shape[:-1]):
+            n = int(min(max(lens[idx], 0), g.shape[-1]))
+            gr, yr = g[idx][:n], o[idx][:n]
+            out[idx][:n] = (gr - np.exp(yr) * gr.sum()) / t if log else yr * (gr - (gr * yr).sum()) / t
+        return np.moveaxis(out, -1, axis).astype(gy.dtype)
+    return ref
+
+
+def softmax_length_grad_inputs(log, shape, length, axis=-1, t=1.0):
+    def make(rng):
+        x = rng.uniform(-2, 2, size=shape)
+        return [rng.uniform(-1, 1, size=shape), masked_softmax64(x, length, axis, t, log), np.asarray(length)]
+    return make
+
+
+def softmax_length_grad_cases(log, sign=1.0):
+    return [
+        C(softmax_length_grad_inputs(log, (3, 4), np.array([4, 1, 0], np.int32), t=sign),
+          masked_softmax_grad_ref(log, t=sign), name="use_length", use_length=True),
+        C(softmax_length_grad_inputs(log, (2, 5, 2), np.array([[2, 5], [3, 1]], np.int64), axis=1, t=sign),
+          masked_softmax_grad_ref(log, axis=1, t=sign), name="use_length_axis1", use_length=True, axis=1),
+    ]
+
+
 def softmax_grad_inputs(log, shape, axis=-1, t=1.0):
     def derive(rng, x):
         y = (log_softmax64 if log else softmax64)(x, axis, t)
@@ -375,10 +435,10 @@ CASES = {
     "_backward_Activation": BACKWARD_ACTIVATION,
     "LeakyReLU": LEAKY,
     "_backward_LeakyReLU": BACKWARD_LEAKY,
-    "softmax": softmax_cases(False),
-    "log_softmax": softmax_cases(True),
-    "_backward_softmax": softmax_grad_cases(False),
-    "_backward_log_softmax": softmax_grad_cases(True),
+    "softmax": softmax_cases(False) + softmax_length_cases(False),
+    "log_softmax": softmax_cases(True) + softmax_length_cases(True),
+    "_backward_softmax": softmax_grad_cases(False) + softmax_length_grad_cases(False),
+    "_backward_log_softmax": softmax_grad_cases(True) + softmax_length_grad_cases(True),
     "SoftmaxActivation": [
         C(ins(rand((2, 3, 4), lo=-3, hi=3)), softmax_activation_ref("instance"), name="instance"),
         C(ins(rand((2, 3, 2, 2), lo=-3, hi=3)), softmax_activation_ref("channel"), name="channel", mode="channel"),

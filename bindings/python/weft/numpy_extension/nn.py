@@ -62,22 +62,21 @@ def leaky_relu(data, gamma=None, act_type="leaky", slope=0.25, lower_bound=0.125
                    upper_bound=upper_bound)
 
 
-def _length_mask(data, length, axis):
-    """(mask as data's dtype, 0/1, broadcast to data's shape) of positions < length along axis."""
+def _length_for(data, length, axis):
+    """length checked against data (its shape without axis; (1,) for 1-D data), as the op takes it."""
     nd = data.ndim
     ax = axis % nd if -nd <= axis < nd else None
     if ax is None:
         raise ValueError("softmax: axis %d is out of range for a %d-d array" % (axis, nd))
     shape = tuple(data.shape)
-    expect = shape[:ax] + shape[ax + 1:]
-    if tuple(length.shape) != expect:
+    expect = (shape[:ax] + shape[ax + 1:]) or (1,)
+    got = tuple(length.shape)
+    if got == () and expect == (1,):
+        return _invoke("reshape", [length], shape=(1,))
+    if got != expect:
         raise ValueError("softmax: length must have shape %s (data's shape without axis %d), got %s"
-                         % (expect, ax, tuple(length.shape)))
-    pos = _invoke("_contrib_arange_like", [data], axis=ax)
-    pos = _invoke("reshape", [pos], shape=(1,) * ax + (shape[ax],) + (1,) * (nd - ax - 1))
-    lens = _invoke("expand_dims", [_invoke("Cast", [length], dtype=str(data.dtype))], axis=ax)
-    mask = _invoke("broadcast_lesser", [_invoke("Cast", [pos], dtype=str(data.dtype)), lens])
-    return _invoke("broadcast_to", [mask], shape=shape)
+                         % (expect, ax, got))
+    return length
 
 
 def _softmax(opname, func, data, axis, length, temperature, use_length, dtype, out):
@@ -85,15 +84,10 @@ def _softmax(opname, func, data, axis, length, temperature, use_length, dtype, o
     attrs = _opt({"axis": axis, "temperature": temperature, "dtype": dtype})
     if not use_length:
         return _invoke(opname, [data], out=out, **attrs)
-    # The core's softmax has no length input: mask with -inf, then zero the masked slots,
-    # which is MXNet's result (positions at or past length are 0; -inf for log_softmax).
+    # MXNet's masked softmax (Note [Softmax with length] in core/op/softmax/softmax.cc):
+    # each row over its first length entries, zeros past them (log_softmax's too).
     _need(length, "length", func)
-    mask = _length_mask(data, length, axis)
-    neg = _invoke("_full", [], shape=tuple(data.shape), value=float("-inf"), dtype=str(data.dtype),
-                  ctx=str(data.context))
-    res = _invoke(opname, [_invoke("where", [mask, data, neg])], **attrs)
-    fill = neg if opname == "log_softmax" else _invoke("zeros_like", [res])
-    return _invoke("where", [_invoke("Cast", [mask], dtype=str(res.dtype)), res, fill], out=out)
+    return _invoke(opname, [data, _length_for(data, length, axis)], out=out, use_length=True, **attrs)
 
 
 def softmax(data, axis=-1, length=None, temperature=None, use_length=False, dtype=None, out=None,
@@ -105,7 +99,7 @@ def softmax(data, axis=-1, length=None, temperature=None, use_length=False, dtyp
 
 def log_softmax(data, axis=-1, length=None, temperature=None, use_length=False, dtype=None, out=None,
                 name=None):  # pylint: disable=unused-argument
-    """``npx.log_softmax``: log of softmax along axis (use_length: -inf past length)."""
+    """``npx.log_softmax``: log of softmax along axis (use_length: 0 past length, as MXNet)."""
     return _softmax("log_softmax", "log_softmax", data, axis, length, temperature, use_length, dtype, out)
 
 

@@ -146,19 +146,44 @@ def softmax_axis(b, op_type, x, axis, rank, out, name):
     return b.node("Transpose", [s], outputs=[out], name=name, perm=inverse)
 
 
+def _length_mask(b, node, axis):
+    """use_length (Note [Softmax with length] in core/op/softmax/softmax.cc): a bool
+    tensor, broadcasting to the data's shape, true at positions < length along axis."""
+    rank = node.rank
+    n = node.in_shapes[0][axis]
+    if n is None or n < 0:
+        raise node.error("use_length=True needs a static size of the softmax axis, got %r" % (n,))
+    pos = b.const(np.arange(n, dtype=np.int64).reshape([n if d == axis else 1 for d in range(rank)]),
+                  hint="positions")
+    lens = b.cast(node.inputs[1], np.int64)  # truncated as the kernel reads a length
+    if rank > 1:
+        lens = b.unsqueeze(lens, [axis])  # (1,) for 1-D data already broadcasts
+    return b.node("Less", [pos, lens])
+
+
+def _softmax_maybe_masked(b, node, op_type, x, out_dt):
+    """softmax_axis over the node's axis, with use_length masking: the masked
+    entries enter as -inf and leave as 0 (a row of length 0 is all zeros)."""
+    axis = node.int("axis", -1) % node.rank
+    if not node.bool("use_length"):
+        return softmax_axis(b, op_type, x, axis, node.rank, node.outputs[0], node.name)
+    mask = _length_mask(b, node, axis)
+    x = b.node("Where", [mask, x, b.const(-np.inf, out_dt)])
+    y = softmax_axis(b, op_type, x, axis, node.rank, b.fresh(node.name + "_unmasked"), None)
+    return b.node("Where", [mask, y, b.const(0, out_dt)], outputs=[node.outputs[0]], name=node.name)
+
+
 @register("softmax", "log_softmax")
 def softmax(b, node):
     op_type = "Softmax" if node.op == "softmax" else "LogSoftmax"
     x = node.inputs[0]
-    if node.bool("use_length"):
-        raise node.error("use_length=True is not supported yet")
     t = node.float("temperature")
     if t is not None and t != 1.0:
         x = b.node("Div", [x, _c(b, node, t)])
     out_dt = node.out_dtypes[0]
     if out_dt != node.in_dtypes[0]:
         x = b.cast(x, out_dt)
-    softmax_axis(b, op_type, x, node.int("axis", -1), node.rank, node.outputs[0], node.name)
+    _softmax_maybe_masked(b, node, op_type, x, out_dt)
 
 
 def _softmax_flat(b, node, x, out):
@@ -202,10 +227,8 @@ def logistic_output(b, node):
 
 @register("softmin")
 def softmin(b, node):
-    if node.bool("use_length"):
-        raise node.error("use_length=True is not supported yet")
     x = b.node("Neg", [node.inputs[0]])
     t = node.float("temperature")
     if t is not None and t != 1.0:
         x = b.node("Div", [x, _c(b, node, t)])
-    softmax_axis(b, "Softmax", x, node.int("axis", -1), node.rank, node.outputs[0], node.name)
+    _softmax_maybe_masked(b, node, "Softmax", x, node.out_dtypes[0])
