@@ -30,8 +30,12 @@ fi
 export CGO_ENABLED=1 GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod
 export GOCACHE="${GOCACHE:-$build_dir/go-cache}" GOPATH="${GOPATH:-$build_dir/go-path}"
 if [ -f "$build_dir/libweft.so" ]; then
-  export CGO_LDFLAGS="-L$build_dir -Wl,-rpath,$build_dir"
-  echo "build_go.sh: linking $build_dir/libweft.so"
+  # The library's real folder: a symlinked build/libweft.so would make the
+  # linker and the loader look for its BLAS beside the symlink (Note [Linking the
+  # installed library] in bindings/python/weft/_link_flags.py).
+  lib_dir=$(dirname "$(readlink -f "$build_dir/libweft.so")")
+  export CGO_LDFLAGS="-L$lib_dir -Wl,-rpath,$lib_dir"
+  echo "build_go.sh: linking $lib_dir/libweft.so"
 else
   python=${WEFT_PYTHON:-python3}
   # The package's own headers come first (CGO_CFLAGS precede the #cgo lines), so
