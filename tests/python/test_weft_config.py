@@ -155,3 +155,23 @@ def test_non_elf_file_is_refused_with_the_function_name(tmp_path):
         truncated.write_bytes(f.read(200))
     with pytest.raises(ValueError, match="weft.config"):
         _link_flags.library_search_dirs(str(truncated))
+
+
+def test_libinfo_names_the_library_and_headers_as_mxnet_does():
+    import weft as mx  # pylint: disable=import-outside-toplevel  (MXNet scripts' spelling)
+    assert mx.libinfo.find_lib_path() == [config.get_library()] == mx.libinfo.find_lib_path("libweft")
+    assert mx.libinfo.find_include_path() == config.get_include()
+    assert mx.libinfo.__version__ == mx.__version__
+    with pytest.raises(RuntimeError, match="find_lib_path: cannot find the library 'libnothere'"):
+        mx.libinfo.find_lib_path("libnothere")
+    with pytest.raises(TypeError, match="find_lib_path: prefix"):
+        mx.libinfo.find_lib_path(3)
+    with pytest.raises(RuntimeError, match="find_conf_path"):
+        mx.libinfo.find_conf_path()
+
+
+def test_running_config_as_a_module_warns_of_nothing():
+    """weft/__init__ must not import weft.config (runpy would warn that it ran a module
+    the package had already imported)."""
+    out = _config("--prefix")
+    assert out.returncode == 0 and "RuntimeWarning" not in out.stderr, out.stderr
