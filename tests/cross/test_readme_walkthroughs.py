@@ -93,7 +93,7 @@ def _check_go_commands(ws):
     for c in _GO_COMMANDS:
         assert os.path.isfile(os.path.join(ws, "build", "go-bin", c)), c
     for c in ("weft-serve", "weft-predict"):  # weft-loadgen is plain Go: an HTTP client
-        _, runpath = _link_flags._read_dynamic(os.path.join(ws, "build", "go-bin", c))  # pylint: disable=protected-access
+        _, runpath = _link_flags.read_dynamic(os.path.join(ws, "build", "go-bin", c))
         assert lib_dir in runpath, (c, runpath)
 
 

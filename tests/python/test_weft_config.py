@@ -51,7 +51,7 @@ def test_blas_folder_is_named_for_the_linker():
     dirs = _link_flags.library_search_dirs(config.get_library())
     for d in dirs:
         assert "-Wl,-rpath-link," + d in config.libs().split()
-    needed, _ = _link_flags._read_dynamic(config.get_library())  # pylint: disable=protected-access
+    needed, _ = _link_flags.read_dynamic(config.get_library())
     assert "libc.so.6" in needed
 
 
@@ -91,7 +91,7 @@ def _origin_libraries(root):
 @needs_cc
 def test_origin_runpath_is_expanded_from_the_real_folder(tmp_path):
     linked = _origin_libraries(tmp_path)
-    needed, runpath = _link_flags._read_dynamic(str(linked))  # pylint: disable=protected-access
+    needed, runpath = _link_flags.read_dynamic(str(linked))
     assert needed[0] == "libb.so" and runpath == ["$ORIGIN/../../blas/lib"]
     assert _link_flags.library_search_dirs(str(linked)) == [str(tmp_path / "pkg/blas/lib")]
     exe = str(tmp_path / "main")

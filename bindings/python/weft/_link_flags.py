@@ -32,7 +32,7 @@ class ElfError(ValueError):
     """The file is not a 64- or 32-bit ELF shared object this reader understands."""
 
 
-def _read_dynamic(path):
+def read_dynamic(path):
     """(needed names, rpath/runpath entries) from an ELF file's dynamic section."""
     with open(path, "rb") as f:
         data = f.read()
@@ -90,7 +90,7 @@ def library_search_dirs(lib_path):
     """The existing folders libweft.so's RUNPATH names, ``$ORIGIN`` expanded from
     the library's real folder (Note [Linking the installed library])."""
     origin = _real_dir(lib_path)
-    _, paths = _read_dynamic(lib_path)
+    _, paths = read_dynamic(lib_path)
     out = []
     for entry in paths:
         if not entry:  # an empty entry means the current folder: never a link input
@@ -136,7 +136,7 @@ def pkg_config_text(lib_path, pc_dir, version):
 
     # Kept as written, not checked: at install time the library lies in pip's staging
     # tree, where $ORIGIN's neighbours (the BLAS wheel) do not exist yet.
-    _, runpath = _read_dynamic(lib_path)
+    _, runpath = read_dynamic(lib_path)
     origin = rel(lib_dir)
     dirs = [e.replace("${ORIGIN}", origin).replace("$ORIGIN", origin) for e in runpath if e]
     link_dirs = " ".join("-Wl,-rpath-link," + d for d in dirs if d != origin)
