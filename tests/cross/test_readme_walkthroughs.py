@@ -70,8 +70,9 @@ def _installed_site():
     blocks' PYTHONPATH, so their python3 and `python3 -m weft.config` see it."""
     pkg = os.path.dirname(os.path.abspath(weft.__file__))
     if os.path.realpath(os.path.dirname(LIB_PATH)) != os.path.realpath(os.path.join(pkg, "lib")):
-        why = ("the weft package under test (%s, library %s) is not an installed one with its own lib/libweft.so; "
-               "the walkthroughs start from `pip install ./bindings/python`, as scripts/demo.sh leaves it" % (pkg, LIB_PATH))
+        why = ("the weft package under test (%s, library %s) is not an installed one with its own "
+               "lib/libweft.so; the walkthroughs start from `pip install ./bindings/python`, as "
+               "scripts/demo.sh leaves it" % (pkg, LIB_PATH))
         if os.environ.get("CI"):
             pytest.fail(why)
         pytest.skip(why)
