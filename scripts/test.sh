@@ -6,7 +6,9 @@
 # package when julia is installed, the aarch64 predictor, the CUDA build
 # (compiled; its C++ tests run without a GPU), the Python package installed with
 # pip and pytest (Python tests and the cross-language tests, which use the Go
-# commands and the R package built above), the GPU tests on the host emulation of
+# commands and the R package built above; the README walkthroughs build their
+# own against the installed package, with no build/, as a user after
+# scripts/demo.sh would), the GPU tests on the host emulation of
 # the GPU path, and the AddressSanitizer + UBSan build with its C/C++ tests and
 # the fuzz corpora's replay.
 #
@@ -66,7 +68,7 @@ stage_fuzz_go() {
 }
 
 stage_r() {
-  echo "== R package (scripts/test_r.sh)"
+  echo "== R packages weft and mxnet (scripts/test_r.sh)"
   bash scripts/test_r.sh build
 }
 

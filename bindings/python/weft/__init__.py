@@ -51,6 +51,7 @@ from . import monitor
 from . import operator  # custom operators (mx.operator); installs nd.Custom / sym.Custom
 from .monitor import Monitor
 from . import profiler  # mx.profiler: engine traces and aggregate tables
+from . import libinfo  # mx.libinfo.find_lib_path() / find_include_path() (issue 42)
 from . import numpy, numpy_extension  # mx.np / mx.npx (issue 37)
 from . import numpy as np
 from ._np_methods import NDArrayNumpyMethods as _NDArrayNumpyMethods
@@ -65,7 +66,7 @@ initializer.FusedRNN = rnn.fused_cell.FusedRNN  # mx.init.FusedRNN: lives beside
 test_utils.mx = _sys.modules[__name__]  # MXNet's test_utils has `mx` (Note [Star-import surface])
 rnd, mon, img = random, monitor, image  # MXNet's short aliases (mx.rnd, mx.mon, mx.img)
 
-__version__ = "0.1.0"
+__version__ = libinfo.__version__  # as MXNet, whose version lives in mx.libinfo
 MXNetError = WeftError  # scripts that catch mx.base.MXNetError port unchanged
 
 _sys.modules.setdefault(__name__ + ".nd", ndarray)

@@ -1,0 +1,3 @@
+library(testthat)
+library(mxnet)
+test_check("mxnet")
