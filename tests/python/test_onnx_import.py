@@ -64,6 +64,7 @@ CASES = {
                      N("Elu", ["f"], ["g"], alpha=0.5), N("HardSigmoid", ["g"], ["h"]),
                      N("Sum", ["b", "e", "h"], ["y"])], X2, {}),
     "prelu": ([N("PRelu", ["x", "s"], ["y"])], X4, {"s": _u(3, 1, 1)}),
+    "hardswish": ([N("Mul", ["x", "k"], ["a"]), N("HardSwish", ["a"], ["y"])], X2, {"k": _u(1, lo=4, hi=4.5)}, 14),
     "softmax": ([N("Softmax", ["x"], ["a"], axis=1), N("LogSoftmax", ["x"], ["b"]), N("Add", ["a", "b"], ["y"])],
                 {"x": (2, 3, 4)}, {}),
     "unary": ([N(op, ["x"], [op]) for op in ("Exp", "Abs", "Neg", "Floor", "Ceil", "Sin", "Cos", "Atan",

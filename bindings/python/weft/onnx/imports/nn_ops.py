@@ -201,6 +201,13 @@ def hard_sigmoid(ctx, node):
                           beta=ctx.attr(node, "beta", 0.5), name=ctx.name(node))
 
 
+@register_import("HardSwish")
+def hard_swish(ctx, node):
+    # ONNX (opset 14): x * max(0, min(1, x / 6 + 1 / 2)), torch's hardswish (MobileNetV3)
+    x = ctx.inputs(node)[0]
+    return S.elemwise_mul(x, S.hard_sigmoid(x, alpha=1.0 / 6, beta=0.5), name=ctx.name(node))
+
+
 @register_import("Softmax", "LogSoftmax")
 def softmax(ctx, node):
     rank = len(ctx.shape_of(node.input[0]))
