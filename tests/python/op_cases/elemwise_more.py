@@ -586,3 +586,10 @@ CASES["_identity_with_attr_like_rhs"] = [
     Case(_inputs(_rand((7,), I32), _rand((7,), I32)), ref=lambda lhs, rhs: lhs, rtol=0, atol=0, name="int32"),
     Case(_inputs(_rand((2, 2), F16), _rand((2, 2), F16)), ref=lambda lhs, rhs: lhs, rtol=0, atol=0, name="float16"),
 ]
+
+# _CrossDeviceCopy: the executor's copy between group2ctx contexts (tests/python/test_group2ctx.py); called on one
+# device it copies its input.
+CASES["_CrossDeviceCopy"] = [
+    Case(_inputs(_rand((3, 4), F32)), ref=lambda x: x, rtol=0, atol=0, name="float32"),
+    Case(_inputs(_rand((2, 5), I32)), ref=lambda x: x, rtol=0, atol=0, name="int32"),
+]
