@@ -350,7 +350,15 @@ def _update_spec(update):
 
 def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
          shared_exec=None, update=None):  # pylint: disable=unused-argument
-    """Symbol.bind (see there)."""
+    """Symbol.bind (see there).
+
+    ``group2ctx`` (MXNet's model parallelism) maps context group names, set with
+    ``weft.AttrScope(ctx_group='dev1')``, to contexts: each group's nodes, their
+    gradients included, run on its context, the other nodes on ``ctx``, and a
+    ``_CrossDeviceCopy`` engine op copies data where an edge crosses contexts
+    (between CPU contexts; an edge to a GPU context is refused). The arrays may
+    then be on any context; ``simple_bind`` allocates each argument, its gradient
+    and each aux state on its group's context, else on that of the node reading it."""
     if not isinstance(ctx, Context):
         raise ArgumentTypeError("bind: ctx must be a weft.Context, got %s" % type(ctx).__name__)
     n_groups, g_names, g_types, g_ids, _keep_names = _group_lists(group2ctx, "bind")

@@ -544,15 +544,7 @@ class Symbol:
         step: an optimizer update operator, by name or as ``(name, {attr: value})``
         (``("sgd_update", {"lr": 0.1, "wd": 1e-4})``, ``"sgd_mom_update"``, ...),
         runs inside the graph after the gradients and writes every argument that has
-        a gradient (grad_req must be 'write'); optimizer states start at zero.
-
-        ``group2ctx`` (MXNet's model parallelism) maps context group names, set with
-        ``weft.AttrScope(ctx_group='dev1')``, to contexts: each group's nodes, their
-        gradients included, run on its context, the other nodes on ``ctx``, and a
-        ``_CrossDeviceCopy`` engine op copies data where an edge crosses contexts
-        (between CPU contexts; an edge to a GPU context is refused). The arrays may
-        then be on any context; ``simple_bind`` allocates each argument on its
-        group's context, else on that of the node reading it."""
+        a gradient (grad_req must be 'write'); optimizer states start at zero. group2ctx: see weft.executor.bind."""
         return _executor_bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx, shared_exec, update)
 
     def eval(self, ctx=None, **kwargs):
