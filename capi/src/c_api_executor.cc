@@ -205,10 +205,8 @@ int weft_symbol_place_inputs(const weft_symbol* sym, weft_dev_type dev_type, int
   WEFT_CHECK(num_inputs == static_cast<int>(names.size()), kInvalidArgument)
       << "place_inputs: the symbol has " << names.size() << " arguments and aux states, the arrays hold "
       << num_inputs;
-  Placement pl = PlaceDevices(sym->sym.outputs, Context::Make(dev_type, dev_id), group2ctx, {}, false);
-  std::unordered_map<std::string, Context> by_name;
-  for (const auto& kv : pl.ctx)
-    if (kv.first->is_variable()) by_name[kv.first->name] = kv.second;
+  const std::unordered_map<std::string, Context> by_name =
+      PlaceInputs(sym->sym.outputs, Context::Make(dev_type, dev_id), group2ctx);
   for (size_t i = 0; i < names.size(); ++i) {
     const Context c = by_name.at(names[i]);
     dev_types[i] = static_cast<int>(c.dev_type);

@@ -16,12 +16,16 @@ namespace weft {
 //     a variable bound to an array sits where the array is;
 //  2. forward, in topological order: an operator node still unplaced takes the
 //     context of its first placed input;
-//  3. backward, in reverse order: an unplaced input (a variable, a head
-//     gradient, an optimizer state) takes the context of the node reading it,
-//     so simple_bind allocates an argument on its consumer's context;
+//  3. backward, in reverse order: an unplaced input (a head gradient, an
+//     optimizer state: variables the executor allocates itself) takes the
+//     context of the node reading it;
 //  4. what is left runs on the default context. A group missing from
 //     group2ctx is treated as no group (a bind without group2ctx ignores the
 //     groups altogether, as MXNet's does).
+// simple_bind allocates the arguments, their gradients and the aux states as
+// MXNet's MXExecutorSimpleBindEx does (PlaceInputs): on the context of the
+// variable's own group, else on the default context, so an ungrouped input
+// read by a grouped node is copied over.
 // Backward nodes carry their forward node's group (BuildGradient stamps it,
 // Note [Gradient nodes keep the device group] in gradient.cc), so a layer's
 // gradient runs where the layer ran.
@@ -159,6 +163,18 @@ Placement PlaceDevices(const std::vector<NodeEntry>& heads, Context default_ctx,
     now[n.get()] = std::move(fresh);
   }
   for (const NodeEntry& h : heads) out.heads.push_back(NodeEntry{now.at(h.node.get()), h.index, h.version});
+  return out;
+}
+
+std::unordered_map<std::string, Context> PlaceInputs(const std::vector<NodeEntry>& heads, Context default_ctx,
+                                                     const std::map<std::string, Context>& group2ctx) {
+  std::unordered_map<std::string, Context> out;
+  PostOrderDFS(heads, [&](const NodePtr& n) {
+    if (!n->is_variable()) return;
+    bool found = false;
+    const Context c = GroupContext(*n, group2ctx, &found);
+    out[n->name] = found ? c : default_ctx;
+  });
   return out;
 }
 

@@ -33,4 +33,10 @@ Placement PlaceDevices(const std::vector<NodeEntry>& heads, Context default_ctx,
                        const std::map<std::string, Context>& group2ctx,
                        const std::unordered_map<std::string, Context>& var_ctx, bool insert_copies);
 
+// Where MXNet 1.9.1's simple_bind allocates the inputs of a group2ctx bind
+// (MXExecutorSimpleBindEx): a variable whose `__ctx_group__` is a key of
+// group2ctx on that context, every other one on default_ctx; by name.
+std::unordered_map<std::string, Context> PlaceInputs(const std::vector<NodeEntry>& heads, Context default_ctx,
+                                                     const std::map<std::string, Context>& group2ctx);
+
 }  // namespace weft

@@ -64,8 +64,19 @@ def test_each_group_runs_on_its_context():
     assert sorted(set(on.values())) == ["cpu(2)", "cpu(3)"]
     copies = [line for line in steps if line.lstrip().startswith("_CrossDeviceCopy")]
     assert copies and all(" on cpu(3) " in c or " on cpu(2) " in c for c in copies)
-    assert [a.context for a in exe.arg_arrays] == [mx.cpu(2), mx.cpu(2), mx.cpu(3)]
-    assert [g.context for g in exe.grad_arrays] == [mx.cpu(2), mx.cpu(2), mx.cpu(3)]
+    # MXNet's simple_bind: an input of no group is allocated on the default context (copied to its readers)
+    assert [a.context for a in exe.arg_arrays] == [mx.cpu(0)] * 3
+    assert [g.context for g in exe.grad_arrays] == [mx.cpu(0)] * 3
+    exe.forward(is_train=True, data1=np.ones((2, 3)), data2=np.ones((2, 3)), data3=np.ones((2, 3)))
+    exe.backward(mx.nd.ones((2, 3)))
+    np.testing.assert_array_equal(exe.outputs[0].asnumpy(), np.full((2, 3), 7.0, np.float32))
+    np.testing.assert_array_equal(exe.grad_dict["data1"].asnumpy(), np.full((2, 3), 3.0, np.float32))
+    np.testing.assert_array_equal(exe.grad_dict["data3"].asnumpy(), np.ones((2, 3), np.float32))
+
+    with mx.AttrScope(ctx_group="dev1"):
+        grouped = mx.sym.Variable("x") * 2
+    exe = grouped.simple_bind(mx.cpu(0), group2ctx={"dev1": mx.cpu(2)}, x=(2,))
+    assert exe.arg_arrays[0].context == mx.cpu(2) and exe.grad_arrays[0].context == mx.cpu(2)
 
 
 @pytest.mark.parametrize("grad_req", ["null", "write", "add"])

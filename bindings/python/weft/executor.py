@@ -319,8 +319,8 @@ def _group_lists(group2ctx, fn):
 
 
 def _place_inputs(symbol, ctx, group2ctx):
-    """Where a group2ctx bind places each argument and aux state (MXNet's simple_bind allocates them on the
-    context of their group, else of the node reading them): ([arg contexts], [aux contexts])."""
+    """Where simple_bind allocates each argument and aux state of a group2ctx bind, as MXNet 1.9.1's does: on the
+    context of the variable's group, else on ``ctx``: ([arg contexts], [aux contexts])."""
     n_args, n_aux = len(symbol.list_arguments()), len(symbol.list_auxiliary_states())
     n_groups, names, types, ids, _keep = _group_lists(group2ctx, "simple_bind")
     n = n_args + n_aux
@@ -358,7 +358,7 @@ def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None, g
     ``_CrossDeviceCopy`` engine op copies data where an edge crosses contexts
     (between CPU contexts; an edge to a GPU context is refused). The arrays may
     then be on any context; ``simple_bind`` allocates each argument, its gradient
-    and each aux state on its group's context, else on that of the node reading it."""
+    and each aux state on its group's context, else on ``ctx`` (as MXNet 1.9.1)."""
     if not isinstance(ctx, Context):
         raise ArgumentTypeError("bind: ctx must be a weft.Context, got %s" % type(ctx).__name__)
     n_groups, g_names, g_types, g_ids, _keep_names = _group_lists(group2ctx, "bind")

@@ -577,11 +577,11 @@ WEFT_API int weft_executor_bind_groups(const weft_symbol* sym, enum weft_dev_typ
                                        const char* update_op, int num_attrs, const char* const* keys,
                                        const char* const* vals, int num_groups, const char* const* group_names,
                                        const int* group_dev_types, const int* group_dev_ids, weft_executor** out);
-/* Where weft_executor_bind_groups would place each input of sym that no array
- * fixes yet (simple_bind allocates them there): the context of every argument
- * (list_arguments order), then of every aux state, into the caller's arrays
- * dev_types/dev_ids of num_inputs = arguments + aux states entries. An input
- * takes its group's context, else that of a node reading it, else (dev_type, dev_id). */
+/* Where simple_bind allocates the inputs of a group2ctx bind (as MXNet 1.9.1's
+ * MXExecutorSimpleBindEx): the context of every argument (list_arguments
+ * order), then of every aux state, into the caller's arrays dev_types/dev_ids
+ * of num_inputs = arguments + aux states entries. An input whose __ctx_group__
+ * is one of group_names takes that group's context, any other (dev_type, dev_id). */
 WEFT_API int weft_symbol_place_inputs(const weft_symbol* sym, enum weft_dev_type dev_type, int dev_id,
                                       int num_groups, const char* const* group_names, const int* group_dev_types,
                                       const int* group_dev_ids, int num_inputs, int* dev_types, int* dev_ids);
