@@ -101,6 +101,18 @@ TEST(PlaceDevice, RefusesGpuEdgesAndInPlaceInputsElsewhere) {
   }
 }
 
+TEST(PlaceDevice, InputsGoToTheirGroupElseTheDefault) {  // MXNet's simple_bind
+  Symbol x = Symbol::Variable("x"), w = Symbol::Variable("w", Group("dev1"));
+  Symbol a = Op("elemwise_mul", "a", {x, w}, Group("dev1"));
+  Symbol v = Symbol::Variable("v", Group("dev9"));
+  Symbol b = Op("elemwise_add", "b", {a, v}, Group("dev1"));
+  auto in = PlaceInputs(b.outputs, Context::CPU(0), {{"dev1", Context::CPU(1)}});
+  EXPECT_EQ(in.size(), 3u);
+  EXPECT_EQ(in.at("x"), Context::CPU(0));  // read by dev1, but of no group
+  EXPECT_EQ(in.at("w"), Context::CPU(1));
+  EXPECT_EQ(in.at("v"), Context::CPU(0));  // a group group2ctx does not name
+}
+
 TEST(PlaceDevice, GradientNodesKeepTheForwardGroup) {
   Symbol x = Symbol::Variable("x");
   Symbol a = Op("elemwise_mul", "a", {x, x}, Group("dev1"));

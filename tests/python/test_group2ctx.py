@@ -190,3 +190,15 @@ def test_aux_state_on_another_context_is_refused():
     aux = {n: mx.nd.ones((3,), ctx=mx.cpu(0)) for n in bn.list_auxiliary_states()}
     with pytest.raises(mx.base.InvalidArgumentError, match="bn.*writes its input"):
         bn.bind(mx.cpu(0), args, aux_states=aux, group2ctx={"dev1": mx.cpu(1)})
+
+
+def test_place_inputs_checks_its_arrays():
+    n_groups, names, types, ids, _keep = mx.executor._group_lists({"dev1": mx.cpu(1)}, "test")
+    out_t, out_i = mx.base.ffi.new("int[]", 2), mx.base.ffi.new("int[]", 2)
+    net = _chain()  # held: its handle must outlive the calls
+    with pytest.raises(mx.base.InvalidArgumentError, match="place_inputs.*3 arguments"):
+        mx.base.check_call(mx.base.lib.weft_symbol_place_inputs(net.handle, 1, 0, n_groups, names, types, ids,
+                                                               2, out_t, out_i))
+    with pytest.raises(mx.base.InvalidArgumentError, match="group2ctx"):
+        mx.base.check_call(mx.base.lib.weft_symbol_place_inputs(net.handle, 1, 0, -1, names, types, ids,
+                                                               2, out_t, out_i))
