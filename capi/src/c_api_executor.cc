@@ -1,16 +1,40 @@
 // Executor part of the C ABI: bind, forward, backward, outputs.
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include "capi/src/c_api_common.h"
 #include "core/executor/graph_executor.h"
 #include "core/graph/infer.h"
+#include "core/graph/place_device.h"
 
 struct weft_executor {
   std::unique_ptr<weft::GraphExecutor> exe;
 };
 
 using namespace weft;  // NOLINT: C ABI implementation file
+
+namespace {
+
+// group2ctx from the C arrays; a group named twice must name one context.
+std::map<std::string, Context> GroupContexts(int num_groups, const char* const* names, const int* dev_types,
+                                             const int* dev_ids) {
+  WEFT_CHECK(num_groups >= 0 && (num_groups == 0 || (names && dev_types && dev_ids)), kInvalidArgument)
+      << "group2ctx: bad group list";
+  std::map<std::string, Context> out;
+  for (int i = 0; i < num_groups; ++i) {
+    WEFT_CHECK(names[i], kInvalidArgument) << "group2ctx: group name " << i << " is NULL";
+    const Context c = Context::Make(dev_types[i], dev_ids[i]);
+    auto ins = out.emplace(names[i], c);
+    WEFT_CHECK(ins.second || ins.first->second == c, kInvalidArgument)
+        << "group2ctx: group '" << names[i] << "' is given two contexts, " << ins.first->second.ToString()
+        << " and " << c.ToString();
+  }
+  return out;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -25,7 +49,19 @@ int weft_executor_bind_update(const weft_symbol* sym, weft_dev_type dev_type, in
                               weft_ndarray* const* args, weft_ndarray* const* arg_grads, const int* grad_reqs,
                               int num_aux, weft_ndarray* const* aux, const char* update_op, int num_attrs,
                               const char* const* keys, const char* const* vals, weft_executor** out) {
+  return weft_executor_bind_groups(sym, dev_type, dev_id, num_args, args, arg_grads, grad_reqs, num_aux, aux,
+                                   update_op, num_attrs, keys, vals, 0, nullptr, nullptr, nullptr, out);
+}
+
+int weft_executor_bind_groups(const weft_symbol* sym, weft_dev_type dev_type, int dev_id, int num_args,
+                              weft_ndarray* const* args, weft_ndarray* const* arg_grads, const int* grad_reqs,
+                              int num_aux, weft_ndarray* const* aux, const char* update_op, int num_attrs,
+                              const char* const* keys, const char* const* vals, int num_groups,
+                              const char* const* group_names, const int* group_dev_types, const int* group_dev_ids,
+                              weft_executor** out) {
   WEFT_API_BEGIN();
+  const std::map<std::string, Context> group2ctx =
+      GroupContexts(num_groups, group_names, group_dev_types, group_dev_ids);
   WEFT_CHECK_ARG(sym);
   WEFT_CHECK_ARG(out);
   WEFT_CHECK(num_args >= 0 && (num_args == 0 || args), kInvalidArgument) << "bind: bad argument list";
@@ -53,7 +89,7 @@ int weft_executor_bind_update(const weft_symbol* sym, weft_dev_type dev_type, in
     update.attrs[keys[i]] = vals[i];
   }
   auto exe = std::make_unique<GraphExecutor>(sym->sym, Context::Make(dev_type, dev_id), std::move(a), std::move(g),
-                                             std::move(reqs), std::move(x), update);
+                                             std::move(reqs), std::move(x), update, true, group2ctx);
   *out = new weft_executor{std::move(exe)};
   WEFT_API_END();
 }
@@ -152,6 +188,30 @@ int weft_symbol_plan_memory(const weft_symbol* sym, int num_given, const char* c
   stats[3] = static_cast<int64_t>(eg.plan.storage_bytes.size());
   stats[4] = static_cast<int64_t>(ops);
   stats[5] = eg.fusion.elementwise_groups + eg.fusion.nn_act_fused + eg.fusion.conv_bn_fused;
+  WEFT_API_END();
+}
+
+int weft_symbol_place_inputs(const weft_symbol* sym, weft_dev_type dev_type, int dev_id, int num_groups,
+                             const char* const* group_names, const int* group_dev_types, const int* group_dev_ids,
+                             int num_inputs, int* dev_types, int* dev_ids) {
+  WEFT_API_BEGIN();
+  WEFT_CHECK_ARG(sym);
+  WEFT_CHECK_ARG(dev_types);
+  WEFT_CHECK_ARG(dev_ids);
+  const std::map<std::string, Context> group2ctx =
+      GroupContexts(num_groups, group_names, group_dev_types, group_dev_ids);
+  std::vector<std::string> names = sym->sym.ListArguments();
+  for (const std::string& a : sym->sym.ListAuxiliaryStates()) names.push_back(a);
+  WEFT_CHECK(num_inputs == static_cast<int>(names.size()), kInvalidArgument)
+      << "place_inputs: the symbol has " << names.size() << " arguments and aux states, the arrays hold "
+      << num_inputs;
+  const std::unordered_map<std::string, Context> by_name =
+      PlaceInputs(sym->sym.outputs, Context::Make(dev_type, dev_id), group2ctx);
+  for (size_t i = 0; i < names.size(); ++i) {
+    const Context c = by_name.at(names[i]);
+    dev_types[i] = static_cast<int>(c.dev_type);
+    dev_ids[i] = c.dev_id;
+  }
   WEFT_API_END();
 }
 

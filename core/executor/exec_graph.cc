@@ -169,10 +169,26 @@ ExecGraph BuildExecGraph(const Symbol& sym, const std::unordered_map<std::string
   eg.heads.insert(eg.heads.end(), pinned.begin(), pinned.end());
   const size_t num_user_heads = eg.heads.size() - pinned.size();
 
+  const bool grouped = !opt.group2ctx.empty();
+  std::unordered_map<const Node*, Context> placed;
+  if (grouped) {
+    Placement pl = PlaceDevices(eg.heads, opt.default_ctx, opt.group2ctx, opt.var_ctx, true);
+    for (const auto& kv : pl.origin)  // a copy of a forward entry runs in forward (kept: it is external)
+      if (forward.count(kv.second)) forward.insert(kv.first);
+    eg.heads = std::move(pl.heads);
+    placed = std::move(pl.ctx);
+    eg.cross_device_copies = pl.copies;
+  }
   eg.g = std::make_unique<IndexedGraph>(eg.heads);
+  if (grouped) {  // read now: `placed` is keyed by nodes the old heads may have held alone
+    eg.node_ctx.resize(eg.g->num_nodes());
+    for (size_t nid = 0; nid < eg.g->num_nodes(); ++nid) eg.node_ctx[nid] = placed.at((*eg.g)[nid].source);
+    placed.clear();
+  }
   InferAll(&eg, shapes, types);
 
-  if (opt.fuse && FusionEnabled()) {
+  // Fusion would merge nodes of different contexts; a model-parallel graph runs unfused.
+  if (opt.fuse && FusionEnabled() && !grouped) {
     const IndexedGraph& g0 = *eg.g;
     std::vector<int> phase(g0.num_nodes());
     for (size_t nid = 0; nid < g0.num_nodes(); ++nid) phase[nid] = forward.count(g0[nid].source) ? 0 : 1;
@@ -195,6 +211,13 @@ ExecGraph BuildExecGraph(const Symbol& sym, const std::unordered_map<std::string
   eg.external.assign(g.num_entries(), false);
   for (uint32_t nid : g.arg_nodes()) eg.external[g.entry_id(nid, 0)] = true;
   for (size_t h = 0; h < num_user_heads; ++h) eg.external[g.entry_id(g.outputs()[h])] = true;
+  // Note [Device placement]: the planner knows one context; entries elsewhere
+  // get arrays of their own on their node's context, and so do the copies
+  // (a copy of a forward entry that backward reads must outlive forward).
+  for (size_t nid = 0; grouped && nid < g.num_nodes(); ++nid)
+    if (eg.node_ctx[nid] != opt.default_ctx ||
+        (!g[nid].source->is_variable() && g[nid].source->op->name == "_CrossDeviceCopy"))
+      for (uint32_t eid = g.row_ptr()[nid]; eid < g.row_ptr()[nid + 1]; ++eid) eg.external[eid] = true;
   eg.dead = DeadEntries(g);
   eg.entry_bytes = EntryBytes(g, eg.shapes, eg.types);
   eg.plan = PlanMemory(g, eg.entry_bytes, eg.external, opt.strategy);

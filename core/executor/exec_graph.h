@@ -14,6 +14,7 @@
 #include "core/graph/fusion.h"
 #include "core/graph/infer.h"
 #include "core/graph/memory_plan.h"
+#include "core/graph/place_device.h"
 #include "core/graph/symbol.h"
 
 namespace weft {
@@ -34,6 +35,13 @@ struct ExecGraphOptions {
   // A CachedOp training executor runs one backward per forward and turns it
   // off: those entries are freed after their last backward reader.
   bool pin_forward_results = true;
+  // Model parallelism (MXNet's group2ctx, Note [Device placement] in
+  // core/graph/place_device.cc): with groups, every node is placed on a context
+  // (variables where var_ctx says, by name), `_CrossDeviceCopy` nodes join the
+  // contexts, and fusion is off. Empty: the whole graph on one context.
+  std::map<std::string, Context> group2ctx;
+  Context default_ctx;
+  std::unordered_map<std::string, Context> var_ctx;
 };
 
 struct ExecGraph {
@@ -57,6 +65,11 @@ struct ExecGraph {
   int64_t naive_bytes = 0;    // the same graph planned with PlanStrategy::kNaive
   FusionStats fusion;
   size_t nodes_before_fusion = 0;
+  // Per node id: its context (a group2ctx bind; entries on a context other than
+  // default_ctx, and every copy, are external: not in the one-context plan).
+  // Empty: every node on the executor's context.
+  std::vector<Context> node_ctx;
+  size_t cross_device_copies = 0;
 };
 
 // Input shapes and dtypes by variable name (arguments and aux states). A shape

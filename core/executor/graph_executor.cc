@@ -31,7 +31,8 @@ std::shared_ptr<const PreparedOp> PrepareFill(const NDArray& a, double value) {
 
 GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray> args,
                              std::vector<NDArray> arg_grads, std::vector<GradReq> grad_reqs,
-                             std::vector<NDArray> aux, const InGraphUpdate& update, bool pin_forward_results)
+                             std::vector<NDArray> aux, const InGraphUpdate& update, bool pin_forward_results,
+                             const std::map<std::string, Context>& group2ctx)
     : symbol_(sym), ctx_(ctx), args_(std::move(args)), arg_grads_(std::move(arg_grads)),
       aux_(std::move(aux)), grad_reqs_(std::move(grad_reqs)) {
   const std::vector<std::string> arg_names = sym.ListArguments();
@@ -49,7 +50,7 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
   ExecGraphOptions opt;
   for (size_t i = 0; i < args_.size(); ++i) {
     WEFT_CHECK(!args_[i].is_none(), kInvalidArgument) << "bind: argument '" << arg_names[i] << "' has no array";
-    WEFT_CHECK(args_[i].ctx() == ctx_, kInvalidArgument)
+    WEFT_CHECK(!group2ctx.empty() || args_[i].ctx() == ctx_, kInvalidArgument)
         << "bind: argument '" << arg_names[i] << "' is on " << args_[i].ctx().ToString() << ", the executor on "
         << ctx_.ToString();
     WEFT_CHECK(grad_reqs_[i] == GradReq::kNull || !arg_grads_[i].is_none(), kInvalidArgument)
@@ -64,6 +65,7 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
           << "bind: argument '" << arg_names[i] << "' has grad_req 'add'; an in-graph update needs 'write'";
     }
     opt.arg_needs_grad.push_back(grad_reqs_[i] != GradReq::kNull);
+    opt.var_ctx[arg_names[i]] = args_[i].ctx();
     shapes[arg_names[i]] = args_[i].shape();
     types[arg_names[i]] = args_[i].dtype();
   }
@@ -71,7 +73,11 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
     WEFT_CHECK(!aux_[i].is_none(), kInvalidArgument) << "bind: auxiliary state '" << aux_names[i] << "' has no array";
     shapes[aux_names[i]] = aux_[i].shape();
     types[aux_names[i]] = aux_[i].dtype();
+    opt.var_ctx[aux_names[i]] = aux_[i].ctx();
   }
+  opt.group2ctx = group2ctx;
+  opt.default_ctx = ctx_;
+  if (group2ctx.empty()) opt.var_ctx.clear();
   opt.pin_forward_results = pin_forward_results;
   opt.update_op = update.op;
   opt.update_attrs = update.attrs;
@@ -84,6 +90,8 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
   std::unordered_map<std::string, NDArray> var_arrays;
   for (size_t i = 0; i < args_.size(); ++i) var_arrays[arg_names[i]] = args_[i];
   for (size_t i = 0; i < aux_.size(); ++i) var_arrays[aux_names[i]] = aux_[i];
+  std::unordered_map<std::string, uint32_t> var_node;
+  for (uint32_t nid : g.arg_nodes()) var_node[g[nid].source->name] = nid;
   // Head gradients in output order; a loss output's may be unused by the graph.
   if (!graph_.head_grad_names.empty()) {
     IndexedGraph fg(sym.outputs);
@@ -91,7 +99,8 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
     TypeInference ft = InferTypes(fg, types, false);
     for (size_t i = 0; i < graph_.head_grad_names.size(); ++i) {
       uint32_t eid = fg.entry_id(fg.outputs()[i]);
-      head_grad_in_.emplace_back(fs.entry[eid], ctx_, ft.entry[eid]);
+      auto v = var_node.find(graph_.head_grad_names[i]);  // absent: no node reads it
+      head_grad_in_.emplace_back(fs.entry[eid], v == var_node.end() ? ctx_ : NodeContext(v->second), ft.entry[eid]);
       fill_ones_.push_back(PrepareFill(head_grad_in_.back(), 1.0));
       var_arrays[graph_.head_grad_names[i]] = head_grad_in_.back();
     }
@@ -101,7 +110,7 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
     const uint32_t eid = g.entry_id(nid, 0);
     auto it = var_arrays.find(n.name);
     if (it == var_arrays.end()) {  // an optimizer state
-      NDArray a(graph_.shapes.entry[eid], ctx_, graph_.types.entry[eid]);
+      NDArray a(graph_.shapes.entry[eid], NodeContext(nid), graph_.types.entry[eid]);
       states_.push_back(a);
       PushPrepared(PrepareFill(a, 0.0), false);
       entries_[eid] = a;
@@ -120,7 +129,8 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
     const auto& head = g.outputs()[grads_at + k];
     uint32_t eid = g.entry_id(head);
     size_t ai = graph_.grad_arg[k];
-    if (grad_reqs_[ai] == GradReq::kWrite && !g[head.node_id].source->is_variable() && entries_[eid].is_none())
+    if (grad_reqs_[ai] == GradReq::kWrite && !g[head.node_id].source->is_variable() && entries_[eid].is_none() &&
+        arg_grads_[ai].ctx() == NodeContext(head.node_id))
       entries_[eid] = arg_grads_[ai];
   }
   for (size_t k = 0; k < graph_.num_updates; ++k)
@@ -151,7 +161,7 @@ GraphExecutor::GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray
                             .Slice(off, off + graph_.entry_bytes[eid])
                             .ViewAs(graph_.shapes.entry[eid], graph_.types.entry[eid]);
       } else {
-        entries_[eid] = NDArray(graph_.shapes.entry[eid], ctx_, graph_.types.entry[eid]);
+        entries_[eid] = NDArray(graph_.shapes.entry[eid], NodeContext(nid), graph_.types.entry[eid]);
         internal_bytes_ += static_cast<int64_t>(entries_[eid].Bytes());
       }
     }
@@ -247,7 +257,7 @@ void GraphExecutor::Rebind(const std::vector<NDArray>& args, const std::vector<N
       const auto& o = g.outputs()[i];
       if (g[o.node_id].source->is_variable()) continue;
       const uint32_t eid = g.entry_id(o);
-      entries_[eid] = NDArray(entries_[eid].shape(), ctx_, entries_[eid].dtype());
+      entries_[eid] = NDArray(entries_[eid].shape(), entries_[eid].ctx(), entries_[eid].dtype());
     }
   }
   outputs_.clear();
@@ -288,7 +298,10 @@ void GraphExecutor::Backward(const std::vector<NDArray>& head_grads) {
       NDArray::Copy(grad_temp_[i], arg_grads_[i]);
     } else {
       std::vector<NDArray> out = {arg_grads_[i]};
-      InvokeParsed(add, Params::Parse(add, {}), {arg_grads_[i], grad_temp_[i]}, &out);
+      // A gradient computed on another context (group2ctx) is brought over first.
+      const NDArray& g = grad_temp_[i].ctx() == arg_grads_[i].ctx() ? grad_temp_[i]
+                                                                      : grad_temp_[i].CopyTo(arg_grads_[i].ctx());
+      InvokeParsed(add, Params::Parse(add, {}), {arg_grads_[i], g}, &out);
     }
   }
 }
@@ -321,7 +334,9 @@ std::string GraphExecutor::DebugStr() const {
     os << title << " (" << steps.size() << " steps)\n";
     for (const Step& st : steps) {
       const Node* n = g[st.node_id].source;
-      os << "  " << n->op->name << " '" << n->name << "' in:";
+      os << "  " << n->op->name << " '" << n->name << "'";
+      if (!graph_.node_ctx.empty()) os << " on " << graph_.node_ctx[st.node_id].ToString();
+      os << " in:";
       for (const auto& in : g[st.node_id].inputs) {
         const Node* src = g[in.node_id].source;
         os << " " << (src->is_variable() ? src->name : entry_text(g.entry_id(in)));
@@ -346,6 +361,7 @@ std::string GraphExecutor::DebugStr() const {
      << " ops), " << graph_.fusion.nn_act_fused << " layer+activation, " << graph_.fusion.conv_bn_fused
      << " convolution+batchnorm; nodes " << graph_.nodes_before_fusion << " -> "
      << g.num_nodes() << "; dead outputs " << dead << "\n";
+  if (!graph_.node_ctx.empty()) os << "Cross-device copies: " << graph_.cross_device_copies << "\n";
   os << "Total " << (internal_bytes_ >> 20) << " MB allocated\n";
   return os.str();
 }

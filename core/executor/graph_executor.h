@@ -37,9 +37,13 @@ class GraphExecutor {
   // args/arg_grads/grad_reqs follow sym.ListArguments(); aux follows
   // ListAuxiliaryStates(). A none arg_grad requires grad_req null. Shapes and
   // dtypes are checked against inference; errors name the argument.
+  // group2ctx (MXNet's model parallelism, Note [Device placement] in
+  // core/graph/place_device.cc): the nodes of each `__ctx_group__` run on its
+  // context, the others on ctx; arrays may then be on any context, and
+  // `_CrossDeviceCopy` nodes join the contexts.
   GraphExecutor(const Symbol& sym, Context ctx, std::vector<NDArray> args, std::vector<NDArray> arg_grads,
                 std::vector<GradReq> grad_reqs, std::vector<NDArray> aux, const InGraphUpdate& update = {},
-                bool pin_forward_results = true);
+                bool pin_forward_results = true, const std::map<std::string, Context>& group2ctx = {});
 
   void Forward(bool is_train);
   // Points the executor at other argument / aux arrays of the same shapes,
@@ -73,6 +77,7 @@ class GraphExecutor {
     std::shared_ptr<const PreparedOp> op;
   };
   void RunSteps(const std::vector<Step>& steps, bool is_train);
+  Context NodeContext(size_t nid) const { return graph_.node_ctx.empty() ? ctx_ : graph_.node_ctx[nid]; }
   void PrepareSteps();
 
   Symbol symbol_;

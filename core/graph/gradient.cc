@@ -48,6 +48,33 @@ NodeEntry Aggregate(std::vector<NodeEntry> grads, const NodeEntry& of) {
   return MakeEntry("add_n", name, std::move(grads), {{"num_args", count}});
 }
 
+// Note [Gradient nodes keep the device group]
+// A model-parallel bind places each node by its `__ctx_group__` (Note [Device
+// placement] in place_device.cc); a layer's gradient belongs where the layer
+// runs (MXNet's PlaceDevice gives a backward node its forward node's device).
+// The nodes a gradient rule makes are new, and only they are reachable from
+// its results without passing through the forward graph or the output
+// gradients handed to the rule; they get the forward node's group unless they
+// carry one. Each new node is visited once, so this stays linear.
+void StampDeviceGroup(const Node& fwd, const std::vector<NodeEntry>& in_grads,
+                      const std::unordered_set<const Node*>& forward, const std::vector<NodeEntry>& out_grads) {
+  auto group = fwd.attrs.find("__ctx_group__");
+  if (group == fwd.attrs.end()) return;
+  std::unordered_set<const Node*> stop;
+  for (const NodeEntry& e : out_grads) stop.insert(e.node.get());
+  std::vector<Node*> todo;
+  for (const NodeEntry& e : in_grads)
+    if (e.node) todo.push_back(e.node.get());
+  while (!todo.empty()) {
+    Node* m = todo.back();
+    todo.pop_back();
+    if (forward.count(m) || !stop.insert(m).second) continue;
+    if (m->is_variable()) continue;
+    m->attrs.emplace("__ctx_group__", group->second);
+    for (const NodeEntry& e : m->inputs) todo.push_back(e.node.get());
+  }
+}
+
 }  // namespace
 
 std::vector<NodeEntry> BuildGradient(const std::vector<NodeEntry>& heads, const std::vector<NodeEntry>& head_grads,
@@ -56,6 +83,8 @@ std::vector<NodeEntry> BuildGradient(const std::vector<NodeEntry>& heads, const 
       << "gradient: " << heads.size() << " heads but " << head_grads.size() << " head gradients";
   std::vector<NodePtr> order;
   PostOrderDFS(heads, [&](const NodePtr& n) { order.push_back(n); });
+  std::unordered_set<const Node*> forward_nodes;
+  for (const NodePtr& n : order) forward_nodes.insert(n.get());
 
   // Only nodes that depend on some x need gradients.
   std::unordered_set<const Node*> wanted_x, on_path;
@@ -89,6 +118,7 @@ std::vector<NodeEntry> BuildGradient(const std::vector<NodeEntry>& heads, const 
     WEFT_CHECK(static_cast<bool>(n->op->gradient), kNotFound)
         << "gradient: operator " << n->op->name << " (node '" << n->name << "') has no gradient rule";
     std::vector<NodeEntry> in_grads = n->op->gradient(n, out_grads);
+    StampDeviceGroup(*n, in_grads, forward_nodes, out_grads);
     WEFT_CHECK(in_grads.size() == n->inputs.size(), kInternal)
         << "gradient rule of " << n->op->name << " returned " << in_grads.size() << " gradients for "
         << n->inputs.size() << " inputs";

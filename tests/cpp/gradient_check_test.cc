@@ -289,6 +289,8 @@ void AddTensor(std::vector<GradCase>* t) {
   t->push_back(C("expand_dims", {X(d)}, {{"axis", "1"}}));
   t->push_back(C("squeeze", {X({2, 1, 3})}));
   t->push_back(C("_copyto", {X(d)}));
+  t->push_back(C("_CrossDeviceCopy", {X(d)}));
+  t->push_back(C("_identity_with_attr_like_rhs", {X(d), X(d)}));  // rhs: zeros, as MXNet
   t->push_back(C("transpose", {X(d)}, {{"axes", "(1, 2, 0)"}}));
   t->push_back(C("transpose", {X(d)}, {}, "reverse"));
 

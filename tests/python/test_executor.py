@@ -343,8 +343,13 @@ def test_shared_buffer_and_group2ctx():
     assert e3.arg_dict["fc2_weight"] is e1.arg_dict["fc2_weight"]
     assert e3.arg_dict["fc1_weight"] is not e1.arg_dict["fc1_weight"]
     net.simple_bind(CPU, grad_req="null", group2ctx={"dev1": CPU}, data=(4, 5))
-    with pytest.raises(weft.InvalidArgumentError, match="group2ctx"):
-        net.simple_bind(CPU, grad_req="null", group2ctx={"dev1": weft.gpu(0)}, data=(4, 5))
+    # A group with no nodes places nothing (MXNet); an edge between a CPU array and a GPU group is refused
+    # (copies join CPU contexts only; tests/python/test_group2ctx.py covers CPU groups).
+    net.simple_bind(CPU, grad_req="null", group2ctx={"dev1": weft.gpu(0)}, data=(4, 5))
+    with weft.AttrScope(ctx_group="dev1"):
+        on_gpu = sym.Variable("x") * 2
+    with pytest.raises(weft.InvalidArgumentError, match="group2ctx.*CPU contexts only"):
+        on_gpu.bind(CPU, {"x": weft.nd.ones((2, 2))}, group2ctx={"dev1": weft.gpu(0)})
 
 
 def test_type_dict():

@@ -296,12 +296,39 @@ def _grad_reqs(grad_req, names, missing_means_null):
     return reqs
 
 
-def _check_group2ctx(group2ctx, ctx):
-    if group2ctx:
-        others = sorted({str(c) for c in group2ctx.values() if c != ctx})
-        if others:
-            raise InvalidArgumentError("group2ctx: placing groups on other devices (%s) is not supported; "
-                                       "this executor runs the whole graph on %s" % (", ".join(others), ctx))
+def _group_lists(group2ctx, fn):
+    """The C arrays of a group2ctx dict (``{'dev1': weft.cpu(1), ...}``, MXNet's): names, device types and ids,
+    and the strings they point into (kept alive by the caller for the call). None or {}: no groups."""
+    if group2ctx is None:
+        return 0, _NULL, _NULL, _NULL, []
+    if not isinstance(group2ctx, dict):
+        raise ArgumentTypeError("%s: group2ctx must be a dict of context group name to Context, got %s"
+                                % (fn, type(group2ctx).__name__))
+    names, types, ids = [], [], []
+    for k, v in group2ctx.items():
+        if not isinstance(k, str):
+            raise ArgumentTypeError("%s: group2ctx keys must be context group names (str), got %r" % (fn, k))
+        if not isinstance(v, Context):
+            raise ArgumentTypeError("%s: group2ctx['%s'] must be a weft.Context, got %s" % (fn, k, type(v).__name__))
+        names.append(ffi.new("char[]", c_str(k, "%s: group2ctx key" % fn)))
+        types.append(v.device_typeid)
+        ids.append(v.device_id)
+    if not names:
+        return 0, _NULL, _NULL, _NULL, []
+    return (len(names), ffi.new("const char*[]", names), ffi.new("int[]", types), ffi.new("int[]", ids), names)
+
+
+def _place_inputs(symbol, ctx, group2ctx):
+    """Where simple_bind allocates each argument and aux state of a group2ctx bind, as MXNet 1.9.1's does: on the
+    context of the variable's group, else on ``ctx``: ([arg contexts], [aux contexts])."""
+    n_args, n_aux = len(symbol.list_arguments()), len(symbol.list_auxiliary_states())
+    n_groups, names, types, ids, _keep = _group_lists(group2ctx, "simple_bind")
+    n = n_args + n_aux
+    out_types, out_ids = ffi.new("int[]", max(n, 1)), ffi.new("int[]", max(n, 1))
+    check_call(lib.weft_symbol_place_inputs(symbol.handle, ctx.device_typeid, ctx.device_id, n_groups, names, types,
+                                            ids, n, out_types, out_ids))
+    ctxs = [Context(Context.devtype2str[out_types[i]], out_ids[i]) for i in range(n)]
+    return ctxs[:n_args], ctxs[n_args:]
 
 
 def _update_spec(update):
@@ -323,10 +350,18 @@ def _update_spec(update):
 
 def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None, group2ctx=None,
          shared_exec=None, update=None):  # pylint: disable=unused-argument
-    """Symbol.bind (see there)."""
+    """Symbol.bind (see there).
+
+    ``group2ctx`` (MXNet's model parallelism) maps context group names, set with
+    ``weft.AttrScope(ctx_group='dev1')``, to contexts: each group's nodes, their
+    gradients included, run on its context, the other nodes on ``ctx``, and a
+    ``_CrossDeviceCopy`` engine op copies data where an edge crosses contexts
+    (between CPU contexts; an edge to a GPU context is refused). The arrays may
+    then be on any context; ``simple_bind`` allocates each argument, its gradient
+    and each aux state on its group's context, else on ``ctx`` (as MXNet 1.9.1)."""
     if not isinstance(ctx, Context):
         raise ArgumentTypeError("bind: ctx must be a weft.Context, got %s" % type(ctx).__name__)
-    _check_group2ctx(group2ctx, ctx)
+    n_groups, g_names, g_types, g_ids, _keep_names = _group_lists(group2ctx, "bind")
     arg_names = symbol.list_arguments()
     aux_names = symbol.list_auxiliary_states()
     arg_arrays = _arrays("args", args, arg_names, False)
@@ -346,10 +381,10 @@ def bind(symbol, ctx, args, args_grad=None, grad_req="write", aux_states=None, g
     c_keys = ffi.new("const char*[]", keep[:len(keys)]) if keys else _NULL
     c_vals = ffi.new("const char*[]", keep[len(keys):]) if keys else _NULL
     out = ffi.new("weft_executor**")
-    check_call(lib.weft_executor_bind_update(symbol.handle, ctx.device_typeid, ctx.device_id, n, c_args, c_grads,
+    check_call(lib.weft_executor_bind_groups(symbol.handle, ctx.device_typeid, ctx.device_id, n, c_args, c_grads,
                                              c_reqs, len(aux_arrays), c_aux,
                                              op_name.encode() if op_name else _NULL, len(keys), c_keys, c_vals,
-                                             out))
+                                             n_groups, g_names, g_types, g_ids, out))
     grads = [g if f else None for g, f in zip(grad_arrays, flags)]
     exe = Executor(out[0], symbol, ctx, grad_req, group2ctx, arg_arrays, grads, aux_arrays)
     exe._update = update
@@ -361,7 +396,6 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
     """Symbol.simple_bind (see there)."""
     if not isinstance(ctx, Context):
         raise ArgumentTypeError("simple_bind: ctx must be a weft.Context, got %s" % type(ctx).__name__)
-    _check_group2ctx(group2ctx, ctx)
     for k, v in (stype_dict or {}).items():
         if v != "default":
             raise InvalidArgumentError("simple_bind: '%s': only the dense ('default') storage type is supported"
@@ -378,6 +412,10 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
                          % (", ".join(unknown) or "some internal entries", shape_kw))
     (arg_types, _, aux_types), _ = symbol._infer_type_impl(**(type_dict or {}))
     arg_names = symbol.list_arguments()
+    if _group_lists(group2ctx, "simple_bind")[0]:
+        arg_ctxs, aux_ctxs = _place_inputs(symbol, ctx, group2ctx)
+    else:
+        arg_ctxs, aux_ctxs = [ctx] * len(arg_names), [ctx] * len(aux_shapes)
     reqs = _grad_reqs(grad_req if grad_req is not None else "null", arg_names, True)
     shared = {}
     if shared_exec is not None:
@@ -385,28 +423,28 @@ def simple_bind(symbol, ctx, grad_req, type_dict, stype_dict, group2ctx, shared_
             if n in shared_exec.arg_dict:
                 shared[n] = (shared_exec.arg_dict[n], shared_exec.grad_dict.get(n))
 
-    def alloc(name, shape, f):
+    def alloc(name, shape, f, actx):
         if shared_buffer is None:
-            return _nd_zeros(shape, ctx=ctx, dtype=f)
+            return _nd_zeros(shape, ctx=actx, dtype=f)
         a = shared_buffer.get(name)
-        if a is None or a.shape != tuple(shape) or a._dtype_flag != f:
-            a = shared_buffer[name] = _nd_zeros(shape, ctx=ctx, dtype=f)
+        if a is None or a.shape != tuple(shape) or a._dtype_flag != f or a.context != actx:
+            a = shared_buffer[name] = _nd_zeros(shape, ctx=actx, dtype=f)
         return a
 
     args, grads = [], []
-    for name, shape, t, r in zip(arg_names, arg_shapes, arg_types, reqs):
+    for name, shape, t, r, actx in zip(arg_names, arg_shapes, arg_types, reqs, arg_ctxs):
         f = 0 if t is None else _dt.flag(t)
         arr, grad = shared.get(name, (None, None))
-        if arr is None or arr.shape != tuple(shape) or arr._dtype_flag != f:
-            arr, grad = alloc(name, shape, f), None
+        if arr is None or arr.shape != tuple(shape) or arr._dtype_flag != f or arr.context != actx:
+            arr, grad = alloc(name, shape, f, actx), None
         if r == "null":
             grad = None
-        elif grad is None or grad.shape != arr.shape or grad._dtype_flag != f:
-            grad = _nd_zeros(shape, ctx=ctx, dtype=f)
+        elif grad is None or grad.shape != arr.shape or grad._dtype_flag != f or grad.context != actx:
+            grad = _nd_zeros(shape, ctx=actx, dtype=f)
         args.append(arr)
         grads.append(grad)
-    aux = [_nd_zeros(shape, ctx=ctx, dtype=0 if t is None else _dt.flag(t))
-           for shape, t in zip(aux_shapes, aux_types)]
+    aux = [_nd_zeros(shape, ctx=actx, dtype=0 if t is None else _dt.flag(t))
+           for shape, t, actx in zip(aux_shapes, aux_types, aux_ctxs)]
     grad_dict = {n: g for n, g in zip(arg_names, grads) if g is not None}
     return bind(symbol, ctx, args, grad_dict, dict(zip(arg_names, reqs)), aux, group2ctx, update=update)
 

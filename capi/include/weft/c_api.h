@@ -563,6 +563,28 @@ WEFT_API int weft_check_string(const char* data, size_t size, const char* what);
  * cannot be ordered before every library's static destructors. Fails with
  * WEFT_ERR_ENGINE when called from inside an operation's callback. */
 WEFT_API int weft_shutdown(void);
+/* Model parallelism (MXNet's bind with group2ctx): binds like
+ * weft_executor_bind_update, and the nodes whose __ctx_group__ is
+ * group_names[i] run on (group_dev_types[i], group_dev_ids[i]), the others on
+ * (dev_type, dev_id). Arguments and aux states may be on any context; where an
+ * edge joins two contexts the executor copies with a _CrossDeviceCopy engine
+ * op (between CPU contexts only; an edge to a GPU context is refused). With
+ * num_groups 0 it is weft_executor_bind_update. The strings are read during
+ * the call only. */
+WEFT_API int weft_executor_bind_groups(const weft_symbol* sym, enum weft_dev_type dev_type, int dev_id,
+                                       int num_args, weft_ndarray* const* args, weft_ndarray* const* arg_grads,
+                                       const int* grad_reqs, int num_aux, weft_ndarray* const* aux,
+                                       const char* update_op, int num_attrs, const char* const* keys,
+                                       const char* const* vals, int num_groups, const char* const* group_names,
+                                       const int* group_dev_types, const int* group_dev_ids, weft_executor** out);
+/* Where simple_bind allocates the inputs of a group2ctx bind (as MXNet 1.9.1's
+ * MXExecutorSimpleBindEx): the context of every argument (list_arguments
+ * order), then of every aux state, into the caller's arrays dev_types/dev_ids
+ * of num_inputs = arguments + aux states entries. An input whose __ctx_group__
+ * is one of group_names takes that group's context, any other (dev_type, dev_id). */
+WEFT_API int weft_symbol_place_inputs(const weft_symbol* sym, enum weft_dev_type dev_type, int dev_id,
+                                      int num_groups, const char* const* group_names, const int* group_dev_types,
+                                      const int* group_dev_ids, int num_inputs, int* dev_types, int* dev_ids);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

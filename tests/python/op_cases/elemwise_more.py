@@ -576,3 +576,23 @@ CASES["_histogram"] = [
     Case(_inputs(_rand((20,), I32, 0, 9)), attrs={"bin_cnt": 3, "range": (0, 9)}, ref=_histogram_ref(3, (0, 9)),
          rtol=0, atol=0, name="histogram-int32"),
 ]
+
+
+# ---- _identity_with_attr_like_rhs ------------------------------------------------
+# MXNet 1.9.1: the output is lhs; lhs, rhs and the output share one shape and one dtype (ElemwiseShape<2, 1>,
+# ElemwiseType<2, 1>); rhs's values are never read.
+
+CASES["_identity_with_attr_like_rhs"] = [
+    Case(_inputs(_rand((3, 4), F32), _rand((3, 4), F32)), ref=lambda lhs, rhs: lhs, rtol=0, atol=0, name="float32"),
+    Case(_inputs(_rand((2, 3, 5), F64), _rand((2, 3, 5), F64)), ref=lambda lhs, rhs: lhs, rtol=0, atol=0,
+         name="float64"),
+    Case(_inputs(_rand((7,), I32), _rand((7,), I32)), ref=lambda lhs, rhs: lhs, rtol=0, atol=0, name="int32"),
+    Case(_inputs(_rand((2, 2), F16), _rand((2, 2), F16)), ref=lambda lhs, rhs: lhs, rtol=0, atol=0, name="float16"),
+]
+
+# _CrossDeviceCopy: the executor's copy between group2ctx contexts (tests/python/test_group2ctx.py); called on one
+# device it copies its input.
+CASES["_CrossDeviceCopy"] = [
+    Case(_inputs(_rand((3, 4), F32)), ref=lambda x: x, rtol=0, atol=0, name="float32"),
+    Case(_inputs(_rand((2, 5), I32)), ref=lambda x: x, rtol=0, atol=0, name="int32"),
+]

@@ -13,7 +13,7 @@ from collections import OrderedDict, namedtuple
 import numpy as np
 
 from ..base import InvalidArgumentError, ShapeError
-from ..context import cpu
+from ..context import Context, cpu
 from ..io import DataDesc
 from .. import ndarray as nd
 from ..ndarray import NDArray
@@ -108,6 +108,38 @@ def _merge_multi_context(outputs, major_axis):
     return rets
 
 
+def _prepare_group2ctxs(group2ctxs, ctx_len):
+    """One group2ctx dict (or None) per context of the group, from what Module takes (MXNet 1.9.1's rules): None;
+    a list of dicts, one per context; or a dict whose values are a Context (the same for every context), a list
+    of one Context, or a list of one Context per context."""
+    if group2ctxs is None:
+        return [None] * ctx_len
+    if isinstance(group2ctxs, list):
+        if len(group2ctxs) != ctx_len:
+            raise InvalidArgumentError("group2ctxs: a list must hold one dict per context (%d), got %d"
+                                       % (ctx_len, len(group2ctxs)))
+        for g in group2ctxs:
+            if g is not None and not isinstance(g, dict):
+                raise InvalidArgumentError("group2ctxs: list items must be dicts of group name to Context, got %s"
+                                           % type(g).__name__)
+        return list(group2ctxs)
+    if isinstance(group2ctxs, dict):
+        ret = [{} for _ in range(ctx_len)]
+        for k, v in group2ctxs.items():
+            if isinstance(v, Context):
+                ctxs = [v] * ctx_len
+            elif isinstance(v, (list, tuple)) and len(v) in (1, ctx_len):
+                ctxs = list(v) * ctx_len if len(v) == 1 else list(v)
+            else:
+                raise InvalidArgumentError("group2ctxs['%s']: expected a Context or a list of 1 or %d contexts, "
+                                           "got %r" % (k, ctx_len, v))
+            for i in range(ctx_len):
+                ret[i][k] = ctxs[i]
+        return ret
+    raise InvalidArgumentError("group2ctxs must be a dict of group name to Context (or to a list of contexts), or a "
+                               "list of such dicts, one per context; got %s" % type(group2ctxs).__name__)
+
+
 class DataParallelExecutorGroup:
     """Binds ``symbol`` once per context on its share of the batch.
 
@@ -123,9 +155,7 @@ class DataParallelExecutorGroup:
         self.symbol = symbol
         self.contexts = contexts
         self.workload = workload
-        if group2ctxs:
-            raise InvalidArgumentError("group2ctxs: placing parts of a graph on other devices is not supported "
-                                       "(each executor runs its whole graph on its own context)")
+        self.group2ctxs = _prepare_group2ctxs(group2ctxs, len(contexts))
         self.for_training = for_training
         self.inputs_need_grad = inputs_need_grad
         self.logger = logger
@@ -375,7 +405,8 @@ class DataParallelExecutorGroup:
         input_types = {d.name: d.dtype for d in shapes}
         exe = self.symbol.simple_bind(ctx=context, grad_req=self.grad_req, type_dict=input_types,
                                       shared_arg_names=self.param_names, shared_exec=shared_exec,
-                                      shared_buffer=self.shared_data_arrays[i], **input_shapes)
+                                      shared_buffer=self.shared_data_arrays[i], group2ctx=self.group2ctxs[i],
+                                      **input_shapes)
         self._total_exec_bytes += exe.internal_bytes()
         return exe
 

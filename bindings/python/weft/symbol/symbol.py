@@ -544,7 +544,7 @@ class Symbol:
         step: an optimizer update operator, by name or as ``(name, {attr: value})``
         (``("sgd_update", {"lr": 0.1, "wd": 1e-4})``, ``"sgd_mom_update"``, ...),
         runs inside the graph after the gradients and writes every argument that has
-        a gradient (grad_req must be 'write'); optimizer states start at zero."""
+        a gradient (grad_req must be 'write'); optimizer states start at zero. group2ctx: see weft.executor.bind."""
         return _executor_bind(self, ctx, args, args_grad, grad_req, aux_states, group2ctx, shared_exec, update)
 
     def eval(self, ctx=None, **kwargs):
