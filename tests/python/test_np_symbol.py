@@ -237,3 +237,30 @@ def test_symbolblock_imports_an_mxnet_numpy_mode_graph(tmp_path):
     out = net(mx.np.array(x))
     assert isinstance(out, mx.np.ndarray)
     onp.testing.assert_allclose(out.asnumpy(), onp.maximum(x @ wv.T + bv, 0) * 0.5 + 1, rtol=1e-5, atol=1e-6)
+
+
+def test_graph_operations_keep_the_numpy_class():
+    a = mx.sym.var("a").as_np_ndarray()
+    out = mx.sym.npx.relu(a + 1)
+    assert isinstance(out.__copy__(), _Symbol) and isinstance(out.get_internals(), _Symbol)
+    assert isinstance(out.get_children(), _Symbol)
+    b = mx.sym.var("b")
+    swapped = out(a=b)
+    assert isinstance(swapped, _Symbol) and swapped.list_arguments() == ["b"]
+    with pytest.raises(AttributeError, match="npx.reshape"):
+        a.shape  # pylint: disable=pointless-statement
+
+
+def test_comparison_functions_give_bool():
+    a, b = mx.sym.var("a").as_np_ndarray(), mx.sym.var("b").as_np_ndarray()
+    x = onp.array([[1, 2, 3], [3, 2, 1]], dtype="float32")
+    y = onp.array([2, 2, 2], dtype="float32")
+    for fn, ref in ((mx.sym.np.equal, onp.equal), (mx.sym.np.not_equal, onp.not_equal),
+                    (mx.sym.np.greater, onp.greater), (mx.sym.np.greater_equal, onp.greater_equal),
+                    (mx.sym.np.less, onp.less), (mx.sym.np.less_equal, onp.less_equal)):
+        got = _eval(fn(a, b), a=x, b=y)[0]
+        assert got.dtype == onp.bool_
+        onp.testing.assert_array_equal(got, ref(x, y))
+        onp.testing.assert_array_equal(_eval(fn(a, 2), a=x)[0], ref(x, 2))
+    with pytest.raises(TypeError, match="less: x1"):
+        mx.sym.np.less(2, a)

@@ -8,8 +8,8 @@ NumPy mode. Each composes MXNet's NumPy-mode operators over ``_Symbol``s
 import numbers
 
 from ..symbol import Symbol
-from ._symbol import (_Symbol, as_legacy_symbol, as_np_symbol, binary, check_axes, check_newshape, is_scalar,
-                      np_op, reduce)
+from ._symbol import (_Symbol, as_legacy_symbol, as_np_symbol, binary, check_axes, check_newshape, comparison,
+                      is_scalar, np_op, reduce)
 
 __all__ = ["_Symbol", "add", "subtract", "multiply", "divide", "true_divide", "mod", "remainder", "power",
            "maximum", "minimum", "hypot", "negative", "absolute", "abs", "exp", "log", "log2", "log10", "log1p",
@@ -18,7 +18,7 @@ __all__ = ["_Symbol", "add", "subtract", "multiply", "divide", "true_divide", "m
            "fix", "degrees", "radians", "sum", "mean", "max", "min", "amax", "amin", "prod", "reshape",
            "transpose", "swapaxes", "expand_dims", "squeeze", "concatenate", "stack", "split", "broadcast_to",
            "tile", "clip", "copy", "zeros_like", "ones_like", "zeros", "ones", "full", "arange", "eye", "dot",
-           "as_np_symbol", "as_legacy_symbol"]
+           "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "as_np_symbol", "as_legacy_symbol"]
 
 
 def _sym(fname, arg, x):
@@ -77,6 +77,22 @@ def minimum(x1, x2, out=None):  # pylint: disable=unused-argument
 def hypot(x1, x2, out=None):  # pylint: disable=unused-argument
     """sqrt(x1**2 + x2**2) of two symbols (``_npi_hypot``)."""
     return np_op("_npi_hypot", _sym("hypot", "x1", x1), _sym("hypot", "x2", x2))
+
+
+# ---- comparisons (bool results: the legacy comparison, then a cast) ---------------------------------------------
+def _compare(name, legacy):
+    def fn(x1, x2, out=None):  # pylint: disable=unused-argument
+        if not isinstance(x1, Symbol):
+            raise TypeError("%s: x1 must be a Symbol, got %s" % (name, type(x1).__name__))
+        return comparison(name, legacy, x1, x2)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = "NumPy's %s of a symbol and a symbol or scalar, as a bool symbol." % name
+    return fn
+
+
+equal, not_equal = _compare("equal", "equal"), _compare("not_equal", "not_equal")
+greater, greater_equal = _compare("greater", "greater"), _compare("greater_equal", "greater_equal")
+less, less_equal = _compare("less", "lesser"), _compare("less_equal", "lesser_equal")
 
 
 # ---- unary ufuncs ------------------------------------------------------------------------------------------------

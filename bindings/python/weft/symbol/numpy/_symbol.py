@@ -34,7 +34,8 @@ from ... import ndarray as _nd
 from .. import _internal
 from ..symbol import Group, Symbol
 
-__all__ = ["_Symbol", "as_np_symbol", "as_legacy_symbol", "np_op", "is_scalar", "binary", "np_name_of"]
+__all__ = ["_Symbol", "as_np_symbol", "as_legacy_symbol", "np_op", "is_scalar", "binary", "comparison",
+           "np_name_of"]
 
 
 def is_scalar(x):
@@ -96,7 +97,7 @@ def binary(fname, ufunc, a, b, reflected_scalar=None):
     raise TypeError("%s: operands must be Symbols or Python scalars, got %s" % (fname, type(bad).__name__))
 
 
-def _comparison(fname, legacy, a, b):
+def comparison(fname, legacy, a, b):
     # MXNet's _npi_equal ... give bool; the legacy operators keep the input dtype (Note
     # [NumPy-mode op names]), so the node is followed by a cast to bool.
     if isinstance(b, Symbol):
@@ -239,6 +240,28 @@ class _Symbol(Symbol):
     def as_np_ndarray(self):
         return self
 
+    # -- graph operations keep the class (MXNet's _Symbol returns _Symbols) ----------------------------
+    def __copy__(self):
+        return _fresh(Symbol.__copy__(self))
+
+    def __call__(self, *args, **kwargs):
+        return _fresh(Symbol.__call__(self, *args, **kwargs))
+
+    def get_internals(self):
+        return _fresh(Symbol.get_internals(self))
+
+    def get_children(self):
+        children = Symbol.get_children(self)
+        return None if children is None else _fresh(children)
+
+    @property
+    def shape(self):
+        """A traced symbol has no shape: MXNet's hybridized code writes shapes with npx.reshape's
+        codes (-2 copy, -4 rest, -5 merge, -6 split) instead of reading x.shape."""
+        raise AttributeError("_Symbol.shape: a symbol traced by hybridize() has no shape; write the shape "
+                             "with npx.reshape's codes (-2 copy an axis, -4 the rest, -5 merge two, -6 split "
+                             "one), or run the block without hybridize()")
+
     def __getitem__(self, key):
         if len(self) > 1:  # a multi-output symbol (split ...): select outputs, as MXNet does
             return as_np_symbol(Symbol.__getitem__(self, key))
@@ -295,22 +318,22 @@ class _Symbol(Symbol):
         return np_op("_npi_absolute", self)
 
     def __eq__(self, other):
-        return _comparison("_Symbol.__eq__", "equal", self, other)
+        return comparison("_Symbol.__eq__", "equal", self, other)
 
     def __ne__(self, other):
-        return _comparison("_Symbol.__ne__", "not_equal", self, other)
+        return comparison("_Symbol.__ne__", "not_equal", self, other)
 
     def __gt__(self, other):
-        return _comparison("_Symbol.__gt__", "greater", self, other)
+        return comparison("_Symbol.__gt__", "greater", self, other)
 
     def __ge__(self, other):
-        return _comparison("_Symbol.__ge__", "greater_equal", self, other)
+        return comparison("_Symbol.__ge__", "greater_equal", self, other)
 
     def __lt__(self, other):
-        return _comparison("_Symbol.__lt__", "lesser", self, other)
+        return comparison("_Symbol.__lt__", "lesser", self, other)
 
     def __le__(self, other):
-        return _comparison("_Symbol.__le__", "lesser_equal", self, other)
+        return comparison("_Symbol.__le__", "lesser_equal", self, other)
 
     __hash__ = Symbol.__hash__
 
