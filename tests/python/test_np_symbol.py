@@ -264,3 +264,51 @@ def test_comparison_functions_give_bool():
         onp.testing.assert_array_equal(_eval(fn(a, 2), a=x)[0], ref(x, 2))
     with pytest.raises(TypeError, match="less: x1"):
         mx.sym.np.less(2, a)
+
+
+def _mxnet_graph(nodes, heads):
+    """A symbol file as MXNet 1.9.1 writes it in NumPy mode, over one input 'data'."""
+    return json.dumps({"nodes": [{"op": "null", "name": "data", "inputs": []}] + nodes, "arg_nodes": [0],
+                       "node_row_ptr": list(range(len(nodes) + 2)), "heads": heads,
+                       "attrs": {"is_np_shape": ["int", 1], "mxnet_version": ["int", 10901]}})
+
+
+def test_numpy_nodes_without_a_weft_operator_load_as_legacy_ones():
+    """Note [NumPy-mode nodes read as legacy ones]: _npi_concatenate, the reductions,
+    _np_reshape and _npx_reshape as MXNet writes them (None for unset parameters)."""
+    x = onp.random.uniform(size=(2, 3, 4)).astype("float32")
+    cases = [
+        ({"op": "_npi_concatenate", "name": "c", "attrs": {"num_args": "2", "axis": "1"},
+          "inputs": [[0, 0, 0], [0, 0, 0]]}, "Concat", onp.concatenate([x, x], axis=1)),
+        ({"op": "_np_sum", "name": "s", "attrs": {"axis": "(0, 2)", "dtype": "None", "keepdims": "False",
+                                                  "initial": "None"}, "inputs": [[0, 0, 0]]}, "sum", x.sum((0, 2))),
+        ({"op": "_npi_mean", "name": "m", "attrs": {"axis": "-1", "dtype": "None", "keepdims": "True",
+                                                    "initial": "None"}, "inputs": [[0, 0, 0]]},
+         "mean", x.mean(-1, keepdims=True)),
+        ({"op": "_np_max", "name": "mx", "attrs": {"axis": "1", "keepdims": "False", "initial": "None"},
+          "inputs": [[0, 0, 0]]}, "max", x.max(1)),
+        ({"op": "_np_reshape", "name": "r", "attrs": {"newshape": "(4, -1)", "order": "C"},
+          "inputs": [[0, 0, 0]]}, "Reshape", x.reshape(4, -1)),
+        ({"op": "_npx_reshape", "name": "rx", "attrs": {"newshape": "(-2, -5)", "reverse": "False", "order": "C"},
+          "inputs": [[0, 0, 0]]}, "Reshape", x.reshape(2, 12)),
+        ({"op": "_npx_reshape", "name": "ry", "attrs": {"newshape": "(-6, 1, -1, -4)", "reverse": "False",
+                                                        "order": "C"}, "inputs": [[0, 0, 0]]},
+         "Reshape", x.reshape(1, 2, 3, 4)),
+    ]
+    for node, legacy, want in cases:
+        sym = mx.sym.load_json(_mxnet_graph([node], [[1, 0, 0]]))
+        assert _ops(sym) == [legacy]
+        got = _eval(sym, data=x)[0]
+        assert got.shape == want.shape, node["op"]
+        onp.testing.assert_allclose(got, want, rtol=1e-6)
+    refused = [({"op": "_npi_concatenate", "name": "c", "attrs": {"num_args": "1", "axis": "None"}}, "axis"),
+               ({"op": "_np_sum", "name": "s", "attrs": {"dtype": "float64"}}, "dtype"),
+               ({"op": "_np_sum", "name": "s", "attrs": {"initial": "1.0"}}, "initial"),
+               ({"op": "_np_sum", "name": "s", "attrs": {"axis": "()"}}, "axis"),
+               ({"op": "_np_reshape", "name": "r", "attrs": {"newshape": "(0, 3)"}}, "newshape"),
+               ({"op": "_npx_reshape", "name": "r", "attrs": {"newshape": "(-3, -1)"}}, "code -3"),
+               ({"op": "_npx_reshape", "name": "r", "attrs": {"newshape": "(a, 1)"}}, "newshape")]
+    for node, what in refused:
+        node["inputs"] = [[0, 0, 0]]
+        with pytest.raises(mx.base.WeftError, match=r"%s.*%s" % (node["op"], what)):
+            mx.sym.load_json(_mxnet_graph([node], [[1, 0, 0]]))
