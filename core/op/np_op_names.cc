@@ -32,7 +32,9 @@
 // codes -1..-6), `_npi_concatenate` (its `axis`), `_np_dot` (NumPy's N-d dot);
 // and the comparisons (`_npi_equal` ...), which return bool in MXNet where the
 // legacy operators return their input dtype. weft.sym.np writes the legacy
-// operator for those (Reshape, sum, Concat ...), which MXNet also loads.
+// operator for those (Reshape, sum, Concat ...), which MXNet also loads, and
+// the symbol-file reader takes MXNet's nodes of the first kinds as those legacy
+// operators (Note [NumPy-mode nodes read as legacy ones], core/graph/np_json_nodes.cc).
 //
 // Why a table read by the registry rather than .add_alias() here: an alias is
 // added to an OpDef already registered, and the operators live in other
