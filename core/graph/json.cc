@@ -44,6 +44,7 @@
 #include "core/base/env.h"
 #include "core/base/error.h"
 #include "core/graph/json_upgrade.h"
+#include "core/graph/np_json_nodes.h"
 #include "core/op/op_def.h"
 
 namespace weft {
@@ -274,8 +275,18 @@ class SymbolLoader {
     node->attrs = std::move(attrs);
     if (op->text != "null") {
       node->op = OpRegistry::Get()->Find(op->text);
-      if (!node->op) Fail(where, "unknown operator '" + op->text + "'");
       node->op_name = op->text;
+      std::string legacy;
+      try {
+        // Note [NumPy-mode nodes read as legacy ones] (np_json_nodes.cc)
+        if (!node->op && json_numpy::ToLegacy(op->text, &node->attrs, &legacy)) {
+          node->op = OpRegistry::Get()->Find(legacy);
+          node->op_name = legacy;
+        }
+      } catch (const Error& e) {
+        Fail(where, e.what());
+      }
+      if (!node->op) Fail(where, "unknown operator '" + op->text + "'");
     } else if (!inputs->items.empty()) {
       Fail(where, "a variable (op \"null\") cannot have inputs");
     }

@@ -3,9 +3,26 @@
 #include <cstdlib>
 
 #include "core/base/error.h"
+#include "core/op/np_op_names.h"
 #include "core/op/op_def.h"
 
 namespace weft {
+
+namespace {
+
+// The table's names for the operator just registered under `name` (Note
+// [NumPy-mode op names] in np_op_names.cc): attached now, whichever
+// translation unit registers the target, so no alias depends on the order of
+// static initialisers. AddAlias calls back here, so a row may name an alias.
+void AttachTableAliases(OpRegistry* registry, OpDef* op, const std::string& name) {
+  size_t n = 0;
+  const OpNameAlias* rows = NumpyModeAliases(&n);
+  for (size_t i = 0; i < n; ++i) {
+    if (name == rows[i].target) registry->AddAlias(op, rows[i].alias);
+  }
+}
+
+}  // namespace
 
 OpRegistry* OpRegistry::Get() {
   static OpRegistry* registry = new OpRegistry();  // leaked: used during static init and exit
@@ -22,6 +39,7 @@ OpDef& OpRegistry::Add(const std::string& name) {
   OpDef* op = ops_.back().get();
   op->name = name;
   by_name_.emplace(name, op);
+  AttachTableAliases(this, op, name);
   return *op;
 }
 
@@ -33,6 +51,7 @@ void OpRegistry::AddAlias(OpDef* op, const std::string& alias) {
   }
   op->aliases.push_back(alias);
   by_name_.emplace(alias, op);
+  AttachTableAliases(this, op, alias);
 }
 
 const OpDef* OpRegistry::Find(const std::string& name) const {

@@ -137,8 +137,8 @@ def test_as_nd_ndarray_and_as_np_ndarray():
     assert y.as_nd_ndarray().__class__ is weft.nd.NDArray
     s = weft.sym.var("s")
     assert s.as_nd_ndarray() is s
-    with pytest.raises(NotImplementedError, match="numpy mode"):
-        s.as_np_ndarray()
+    t = s.as_np_ndarray()  # a weft.sym.np._Symbol over the same graph (no node copied)
+    assert isinstance(t, weft.sym.np._Symbol) and t.name == "s" and t.as_nd_ndarray().__class__ is weft.sym.Symbol
 
 
 def test_to_dlpack_methods_mxnet_examples():

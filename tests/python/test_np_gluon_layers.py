@@ -3,7 +3,6 @@ in, np arrays out, imperatively and hybridized, with gradients reaching the
 np input; and d2l's recurrent and attention code (chapters 9 and 11), verbatim
 but for the data: an RNN language model on a short text trained a few steps
 with gradient clipping, and masked dot-product / additive attention."""
-import contextlib
 import math
 
 import numpy as onp
@@ -78,10 +77,9 @@ def test_nn_layer_in_numpy_mode(factory, in_shape, out_shape, hybridize):
         layer.hybridize()
     x = np.random.uniform(0.1, 1.0, size=in_shape)
     x.attach_grad()
-    # a HybridLambda over the user's F.np code cannot be traced yet: it warns and runs imperatively
-    untraced = hybridize and isinstance(layer, nn.HybridLambda) and "lambda" in repr(layer)
-    with autograd.record(), (pytest.warns(UserWarning, match="runs imperatively") if untraced
-                             else contextlib.nullcontext()):
+    # a HybridLambda over the user's F.np code traces with weft.sym.np (no fallback warning: the
+    # module's filter makes one an error)
+    with autograd.record():
         y = layer(x)
     assert isinstance(y, np.ndarray) and y.shape == out_shape
     y.backward()

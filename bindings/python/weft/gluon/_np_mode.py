@@ -34,26 +34,30 @@ As in MXNet, a block that returns a legacy array in NumPy mode is an error
 NumPy mode is off is a TypeError (``check_no_np``; MXNet's legacy operators
 refuse np arrays), which is what forgetting ``npx.set_np()`` looks like.
 
-``hybridize()`` of a user HybridBlock whose ``hybrid_forward`` is NumPy code
-(``F.np``/``F.npx``) cannot trace it: Weft has no NumPy-semantics Symbol
-(``weft.sym.np``) yet. Such a block runs imperatively, with a warning, its
-built-in children still compiled (``runs_imperatively``); ``export()`` then
-says it has no graph. Symbols pass: a parent's trace for ``hybridize()`` runs the
-children with legacy Symbols (Weft has no ``_Symbol`` of NumPy semantics yet,
-so the traced graph uses the legacy op names; the arrays the compiled graph
-returns are re-classed by the same rule).
+``hybridize()`` traces in NumPy mode as MXNet does: a user ``hybrid_forward``
+gets ``_Symbol``s (``weft.sym.np``'s NumPy-semantics symbols, whose operators
+compose MXNet's ``_npi_*`` operators: Note [NumPy-semantics symbols] in
+``symbol/numpy/_symbol.py``) and ``F.np``/``F.npx`` are ``weft.sym.np``/
+``weft.sym.npx``; a built-in child in that trace is a legacy body like any
+other, so the same rule hands it legacy Symbols and re-classes what it
+returns (``as_nd``/``as_np`` convert Symbols too: a second Python object over
+the same graph outputs, never a copy of a node). The traced graph is a
+``_Symbol``, so ``export()`` writes it with MXNet's NumPy-mode operator names
+(``_npx_fully_connected``, ``_npi_add`` ...); the compiled graph's outputs are
+re-classed by the same rule.
 """
 # pylint: disable=protected-access
 import functools
-import warnings
 import weakref
 
 from ..ndarray import NDArray
 from ..numpy._array import _clone, ndarray as _np_ndarray
+from ..symbol import Symbol
+from ..symbol.numpy._symbol import _Symbol, as_legacy_symbol, as_np_symbol
 from ..util import is_np_array
 
 __all__ = ["is_legacy_body", "is_legacy_hybrid_forward", "as_nd", "as_np", "check_all_np", "check_no_np",
-           "runs_imperatively", "np_unroll"]
+           "np_unroll"]
 
 _WEFT_PREFIX = "weft."
 
@@ -94,28 +98,38 @@ def is_legacy_hybrid_forward(block):
     return not _container_or_user(block) and _weft_defined(type(block), "hybrid_forward")
 
 
-def _convert(x, cls):
+def _convert(x, cls, to_sym):
     if isinstance(x, NDArray):
         return x if x.__class__ is cls else _clone(x, cls)
+    if isinstance(x, Symbol):
+        return to_sym(x)
     if isinstance(x, (list, tuple)):
-        return type(x)(_convert(i, cls) for i in x)
+        return type(x)(_convert(i, cls, to_sym) for i in x)
     return x
 
 
 def as_nd(args):
-    """args (arrays, lists, tuples, anything) with every array a weft.nd.NDArray."""
-    return _convert(args, NDArray)
+    """args (arrays, symbols, lists, tuples, anything) with every array a weft.nd.NDArray
+    and every symbol a legacy Symbol."""
+    return _convert(args, NDArray, as_legacy_symbol)
 
 
 def as_np(out):
-    """out (an array, or nested lists/tuples) with every array a weft.np.ndarray."""
-    return _convert(out, _np_ndarray)
+    """out (an array or symbol, or nested lists/tuples) with every array a weft.np.ndarray
+    and every symbol a _Symbol."""
+    return _convert(out, _np_ndarray, as_np_symbol)
 
 
 def check_all_np(out, block):
     """MXNet's _check_all_np_ndarrays: a legacy array among a block's outputs in
     NumPy mode raises TypeError naming the block."""
-    if isinstance(out, NDArray):
+    if isinstance(out, Symbol):
+        if not isinstance(out, _Symbol):
+            raise TypeError("Block's output ndarrays/symbols must be of type `weft.numpy.ndarray` or "
+                            "`weft.symbol.numpy._Symbol` in NumPy mode (npx.set_np()), while block %s returned a "
+                            "legacy Symbol: use F.np/F.npx in hybrid_forward, or convert with .as_np_ndarray()"
+                            % block.name)
+    elif isinstance(out, NDArray):
         if not isinstance(out, _np_ndarray):
             raise TypeError("Block's output ndarrays/symbols must be of type `weft.numpy.ndarray` in NumPy mode "
                             "(npx.set_np()), while block %s returned %s: use np/npx functions (F.np/F.npx in "
@@ -136,20 +150,6 @@ def check_no_np(args, block):
             raise TypeError("Block %s received a weft.numpy.ndarray while NumPy mode is off: call npx.set_np() "
                             "before using np arrays with Gluon, or convert the input with .as_nd_ndarray()"
                             % block.name)
-
-
-def runs_imperatively(block):
-    """Whether an active (hybridized) block must run imperatively in NumPy mode: its
-    hybrid_forward is user NumPy code, which cannot be traced yet (see the Note).
-    Warns once per block."""
-    if not getattr(block, "_np_user_body", False) and _weft_defined(type(block), "hybrid_forward"):
-        return False  # weft's own hybrid_forward, containers included: traced with legacy Symbols
-    if not getattr(block, "_np_untraced_warned", False):
-        block._np_untraced_warned = True
-        warnings.warn("hybridize(): block %s runs imperatively in NumPy mode: tracing a hybrid_forward written "
-                      "with F.np/F.npx needs NumPy-semantics Symbols, which weft does not have yet (its built-in "
-                      "children still run compiled)" % block.name, stacklevel=4)
-    return True
 
 
 def _has_np(x):

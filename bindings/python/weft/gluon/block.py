@@ -518,14 +518,23 @@ class HybridBlock(Block):
                 sym_inputs.append(v)
             grouped = _regroup(flat_inputs, self._in_format)
             params = {k: p.var() for k, p in self._reg_params.items()}
+            # NumPy mode: a user hybrid_forward traces with _Symbols, weft's with legacy Symbols, and the
+            # graph is a _Symbol, written with MXNet's NumPy-mode names (Note [Gluon in NumPy mode]).
+            np_mode = is_np_array()
+            np_user = np_mode and not _np_mode.is_legacy_hybrid_forward(self)
+            if np_user:
+                grouped, params = _np_mode.as_np(grouped), {k: _np_mode.as_np(v) for k, v in params.items()}
             with self.name_scope():
                 out = self.hybrid_forward(symbol, *grouped, **params)
+            if np_user:
+                _np_mode.check_all_np(out, self)
             out, self._out_format = _flatten(out, "output")
             for o in out:
                 if not isinstance(o, Symbol):
                     raise InvalidArgumentError("HybridBlock %s: hybrid_forward traced with Symbols returned %s; "
                                                "outputs must be Symbols" % (self.name, type(o).__name__))
-            self._cached_graph = sym_inputs, (out[0] if len(out) == 1 else symbol.Group(out))
+            graph = out[0] if len(out) == 1 else symbol.Group(out)
+            self._cached_graph = sym_inputs, (_np_mode.as_np(graph) if np_mode else graph)
         return self._cached_graph
 
     def _build_cache(self, *args):
@@ -689,7 +698,7 @@ class HybridBlock(Block):
             raise InvalidArgumentError("In HybridBlock, there must be one NDArray or one Symbol in the input. "
                                        "Please check the type of the args.")
         if has_nd:
-            if self._active and not (is_np_array() and _np_mode.runs_imperatively(self)):
+            if self._active:
                 if len(ctxs) > 1:
                     raise InvalidArgumentError("Find multiple contexts in the input, After hybridized, the "
                                                "HybridBlock only supports one input context. You can print the "
@@ -714,7 +723,14 @@ class HybridBlock(Block):
                 return _np_mode.as_np(self.hybrid_forward(ndarray, *_np_mode.as_nd((x,) + args), **params))
             return self.hybrid_forward(ndarray, x, *args, **params)
         params = {k: v.var() for k, v in self._reg_params.items()}
+        # Symbols in NumPy mode: the same rule as the arrays above (Note [Gluon in NumPy mode]).
+        np_mode = is_np_array()
         with self.name_scope():
+            if np_mode and _np_mode.is_legacy_hybrid_forward(self):
+                return _np_mode.as_np(self.hybrid_forward(symbol, *_np_mode.as_nd((x,) + args), **params))
+            if np_mode:
+                x, args = _np_mode.as_np(x), _np_mode.as_np(args)
+                params = {k: _np_mode.as_np(v) for k, v in params.items()}
             return self.hybrid_forward(symbol, x, *args, **params)
 
     def hybrid_forward(self, F, x, *args, **kwargs):

@@ -59,3 +59,11 @@ _namespaces.fill({"_contrib_": contrib, "_linalg_": linalg, "_image_": image, "_
 _fluent.install_methods(Symbol, _FUNCS, "weft.sym")
 
 del _name, _fn, _helpers, _ns_name, _ns_value
+
+# NumPy-semantics symbols (issue 39): weft.sym.np / weft.sym.npx, MXNet's mx.sym.np / mx.sym.npx,
+# which F.np / F.npx are in a hybrid_forward traced in NumPy mode. They sit above symbol.py, so
+# Symbol.as_np_ndarray is installed from here.
+from . import numpy, numpy_extension  # noqa: E402
+from .numpy._symbol import symbol_as_np_ndarray as _symbol_as_np_ndarray  # noqa: E402
+np, npx = numpy, numpy_extension
+Symbol.as_np_ndarray = _symbol_as_np_ndarray

@@ -596,12 +596,6 @@ class Symbol:
         """This symbol itself: it is already a classic (non-numpy) Symbol."""
         return self
 
-    def as_np_ndarray(self):
-        """MXNet converts to an ``mxnet.symbol.numpy._Symbol`` here; Weft has no numpy
-        mode (no ``weft.np``), so this raises NotImplementedError."""
-        raise NotImplementedError("Symbol.as_np_ndarray: weft has no numpy mode (no weft.sym.np / "
-                                  "mxnet.symbol.numpy._Symbol); use the classic Symbol")
-
     def gradient(self, wrt):
         """MXNet 1.9.1 documents this as not implemented (its MXSymbolGrad raises
         MXNetError); so does Weft. For gradients bind the symbol with args_grad and

@@ -1,0 +1,134 @@
+// Note [NumPy-mode nodes read as legacy ones]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A graph MXNet 1.9.1 exported in NumPy mode names most operators by aliases
+// Weft registers (Note [NumPy-mode op names] in core/op/np_op_names.cc), but
+// a few take parameters no Weft operator has: np.concatenate's `axis`, the
+// reductions' `dtype` and `initial`, np.reshape's `newshape` and npx.reshape's
+// own codes. The loader reads those nodes as the legacy operator that computes
+// them (the node is then spelled with the legacy name, which MXNet also loads),
+// translating the attributes:
+//   _npi_concatenate(axis)                -> Concat(dim)
+//   _np_sum/_npi_mean/_np_max/_np_min/_np_prod(axis, keepdims)
+//                                         -> sum/mean/max/min/prod
+//   _np_reshape(newshape)                 -> Reshape(shape)
+//   _npx_reshape(newshape, reverse)       -> Reshape(shape, reverse), codes
+//                                            -2/-4/-5/-6 as 0/-2/-3/-4
+// Refused with an error naming the node's attribute: concatenate with
+// axis=None (a flattening), a reduction with a dtype or initial value or
+// axis=() (NumPy: reduce nothing; legacy: everything), a zero in np.reshape's
+// newshape (NumPy: a zero-size axis; legacy: copy the axis) and npx.reshape's
+// -3. A full reduction gives shape (1,) here where MXNet gives a 0-d array
+// (the legacy operators' rule; Note [NumPy-semantics symbols]).
+#include "core/graph/np_json_nodes.h"
+
+#include <cstdlib>
+#include <vector>
+
+#include "core/base/error.h"
+
+namespace weft {
+namespace json_numpy {
+namespace {
+
+bool IsNone(const std::map<std::string, std::string>& attrs, const std::string& key) {
+  auto it = attrs.find(key);
+  return it == attrs.end() || it->second == "None";
+}
+
+// "(2, -1)", "[2,-1]", "2" or "(2,)" as integers; throws kIO naming op and key.
+std::vector<long long> ReadInts(const std::string& op, const std::string& key, const std::string& text) {
+  std::vector<long long> out;
+  std::string cur;
+  auto flush = [&]() {
+    size_t b = cur.find_first_not_of(' '), e = cur.find_last_not_of(' ');
+    if (b == std::string::npos) { cur.clear(); return; }
+    std::string t = cur.substr(b, e - b + 1);
+    char* end = nullptr;
+    long long v = std::strtoll(t.c_str(), &end, 10);
+    WEFT_CHECK(end != t.c_str() && *end == '\0', kIO)
+        << op << ": attribute '" << key << "' = '" << text << "' is not a tuple of integers";
+    out.push_back(v);
+    cur.clear();
+  };
+  for (char c : text) {
+    if (c == '(' || c == ')' || c == '[' || c == ']' || c == 'L') continue;
+    if (c == ',') flush(); else cur += c;
+  }
+  flush();
+  return out;
+}
+
+std::string WriteInts(const std::vector<long long>& v) {
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + (v.size() == 1 ? ",)" : ")");
+}
+
+void Reduction(const std::string& op, std::map<std::string, std::string>* attrs) {
+  WEFT_CHECK(IsNone(*attrs, "dtype"), kIO) << op << ": attribute 'dtype' = '" << (*attrs)["dtype"]
+      << "' is not supported (the legacy reduction keeps the input dtype)";
+  WEFT_CHECK(IsNone(*attrs, "initial"), kIO) << op << ": attribute 'initial' = '" << (*attrs)["initial"]
+      << "' is not supported";
+  attrs->erase("dtype");
+  attrs->erase("initial");
+  if (IsNone(*attrs, "axis")) {
+    attrs->erase("axis");
+  } else {
+    WEFT_CHECK(!ReadInts(op, "axis", (*attrs)["axis"]).empty(), kIO)
+        << op << ": attribute 'axis' = '()' (reduce over no axis) is not supported";
+  }
+}
+
+}  // namespace
+
+bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy) {
+  static const std::map<std::string, std::string> kReductions = {
+      {"_np_sum", "sum"}, {"_npi_mean", "mean"}, {"_np_max", "max"}, {"_np_min", "min"}, {"_np_prod", "prod"}};
+  auto red = kReductions.find(op);
+  if (red != kReductions.end()) {
+    Reduction(op, attrs);
+    *legacy = red->second;
+    return true;
+  }
+  if (op == "_npi_concatenate") {
+    auto axis = attrs->find("axis");
+    WEFT_CHECK(axis == attrs->end() || axis->second != "None", kIO)
+        << op << ": attribute 'axis' = 'None' (concatenate flattened inputs) is not supported";
+    (*attrs)["dim"] = axis == attrs->end() ? "0" : axis->second;
+    attrs->erase("axis");
+    *legacy = "Concat";
+    return true;
+  }
+  if (op == "_np_reshape" || op == "_npx_reshape") {
+    WEFT_CHECK(attrs->count("newshape"), kIO) << op << ": attribute 'newshape' is required";
+    auto order = attrs->find("order");
+    WEFT_CHECK(order == attrs->end() || order->second == "C", kIO)
+        << op << ": attribute 'order' = '" << order->second << "' is not supported (only 'C')";
+    std::vector<long long> shape = ReadInts(op, "newshape", (*attrs)["newshape"]);
+    for (long long& d : shape) {
+      if (op == "_np_reshape") {
+        WEFT_CHECK(d > 0 || d == -1, kIO) << op << ": attribute 'newshape' = '" << (*attrs)["newshape"]
+            << "': only positive sizes and -1 can be read (0 is a zero-size axis in NumPy)";
+        continue;
+      }
+      // Note [NumPy-mode nodes read as legacy ones]: npx.reshape's codes as the legacy Reshape's
+      static const std::map<long long, long long> kCodes = {{-2, 0}, {-4, -2}, {-5, -3}, {-6, -4}};
+      auto code = kCodes.find(d);
+      if (code != kCodes.end()) {
+        d = code->second;
+      } else {
+        WEFT_CHECK(d > 0 || d == -1, kIO) << op << ": attribute 'newshape' = '" << (*attrs)["newshape"]
+            << "': code " << d << " is not supported";
+      }
+    }
+    attrs->erase("newshape");
+    attrs->erase("order");
+    (*attrs)["shape"] = WriteInts(shape);
+    *legacy = "Reshape";
+    return true;
+  }
+  return false;
+}
+
+}  // namespace json_numpy
+}  // namespace weft
