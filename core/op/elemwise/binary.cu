@@ -6,6 +6,7 @@
 // [Elementwise GPU instantiations] in elemwise_math.cuh).
 #include <vector>
 
+#include "core/op/elemwise/broadcast_plan_gpu.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/elemwise/elemwise_math.cuh"
 #include "core/op/common/gpu_kernel.h"
@@ -16,48 +17,15 @@ namespace {
 
 using elem::BinaryKind;
 
-// The CPU's BroadcastPlan as a value a kernel can capture.
-struct BinaryPlan {
-  int nd = 1;
-  int64_t dims[kMaxDims] = {};
-  int64_t ls[kMaxDims] = {};  // element strides of lhs (0: broadcast)
-  int64_t rs[kMaxDims] = {};
-};
-
-BinaryPlan ToBinaryPlan(const elemwise_cpu::BroadcastPlan& p, const char* op) {
-  const int nd = static_cast<int>(p.dims.size());
-  WEFT_CHECK(nd <= kMaxDims, kShape) << op << ": GPU kernels take at most " << kMaxDims
-                                     << " dimensions after collapsing, got " << nd;
-  BinaryPlan b;
-  b.nd = nd;
-  for (int d = 0; d < nd; ++d) {
-    b.dims[d] = p.dims[d];
-    b.ls[d] = p.lstride[d];
-    b.rs[d] = p.rstride[d];
-  }
-  return b;
-}
-
 // out[i] (req)= op(lhs, rhs) at i; a side given as a scalar (scalar_side 1:
 // lhs, 2: rhs) takes sa / sb, already in the storage dtype.
 template <typename T>
-void BinaryLaunch(const OpContext& ctx, int kind, const BinaryPlan& plan, const T* a, const T* b, T sa, T sb,
+void BinaryLaunch(const OpContext& ctx, int kind, const BroadcastPlanGpu& plan, const T* a, const T* b, T sa, T sb,
                   int scalar_side, T* out, int64_t n, OpReq req) {
   Launch(ctx, n, [=] WEFT_HD(int64_t i) {
     using C = elem::Acc<T>;
-    int64_t lo = 0, ro = 0;
-    if (plan.nd == 1) {
-      lo = i * plan.ls[0];
-      ro = i * plan.rs[0];
-    } else {
-      int64_t rem = i;
-      for (int d = plan.nd - 1; d >= 0; --d) {
-        const int64_t k = rem % plan.dims[d];
-        rem /= plan.dims[d];
-        lo += k * plan.ls[d];
-        ro += k * plan.rs[d];
-      }
-    }
+    int64_t lo, ro;
+    BroadcastOffsets(plan, i, &lo, &ro);
     const C av = static_cast<C>(scalar_side == 1 ? sa : a[lo]);
     const C bv = static_cast<C>(scalar_side == 2 ? sb : b[ro]);
     elem::Put(out, i, req, elem::ToStorage<T>(elem::BinaryOp<C>(kind, av, bv)));
@@ -70,7 +38,7 @@ void BinaryGPU(const OpContext& ctx, const char* op, BinaryKind kind, const elem
                const TensorView& lhs, const TensorView& rhs, double scalar, int scalar_side, OpReq req,
                const TensorView& out) {
   if (req == OpReq::kNull || out.Size() == 0) return;
-  const BinaryPlan plan = ToBinaryPlan(p, op);
+  const BroadcastPlanGpu plan = ToBroadcastPlanGpu(p, op);
   WEFT_GPU_ALL_SWITCH(out.dtype, op, T, {
     const T s = elem::ToStorage<T>(scalar);
     BinaryLaunch<T>(ctx, static_cast<int>(kind), plan, lhs.ptr<T>(), rhs.ptr<T>(), s, s, scalar_side, out.ptr<T>(),

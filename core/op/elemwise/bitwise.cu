@@ -1,8 +1,7 @@
 // GPU kernels of the NumPy bit ops (bitwise.cc): one thread per output
-// element over the CPU's collapsed broadcast plan (Note [Broadcast plan] in
-// elemwise_cpu.h), running bitwise_rules.h as the CPU kernels do. The names
-// are the file's own: a CUDA unity build compiles the family's .cu files as
-// one unit.
+// element over the CPU's collapsed broadcast plan (broadcast_plan_gpu.h),
+// running bitwise_rules.h as the CPU kernels do. The names are the file's own:
+// a CUDA unity build compiles the family's .cu files as one unit.
 #include <type_traits>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "core/op/common/req_hd.h"
 #include "core/op/elemwise/bitwise_gpu.h"
 #include "core/op/elemwise/bitwise_rules.h"
+#include "core/op/elemwise/broadcast_plan_gpu.h"
 #include "core/op/elemwise/elemwise_cpu.h"
 
 namespace weft {
@@ -19,31 +19,11 @@ namespace {
 
 using tensor::BitwiseKind;
 
-struct BitwisePlan {
-  int nd = 1;
-  int64_t dims[kMaxDims] = {};
-  int64_t ls[kMaxDims] = {};
-  int64_t rs[kMaxDims] = {};
-};
-
-BitwisePlan ToBitwisePlan(const elemwise_cpu::BroadcastPlan& p, const char* op) {
-  const int nd = static_cast<int>(p.dims.size());
-  WEFT_CHECK(nd <= kMaxDims, kShape) << op << ": GPU kernels take at most " << kMaxDims
-                                     << " dimensions after collapsing, got " << nd;
-  BitwisePlan b;
-  b.nd = nd;
-  for (int d = 0; d < nd; ++d) {
-    b.dims[d] = p.dims[d];
-    b.ls[d] = p.lstride[d];
-    b.rs[d] = p.rstride[d];
-  }
-  return b;
-}
-
 void BitwiseBroadcast(const OpContext& ctx, const char* op, BitwiseKind kind, const std::vector<TensorView>& in,
                       const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull || out[0].Size() == 0) return;
-  const BitwisePlan plan = ToBitwisePlan(elemwise_cpu::MakeBroadcastPlan(in[0].shape, in[1].shape, out[0].shape), op);
+  const BroadcastPlanGpu plan =
+      ToBroadcastPlanGpu(elemwise_cpu::MakeBroadcastPlan(in[0].shape, in[1].shape, out[0].shape), op);
   const int k = static_cast<int>(kind);
   const OpReq r = req[0];
   WEFT_BITWISE_SWITCH(out[0].dtype, op, T, {
@@ -51,13 +31,8 @@ void BitwiseBroadcast(const OpContext& ctx, const char* op, BitwiseKind kind, co
     const T* b = in[1].ptr<T>();
     T* o = out[0].ptr<T>();
     Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) {
-      int64_t lo = 0, ro = 0, rem = i;
-      for (int d = plan.nd - 1; d >= 0; --d) {
-        const int64_t c = rem % plan.dims[d];
-        rem /= plan.dims[d];
-        lo += c * plan.ls[d];
-        ro += c * plan.rs[d];
-      }
+      int64_t lo, ro;
+      BroadcastOffsets(plan, i, &lo, &ro);
       nnm::Put(o, i, r, tensor::BitwiseApply<T>(k, a[lo], b[ro]));
     });
   });
