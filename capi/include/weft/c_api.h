@@ -563,6 +563,17 @@ WEFT_API int weft_check_string(const char* data, size_t size, const char* what);
  * cannot be ordered before every library's static destructors. Fails with
  * WEFT_ERR_ENGINE when called from inside an operation's callback. */
 WEFT_API int weft_shutdown(void);
+
+/* ---- Threads ----------------------------------------------------------- */
+/* The process's thread budget, decided once at first use (Note [Thread budget] in
+ * core/base/thread_budget.cc): the CPUs it may use (affinity capped by the cgroup CPU
+ * quota), the engine's CPU compute workers, each kernel's OpenMP team, the BLAS's
+ * threads, where each count came from ("budget", or the environment variable that
+ * set it), and the OpenMP wait policy libgomp started with ("OMP_WAIT_POLICY=PASSIVE",
+ * "libgomp default", ...). Strings in static storage; any out pointer may be NULL. */
+WEFT_API int weft_thread_budget(int* usable_cpus, int* cpu_workers, int* kernel_threads, int* blas_threads,
+                                const char** cpu_workers_from, const char** kernel_threads_from,
+                                const char** blas_threads_from, const char** wait_policy);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus
