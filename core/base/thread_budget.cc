@@ -17,24 +17,31 @@ namespace weft {
 // (issue 38): the affinity mask (taskset, a container's cpuset) capped by the
 // cgroup CPU quota (docker --cpus, Kubernetes limits), rounded up, at least 1.
 // By default the engine runs ONE CPU compute worker whose kernels use a team
-// of all N usable CPUs: workers x team = N, never more, and a big op (a
-// convolution, a large GEMM) gets every core while small ops stay on one
+// of N - 1 threads (at least 1): one CPU is left to the thread that pushes
+// (the Python caller, which dispatches and runs the small ops itself, Note
+// [Small ops run at push]) and to whatever else runs on the machine. A big op
+// (a convolution, a large GEMM) gets the team while small ops stay on one
 // thread (ParallelFor's threshold, Note [ParallelFor threads] in op_util.cc;
-// oneDNN's and OpenBLAS's own per-shape heuristics). This is MXNet's default
-// too (MXNET_CPU_WORKER_NTHREADS=1, an OpenMP team of the cores). The old
-// default, 2 workers each with a team of every core, ran up to 2N compute
-// threads plus the caller: on 2 busy cores OpenMP threads waited on
-// preempted team mates, and a small CNN trained 8x slower than with
-// OMP_NUM_THREADS=1. The alternative, N workers of one thread each, helps only
-// where the graph has independent branches to run side by side; the nets of
-// benchmarks/gluon_vs_torch.py (MLP, LeNet, ResNet) are chains of layers, so
-// the second worker would mostly idle while each layer ran on one core.
+// oneDNN's and OpenBLAS's own per-shape heuristics). MXNet 1.9.1 runs one
+// worker too, with a team of half the CPUs (it assumes hyperthreads).
+// Measured on benchmarks/gluon_vs_torch.py, 2 cores (AMD EPYC) shared with
+// other jobs, median of 3 interleaved rounds, ms per step, MLP imperative /
+// MLP hybridized / LeNet:
+//   one thread (OMP_NUM_THREADS=1):            5.5 /  6.7 /  5.5
+//   one worker, team of 2, passive:            49  /  65  /  44
+//   the old default, 2 workers x team of 2:    63  /  64  /  42
+//   MXNet out of the box (one thread here):   6.8 /  8.0 /  7.9
+// A team's barrier waits for its slowest thread, so a team as wide as the
+// machine runs at the pace of whichever core the neighbours hold: 8-10x
+// slower than one thread, for every framework (MXNet with 2 threads: 32 / 37
+// / 31). N workers of one thread each would not help these nets either: they
+// are chains of layers, with little to run side by side.
 //
 // What the user sets wins, alone or together: WEFT_CPU_WORKER_NTHREADS (the
 // workers), WEFT_OMP_THREADS, else OMP_NUM_THREADS (the team; its first entry
 // when it is a list), OPENBLAS_NUM_THREADS (the BLAS; else the team's count).
-// With only the workers set, the team is N / workers (at least 1), so the sum
-// still fits. A value that is not a positive integer is ignored.
+// With only the workers set, the team is (N - 1) / workers (at least 1), so
+// the sum still fits. A value that is not a positive integer is ignored.
 //
 // The wait policy (Note [OpenMP wait policy]): libgomp reads OMP_WAIT_POLICY
 // and GOMP_SPINCOUNT once, in its own constructor, which runs before this
@@ -160,7 +167,7 @@ ThreadBudget DecideThreadBudget(int usable_cpus, const EnvLookup& env) {
     b.kernel_threads_from = "OMP_NUM_THREADS";
   }
   if (b.kernel_threads == 0) {
-    b.kernel_threads = std::max(1, b.usable_cpus / b.cpu_workers);
+    b.kernel_threads = std::max(1, (b.usable_cpus - 1) / b.cpu_workers);  // one CPU for the caller
     b.kernel_threads_from = "budget";
   }
   b.blas_threads = PositiveVar(env, "OPENBLAS_NUM_THREADS");

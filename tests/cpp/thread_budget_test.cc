@@ -80,13 +80,14 @@ TEST(UsableCpus, AffinityCappedByTheCgroup) {
   EXPECT_EQ(UsableCpus(0, 0, 0), 1);    // nothing known: one
 }
 
-TEST(ThreadBudget, DefaultIsOneWorkerWithATeamOfEveryCpu) {
+TEST(ThreadBudget, DefaultIsOneWorkerWithATeamOfAllButOneCpu) {
   for (int cpus : {1, 2, 4, 16}) {
     ThreadBudget b = DecideThreadBudget(cpus, FakeEnv({}));
+    const int team = cpus == 1 ? 1 : cpus - 1;  // one CPU left to the caller
     EXPECT_EQ(b.usable_cpus, cpus);
     EXPECT_EQ(b.cpu_workers, 1);
-    EXPECT_EQ(b.kernel_threads, cpus);
-    EXPECT_EQ(b.blas_threads, cpus);
+    EXPECT_EQ(b.kernel_threads, team);
+    EXPECT_EQ(b.blas_threads, team);
     EXPECT_LE(b.cpu_workers * b.kernel_threads, cpus);
     EXPECT_EQ(b.cpu_workers_from, "budget");
     EXPECT_EQ(b.kernel_threads_from, "budget");
@@ -95,7 +96,7 @@ TEST(ThreadBudget, DefaultIsOneWorkerWithATeamOfEveryCpu) {
 }
 
 TEST(ThreadBudget, WorkersSetAloneShareTheCpus) {
-  ThreadBudget b = DecideThreadBudget(4, FakeEnv({{"WEFT_CPU_WORKER_NTHREADS", "2"}}));
+  ThreadBudget b = DecideThreadBudget(5, FakeEnv({{"WEFT_CPU_WORKER_NTHREADS", "2"}}));
   EXPECT_EQ(b.cpu_workers, 2);
   EXPECT_EQ(b.cpu_workers_from, "WEFT_CPU_WORKER_NTHREADS");
   EXPECT_EQ(b.kernel_threads, 2);
@@ -126,7 +127,7 @@ TEST(ThreadBudget, OpenblasNumThreadsSetsOnlyTheBlas) {
   ThreadBudget b = DecideThreadBudget(4, FakeEnv({{"OPENBLAS_NUM_THREADS", "1"}}));
   EXPECT_EQ(b.blas_threads, 1);
   EXPECT_EQ(b.blas_threads_from, "OPENBLAS_NUM_THREADS");
-  EXPECT_EQ(b.kernel_threads, 4);
+  EXPECT_EQ(b.kernel_threads, 3);
 }
 
 TEST(ThreadBudget, BadValuesAreIgnored) {
@@ -134,8 +135,8 @@ TEST(ThreadBudget, BadValuesAreIgnored) {
     ThreadBudget b = DecideThreadBudget(
         2, FakeEnv({{"OMP_NUM_THREADS", bad}, {"WEFT_CPU_WORKER_NTHREADS", bad}, {"OPENBLAS_NUM_THREADS", bad}}));
     EXPECT_EQ(b.cpu_workers, 1) << bad;
-    EXPECT_EQ(b.kernel_threads, 2) << bad;
-    EXPECT_EQ(b.blas_threads, 2) << bad;
+    EXPECT_EQ(b.kernel_threads, 1) << bad;
+    EXPECT_EQ(b.blas_threads, 1) << bad;
     EXPECT_EQ(b.kernel_threads_from, "budget") << bad;
   }
 }
