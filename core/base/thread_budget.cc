@@ -28,6 +28,7 @@ namespace weft {
 // other jobs, median of 3 interleaved rounds, ms per step, MLP imperative /
 // MLP hybridized / LeNet:
 //   one thread (OMP_NUM_THREADS=1):            5.5 /  6.7 /  5.5
+//   this default (team of N - 1 = 1), no var:  5.7 /  5.9 /  5.3 (busy: 8.1 / 7.9 / 7.1)
 //   one worker, team of 2, passive:            49  /  65  /  44
 //   the old default, 2 workers x team of 2:    63  /  64  /  42
 //   MXNet out of the box (one thread here):   6.8 /  8.0 /  7.9
