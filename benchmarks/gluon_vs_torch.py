@@ -15,6 +15,8 @@ Cases (each timed as the median of --runs runs of --steps steps, after warm-up):
   lenet      LeNet-5 training step, batch 64 on 1x28x28 (hybridized vs eager)
   resnet18   ResNet-18 v1 inference, batch 1 and 8 at 3x224x224 (hybridized vs
              eager under torch.no_grad)
+  resnet18_train  ResNet-18 v1 training step, batch 16 (hybridized + Trainer vs
+             eager + torch.optim.SGD, momentum 0.9)
   memory     peak resident memory (ru_maxrss) of a process doing ResNet-18
              training steps at batch 16, weft vs PyTorch, each in its own
              process so the peaks do not mix
@@ -24,10 +26,15 @@ the gradients come from autograd and the update is plain SGD written in the host
 language (lr / batch, no momentum), `w -= lr * g` in weft and MXNet, `p -= lr * p.grad`
 under torch.no_grad() in PyTorch (whose loss sums, so the gradient scale matches).
 
-Every configuration runs in a fresh subprocess with OMP_NUM_THREADS,
-OPENBLAS_NUM_THREADS and torch.set_num_threads set to the thread count (1 and
-2) and WEFT_CPU_WORKER_NTHREADS=1 (one engine worker whose OpenMP team has that
-many threads, so neither side has more busy threads than cores). All sides use
+Every configuration runs in a fresh subprocess under each --mode (benchmarks/thread_modes.py):
+1thread and 2threads set OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and torch.set_num_threads to
+the count and WEFT_/MXNET_CPU_WORKER_NTHREADS=1 (one engine worker whose OpenMP team has that
+many threads, so no side has more busy threads than cores); oob sets no thread variable at
+all (each framework's defaults, what a user gets); busy is oob beside a nice-19 busy loop
+pinned to one CPU. The header names the CPU, the BLAS (kernel and build config), oneDNN's
+ISA and convolution kernel per framework, and weft's thread budget out of the box.
+--baseline LIB PYTHONPATH adds a column of weft as it was, measured in the same rounds.
+All sides use
 softmax cross-entropy and float32, and SGD with momentum 0.9 except in the
 imperative row (plain SGD, hand-written).
 
@@ -39,7 +46,8 @@ from round to round), and the round's ratios compare weft with each of them. The
 the median time of each side, the median of the per-round ratios and their
 range (target <= 1.0, the MLP rows <= 0.9; memory target <= 0.7).
 
-    PYTHONPATH=bindings/python python benchmarks/gluon_vs_torch.py [--threads 1 2] [--cases mlp lenet ...] [--rounds 5]
+    PYTHONPATH=bindings/python python benchmarks/gluon_vs_torch.py [--mode 1thread 2threads oob busy]
+        [--cases mlp lenet ...] [--rounds 5] [--baseline old/libweft.so old/bindings/python]
         [--torch-python venv-torch/bin/python] [--mxnet-python venv-mx/bin/python]
 """
 import argparse
@@ -53,6 +61,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import frameworks as fw_env  # noqa: E402  pylint: disable=wrong-import-position
+import thread_modes  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def _batch_of(case):
@@ -171,7 +180,8 @@ def _torch_net(case):
 
 def run_torch(case, steps, runs, threads, mode="hybridized"):
     import torch  # pylint: disable=import-outside-toplevel
-    torch.set_num_threads(threads)
+    if threads is not None:  # out of the box (threads None): torch's own default
+        torch.set_num_threads(threads)
     torch.manual_seed(0)
     net, shape = _torch_net(case)
     x = torch.randn(shape)
@@ -219,42 +229,57 @@ def _time(step, steps, runs, wait):
     return statistics.median(times)
 
 
-def peak_memory(framework, steps):
+def peak_memory(framework, steps, threads):
     """ru_maxrss (MiB) of this process after ResNet-18 training steps at batch 16."""
     import resource  # pylint: disable=import-outside-toplevel
     if framework in ("weft", "mxnet"):
         run_weft("resnet18_b16_train", "hybridized", steps, 1, framework)
     else:
-        run_torch("resnet18_b16_train", steps, 1, int(os.environ.get("OMP_NUM_THREADS", "1")))
+        run_torch("resnet18_b16_train", steps, 1, threads)
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 # ---- driver ---------------------------------------------------------------------------------------------------
+BASELINE = "weft@base"  # the column of --baseline: weft as it was, for before/after in the same rounds
+
+
 def _child(args):
-    threads = int(os.environ["OMP_NUM_THREADS"])
+    threads = thread_modes.mode_threads(args.mode[0])  # the parent passes one mode
     if args.child == "memory":
-        print(json.dumps({"mib": peak_memory(args.framework, 2)}))
+        print(json.dumps({"mib": peak_memory(args.framework, 2, threads)}))
     elif args.framework in ("weft", "mxnet"):
-        print(json.dumps({"s": run_weft(args.case, args.mode, args.steps, args.runs, args.framework)}))
+        print(json.dumps({"s": run_weft(args.case, args.step, args.steps, args.runs, args.framework)}))
     else:
-        print(json.dumps({"s": run_torch(args.case, args.steps, args.runs, threads, args.mode)}))
+        print(json.dumps({"s": run_torch(args.case, args.steps, args.runs, threads, args.step)}))
 
 
 _ARGS = None  # the parsed options: which interpreter runs each framework
 
 
-def _spawn(threads, **kw):
-    env = fw_env.child_env(kw["framework"], OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
-                           WEFT_CPU_WORKER_NTHREADS="1", MXNET_CPU_WORKER_NTHREADS="1",
-                           MKL_NUM_THREADS=str(threads))
-    cmd = [fw_env.python_for(kw["framework"], _ARGS), os.path.abspath(__file__), "--child", kw.pop("child")]
+def _child_env(framework, mode):
+    env = thread_modes.env_for(mode, fw_env.child_env(framework))
+    if framework == BASELINE:
+        lib, python_path = _ARGS.baseline
+        env.update(WEFT_LIBRARY_PATH=lib, PYTHONPATH=python_path)
+    return env
+
+
+def _spawn(mode, **kw):
+    framework = kw["framework"]
+    env = _child_env(framework, mode)
+    if framework == BASELINE:
+        kw["framework"] = "weft"
+    cmd = [fw_env.python_for(kw["framework"], _ARGS), os.path.abspath(__file__), "--child", kw.pop("child"),
+           "--mode", mode]
     for k, v in kw.items():
         cmd += ["--" + k, str(v)]
-    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    out = subprocess.run(cmd, env=env, check=False, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit("%s failed (%s):\n%s" % (" ".join(cmd), mode, out.stderr[-3000:]))
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _paired(threads, rounds, case, mode, steps, runs, frameworks):
+def _paired(mode, rounds, case, step, steps, runs, frameworks):
     """Per-round {framework: seconds (or MiB)}; see Note [Paired rounds]. The order of the
     frameworks rotates from round to round."""
     out = []
@@ -263,27 +288,80 @@ def _paired(threads, rounds, case, mode, steps, runs, frameworks):
         got = {}
         for fw in order:
             if case == "memory":
-                got[fw] = _spawn(threads, child="memory", framework=fw)["mib"]
+                got[fw] = _spawn(mode, child="memory", framework=fw)["mib"]
             else:
-                kw = dict(child="time", framework=fw, case=case, steps=steps, runs=runs, mode=mode)
-                got[fw] = _spawn(threads, **kw)["s"]
+                kw = dict(child="time", framework=fw, case=case, steps=steps, runs=runs, step=step)
+                got[fw] = _spawn(mode, **kw)["s"]
         out.append(got)
     return out
 
 
+def _describe(frameworks):
+    """The lines that say what ran: the CPU, the BLAS, oneDNN's ISA and convolution kernel per
+    framework, and weft's thread budget out of the box."""
+    print(fw_env.machine_line())
+    import weft  # pylint: disable=import-outside-toplevel
+    print("weft BLAS config: %s" % weft.runtime.blas_info()["config"])
+    for fw in frameworks:
+        if fw in ("weft", "mxnet", BASELINE):
+            env = _child_env(fw, "oob")
+            module = "mxnet" if fw == "mxnet" else "weft"
+            print("%s oneDNN: %s" % (fw, thread_modes.onednn_kernels(fw_env.python_for(module, _ARGS), module, env)))
+    probe = "import json, weft; print(json.dumps(weft.runtime.thread_budget()))"
+    out = subprocess.run([sys.executable, "-c", probe], env=_child_env("weft", "oob"), capture_output=True,
+                         text=True, check=False)
+    print("weft thread budget out of the box: %s" % (out.stdout.strip() or out.stderr.strip().splitlines()[-1:]))
+
+
+def _cases(case):
+    """The rows of a --cases entry: (case, step mode, steps divisor, target)."""
+    if case == "resnet18":
+        return [("resnet18_b1", "hybridized", 1, "1.0"), ("resnet18_b8", "hybridized", 4, "1.0")]
+    if case == "resnet18_train":
+        return [("resnet18_b16_train", "hybridized", 5, "1.0")]
+    if case == "mlp":
+        return [("mlp", "imperative", 1, "0.9"), ("mlp", "hybridized", 1, "0.9")]
+    return [(case, "hybridized", 1, "1.0")]
+
+
+def _print_table(rows, frameworks):
+    others = frameworks[1:]
+    head = "%-9s %-34s" % ("mode", "case") + "".join("%12s" % f for f in frameworks)
+    head += "".join("%22s" % ("weft/%s (range)" % f) for f in others) + "%8s" % "target"
+    print(head)
+    for mode, name, unit, scale, rounds, target in rows:
+        line = "%-9s %-34s" % (mode, name)
+        line += "".join("%9.2f %s" % (statistics.median(r[f] for r in rounds) * scale, unit) for f in frameworks)
+        for f in others:
+            ratios = sorted(r["weft"] / r[f] for r in rounds)
+            line += "%8.3f %6.3f-%-6.3f" % (statistics.median(ratios), ratios[0], ratios[-1])
+        print(line + "%8s" % ("<=" + target))
+    # Issue 38's out-of-the-box target: beside the busy neighbour, <= 1.3x weft's own 1-thread time.
+    one = {name: statistics.median(r["weft"] for r in rounds) for mode, name, _, _, rounds, _ in rows
+           if mode == "1thread"}
+    for mode, name, _, _, rounds, _ in rows:
+        if mode in ("oob", "busy") and name in one and "RSS" not in name:
+            print("weft %s / weft 1thread, %s: %.3f (target <= 1.3)"
+                  % (mode, name, statistics.median(r["weft"] for r in rounds) / one[name]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--cases", nargs="+", default=["mlp", "lenet", "resnet18", "memory"])
+    ap.add_argument("--mode", nargs="+", default=list(thread_modes.MODES), choices=thread_modes.MODES,
+                    help="thread settings, measured side by side (benchmarks/thread_modes.py)")
+    ap.add_argument("--cases", nargs="+", default=["mlp", "lenet", "resnet18", "resnet18_train", "memory"])
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--child", default=None)
     ap.add_argument("--framework", default=None)
     ap.add_argument("--case", default=None)
-    ap.add_argument("--mode", default="hybridized")
+    ap.add_argument("--step", default="hybridized", help="(child) imperative or hybridized")
     ap.add_argument("--frameworks", nargs="+", default=["weft", "torch", "mxnet"],
                     help="weft is always measured; ratios are weft / each other framework")
+    ap.add_argument("--baseline", nargs=2, metavar=("LIBWEFT", "PYTHONPATH"), default=None,
+                    help="adds a column '%s': weft from this library and Python package, measured in the "
+                         "same rounds (before/after a change)" % BASELINE)
     fw_env.add_options(ap)
     args = ap.parse_args()
     if args.child:
@@ -291,8 +369,7 @@ def main():
         return
     global _ARGS  # pylint: disable=global-statement
     _ARGS = args
-    print(fw_env.machine_line())
-    frameworks = ["weft"]
+    frameworks = ["weft"] + ([BASELINE] if args.baseline else [])
     for f in args.frameworks:
         if f == "weft":
             continue
@@ -302,32 +379,23 @@ def main():
             print("%s %s: %s" % (f, what, fw_env.python_for(f, args)))
         else:
             print("%s left out: %s" % (f, what))
+    _describe(frameworks)
     rows = []
-    for threads in args.threads:
-        for case in args.cases:
-            if case == "memory":
-                pairs = _paired(threads, max(1, args.rounds // 2), "memory", None, 0, 0, frameworks)
-                rows.append((threads, "resnet18 train b16 peak RSS", "MiB", 1.0, pairs, "0.7"))
-                continue
-            sub = ["resnet18_b1", "resnet18_b8"] if case == "resnet18" else [case]
-            for c in sub:
-                steps = max(2, args.steps // (4 if c == "resnet18_b8" else 1))
-                modes = ["imperative", "hybridized"] if c == "mlp" else ["hybridized"]
-                for mode in modes:
-                    pairs = _paired(threads, args.rounds, c, mode, steps, args.runs, frameworks)
-                    rows.append((threads, "%s (%s)" % (c, mode), "ms", 1e3, pairs, "0.9" if c == "mlp" else "1.0"))
-                    print("  measured %d threads %s (%s)" % (threads, c, mode), file=sys.stderr, flush=True)
-    others = frameworks[1:]
-    head = "%-8s %-34s" % ("threads", "case") + "".join("%12s" % f for f in frameworks)
-    head += "".join("%22s" % ("weft/%s (range)" % f) for f in others) + "%8s" % "target"
-    print(head)
-    for threads, name, unit, scale, rounds, target in rows:
-        line = "%-8d %-34s" % (threads, name)
-        line += "".join("%9.2f %s" % (statistics.median(r[f] for r in rounds) * scale, unit) for f in frameworks)
-        for f in others:
-            ratios = sorted(r["weft"] / r[f] for r in rounds)
-            line += "%8.3f %6.3f-%-6.3f" % (statistics.median(ratios), ratios[0], ratios[-1])
-        print(line + "%8s" % ("<=" + target))
+    for mode in args.mode:
+        with thread_modes.neighbour(mode == "busy") as cpu:
+            if cpu is not None:
+                print("busy neighbour: nice 19 busy loop on CPU %d" % cpu, file=sys.stderr, flush=True)
+            for case in args.cases:
+                if case == "memory":
+                    pairs = _paired(mode, max(1, args.rounds // 2), "memory", None, 0, 0, frameworks)
+                    rows.append((mode, "resnet18 train b16 peak RSS", "MiB", 1.0, pairs, "0.7"))
+                    continue
+                for c, step, divisor, target in _cases(case):
+                    steps = max(2, args.steps // divisor)
+                    pairs = _paired(mode, args.rounds, c, step, steps, args.runs, frameworks)
+                    rows.append((mode, "%s (%s)" % (c, step), "ms", 1e3, pairs, target))
+                    print("  measured %s %s (%s)" % (mode, c, step), file=sys.stderr, flush=True)
+    _print_table(rows, frameworks)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
 
 #include "core/base/env.h"
 #include "core/base/error.h"
+#include "core/base/thread_budget.h"
 #include "core/engine/inline_push.h"
 #include "core/engine/object_pool.h"
 #include "core/engine/push_count.h"
@@ -78,7 +79,11 @@ int DevTypeIndex(DevType t) {
 }  // namespace
 
 ThreadedEngine::ThreadedEngine()
-    : num_cpu_workers_(std::max(1, GetEnvInt("WEFT_CPU_WORKER_NTHREADS", 2))) {
+    // Note [Thread budget]; WEFT_CPU_WORKER_NTHREADS is read again for each engine made
+    // (tests make engines of several sizes in one process), over the process's CPUs.
+    : num_cpu_workers_(DecideThreadBudget(ProcessThreadBudget().usable_cpus, [](const char* name) {
+        return static_cast<const char*>(std::getenv(name));
+      }).cpu_workers) {
   RegisterForFork(this);
 }
 

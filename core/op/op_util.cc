@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <thread>
 #if defined(_OPENMP)
@@ -10,6 +11,7 @@
 #endif
 
 #include "core/base/env.h"
+#include "core/base/thread_budget.h"
 
 namespace weft {
 
@@ -127,14 +129,9 @@ bool SameTypeInfer(const OpDef& op, const Params& p, std::vector<DType>* in, std
   return true;
 }
 
-int KernelThreads() {
-  static const int threads = [] {
-    int t = GetEnvInt("OMP_NUM_THREADS", static_cast<int>(std::thread::hardware_concurrency()));
-    t = GetEnvInt("WEFT_OMP_THREADS", t);
-    return std::max(1, t);
-  }();
-  return threads;
-}
+// The team size comes from the process's budget (Note [Thread budget] in
+// core/base/thread_budget.cc): workers x team fit the usable CPUs.
+int KernelThreads() { return ProcessThreadBudget().kernel_threads; }
 
 // Note [ParallelFor threads]
 // Where OpenMP is compiled in (the normal build: oneDNN runs on libgomp),
@@ -144,11 +141,25 @@ int KernelThreads() {
 // the OpenMP workers still spinning after the previous convolution: on 2
 // cores, ResNet-18 at batch 1 ran 20-30% slower with 2 threads than with 1.
 // The dependency-free build has no OpenMP and starts threads.
+//
+// The per-op threshold (issue 38): a kernel passes its cost hint, the items
+// times the work per item (1 for an add, more for transcendental math or an
+// inner loop), and gets one thread per kWorkPerThread units, up to the team.
+// A fork-join costs a few microseconds with spinning team threads and tens of
+// microseconds with sleeping ones (Note [OpenMP wait policy] in
+// weft/base.py), so each thread must get ~100 us of work: elementwise calls
+// under 512k elements stay on the calling thread. (MXNet's grain is smaller,
+// but its threads spin for 200 ms, KMP_BLOCKTIME.) This is the one place that
+// decides; kernels never test sizes themselves.
+constexpr int64_t kWorkPerThread = int64_t{1} << 18;
+
 void ParallelFor(int64_t n, int64_t cost_per_item, const std::function<void(int64_t, int64_t)>& fn) {
   const int max_threads = KernelThreads();
-  // Below ~256k units of work a fork-join costs more than it saves.
-  int64_t work = n * std::max<int64_t>(cost_per_item, 1);
-  int threads = static_cast<int>(std::min<int64_t>(max_threads, work / (1 << 18)));
+  // Saturating: a huge n * cost must not wrap into a small (or negative) count.
+  const int64_t cost = std::max<int64_t>(cost_per_item, 1);
+  const int64_t most = std::numeric_limits<int64_t>::max();
+  const int64_t work = n > most / cost ? most : n * cost;
+  int threads = static_cast<int>(std::min<int64_t>(max_threads, work / kWorkPerThread));
   if (threads <= 1 || n < 2) {
     if (n > 0) fn(0, n);
     return;

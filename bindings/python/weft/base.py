@@ -151,6 +151,23 @@ _CDEF_HASH = _cdef.cdef_hash(_CDEF)
 _m = re.search(r"#define\s+WEFT_ABI_VERSION\s+(\d+)", _HEADER_TEXT)
 HEADER_ABI_VERSION = int(_m.group(1)) if _m else 0
 
+
+# Note [OpenMP wait policy]
+# libgomp reads OMP_WAIT_POLICY and GOMP_SPINCOUNT once, in its constructor, which runs
+# when the library below is loaded (libgomp is its dependency, so it is initialised
+# before libweft's own code could set anything). Left alone, an idle OpenMP thread spins
+# for GOMP_SPINCOUNT=300000 iterations (milliseconds) after every parallel region; on a
+# shared machine that spin takes the core from the neighbours and from the team's own
+# preempted threads (issue 38). So, when the user set neither variable, the binding asks
+# for a passive wait before loading: idle team threads sleep at once (a futex wake costs
+# microseconds, and ParallelFor only forks for work that pays for it, Note [ParallelFor
+# threads]). What libgomp got is reported by weft.runtime.thread_budget()["wait_policy"].
+# The variable stays in os.environ, so child processes inherit the same policy. A process
+# that loaded libgomp before weft (another library) keeps the policy it started with.
+WAIT_POLICY_DEFAULT = ("OMP_WAIT_POLICY", "PASSIVE")
+if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+    os.environ[WAIT_POLICY_DEFAULT[0]] = WAIT_POLICY_DEFAULT[1]
+
 # Loaded once with RTLD_GLOBAL so the API-mode module's undefined symbols bind here.
 _GLOBAL_HANDLE = ctypes.CDLL(LIB_PATH, mode=ctypes.RTLD_GLOBAL)
 

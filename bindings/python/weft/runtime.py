@@ -22,7 +22,7 @@ import struct
 
 from . import base
 
-__all__ = ["Feature", "feature_list", "Features", "blas_info"]
+__all__ = ["Feature", "feature_list", "Features", "blas_info", "thread_budget"]
 
 # feature name -> prefixes of the sonames that mean it is built in
 _LINKED_FEATURES = (
@@ -96,6 +96,25 @@ def blas_info():
     version = words[1] if len(words) > 1 and words[0] == name else ""
     return {"name": name, "version": version, "config": config, "kernel": kernel, "library": library,
             "threading": threading, "threads": threads[0]}
+
+
+def thread_budget():
+    """The threads the library computes on (C ABI ``weft_thread_budget``, Note [Thread budget]
+    in core/base/thread_budget.cc), decided once when the library first needs them, as a dict:
+    ``usable_cpus`` (the affinity mask's CPUs capped by the cgroup CPU quota), ``cpu_workers``
+    (the engine's CPU compute workers), ``kernel_threads`` (each kernel's OpenMP team),
+    ``blas_threads`` (OpenBLAS's), ``cpu_workers_from`` / ``kernel_threads_from`` /
+    ``blas_threads_from`` (``"budget"``, or the environment variable that set the count:
+    WEFT_CPU_WORKER_NTHREADS, WEFT_OMP_THREADS, OMP_NUM_THREADS, OPENBLAS_NUM_THREADS) and
+    ``wait_policy`` (what OpenMP was started with, Note [OpenMP wait policy] in weft/base.py)."""
+    ints = [base.ffi.new("int*") for _ in range(4)]
+    strs = [base.ffi.new("const char**") for _ in range(4)]
+    base.check_call(base.lib.weft_thread_budget(*ints, *strs))
+    names = ("usable_cpus", "cpu_workers", "kernel_threads", "blas_threads")
+    out = {k: p[0] for k, p in zip(names, ints)}
+    for k, p in zip(("cpu_workers_from", "kernel_threads_from", "blas_threads_from", "wait_policy"), strs):
+        out[k] = base.ffi.string(p[0]).decode("utf-8", "replace")
+    return out
 
 
 class Feature:

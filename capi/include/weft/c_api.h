@@ -585,6 +585,17 @@ WEFT_API int weft_executor_bind_groups(const weft_symbol* sym, enum weft_dev_typ
 WEFT_API int weft_symbol_place_inputs(const weft_symbol* sym, enum weft_dev_type dev_type, int dev_id,
                                       int num_groups, const char* const* group_names, const int* group_dev_types,
                                       const int* group_dev_ids, int num_inputs, int* dev_types, int* dev_ids);
+
+/* ---- Threads ----------------------------------------------------------- */
+/* The process's thread budget, decided once at first use (Note [Thread budget] in
+ * core/base/thread_budget.cc): the CPUs it may use (affinity capped by the cgroup CPU
+ * quota), the engine's CPU compute workers, each kernel's OpenMP team, the BLAS's
+ * threads, where each count came from ("budget", or the environment variable that
+ * set it), and the OpenMP wait policy libgomp started with ("OMP_WAIT_POLICY=PASSIVE",
+ * "libgomp default", ...). Strings in static storage; any out pointer may be NULL. */
+WEFT_API int weft_thread_budget(int* usable_cpus, int* cpu_workers, int* kernel_threads, int* blas_threads,
+                                const char** cpu_workers_from, const char** kernel_threads_from,
+                                const char** blas_threads_from, const char** wait_policy);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

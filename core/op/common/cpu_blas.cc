@@ -10,8 +10,9 @@
 // callback (openblas_set_threads_callback_function, OpenBLAS >= 0.3.27): a
 // parallel BLAS call gives its per-thread jobs to RunJobs, which runs them on
 // the calling thread's OpenMP team, and OpenBLAS's own pool never gets work.
-// The thread count is set through the API to KernelThreads() (the count
-// every kernel uses, op_util.h), never left to OPENBLAS_NUM_THREADS.
+// The thread count is set through the API to the budget's BLAS count: the
+// kernels' team size, or OPENBLAS_NUM_THREADS when the user set it (Note
+// [Thread budget] in core/base/thread_budget.cc).
 // OpenBLAS's level-3 jobs wait on each other's packed panels, so all of a
 // call's jobs must run at once: when the team cannot have that many threads
 // (the call comes from inside a ParallelFor region, or a forked child whose
@@ -26,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/base/thread_budget.h"
 #include "core/op/op_util.h"
 
 #if defined(_OPENMP)
@@ -90,7 +92,8 @@ const bool g_threads_set = [] {
 #if defined(WEFT_BLAS_SYMBOL_PREFIX_SCIPY) && defined(_OPENMP)
   WEFT_OPENBLAS(set_threads_callback_function)(RunJobs);
 #endif
-  WEFT_OPENBLAS(set_num_threads)(KernelThreads());
+  // OPENBLAS_NUM_THREADS, when set, wins; else the kernels' team size (Note [Thread budget]).
+  WEFT_OPENBLAS(set_num_threads)(ProcessThreadBudget().blas_threads);
   return true;
 }();
 
