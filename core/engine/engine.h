@@ -131,7 +131,8 @@ class Engine {
   virtual void Shutdown() = 0;
 
   // The process-wide engine, chosen once by WEFT_ENGINE (naive | threaded,
-  // default threaded). Threaded pool size: WEFT_CPU_WORKER_NTHREADS (default 2).
+  // default threaded). Threaded pool size: WEFT_CPU_WORKER_NTHREADS, else the thread
+  // budget's (Note [Thread budget] in core/base/thread_budget.cc: 1 by default).
   static Engine* Get();
   // Shuts down the process-wide engine if it was ever created (weft_shutdown
   // and the exit handler, Note [Engine shutdown]); creates none.
