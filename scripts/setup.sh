@@ -34,7 +34,7 @@ python3 -m pip install -q --disable-pip-version-check "cffi>=1.15" "numpy>=1.23"
 # import-linter: lint-imports checks the contracts in bindings/python/.importlinter (no import
 # circles in weft, issue 36 point 4); tests/python/test_import_graph.py runs it.
 python3 -m pip install -q --disable-pip-version-check "import-linter>=2.17"
-# The CPU BLAS/LAPACK (Note [Which BLAS] in core/op/common/cpu_blas.h): OpenBLAS 0.3.3x built
+# The CPU BLAS/LAPACK (Note [Which BLAS] in core/base/cpu_blas.h): OpenBLAS 0.3.3x built
 # with DYNAMIC_ARCH, which CMakeLists.txt links (with an RPATH) in place of the system OpenBLAS.
 python3 -m pip install -q --disable-pip-version-check "scipy-openblas32>=0.3.27"
 # Image decoding, resizing and encoding for weft.image, weft.recordio.pack_img and

@@ -1,6 +1,6 @@
 // C ABI: which CPU BLAS the library runs (weft.runtime.blas_info).
 #include "capi/src/c_api_common.h"
-#include "core/op/common/cpu_blas.h"
+#include "core/base/cpu_blas.h"
 
 using namespace weft;  // NOLINT: C ABI implementation file
 

@@ -1,5 +1,5 @@
 // Note [Two GPU backends] (device_api.h): GPU GEMM emulated with CBLAS.
-#include "core/op/common/cpu_blas.h"
+#include "core/base/cpu_blas.h"
 
 #include "core/gpu/blas.h"
 

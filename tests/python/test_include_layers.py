@@ -30,8 +30,6 @@ EXCEPTIONS = {
     ("core/graph/infer_node.cc", "core/op/op_rules.h"),
     ("core/graph/symbol.cc", "core/op/op_rules.h"),
     ("core/graph/place_device.cc", "core/op/op_rules.h"),
-    # the CPU BLAS wrapper, to move below core/gpu (the emulated cuBLAS calls it)
-    ("core/gpu/blas_emulated.cc", "core/op/common/cpu_blas.h"),
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"(core/([a-z_]+)/[^"]+)"', re.M)

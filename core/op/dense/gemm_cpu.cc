@@ -3,7 +3,7 @@
 #if WEFT_PORTABLE  // the dependency-free build has no BLAS (cmake/predict.cmake)
 #include "core/op/dense/portable_gemm.h"
 #else
-#include "core/op/common/cpu_blas.h"
+#include "core/base/cpu_blas.h"
 #endif
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // LAPACK through its Fortran entry points, and BLAS-3 through CBLAS, from the
-// OpenBLAS the project links (Note [Which BLAS] in core/op/common/cpu_blas.h:
+// OpenBLAS the project links (Note [Which BLAS] in core/base/cpu_blas.h:
 // the wheel's or the system's; OpenBLAS ships LAPACK in the same library, and
 // cpu_blas.h maps these names onto the wheel's scipy_-prefixed symbols).
 //
@@ -13,7 +13,7 @@
 // so the callers (factor.cc) swap 'U'/'L' and read results transposed.
 #include "core/op/linalg/lapack_cpu.h"
 
-#include "core/op/common/cpu_blas.h"
+#include "core/base/cpu_blas.h"
 
 #include <cstddef>
 #include <vector>

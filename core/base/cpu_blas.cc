@@ -19,7 +19,7 @@
 // OpenMP is limited to one thread, core/engine/fork_handlers.cc) they run on
 // short-lived std::threads instead -- correct, if slower.
 #if !WEFT_PORTABLE  // the dependency-free build has no BLAS
-#include "core/op/common/cpu_blas.h"
+#include "core/base/cpu_blas.h"
 
 #include <dlfcn.h>
 
@@ -28,7 +28,6 @@
 #include <vector>
 
 #include "core/base/thread_budget.h"
-#include "core/op/op_util.h"
 
 #if defined(_OPENMP)
 #include <omp.h>
