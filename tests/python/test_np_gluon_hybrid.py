@@ -17,12 +17,11 @@ import pytest
 import weft as mx
 from weft import autograd, gluon, np, npx
 from weft.gluon import nn
+from np_reference import reference_names
 
 # A hybridized block must trace, never fall back to running imperatively.
 pytestmark = pytest.mark.filterwarnings(r"error:hybridize\(\)")
 
-REFERENCE = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "reference",
-                         "mxnet-1.9.1-numpy.txt")
 
 
 @pytest.fixture(autouse=True)
@@ -30,16 +29,6 @@ def _np_mode():
     npx.set_np()
     yield
     npx.reset_np()
-
-
-def _reference():
-    names = {}
-    with open(REFERENCE) as f:
-        for line in f:
-            if not line.startswith("#") and "\t" in line:
-                ns, name = line.rstrip("\n").split("\t")
-                names.setdefault(ns, set()).add(name)
-    return names
 
 
 def _mxnet_function_of(op):
@@ -263,7 +252,7 @@ def test_hybridized_training_matches_imperative(name, tmp_path):
     with open(prefix + "-symbol.json") as f:
         doc = json.load(f)
     ops = {n["op"] for n in doc["nodes"]} - {"null"}
-    reference = _reference()
+    reference = reference_names()
     for op in ops:
         owner = _mxnet_function_of(op)
         if owner is not None:

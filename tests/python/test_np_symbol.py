@@ -2,16 +2,14 @@
 names in the registry, weft.sym.np / weft.sym.npx composing them over _Symbols,
 and graphs written and read under those names (MXNet's np-mode JSON)."""
 import json
-import os
 
 import numpy as onp
 import pytest
 
 import weft as mx
+from np_reference import reference_names
 from weft.symbol.numpy import _Symbol
 
-REFERENCE = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "reference",
-                         "mxnet-1.9.1-numpy.txt")
 
 # MXNet 1.9.1's NumPy-mode name -> the Weft operator it is an alias of
 # (Note [NumPy-mode op names] in core/op/np_op_names.cc).
@@ -48,16 +46,6 @@ ALIASES.update({"_npi_%s_scalar" % k: v for k, v in NPI_SCALAR.items()})
 ALIASES.update({"_npi_" + k: v for k, v in NPI_UNARY.items()})
 
 
-def _reference_names():
-    names = {}
-    with open(REFERENCE) as f:
-        for line in f:
-            if not line.startswith("#") and "\t" in line:
-                ns, name = line.rstrip("\n").split("\t")
-                names.setdefault(ns, set()).add(name)
-    return names
-
-
 @pytest.fixture(autouse=True)
 def _np_mode():
     mx.npx.set_np()
@@ -83,7 +71,7 @@ def test_numpy_mode_name_is_an_alias_of_the_weft_op(alias):
 
 def test_npx_names_are_mxnet_npx_functions():
     """Each _npx_ operator is a function of MXNet 1.9.1's mx.npx (the reference list)."""
-    npx_names = _reference_names()["mx.npx"]
+    npx_names = reference_names()["mx.npx"]
     assert set(NPX) <= npx_names, sorted(set(NPX) - npx_names)
     for name in NPX:
         assert callable(getattr(mx.sym.npx, name))
