@@ -12,7 +12,6 @@ import os
 import numpy as onp
 import pytest
 
-import weft as mx
 from weft import gluon, np, npx
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mxnet_written", "np_export")
