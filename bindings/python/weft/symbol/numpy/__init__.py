@@ -225,13 +225,17 @@ def split(ary, indices_or_sections, axis=0):
     return list(out)
 
 
+# MXNet 1.9.1 has no `_np_broadcast_to`, `_np_zeros_like` or `_np_ones_like` (its
+# NumPy mode writes `_npi_broadcast_to` and `_npi_full_like`, which Weft does not
+# declare): these write the legacy operators, which MXNet loads in NumPy mode too
+# (checked with MXNet 1.9.1's operator list).
 def broadcast_to(array, shape):
-    """Broadcasts to shape (``_np_broadcast_to``; no zero-size axes in a graph)."""
+    """Broadcasts to shape (the legacy ``broadcast_to``; no zero-size axes in a graph)."""
     _sym("broadcast_to", "array", array)
     shape = check_newshape("broadcast_to", shape)
     if -1 in shape:
         raise ValueError("broadcast_to: shape %s must not contain -1" % (shape,))
-    return np_op("_np_broadcast_to", array, shape=shape)
+    return np_op("broadcast_to", array, shape=shape)
 
 
 def tile(A, reps):
@@ -251,14 +255,14 @@ def copy(a):
 
 
 def zeros_like(a, dtype=None):
-    """Zeros of a's shape (``_np_zeros_like``); dtype= casts."""
-    out = np_op("_np_zeros_like", _sym("zeros_like", "a", a))
+    """Zeros of a's shape (the legacy ``zeros_like``); dtype= casts."""
+    out = np_op("zeros_like", _sym("zeros_like", "a", a))
     return out if dtype is None else out.astype(dtype)
 
 
 def ones_like(a, dtype=None):
-    """Ones of a's shape (``_np_ones_like``); dtype= casts."""
-    out = np_op("_np_ones_like", _sym("ones_like", "a", a))
+    """Ones of a's shape (the legacy ``ones_like``); dtype= casts."""
+    out = np_op("ones_like", _sym("ones_like", "a", a))
     return out if dtype is None else out.astype(dtype)
 
 

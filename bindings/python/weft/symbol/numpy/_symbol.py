@@ -179,6 +179,10 @@ def getitem(x, key):
 # ---- the MXNet spelling of the graph's operators -------------------------------------------------------
 _NP_NAMES = None
 _PREFIXES = ("_npi_", "_np_", "_npx_")
+# Aliases Weft's registry holds that MXNet 1.9.1 does not register (checked against
+# its operator list): a node is never written under these, or MXNet could not load
+# the file; the legacy name is written instead.
+_NOT_IN_MXNET = frozenset({"_np_broadcast_to", "_np_zeros_like", "_np_ones_like"})
 
 
 def np_name_of():
@@ -188,7 +192,8 @@ def np_name_of():
     if _NP_NAMES is None:
         names = {}
         for op, schema in _nd.SCHEMAS.items():
-            found = sorted(a for a in schema.get("aliases", []) if a.startswith(_PREFIXES))
+            found = sorted(a for a in schema.get("aliases", [])
+                           if a.startswith(_PREFIXES) and a not in _NOT_IN_MXNET)
             if found:
                 # One op, two NumPy-mode names (none today): the first in sorted order, stably.
                 names[op] = found[0]
