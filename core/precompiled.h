@@ -22,5 +22,5 @@
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"

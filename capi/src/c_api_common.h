@@ -12,7 +12,7 @@
 #include "core/engine/profiler.h"
 #include "core/graph/symbol.h"
 #include "core/ndarray/ndarray.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "weft/c_api.h"
 
 // The ABI passes these enums where it passed int before (same values, generated

@@ -5,8 +5,8 @@
 #include "capi/src/c_api_common.h"
 #include "core/autograd/autograd.h"
 #include "core/ndarray/imperative.h"
-#include "core/op/op_def.h"
-#include "core/op/params_cache.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/params_cache.h"
 
 using namespace weft;  // NOLINT: C ABI implementation file
 

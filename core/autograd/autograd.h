@@ -13,7 +13,7 @@
 
 #include "core/graph/gradient.h"
 #include "core/ndarray/ndarray.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 

@@ -9,7 +9,7 @@
 #include "core/autograd/autograd.h"
 #include "core/base/error.h"
 #include "core/ndarray/imperative.h"
-#include "core/op/dynamic_shape.h"
+#include "core/opdef/dynamic_shape.h"
 
 namespace weft {
 

@@ -6,7 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/graph/gradient.h"
-#include "core/op/dynamic_shape.h"
+#include "core/opdef/dynamic_shape.h"
 
 namespace weft {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 

@@ -2,7 +2,7 @@
 
 #include "core/base/error.h"
 #include "core/graph/partial_shape.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/op_rules.h"
 
 namespace weft {
 
@@ -22,7 +22,7 @@ namespace weft {
 //     (CheckAgainstGuess); one that fits is kept only when the op rejects
 //     another completion (AcceptsOther: gamma (1,) passes, so (channels,) was
 //     a guess). Otherwise this step's fills are dropped for the sentinel step.
-//  2. Slots that always share one shape (SameShapeOf, core/op/op_rules.h: an op
+//  2. Slots that always share one shape (SameShapeOf, core/opdef/op_rules.h: an op
 //     without its own infer_shape, or one declared with SetSameShape) are
 //     unified dim by dim in both directions: (0, 3) + (2, 0) gives (2, 3)
 //     everywhere, and a known output fills softmax's unknown input.

@@ -45,7 +45,7 @@
 #include "core/base/error.h"
 #include "core/graph/json_upgrade.h"
 #include "core/graph/np_json_nodes.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace {

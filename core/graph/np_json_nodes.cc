@@ -1,7 +1,7 @@
 // Note [NumPy-mode nodes read as legacy ones]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // A graph MXNet 1.9.1 exported in NumPy mode names most operators by aliases
-// Weft registers (Note [NumPy-mode op names] in core/op/np_op_names.cc), but
+// Weft registers (Note [NumPy-mode op names] in core/opdef/np_op_names.cc), but
 // a few take parameters no Weft operator has: np.concatenate's `axis`, the
 // reductions' `dtype` and `initial`, np.reshape's `newshape` and npx.reshape's
 // own codes. The loader reads those nodes as the legacy operator that computes

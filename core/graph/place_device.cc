@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "core/base/error.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/op_rules.h"
 
 namespace weft {
 

@@ -6,7 +6,7 @@
 #include <unordered_set>
 
 #include "core/base/error.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {

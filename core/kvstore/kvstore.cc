@@ -8,7 +8,7 @@
 #include "core/kvstore/kvstore_dist.h"
 #include "core/kvstore/kvstore_allreduce.h"
 #include "core/ndarray/imperative.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 

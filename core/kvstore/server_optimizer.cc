@@ -6,7 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/base/json_reader.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace ps {

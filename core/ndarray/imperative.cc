@@ -3,8 +3,8 @@
 #include "core/base/error.h"
 #include "core/engine/inline_push.h"
 #include "core/ndarray/axpy_fusion.h"
-#include "core/op/dynamic_shape.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/dynamic_shape.h"
+#include "core/opdef/op_rules.h"
 #include "core/op/random_state.h"
 
 namespace weft {
@@ -25,7 +25,7 @@ Context ResolveContext(const OpDef& op, const Params& params, const std::vector<
   return Context::CPU(0);
 }
 
-// Note [Data-dependent output shapes] (core/op/dynamic_shape.h): waits for the
+// Note [Data-dependent output shapes] (core/opdef/dynamic_shape.h): waits for the
 // inputs the rule reads (copied to the host when on a device) and asks it.
 std::vector<Shape> DynamicOutputShapes(const OpDef& op, const DynamicShapeRule& rule, const Params& params,
                                        const std::vector<NDArray>& inputs, const std::vector<Shape>& in_shapes) {

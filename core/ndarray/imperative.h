@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/ndarray/ndarray.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 

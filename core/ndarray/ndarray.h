@@ -12,7 +12,7 @@
 #include "core/base/dtype.h"
 #include "core/base/shape.h"
 #include "core/engine/engine.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/tensor_view.h"
 #include "core/storage/storage.h"
 
 namespace weft {

@@ -1,23 +1,16 @@
-// Small helpers shared by operator declarations: shape/type assignment with
-// checks, the common "all the same shape" inference, and write-mode stores.
+// Small helpers shared by operator declarations: backward-op shape/type rules,
+// write-mode stores, the kernel thread count. The checked shape/type assignment
+// and the "all the same shape/dtype" inference come with default_infer.h (the
+// schema's fallback rules, Note [Default inference in the schema layer]).
 #pragma once
 #include <string>
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/op/op_def.h"
+#include "core/opdef/default_infer.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
-
-// Sets (*v)[i] = s when unknown, else checks equality. `what` names the slot in
-// errors, e.g. "FullyConnected: input 'weight'".
-void AssignShape(std::vector<Shape>* v, size_t i, const Shape& s, const std::string& what);
-void AssignType(std::vector<DType>* v, size_t i, DType t, const std::string& what);
-
-// Inference: every input and output has the same shape (elementwise ops).
-bool SameShapeInfer(const OpDef& op, const Params& p, std::vector<Shape>* in, std::vector<Shape>* out);
-// Inference: every input and output has the same dtype (the default rule).
-bool SameTypeInfer(const OpDef& op, const Params& p, std::vector<DType>* in, std::vector<DType>* out);
 
 // Backward ops that take the forward input whose shape/dtype their result has
 // as an extra input (graph inference runs forward only). Output 0 takes the

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "core/base/shape.h"
-#include "core/op/params.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/op/conv/layer_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace {

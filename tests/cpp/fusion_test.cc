@@ -20,7 +20,7 @@
 #include "core/graph/infer.h"
 #include "core/graph/symbol.h"
 #include "core/ndarray/imperative.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace {

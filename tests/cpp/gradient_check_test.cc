@@ -25,8 +25,8 @@
 #include "core/graph/symbol.h"
 #include "core/ndarray/imperative.h"
 #include "core/op/custom/custom_op.h"
-#include "core/op/dynamic_shape.h"
-#include "core/op/op_def.h"
+#include "core/opdef/dynamic_shape.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace {

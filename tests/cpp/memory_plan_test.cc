@@ -16,7 +16,7 @@
 #include "core/graph/infer.h"
 #include "core/graph/memory_plan.h"
 #include "core/graph/symbol.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace {

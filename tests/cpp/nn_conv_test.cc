@@ -12,7 +12,7 @@
 
 #include "core/base/error.h"
 #include "core/op/conv/layer_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/ndarray/imperative.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/random_state.h"
 

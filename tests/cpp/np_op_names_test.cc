@@ -1,4 +1,4 @@
-// The NumPy-mode name table (core/op/np_op_names.cc, Note [NumPy-mode op
+// The NumPy-mode name table (core/opdef/np_op_names.cc, Note [NumPy-mode op
 // names]): every row is attached to its target, whichever translation unit
 // registered it first, and no row names an operator of its own.
 #include <set>
@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "core/op/np_op_names.h"
-#include "core/op/op_def.h"
+#include "core/opdef/np_op_names.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace {

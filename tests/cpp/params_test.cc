@@ -5,8 +5,8 @@
 
 #include "core/base/context.h"
 #include "core/base/error.h"
-#include "core/op/op_def.h"
-#include "core/op/params_cache.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/params_cache.h"
 
 namespace weft {
 namespace {

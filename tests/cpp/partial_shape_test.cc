@@ -12,7 +12,7 @@
 #include "core/graph/infer.h"
 #include "core/graph/partial_shape.h"
 #include "core/graph/symbol.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace {

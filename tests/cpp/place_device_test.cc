@@ -13,7 +13,7 @@
 #include "core/graph/gradient.h"
 #include "core/graph/place_device.h"
 #include "core/graph/symbol.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "core/base/error.h"
 #include "core/ndarray/imperative.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/random_state.h"
 
 namespace weft {

@@ -1,6 +1,6 @@
 """contrib.boolean_mask (MXNet 1.9.1's _contrib_boolean_mask): an output shape
 known only from the index's values (Note [Data-dependent output shapes],
-core/op/dynamic_shape.h). Imperative calls size it once the index is ready,
+core/opdef/dynamic_shape.h). Imperative calls size it once the index is ready,
 gradients scatter back (checked by finite differences through autograd, as a
 bound executor cannot hold the op), a hybridized block runs it, bind refuses it
 with a message naming the node, bad input is refused naming the argument."""

@@ -1,5 +1,5 @@
 """Issue 22, point 2: count-like attributes are bounded in one place
-(core/op/param_bounds.cc) before anything allocates or loops, and symbol files
+(core/opdef/param_bounds.cc) before anything allocates or loops, and symbol files
 whose declared counts do not match their inputs are refused at load."""
 import json
 import time

@@ -3,12 +3,11 @@ in core/ must name a layer below the including file's own, by the written order
 below (docs/ARCHITECTURE.md, "Layers", draws the same list).
 
 The op families build their gradients with the graph's GradBuilder, so `core/op`
-sits above `core/graph`; the graph in turn still reads the operator schema
-(`op_def.h`, `op_rules.h`), which lives in core/op today. Until that schema half
-moves into a layer of its own below the graph (the issue's `core/opdef/`), those
-includes are the listed exceptions below, each naming the header it may reach.
-The list can only shrink: an exception that no longer occurs fails the test too,
-so it is deleted when the code is fixed.
+sits above `core/graph`; the graph reads only the operator schema (`op_def.h`,
+`op_rules.h`), which is its own layer `core/opdef/` below the graph and needs
+nothing but `core/base`. Any include that runs back up fails; EXCEPTIONS lists
+the ones still waiting for a fix, and can only shrink: an exception that no longer
+occurs fails the test too, so it is deleted when the code is fixed.
 """
 import re
 from pathlib import Path
@@ -17,20 +16,11 @@ ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "core"
 
 # Bottom first: a layer may include itself and any layer before it.
-LAYERS = ["base", "gpu", "storage", "engine", "graph", "op", "ndarray", "autograd", "executor", "io", "kvstore"]
+LAYERS = ["base", "gpu", "storage", "engine", "opdef", "graph", "op", "ndarray", "autograd", "executor", "io", "kvstore"]
 
-# (including file, included header) pairs that run back up, waiting for the fix
-# the comment names.
-EXCEPTIONS = {
-    # the op schema, to move below the graph (core/opdef/)
-    ("core/graph/graph.h", "core/op/op_def.h"),
-    ("core/graph/json.cc", "core/op/op_def.h"),
-    ("core/graph/grad_builder.cc", "core/op/op_def.h"),
-    ("core/graph/graph.cc", "core/op/op_rules.h"),
-    ("core/graph/infer_node.cc", "core/op/op_rules.h"),
-    ("core/graph/symbol.cc", "core/op/op_rules.h"),
-    ("core/graph/place_device.cc", "core/op/op_rules.h"),
-}
+# (including file, included header) pairs that run back up, each with a comment
+# naming the fix it waits for. None today: the op schema moved below the graph.
+EXCEPTIONS = set()
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"(core/([a-z_]+)/[^"]+)"', re.M)
 
@@ -75,3 +65,16 @@ def test_the_architecture_map_lists_the_layers_in_this_order():
     block = text.split("## Layers", 1)[1].split("```", 2)[1]
     drawn = [m.group(1) for m in re.finditer(r"^core/([a-z_]+)/", block, re.M)]
     assert drawn == list(reversed(LAYERS)), "docs/ARCHITECTURE.md draws %s (top first)" % drawn
+
+
+def test_the_op_schema_needs_only_the_base_layer():
+    # The schema sits just below the graph in LAYERS, which would let it reach the
+    # engine, storage or gpu layers; it needs none of them, and staying that way
+    # keeps OpDef readable by anything above core/base (issue 36 point 1).
+    reached = set()
+    for path in sorted((CORE / "opdef").rglob("*")):
+        for m in INCLUDE.finditer(path.read_text(errors="replace")):
+            if m.group(2) not in ("base", "opdef"):
+                reached.add((path.relative_to(ROOT).as_posix(), m.group(1)))
+    assert (CORE / "opdef" / "op_def.h").is_file()
+    assert not reached, "core/opdef reaches above core/base:\n  %s" % "\n  ".join("%s -> %s" % r for r in sorted(reached))

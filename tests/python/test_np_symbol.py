@@ -12,7 +12,7 @@ from weft.symbol.numpy import _Symbol
 
 
 # MXNet 1.9.1's NumPy-mode name -> the Weft operator it is an alias of
-# (Note [NumPy-mode op names] in core/op/np_op_names.cc).
+# (Note [NumPy-mode op names] in core/opdef/np_op_names.cc).
 NPX = {"activation": "Activation", "arange_like": "_contrib_arange_like", "batch_dot": "batch_dot",
        "batch_flatten": "Flatten", "batch_norm": "BatchNorm", "cast": "Cast", "convolution": "Convolution",
        "deconvolution": "Deconvolution", "dropout": "Dropout", "embedding": "Embedding", "erf": "erf",

@@ -15,11 +15,11 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/act/activation_cpu.h"
 #include "core/op/common/nnx_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/act/activation_gpu.h"
 #include "core/op/op_util.h"
 #include "core/op/random_state.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {

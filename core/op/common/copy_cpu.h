@@ -7,7 +7,7 @@
 #include <functional>
 #include <vector>
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace tensor_cpu {

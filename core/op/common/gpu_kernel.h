@@ -21,7 +21,7 @@
 #include "core/base/error.h"
 #include "core/gpu/blas.h"
 #include "core/gpu/device_api.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 #include "core/op/common/half_hd.h"
 #include "core/op/common/hd.h"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/gpu/device_api.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

@@ -12,7 +12,7 @@
 #include "core/op/shape/concat_cpu.h"
 #include "core/op/common/copy_cpu.h"
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 #include "core/op/op_util.h"
 

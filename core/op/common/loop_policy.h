@@ -13,7 +13,7 @@
 
 #include "core/base/dtype.h"
 #include "core/base/error.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #if !defined(__CUDACC__)
 #include "core/op/op_util.h"  // ParallelFor
 #endif

@@ -16,8 +16,8 @@
 
 #include "core/base/dtype.h"
 #include "core/base/error.h"
-#include "core/op/op_def.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace nnx_cpu {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "core/op/common/hd.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #if !defined(__CUDACC__)
 #include "core/op/op_util.h"
 #endif

@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace control {

@@ -15,7 +15,7 @@
 #include "core/graph/subgraphs.h"
 #include "core/graph/symbol.h"
 #include "core/op/control/subgraph_ops_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace control {

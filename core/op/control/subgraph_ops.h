@@ -28,7 +28,7 @@
 
 #include "core/graph/symbol.h"
 #include "core/op/control/subgraph_kernel.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace control {

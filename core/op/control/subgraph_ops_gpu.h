@@ -1,6 +1,6 @@
 // The GPU kernels of the control-flow operators (subgraph_ops.cu).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

@@ -19,7 +19,7 @@
 #include "core/op/common/nnx_util.h"
 #include "core/op/common/req_hd.h"
 #include "core/op/conv/im2col_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

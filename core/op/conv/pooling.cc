@@ -12,7 +12,7 @@
 #include "core/op/conv/layer_cpu.h"
 #include "core/op/conv/layer_geom.h"
 #include "core/op/common/layer_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/conv/pooling_lrn_gpu.h"
 #include "core/op/op_util.h"
 

@@ -15,7 +15,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/conv/upsampling_cpu.h"
 #include "core/op/common/nnx_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/conv/upsampling_gpu.h"
 #include "core/op/op_util.h"
 #include "core/base/checked_math.h"

@@ -16,8 +16,8 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/custom/custom_gpu.h"
 #include "core/op/custom/custom_op.h"
-#include "core/op/op_def.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace custom {

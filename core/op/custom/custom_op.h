@@ -27,8 +27,8 @@
 #include "core/base/context.h"
 #include "core/base/dtype.h"
 #include "core/base/shape.h"
-#include "core/op/op_def.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace custom {

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace tensor_cpu {

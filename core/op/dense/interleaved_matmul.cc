@@ -20,7 +20,7 @@
 #include "core/op/dense/gemm_cpu.h"
 #include "core/op/dense/interleaved_matmul_geom.h"
 #include "core/op/dense/interleaved_matmul_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

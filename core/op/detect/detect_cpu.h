@@ -2,7 +2,7 @@
 // WEFT_DETECT_KERNELS), and the host-side settings the drivers read.
 #pragma once
 #include "core/op/detect/detect_list.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace detect {

@@ -12,7 +12,7 @@
 #include "core/op/common/hd.h"
 #include "core/op/common/loop_policy.h"
 #include "core/op/detect/box_rules.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace detect {

@@ -11,7 +11,7 @@
 #include "core/op/detect/detect_cpu.h"
 #include "core/op/detect/detect_gpu.h"
 #include "core/op/detect/detect_impl.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

@@ -9,7 +9,7 @@
 #include "core/op/common/nnx_util.h"
 #include "core/op/detect/detect_cpu.h"
 #include "core/op/detect/detect_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

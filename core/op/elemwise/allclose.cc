@@ -7,7 +7,7 @@
 #include "core/base/error.h"
 #include "core/op/elemwise/allclose_cpu.h"
 #include "core/op/elemwise/allclose_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

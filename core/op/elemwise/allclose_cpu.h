@@ -1,7 +1,7 @@
 // CPU kernel of _contrib_allclose (core/op/elemwise/allclose.cc).
 #pragma once
 #include "core/op/elemwise/allclose_geom.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace tensor_cpu {

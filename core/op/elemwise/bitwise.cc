@@ -17,7 +17,7 @@
 #include "core/op/elemwise/bitwise_rules.h"
 #include "core/op/elemwise/broadcast_shape.h"
 #include "core/op/elemwise/elemwise_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

@@ -1,6 +1,6 @@
 // GPU kernels of the NumPy bit ops (bitwise.cu), attached by bitwise.cc.
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

@@ -14,7 +14,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/elemwise/binary_grad.h"
 #include "core/op/elemwise/elemwise_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/elemwise/broadcast_gpu.h"
 #include "core/op/elemwise/broadcast_shape.h"

@@ -16,9 +16,9 @@
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/elemwise/pointwise_cpu.h"
 #include "core/op/elemwise/pointwise_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {

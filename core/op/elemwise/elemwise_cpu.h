@@ -30,8 +30,8 @@
 
 #include "core/base/shape.h"
 #include "core/op/elemwise/unary_ops.h"
-#include "core/op/op_def.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace elemwise_cpu {

@@ -1,10 +1,10 @@
 // The GPU kernels of the elementwise family (binary.cu, unary.cu, misc.cu),
 // attached by the declarations' tables (Note [GPU kernels] in
-// core/op/op_def.h). The table-driven families get a kernel per table row from
+// core/opdef/op_def.h). The table-driven families get a kernel per table row from
 // a factory taking the row's kind; the op name is for error messages.
 #pragma once
 #include "core/op/elemwise/elemwise_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

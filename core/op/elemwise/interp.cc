@@ -15,7 +15,7 @@
 #include "core/op/common/req_hd.h"
 #include "core/op/elemwise/interp_gpu.h"
 #include "core/op/elemwise/interp_rules.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

@@ -1,6 +1,6 @@
 // GPU kernel of _npi_interp (interp.cu).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

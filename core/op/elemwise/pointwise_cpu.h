@@ -1,7 +1,7 @@
 // CPU kernels of the parametrised pointwise ops (pointwise_rules.h).
 #pragma once
 #include "core/op/elemwise/pointwise_rules.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace pointwise {

@@ -13,7 +13,7 @@
 #include "core/op/common/req_hd.h"
 #include "core/op/elemwise/polyval_gpu.h"
 #include "core/op/elemwise/polyval_rules.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

@@ -1,6 +1,6 @@
 // GPU kernels of _npi_polyval and _backward_npi_polyval (polyval.cu).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

@@ -11,10 +11,10 @@
 
 #include "core/graph/grad_builder.h"
 #include "core/op/elemwise/elemwise_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/op_util.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {

@@ -51,8 +51,8 @@
 #include "core/op/fused/fused_elemwise_cpu.h"
 #include "core/op/fused/fused_nn_cpu.h"
 #include "core/op/fused/fused_nn_gpu.h"
-#include "core/op/op_def.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/op_rules.h"
 #include "core/op/op_util.h"
 
 namespace weft {

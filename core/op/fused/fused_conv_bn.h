@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/op/params.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace fused_conv_bn {

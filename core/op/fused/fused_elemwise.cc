@@ -9,7 +9,7 @@
 
 #include "core/base/error.h"
 #include "core/op/fused/fused_elemwise_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/fused/fused_elemwise_gpu.h"
 #include "core/op/op_util.h"
 

@@ -16,7 +16,7 @@
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/layer_util.h"
 #include "core/op/common/nnx_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/fused/fused_nn_gpu.h"
 #include "core/op/op_util.h"
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/op/image/image_kernels.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace image {

@@ -16,9 +16,9 @@
 #include "core/base/error.h"
 #include "core/op/image/image_params.h"
 #include "core/op/image/image_rules.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/random_state.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace image {

@@ -9,7 +9,7 @@
 #include "core/base/error.h"
 #include "core/base/shape.h"
 #include "core/op/image/image_rules.h"
-#include "core/op/params.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace image {

@@ -1,7 +1,7 @@
 // _contrib_boolean_mask (contrib.boolean_mask, MXNet 1.9.1; alias
 // _npi_boolean_mask): the slices of `data` along `axis` whose entry in the 1-D
 // `index` is nonzero, in order. Its output shape depends on index's values:
-// Note [Data-dependent output shapes] (core/op/dynamic_shape.h) -- imperative
+// Note [Data-dependent output shapes] (core/opdef/dynamic_shape.h) -- imperative
 // and hybridized calls size it after the index is ready; bind refuses it, as
 // MXNet does. MXNet accepts only axis=0; weft takes any axis (negative counts
 // from the end). The gradient scatters the output gradient back to the kept
@@ -15,10 +15,10 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/op/dynamic_shape.h"
+#include "core/opdef/dynamic_shape.h"
 #include "core/op/index/boolean_mask_geom.h"
 #include "core/op/index/boolean_mask_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

@@ -1,6 +1,6 @@
 // GPU kernels of _contrib_boolean_mask and its backward (boolean_mask.cu).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

@@ -9,7 +9,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/index/embedding_cpu.h"
 #include "core/op/common/nnx_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/index/embedding_gpu.h"
 #include "core/op/op_util.h"
 

@@ -1,7 +1,7 @@
 // CPU kernels of Embedding and _backward_Embedding.
 #pragma once
-#include "core/op/op_def.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace nnx_cpu {

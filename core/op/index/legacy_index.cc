@@ -9,7 +9,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/index/legacy_index_cpu.h"
 #include "core/op/index/legacy_index_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

@@ -3,7 +3,7 @@
 // (rows, cols) = (in.Size() / cols, cols); indices are read as int64 and
 // clipped to [0, cols).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace tensor_cpu {

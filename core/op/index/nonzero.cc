@@ -2,7 +2,7 @@
 // np.flatnonzero and np.argwhere are built on it): the indices of the
 // nonzero elements of x as an int64 (N, x.ndim) array, one row per element in
 // row-major order (NumPy's argwhere). N is known only from x's values: Note
-// [Data-dependent output shapes] (core/op/dynamic_shape.h) -- imperative and
+// [Data-dependent output shapes] (core/opdef/dynamic_shape.h) -- imperative and
 // hybridized calls size the output after x is ready; bind refuses it, as
 // MXNet does. No gradient (integer output, as in MXNet). GPU kernel:
 // nonzero.cu.
@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/op/dynamic_shape.h"
+#include "core/opdef/dynamic_shape.h"
 #include "core/op/index/nonzero_gpu.h"
 #include "core/op/index/nonzero_rules.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

@@ -10,7 +10,7 @@
 #include "core/op/common/copy_cpu.h"
 #include "core/op/index/indexing_cpu.h"
 #include "core/op/index/ravel_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

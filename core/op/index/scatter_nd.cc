@@ -11,7 +11,7 @@
 #include "core/op/axis_util.h"
 #include "core/op/index/indexing_backward_cpu.h"
 #include "core/op/index/indexing_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

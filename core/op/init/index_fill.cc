@@ -12,7 +12,7 @@
 #include "core/op/init/index_fill_cpu.h"
 #include "core/op/init/index_fill_geom.h"
 #include "core/op/init/index_fill_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

@@ -2,8 +2,8 @@
 // (core/op/init/index_fill.cc).
 #pragma once
 #include "core/op/init/index_fill_geom.h"
-#include "core/op/op_def.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace tensor_cpu {

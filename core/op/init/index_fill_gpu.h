@@ -1,6 +1,6 @@
 // GPU kernels of _contrib_arange_like and _contrib_index_array (index_fill.cu).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

@@ -13,7 +13,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/common/copy_cpu.h"
 #include "core/op/init/init_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/init/init_misc_gpu.h"
 #include "core/op/init/init_gpu.h"
 #include "core/op/op_util.h"

@@ -7,7 +7,7 @@
 #include "core/base/error.h"
 #include "core/op/common/copy_cpu.h"
 #include "core/op/init/linspace_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

@@ -1,9 +1,9 @@
 // The GPU kernels of the linalg family (linalg_blas3.cu, linalg_factor.cu,
 // linalg_diag.cu), attached by the declarations in blas3.cc, factor.cc and
 // diag.cc with set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in
-// core/op/op_def.h).
+// core/opdef/op_def.h).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

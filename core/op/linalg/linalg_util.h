@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/graph/grad_builder.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace linalg {

@@ -5,7 +5,7 @@
 #pragma once
 #include <vector>
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace linalg {

@@ -22,7 +22,7 @@
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/common/nnx_util.h"
 #include "core/op/loss/ctc_loss_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

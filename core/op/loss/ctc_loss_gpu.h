@@ -1,8 +1,8 @@
 // The GPU kernels of core/op/loss/ctc_loss.cu, attached by the op declarations
-// with set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in core/op/op_def.h).
+// with set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in core/opdef/op_def.h).
 #pragma once
 #include "core/op/loss/ctc_loss_rules.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace nnm {

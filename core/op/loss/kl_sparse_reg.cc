@@ -21,7 +21,7 @@
 #include "core/op/common/req_hd.h"
 #include "core/op/loss/kl_sparse_reg_gpu.h"
 #include "core/op/loss/kl_sparse_reg_rules.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

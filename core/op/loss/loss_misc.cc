@@ -13,7 +13,7 @@
 #include "core/op/common/copy_cpu.h"
 #include "core/op/loss/loss_cpu.h"
 #include "core/op/common/nnx_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/loss/loss_misc_gpu.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/op_util.h"

@@ -12,7 +12,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/loss/loss_cpu.h"
 #include "core/op/common/nnx_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/loss/regression_output_gpu.h"
 #include "core/op/op_util.h"
 

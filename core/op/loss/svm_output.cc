@@ -20,7 +20,7 @@
 #include "core/op/common/req_hd.h"
 #include "core/op/loss/svm_output_gpu.h"
 #include "core/op/loss/svm_output_rules.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

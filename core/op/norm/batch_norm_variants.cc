@@ -29,7 +29,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/norm/batch_norm_variants_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {

@@ -18,10 +18,10 @@
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/common/nnx_util.h"
 #include "core/op/norm/l2_normalization_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/base/checked_math.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace nnm {

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/op/op_def.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace nnx_cpu {

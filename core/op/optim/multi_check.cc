@@ -9,7 +9,7 @@
 
 #include "core/base/error.h"
 #include "core/op/common/nnx_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/optim/multi_check_cpu.h"
 #include "core/op/optim/multi_check_gpu.h"

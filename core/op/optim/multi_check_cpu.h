@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "core/op/tensor_view.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace tensor_cpu {

@@ -1,6 +1,6 @@
 // GPU kernels of all_finite, multi_all_finite and multi_sum_sq (multi_check.cu).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace optim {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/op/optim/optim_more_rules.h"
-#include "core/op/params.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace optim {

@@ -1,7 +1,7 @@
 // The CPU kernels of core/op/optim/optim_more_cpu.cc (one per row of
 // WEFT_OPTIM_MORE_KERNELS), attached by optim_single.cc / optim_multi.cc.
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/optim/optim_more_list.h"
 
 namespace weft {

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace optim {

@@ -1,8 +1,8 @@
 // The GPU kernels of core/op/optim/optim_more.cu (one per row of
 // WEFT_OPTIM_MORE_KERNELS), attached by optim_single.cc / optim_multi.cc with
-// set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in core/op/op_def.h).
+// set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in core/opdef/op_def.h).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/optim/optim_more_list.h"
 
 namespace weft {

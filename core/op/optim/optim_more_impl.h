@@ -16,7 +16,7 @@
 #include "core/base/error.h"
 #include "core/op/common/hd.h"
 #include "core/op/common/loop_policy.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/optim/optim_more_args.h"
 #include "core/op/optim/optim_more_rules.h"
 

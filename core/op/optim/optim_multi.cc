@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/optim/optim_more_cpu.h"
 #include "core/op/optim/optim_more_decl.h"
 #include "core/op/optim/optim_more_gpu.h"

@@ -11,7 +11,7 @@
 #include "core/base/error.h"
 #include "core/op/optim/optimizer_update_cpu.h"
 #include "core/op/common/nnx_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/optim/optimizer_update_gpu.h"
 #include "core/op/op_util.h"
 

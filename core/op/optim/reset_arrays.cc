@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/op/op_def.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/op_rules.h"
 #include "core/op/optim/reset_arrays_gpu.h"
 
 namespace weft {

@@ -14,11 +14,11 @@
 #include "core/op/random/dropout_cpu.h"
 #include "core/op/elemwise/elemwise_cpu.h"
 #include "core/op/common/nnx_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/random/random_dropout_gpu.h"
 #include "core/op/op_util.h"
 #include "core/op/random_state.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {

@@ -16,7 +16,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/random/multinomial_shuffle_gpu.h"
 #include "core/op/random/sample_ops_cpu.h"

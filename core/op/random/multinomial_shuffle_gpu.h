@@ -1,8 +1,8 @@
 // The GPU kernels of core/op/random/multinomial_shuffle.cu, attached by
 // multinomial.cc and shuffle.cc with set_compute_gpu(WEFT_GPU(...)) (Note [GPU
-// kernels] in core/op/op_def.h).
+// kernels] in core/opdef/op_def.h).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

@@ -13,7 +13,7 @@
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/random/pdf_geom.h"
 #include "core/op/random/pdf_gpu.h"

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "core/op/random/pdf_rules.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace pdf {

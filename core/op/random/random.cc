@@ -10,7 +10,7 @@
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
 #include "core/op/random/random_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/random/random_dropout_gpu.h"
 #include "core/op/random/sample_geom.h"
 #include "core/op/op_util.h"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <random>
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace tensor_cpu {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/base/error.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/random/sampler_rules.h"
 
 namespace weft {

@@ -17,7 +17,7 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/random/sample_geom.h"
 #include "core/op/random/sample_ops_cpu.h"

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/random/sampler_rules.h"
 
 namespace weft {

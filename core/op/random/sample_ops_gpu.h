@@ -1,8 +1,8 @@
 // The GPU kernels of the samplers (core/op/random/sample_ops.cu), one per
 // distribution and form, attached by core/op/random/sample_ops.cc with
-// set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in core/op/op_def.h).
+// set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in core/opdef/op_def.h).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/random/sample_geom.h"
 
 namespace weft {

@@ -9,7 +9,7 @@
 
 #include "core/base/error.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/random/multinomial_shuffle_gpu.h"
 #include "core/op/random/shuffle_perm.h"

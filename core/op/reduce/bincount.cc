@@ -2,7 +2,7 @@
 // occurrences of each value in the non-negative integer 1-D `data` (or the sum
 // of `weights` per value when has_weights), over max(max(data) + 1,
 // minlength) bins. The bin count is known only from data's values: Note
-// [Data-dependent output shapes] (core/op/dynamic_shape.h) and Note
+// [Data-dependent output shapes] (core/opdef/dynamic_shape.h) and Note
 // [Bincount bins] (bincount_geom.h). Output int64 without weights, the
 // weights' dtype with them (MXNet's rule). No gradient, as in MXNet. GPU
 // kernel: bincount.cu.
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/op/dynamic_shape.h"
-#include "core/op/op_def.h"
+#include "core/opdef/dynamic_shape.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/reduce/bincount_geom.h"
 #include "core/op/reduce/bincount_gpu.h"

@@ -10,7 +10,7 @@
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/out_grad_check.h"
 #include "core/op/reduce/cumsum_cpu.h"

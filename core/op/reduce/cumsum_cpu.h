@@ -1,8 +1,8 @@
 // CPU kernel of _np_cumsum and its backward (core/op/reduce/cumsum.cc).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/reduce/cumsum_geom.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace tensor_cpu {

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "core/base/shape.h"
-#include "core/op/params.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace tensor {

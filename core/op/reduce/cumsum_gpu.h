@@ -1,6 +1,6 @@
 // GPU kernels of _np_cumsum and _backward_np_cumsum (cumsum.cu).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

@@ -6,7 +6,7 @@
 
 #include "core/base/shape.h"
 #include "core/op/common/hd.h"
-#include "core/op/params.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace tensor {

@@ -1,6 +1,6 @@
 // GPU kernels of _npi_diff and _backward_npi_diff (diff.cu).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

@@ -1,7 +1,7 @@
 // CPU kernel of _histogram (core/op/reduce/histogram.cc).
 #pragma once
 #include "core/op/reduce/histogram_geom.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace tensor_cpu {

@@ -10,7 +10,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
 #include "core/op/common/nnx_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/reduce/moments_cpu.h"
 #include "core/op/reduce/moments_geom.h"

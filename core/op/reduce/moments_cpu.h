@@ -1,8 +1,8 @@
 // CPU kernels of moments and _backward_moments (core/op/reduce/moments.cc).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/reduce/moments_geom.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace tensor_cpu {

@@ -1,6 +1,6 @@
 // GPU kernels of moments and _backward_moments (moments.cu).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

@@ -9,7 +9,7 @@
 #include "core/op/axis_util.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/reduce/reduce_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/reduce/broadcast_reduce_gpu.h"
 #include "core/op/op_util.h"
 

@@ -10,7 +10,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/seq/rnn_cpu.h"
 #include "core/op/common/layer_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/seq/rnn_gpu.h"
 #include "core/op/op_util.h"
 

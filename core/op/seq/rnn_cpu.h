@@ -4,8 +4,8 @@
 #pragma once
 #include <cstdint>
 
-#include "core/op/op_def.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace rnn_cpu {

@@ -16,10 +16,10 @@
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/seq/sequence_cpu.h"
 #include "core/op/common/nnx_util.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/seq/sequence_gpu.h"
 #include "core/op/op_util.h"
-#include "core/op/op_rules.h"
+#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {

@@ -16,7 +16,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/common/req_hd.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/seq/sequence_reverse_gpu.h"
 #include "core/op/seq/sequence_reverse_rules.h"

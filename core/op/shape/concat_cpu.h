@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace tensor_cpu {

@@ -12,7 +12,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/common/copy_cpu.h"
 #include "core/op/elemwise/elemwise_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace {

@@ -14,7 +14,7 @@
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/out_grad_check.h"
 #include "core/op/shape/np_pad_geom.h"

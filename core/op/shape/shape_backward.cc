@@ -17,7 +17,7 @@
 #include "core/op/shape/concat_cpu.h"
 #include "core/op/common/copy_cpu.h"
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/shape/reshape_transpose_gpu.h"
 #include "core/op/shape/concat_slice_gpu.h"
 

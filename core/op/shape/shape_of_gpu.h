@@ -1,7 +1,7 @@
 // The GPU kernels of core/op/shape/shape_of.cu (shape_array, size_array),
-// attached with set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in core/op/op_def.h).
+// attached with set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in core/opdef/op_def.h).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

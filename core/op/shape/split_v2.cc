@@ -7,7 +7,7 @@
 
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/shape/view_plan.h"
 #include "core/op/shape/view_plan_cpu.h"

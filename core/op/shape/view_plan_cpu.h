@@ -1,7 +1,7 @@
 // The CPU kernel of the one-strided-copy ops (Note [Ops that are one strided
 // copy] in view_plan.h): a kernel made from the op's plan function.
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/shape/view_plan.h"
 
 namespace weft {

@@ -1,8 +1,8 @@
 // The GPU kernels of the one-strided-copy ops (core/op/shape/view_plan.cu),
 // attached by their declarations with set_compute_gpu(WEFT_GPU(...)) (Note [GPU
-// kernels] in core/op/op_def.h).
+// kernels] in core/opdef/op_def.h).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

@@ -1,7 +1,7 @@
 // The GPU kernels of the signal family (fft.cu, count_sketch.cu), attached by
-// the declarations in fft.cc and count_sketch.cc (Note [GPU kernels] in core/op/op_def.h).
+// the declarations in fft.cc and count_sketch.cc (Note [GPU kernels] in core/opdef/op_def.h).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

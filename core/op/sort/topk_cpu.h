@@ -2,7 +2,7 @@
 #pragma once
 #include <vector>
 
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/sort/topk_geom.h"
 
 namespace weft {

@@ -9,7 +9,7 @@
 #include "core/base/dtype.h"
 #include "core/base/shape.h"
 #include "core/op/common/hd.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace tensor {

@@ -3,7 +3,7 @@
 // `axis`, and optionally the index of each one's first occurrence, the inverse
 // (the distinct slice of every input slice; 1-D, as MXNet and NumPy 1.x) and
 // the counts, all int64. The number of distinct values is known only from the
-// input's values: Note [Data-dependent output shapes] (core/op/dynamic_shape.h).
+// input's values: Note [Data-dependent output shapes] (core/opdef/dynamic_shape.h).
 // Computed by one stable sort: Note [Unique by one stable sort]
 // (unique_rules.h). No gradient, as in MXNet. GPU kernel: unique.cu.
 #include <string>
@@ -11,8 +11,8 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
-#include "core/op/dynamic_shape.h"
-#include "core/op/op_def.h"
+#include "core/opdef/dynamic_shape.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/sort/unique_geom.h"
 #include "core/op/sort/unique_gpu.h"

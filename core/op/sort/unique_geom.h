@@ -2,7 +2,7 @@
 // shared by the declaration, the CPU kernel and the GPU kernel.
 #pragma once
 #include "core/base/shape.h"
-#include "core/op/params.h"
+#include "core/opdef/params.h"
 #include "core/op/sort/unique_rules.h"
 
 namespace weft {

@@ -15,7 +15,7 @@
 
 #include "core/base/error.h"
 #include "core/base/shape.h"
-#include "core/op/params.h"
+#include "core/opdef/params.h"
 #include "core/op/spatial/spatial_hd.h"
 #include "core/base/checked_math.h"
 

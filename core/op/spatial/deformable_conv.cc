@@ -9,7 +9,7 @@
 
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/spatial/deformable_conv_geom.h"
 #include "core/op/spatial/spatial_cpu.h"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/base/shape.h"
-#include "core/op/params.h"
+#include "core/opdef/params.h"
 #include "core/op/spatial/deformable_conv_rule.h"
 
 namespace weft {

@@ -7,7 +7,7 @@
 
 #include "core/base/error.h"
 #include "core/base/shape.h"
-#include "core/op/params.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace spatial {

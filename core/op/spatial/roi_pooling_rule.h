@@ -13,7 +13,7 @@
 #pragma once
 #include <cstdint>
 
-#include "core/op/params.h"
+#include "core/opdef/params.h"
 #include "core/op/spatial/spatial_hd.h"
 
 namespace weft {

@@ -1,8 +1,8 @@
 // The GPU kernels of the spatial family (core/op/spatial/*.cu), attached by the
 // op declarations with set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in
-// core/op/op_def.h).
+// core/opdef/op_def.h).
 #pragma once
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace cuda {

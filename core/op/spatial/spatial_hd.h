@@ -17,7 +17,7 @@
 #include <cstdint>
 
 #include "core/op/common/hd.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace spatial {

@@ -1,5 +1,5 @@
 """Cases of the ops whose output shape depends on their input values (Note
-[Data-dependent output shapes], core/op/dynamic_shape.h): _contrib_boolean_mask
+[Data-dependent output shapes], core/opdef/dynamic_shape.h): _contrib_boolean_mask
 and its backward op, against NumPy's boolean indexing."""
 import numpy as np
 

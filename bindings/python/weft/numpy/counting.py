@@ -1,7 +1,7 @@
 """``weft.np.bincount`` (MXNet 1.9.1's ``mxnet.numpy.bincount``, issue 37
 point 3): the registry op ``_npi_bincount`` (MXNet's registered name), whose
 output length is known only once ``x`` is computed (Note [Data-dependent
-output shapes], core/op/dynamic_shape.h)."""
+output shapes], core/opdef/dynamic_shape.h)."""
 # pylint: disable=invalid-name
 import operator
 

@@ -2,7 +2,7 @@
 point 3), over the registry op ``_npx_nonzero`` (MXNet's registered name;
 ``weft.npx.nonzero`` returns its (N, ndim) array as it is). The op's output
 size is known only once the input is computed (Note [Data-dependent output
-shapes], core/op/dynamic_shape.h), so these wait for the input."""
+shapes], core/opdef/dynamic_shape.h), so these wait for the input."""
 # pylint: disable=invalid-name
 from ..base import ArgumentTypeError
 from ..ndarray.ndarray import NDArray

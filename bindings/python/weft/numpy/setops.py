@@ -1,7 +1,7 @@
 """``weft.np.unique`` (MXNet 1.9.1's ``mxnet.numpy.unique``, issue 37 point
 3): the registry op ``_npi_unique`` (MXNet's registered name), whose output
 sizes are known only once the input is computed (Note [Data-dependent output
-shapes], core/op/dynamic_shape.h)."""
+shapes], core/opdef/dynamic_shape.h)."""
 # pylint: disable=invalid-name
 import operator
 

@@ -10,7 +10,7 @@ a broadcasting ``_npi_add`` node (a legacy Symbol's is the same-shape
 way ``weft.np.ndarray`` subclasses ``NDArray`` (Note [One array, two classes]).
 
 The MXNet names are aliases of Weft operators (Note [NumPy-mode op names] in
-core/op/np_op_names.cc), and a node composed through an alias records the
+core/opdef/np_op_names.cc), and a node composed through an alias records the
 operator's own name (``broadcast_add``). So the MXNet spelling is restored when
 a ``_Symbol`` is written (``tojson``/``save``, hence ``export``): every node
 whose operator has a NumPy-mode alias is written under it (``_np_name_of``).

@@ -1,8 +1,8 @@
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 
 #include "core/base/error.h"
 #include "core/base/json_escape.h"
-#include "core/op/op_util.h"
+#include "core/opdef/default_infer.h"
 
 namespace weft {
 

@@ -11,8 +11,8 @@
 // skips attribute lists too long to be worth keeping; an attribute list that
 // fails to parse is never cached, so every bad call still raises.
 #pragma once
-#include "core/op/op_def.h"
-#include "core/op/params.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 

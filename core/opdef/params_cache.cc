@@ -1,4 +1,4 @@
-#include "core/op/params_cache.h"
+#include "core/opdef/params_cache.h"
 
 #include <array>
 #include <cstring>

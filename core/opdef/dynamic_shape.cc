@@ -1,6 +1,6 @@
-// The side table of core/op/dynamic_shape.h, written during op registration
+// The side table of core/opdef/dynamic_shape.h, written during op registration
 // and read-only afterwards (like OpRegistry).
-#include "core/op/dynamic_shape.h"
+#include "core/opdef/dynamic_shape.h"
 
 #include <unordered_map>
 #include <utility>

@@ -1,12 +1,12 @@
-#include "core/op/param_bounds.h"
+#include "core/opdef/param_bounds.h"
 
 #include <cstdint>
 #include <cstring>
 #include <limits>
 
 #include "core/base/error.h"
-#include "core/op/op_def.h"
-#include "core/op/params.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace {

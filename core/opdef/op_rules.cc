@@ -1,6 +1,6 @@
-// The side table of core/op/op_rules.h. Written during static initialisation
+// The side table of core/opdef/op_rules.h. Written during static initialisation
 // (op registration), read-only afterwards, like OpRegistry.
-#include "core/op/op_rules.h"
+#include "core/opdef/op_rules.h"
 
 #include <unordered_map>
 #include <unordered_set>

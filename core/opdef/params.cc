@@ -1,13 +1,13 @@
-#include "core/op/params.h"
+#include "core/opdef/params.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
 #include "core/base/error.h"
-#include "core/op/op_def.h"
-#include "core/op/op_rules.h"
-#include "core/op/param_bounds.h"
+#include "core/opdef/op_def.h"
+#include "core/opdef/op_rules.h"
+#include "core/opdef/param_bounds.h"
 
 namespace weft {
 namespace {

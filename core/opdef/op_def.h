@@ -13,8 +13,8 @@
 #include "core/base/context.h"
 #include "core/base/dtype.h"
 #include "core/base/shape.h"
-#include "core/op/params.h"
-#include "core/op/tensor_view.h"
+#include "core/opdef/params.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 

@@ -1,5 +1,5 @@
 // MXNet 1.9.1's NumPy-mode operator names that Weft's existing operators
-// already compute (read by the registry, core/op/registry.cc).
+// already compute (read by the registry, core/opdef/registry.cc).
 //
 // Note [NumPy-mode op names]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -41,7 +41,7 @@
 // translation units whose static initialisers may run after this file's. The
 // registry attaches each row when its target is registered (by name or alias),
 // whatever the order.
-#include "core/op/np_op_names.h"
+#include "core/opdef/np_op_names.h"
 
 namespace weft {
 namespace {

@@ -3,8 +3,8 @@
 #include <cstdlib>
 
 #include "core/base/error.h"
-#include "core/op/np_op_names.h"
-#include "core/op/op_def.h"
+#include "core/opdef/np_op_names.h"
+#include "core/opdef/op_def.h"
 
 namespace weft {
 
