@@ -8,9 +8,10 @@ square and reciprocal keep the input dtype as MXNet's ``_npi_*`` kernels do.
 # pylint: disable=redefined-builtin,invalid-name
 import numpy as onp
 
-from ..base import DTypeError
+from ..base import ArgumentTypeError, DTypeError
 from ..ndarray.ndarray import NDArray
 from ._array import _invoke
+from .nonzeros import nonzero
 from ._promotion import is_bool, is_float, result_dtype, scalar_result_dtype
 from ._ufunc_core import (broadcast_shape, cast, check_array, check_operand, expand_to, float_input, name_of,
                           scalar_array, scalar_text, write_out)
@@ -150,10 +151,19 @@ def clip(a, a_min, a_max, out=None):
 
 def where(condition, x=None, y=None):
     """Elements of x where condition is true, else of y, with broadcasting and
-    MXNet's promotion of x and y; ``where(condition)`` alone is ``nonzero``
-    (helper npops's function), not implemented here."""
+    MXNet's promotion of x and y (either may be a Python scalar).
+
+    ``where(condition)`` alone is ``nonzero(condition)``, as in MXNet 1.9.1 and
+    NumPy: a tuple of ``condition.ndim`` int64 index arrays (condition must be
+    a weft.np.ndarray of at least one dimension)."""
     if x is None and y is None:
-        raise TypeError("where: the one-argument form is np.nonzero(condition); give x and y")
+        if not isinstance(condition, NDArray):
+            raise ArgumentTypeError("where: argument 'condition' must be a weft.np.ndarray when x and y are "
+                                    "not given, got %s" % type(condition).__name__)
+        if condition.ndim == 0:
+            raise ValueError("where: argument 'condition' is 0-d; where(condition) is nonzero(condition), "
+                             "which 0-d arrays do not allow (use np.atleast_1d(condition) first)")
+        return nonzero(condition)
     if x is None or y is None:
         raise ValueError("where: either both or neither of x and y should be given")
     check_operand("where", "condition", condition)
