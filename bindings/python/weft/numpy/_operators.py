@@ -54,7 +54,7 @@ from ..ndarray.op_call import _fail, _op, has_op
 from . import _arithmetic as _ar
 from . import _elementwise as _el
 from . import _products as _pr
-from ._array import _invoke, ndarray
+from ._array import _invoke, _invoke_default, ndarray
 from ._ufunc_core import broadcast_shape, is_py_scalar, write_out
 
 __all__ = []
@@ -179,6 +179,13 @@ def _inplace_fast(names, general):
     return op
 
 
+def _neg(self, _fl=_FLOATS, _cls=ndarray):
+    """-self; a float ndarray goes straight to the op (Note [Default-parameter calls] in _array.py)."""
+    if self.__class__ is _cls and self._dtype_flag in _fl:
+        return _invoke_default("negative", self, shape=self.shape)
+    return _el.negative(self)
+
+
 def _install():
     fast = all(has_op(n) for names in _FAST.values() for n in names[:3] + names[4:5])
     for name, fn in _BINARY.items():
@@ -196,7 +203,7 @@ def _install():
         else NotImplemented
     ndarray.__rmatmul__ = lambda self, other: _pr.matmul(other, self) if isinstance(other, NDArray) \
         else NotImplemented
-    ndarray.__neg__ = lambda self: _el.negative(self)
+    ndarray.__neg__ = _neg
     ndarray.__pos__ = lambda self: _el.positive(self)
     ndarray.__abs__ = lambda self: _el.absolute(self)
     ndarray.__invert__ = lambda self: _el.invert(self)
