@@ -154,16 +154,20 @@ def _inplace_fast(names, general):
 
     def op(self, other, _fl=_FLOATS, _cls=ndarray, _nd=NDArray, _temp=axpy.is_temporary, _fuse=axpy.fuse,
            _rec=_is_recording):
+        t = other.__class__
+        # The fusion first: the core fuses only a float32 multiply that is still pending, has
+        # w's shape and was pushed while autograd did not record (Note [In-place axpy fusion]),
+        # so it needs no check here, and each Python step taken before it gives the engine
+        # time to start the multiply, which then cannot be fused.
+        if kind is not None and t is _cls and _temp(other, kind) and _fuse(self, other, kind):
+            return self
         if _rec():  # Note [In-place operators under autograd]
             return general(self, other)
-        t = other.__class__
         if t is _cls or t is _nd:
             f = self._dtype_flag
             if f in _fl and f == other._dtype_flag:
                 s = _fast_shape(self)
                 if s is not None and s == other.shape:
-                    if kind is not None and _temp(other, kind) and _fuse(self, other, kind):
-                        return self
                     rc = into2(same, self.handle, other.handle, self.handle, 0, b"")
                     if rc:
                         raise error_for(rc)
