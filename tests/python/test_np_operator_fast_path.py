@@ -7,6 +7,7 @@ import operator
 import numpy as onp
 import pytest
 
+import weft
 from weft import np
 from weft.base import h_dtype
 from weft.ndarray import axpy
@@ -114,7 +115,6 @@ def test_fusion_is_tried_first_but_never_fuses_what_it_must_not():
     # The np in-place dunder asks the core to fuse before anything else; the core declines under
     # autograd recording, for a non-float32 w and for a w of another shape, and the general rules apply.
     from test_axpy_fusion import _Hold  # pylint: disable=import-outside-toplevel  (a sibling test module)
-    import weft  # pylint: disable=import-outside-toplevel
     g0 = onp.arange(8.0, dtype=onp.float32)
     cases = []
     before = axpy.fused_count()
