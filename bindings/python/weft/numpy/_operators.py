@@ -159,7 +159,7 @@ def _inplace_fast(names, general):
         # w's shape and was pushed while autograd did not record (Note [In-place axpy fusion]),
         # so it needs no check here, and each Python step taken before it gives the engine
         # time to start the multiply, which then cannot be fused.
-        if kind is not None and t is _cls and _temp(other, kind) and _fuse(self, other, kind):
+        if kind is not None and (t is _cls or t is _nd) and _temp(other, kind) and _fuse(self, other, kind):
             return self
         if _rec():  # Note [In-place operators under autograd]
             return general(self, other)
