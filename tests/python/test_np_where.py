@@ -41,43 +41,70 @@ def test_one_argument_indexes_back():
     onp.testing.assert_array_equal(x[idx].asnumpy(), h[onp.where(h > 0)])
 
 
+def test_one_argument_0d_counts_as_one_element():
+    # MXNet 1.9.1 (and NumPy 1.x): where(0-d) is nonzero of the one element
+    for v, want in ((2.0, [0]), (0.0, []), (True, [0]), (False, [])):
+        got = np.where(arr(onp.array(v)))
+        assert isinstance(got, tuple) and len(got) == 1 and got[0].dtype == onp.int64
+        onp.testing.assert_array_equal(got[0].asnumpy(), want)
+
+
 def test_one_argument_bad_input():
     with pytest.raises(TypeError, match="where: argument 'condition' must be a weft.np.ndarray.*got list"):
         np.where([1, 0, 1])
     with pytest.raises(TypeError, match="where: argument 'condition'.*got int"):
         np.where(1)
-    with pytest.raises(ValueError, match="where: argument 'condition' is 0-d"):
-        np.where(arr(onp.float32(1.0)))
     with pytest.raises(ValueError, match="where: either both or neither"):
         np.where(arr([1, 0]), arr([1.0, 2.0]))
     with pytest.raises(ValueError, match="where: either both or neither"):
         np.where(arr([1, 0]), y=arr([1.0, 2.0]))
 
 
-def test_scalar_operands():
-    c = onp.array([[True, False, True], [False, False, True]])
-    hx = R.uniform(-2, 2, size=(2, 3)).astype("float32")
-    # One scalar: the array's float dtype is kept (a Python scalar does not upcast).
-    r = np.where(arr(c), arr(hx), -1.5)
+def test_scalar_operands_take_mxnets_dtypes():
+    # Values and dtypes as MXNet 1.9.1 gives them (checked there in NumPy mode); NumPy would
+    # promote the scalar instead.
+    c = onp.array([[False, True, True], [True, False, False]])
+    hx = onp.array([[1, 2, 3], [4, 5, 6]])
+    r = np.where(arr(c), arr(hx.astype("float32")), -1.5)
     assert r.dtype == onp.float32
-    close(r, onp.where(c, hx, onp.float32(-1.5)))
-    r = np.where(arr(c), 7, arr(hx))
-    assert r.dtype == onp.float32
-    close(r, onp.where(c, onp.float32(7), hx))
-    # Two scalars: the result has the condition's shape.
-    r = np.where(arr(c), 1.0, 0.0)
-    close(r, onp.where(c, 1.0, 0.0))
-    ri = np.where(arr(c), 3, 4)
-    assert onp.issubdtype(ri.dtype, onp.integer)
-    onp.testing.assert_array_equal(ri.asnumpy(), onp.where(c, 3, 4))
-    # A Python bool condition selects the whole of x or y (broadcast together).
-    close(np.where(True, arr(hx), 0.0), hx)
-    close(np.where(False, arr(hx), 0.0), onp.zeros_like(hx))
-    # An integer array keeps its dtype with an integer scalar.
-    hi = onp.arange(6, dtype="int32").reshape(2, 3)
-    r = np.where(arr(c), arr(hi), -1)
+    onp.testing.assert_array_equal(r.asnumpy().ravel(), [-1.5, 2, 3, 4, -1.5, -1.5])
+    r = np.where(arr(c), arr(hx.astype("int32")), 2.5)  # the scalar cast to int32
     assert r.dtype == onp.int32
-    onp.testing.assert_array_equal(r.asnumpy(), onp.where(c, hi, -1))
+    onp.testing.assert_array_equal(r.asnumpy().ravel(), [2, 2, 3, 4, 2, 2])
+    r = np.where(arr(c), arr(hx.astype("int32")), -1)
+    assert r.dtype == onp.int32
+    onp.testing.assert_array_equal(r.asnumpy().ravel(), [-1, 2, 3, 4, -1, -1])
+    r = np.where(arr(c), 2.5, arr(hx.astype("int64")))  # the scalar on the left
+    assert r.dtype == onp.int64
+    onp.testing.assert_array_equal(r.asnumpy().ravel(), [1, 2, 2, 2, 5, 6])
+    r = np.where(arr(c), 1.0, 0.0)  # two scalars: the default float type
+    assert r.dtype == onp.float32
+    onp.testing.assert_array_equal(r.asnumpy().ravel(), [0, 1, 1, 1, 0, 0])
+    r = np.where(arr(c), 3, 4)
+    assert r.dtype == onp.float32
+    onp.testing.assert_array_equal(r.asnumpy().ravel(), [4, 3, 3, 3, 4, 4])
+    r = np.where(arr(c), arr(c), 1)  # a bool array with a scalar: the default float type
+    assert r.dtype == onp.float32
+    onp.testing.assert_array_equal(r.asnumpy().ravel(), [1, 1, 1, 1, 1, 1])
+    r = np.where(arr(c), arr(hx.astype("float16")), 1e5)  # out of float16's range: inf
+    assert r.dtype == onp.float16
+    onp.testing.assert_array_equal(r.asnumpy().ravel(), [onp.inf, 2, 3, 4, onp.inf, onp.inf])
+    # A Python bool condition selects the whole of x or y (broadcast together).
+    hf = hx.astype("float32")
+    onp.testing.assert_array_equal(np.where(True, arr(hf), 0.0).asnumpy(), hf)
+    onp.testing.assert_array_equal(np.where(False, arr(hf), 0.0).asnumpy(), onp.zeros_like(hf))
+
+
+def test_scalar_operands_follow_the_default_float_switch():
+    c = arr(onp.array([True, False]))
+    prev = weft.util.set_np_default_dtype(True)  # npx.set_np(dtype=True)'s switch alone
+    try:
+        assert np.where(c, 3, 4).dtype == onp.float64
+        assert np.where(c, arr(onp.array([True, True])), 0).dtype == onp.float64
+    finally:
+        weft.util.set_np_default_dtype(prev)
+    if not prev:
+        assert np.where(c, 3, 4).dtype == onp.float32
 
 
 @pytest.mark.parametrize("shapes", [((2, 1), (1, 3), ()), ((3,), (2, 3), (2, 1)), ((4, 1, 2), (3, 1), (1,)),
