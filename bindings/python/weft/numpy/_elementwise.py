@@ -11,7 +11,7 @@ import numpy as onp
 from ..base import ArgumentTypeError, DTypeError
 from ..ndarray.ndarray import NDArray
 from ._array import _invoke
-from .nonzeros import flatnonzero, nonzero
+from .nonzeros import nonzero
 from ._promotion import default_float_dtype, is_bool, is_float, result_dtype
 from ._ufunc_core import (broadcast_shape, cast, check_array, check_operand, expand_to, float_input, name_of,
                           scalar_array, scalar_text, write_out)
@@ -167,8 +167,6 @@ def where(condition, x=None, y=None):
         if not isinstance(condition, NDArray):
             raise ArgumentTypeError("where: argument 'condition' must be a weft.np.ndarray when x and y are "
                                     "not given, got %s" % type(condition).__name__)
-        if condition.ndim == 0:
-            return (flatnonzero(condition),)
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("where: either both or neither of x and y should be given")
