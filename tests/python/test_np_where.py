@@ -83,9 +83,13 @@ def test_scalar_operands_take_mxnets_dtypes():
     r = np.where(arr(c), 3, 4)
     assert r.dtype == onp.float32
     onp.testing.assert_array_equal(r.asnumpy().ravel(), [4, 3, 3, 3, 4, 4])
-    r = np.where(arr(c), arr(c), 1)  # a bool array with a scalar: the default float type
-    assert r.dtype == onp.float32
-    onp.testing.assert_array_equal(r.asnumpy().ravel(), [1, 1, 1, 1, 1, 1])
+    hb = onp.array([[True, False, True], [False, True, False]])
+    r = np.where(arr(c), arr(hb), 2.5)  # a bool array: the scalar as a bool
+    assert r.dtype == onp.bool_
+    onp.testing.assert_array_equal(r.asnumpy().ravel(), [True, False, True, False, True, True])
+    r = np.where(arr(c), arr(onp.arange(6, dtype="uint8").reshape(2, 3)), -1)  # wraps as a C cast
+    assert r.dtype == onp.uint8
+    onp.testing.assert_array_equal(r.asnumpy().ravel(), [255, 1, 2, 3, 255, 255])
     r = np.where(arr(c), arr(hx.astype("float16")), 1e5)  # out of float16's range: inf
     assert r.dtype == onp.float16
     onp.testing.assert_array_equal(r.asnumpy().ravel(), [onp.inf, 2, 3, 4, onp.inf, onp.inf])
@@ -100,7 +104,7 @@ def test_scalar_operands_follow_the_default_float_switch():
     prev = weft.util.set_np_default_dtype(True)  # npx.set_np(dtype=True)'s switch alone
     try:
         assert np.where(c, 3, 4).dtype == onp.float64
-        assert np.where(c, arr(onp.array([True, True])), 0).dtype == onp.float64
+        assert np.where(c, arr(onp.array([1, 2], dtype="int32")), 0.5).dtype == onp.int32
     finally:
         weft.util.set_np_default_dtype(prev)
     if not prev:

@@ -156,8 +156,9 @@ def where(condition, x=None, y=None):
     different dtypes; NumPy promotes). A Python scalar takes MXNet 1.9.1's
     ``_npi_where_lscalar``/``_rscalar``/``_scalar2`` dtypes, which differ from
     NumPy's: with an array the result has the array's dtype (the scalar is cast
-    to it: ``where(c, int32_array, 2.5)`` writes 2), or the default float type
-    for a bool array; two scalars give the default float type.
+    to it as a C cast does: ``where(c, int32_array, 2.5)`` writes 2, a bool
+    array takes any nonzero scalar as True); two scalars give the default
+    float type.
 
     ``where(condition)`` alone is ``nonzero(condition)``, as in MXNet 1.9.1 and
     NumPy: a tuple of ``condition.ndim`` int64 index arrays. As in MXNet 1.9.1
@@ -178,7 +179,6 @@ def where(condition, x=None, y=None):
         dt = result_dtype(name_of(x), name_of(y))
     elif isinstance(x, NDArray) or isinstance(y, NDArray):
         dt = name_of(x if isinstance(x, NDArray) else y)
-        dt = default_float_dtype() if is_bool(dt) else dt
     else:
         dt = default_float_dtype()
     ctx = arrays[0].context if arrays else None
