@@ -12,7 +12,9 @@ front end (target: weft.np / weft.nd <= 1.10 in every case). Cases:
                pick, backward, and SGD by hand (``w -= lr * w.grad``); milliseconds per 50 steps.
 
 Columns ("sides"): weft-nd (the reference of every ratio), weft-np, mxnet-nd, mxnet-np,
-numpy (the element-wise cases only: it has no autograd) and torch. The code of each case is
+numpy (the element-wise cases only: it has no autograd) and torch; with --baseline DIR also
+weft-np@base, weft.np imported from another checkout's bindings/python (same libweft), so a
+change to the np front end gets its before/after ratios from one run. The code of each case is
 written once over a small adapter per side (Note [One loop, every front end]). MXNet and
 PyTorch run under their own interpreters (benchmarks/frameworks.py: --mxnet-python /
 --torch-python, else $WEFT_MXNET_PYTHON / $WEFT_TORCH_PYTHON); a side whose interpreter
@@ -29,6 +31,7 @@ engine worker and one BLAS thread it is the truer measure on a loaded machine).
 
     PYTHONPATH=bindings/python python benchmarks/np_vs_nd.py [--rounds 5] [--iters 2000]
         [--mxnet-python /tmp/venv-mx/bin/python] [--torch-python /tmp/venv-torch/bin/python]
+        [--baseline /path/to/other/checkout/bindings/python]
 
 Note [One loop, every front end]
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -233,6 +236,9 @@ def _spawn(side, args):
     fw = _framework(side)
     env = fw_env.child_env(fw, OMP_NUM_THREADS=t, OPENBLAS_NUM_THREADS=t, MKL_NUM_THREADS=t,
                            WEFT_CPU_WORKER_NTHREADS="1", MXNET_CPU_WORKER_NTHREADS="1")
+    if side.endswith("@base"):  # the same side over another checkout's Python binding (--baseline)
+        env["PYTHONPATH"] = os.path.abspath(args.baseline)
+        side = side[:-len("@base")]
     cmd = [fw_env.python_for(fw, args), os.path.abspath(__file__), "--child", "--side", side,
            "--threads", t, "--iters", str(args.iters), "--reps", str(args.reps), "--cases"] + args.cases
     res = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=1200)
@@ -249,6 +255,9 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--sides", nargs="+", default=SIDES)
     ap.add_argument("--cases", nargs="+", default=CASES, choices=CASES)
+    ap.add_argument("--baseline", default=None, metavar="DIR",
+                    help="another checkout's bindings/python: adds the side weft-np@base, weft.np run from "
+                         "there in the same rounds (a before/after figure from one run)")
     ap.add_argument("--child", action="store_true")
     ap.add_argument("--side", default=None)
     fw_env.add_options(ap)
@@ -261,6 +270,10 @@ def main():
           "axpb %d iterations x %d timings, mlp %d steps x %d timings" % (
               args.threads, args.rounds, args.iters, args.reps, STEPS, args.reps))
     sides = ["weft-nd"]
+    if args.baseline:
+        if not os.path.isdir(os.path.join(args.baseline, "weft")):
+            raise SystemExit("--baseline %s: no weft package there" % args.baseline)
+        args.sides = list(args.sides) + ["weft-np@base"]
     for side in args.sides:
         if side == "weft-nd":
             continue
@@ -280,20 +293,23 @@ def main():
         print("  round %d done" % (r + 1), file=sys.stderr, flush=True)
     for side in sides:
         print("%-9s %s" % (side, infos[side]))
+    width = {s: max(11, len(s) + 2) for s in sides}  # weft-np@base is wider than the usual names
+    rwidth = {s: max(22, len(s) + 15) for s in sides}
     for k, clock in enumerate(("wall-clock", "CPU")):
         print("%s time (median over rounds; ratios: median of the per-round ratios, range)" % clock)
-        print("%-11s" % "case" + "".join("%11s" % s for s in sides) + "".join(
-            "%22s" % ("%s/nd (range)" % s) for s in sides[1:]) + "   target weft-np/nd")
+        print("%-11s" % "case" + "".join("%*s" % (width[s], s) for s in sides) + "".join(
+            "%*s" % (rwidth[s], "%s/nd (range)" % s) for s in sides[1:]) + "   target weft-np/nd")
         for case in args.cases:
             unit, scale = ("us/iter", 1e6) if case.startswith("axpb") else ("ms/50 steps", 1e3)
             line = "%-11s" % case
             for side in sides:
                 vals = [r[side][case][k] for r in rounds if case in r[side]]
-                line += "%11.2f" % (statistics.median(vals) * scale) if vals else "%11s" % "-"
+                line += "%*.2f" % (width[side], statistics.median(vals) * scale) if vals else \
+                    "%*s" % (width[side], "-")
             for side in sides[1:]:
                 ratios = sorted(r[side][case][k] / r["weft-nd"][case][k] for r in rounds if case in r[side])
-                line += "%8.3f %6.3f-%-6.3f" % (statistics.median(ratios), ratios[0], ratios[-1]) if ratios \
-                    else "%22s" % "-"
+                line += "%*.3f %6.3f-%-6.3f" % (rwidth[side] - 14, statistics.median(ratios), ratios[0], ratios[-1]) \
+                    if ratios else "%*s" % (rwidth[side], "-")
             print(line + "   <= 1.10  (%s)" % unit)
 
 

@@ -159,6 +159,11 @@ constexpr OpNameAlias kNumpyModeAliases[] = {
     {"_npi_eye", "_eye"},
     {"_np_zeros_like", "zeros_like"},
     {"_np_ones_like", "ones_like"},
+    // weft.np calls these through a legacy op (np.diag, np.flip, np.linalg.cholesky);
+    // MXNet registers its own op with the same kernel, input and parameters (exact)
+    {"_np_diag", "diag"},
+    {"_npi_cholesky", "_linalg_potrf"},
+    {"_npi_flip", "reverse"},
 };
 
 }  // namespace

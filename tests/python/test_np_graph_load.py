@@ -6,6 +6,7 @@ import json
 import numpy as onp
 
 import weft
+from weft.ndarray.op_call import _call
 
 
 def _graph(op, attrs, n_inputs, n_outputs=1):
@@ -50,3 +51,38 @@ def test_mxnet_written_dynamic_shape_graphs_load():
     assert uniq.list_outputs() == ["node_output", "node_index", "node_counts"]
     both = weft.sym.load_json(_graph("_npi_bincount", {"minlength": "3", "has_weights": "True"}, 2))
     assert both.list_arguments() == ["in0", "in1"]
+
+
+def test_mxnet_names_of_ops_weft_np_calls_under_legacy_names():
+    # _np_diag, _npi_flip and _npi_cholesky are MXNet's own registrations of the diag, reverse
+    # and potrf kernels (core/op/np_op_names.cc); graphs naming them load and compute NumPy's values
+    v = onp.array([1.0, -2.0, 3.0], onp.float32)
+    m = onp.arange(12, dtype=onp.float32).reshape(3, 4)
+    onp.testing.assert_array_equal(_run("_np_diag", {"k": "1"}, v), onp.diag(v, k=1))
+    onp.testing.assert_array_equal(_run("_np_diag", {"k": "-1"}, m), onp.diag(m, k=-1))
+    onp.testing.assert_array_equal(_run("_np_diag", {}, m), onp.diag(m))
+    t = onp.arange(24, dtype=onp.float32).reshape(2, 3, 4)
+    onp.testing.assert_array_equal(_run("_npi_flip", {"axis": "(0, 2)"}, t), onp.flip(t, axis=(0, 2)))
+    onp.testing.assert_array_equal(_run("_npi_flip", {"axis": "(-1,)"}, t), onp.flip(t, axis=-1))
+    onp.testing.assert_array_equal(_run("_npi_flip", {"axis": "1"}, t), onp.flip(t, axis=1))
+    a = onp.array([[4.0, 2.0, 0.4], [2.0, 5.0, 1.0], [0.4, 1.0, 3.0]])
+    batch = onp.stack([a, a * 2 + onp.eye(3)])
+    for attrs in ({}, {"lower": "True"}):
+        onp.testing.assert_allclose(_run("_npi_cholesky", attrs, batch), onp.linalg.cholesky(batch), rtol=1e-12)
+    onp.testing.assert_allclose(_run("_npi_cholesky", {"lower": "False"}, a), onp.linalg.cholesky(a).T, rtol=1e-12)
+
+
+def test_mxnet_names_of_legacy_ops_differentiate_as_those():
+    a = onp.array([[4.0, 2.0], [2.0, 3.0]])
+    x = weft.nd.array(a, dtype="float64")
+    x.attach_grad()
+    with weft.autograd.record():
+        y = weft.nd.sum(_call("_npi_cholesky", [x]))
+    y.backward()
+    z = weft.nd.array(a, dtype="float64")
+    z.attach_grad()
+    with weft.autograd.record():
+        w = weft.nd.sum(_call("_linalg_potrf", [z]))
+    w.backward()
+    assert onp.abs(x.grad.asnumpy()).sum() > 0
+    onp.testing.assert_array_equal(x.grad.asnumpy(), z.grad.asnumpy())

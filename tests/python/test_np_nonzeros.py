@@ -52,9 +52,16 @@ def test_flatnonzero_of_0d():
     assert np.flatnonzero(_np(onp.float32(0.0))).shape == (0,)
 
 
+def test_nonzero_of_0d_counts_one_element():
+    # as in MXNet 1.9.1 and NumPy 1.x (NumPy 2 raises)
+    for v, want in ((1.0, [0]), (0.0, [])):
+        got = np.nonzero(_np(onp.float32(v)))
+        assert len(got) == 1 and got[0].dtype == onp.int64
+        onp.testing.assert_array_equal(got[0].asnumpy(), want)
+        onp.testing.assert_array_equal(_np(onp.float32(v)).nonzero()[0].asnumpy(), want)
+
+
 def test_nonzero_bad_input():
-    with pytest.raises(ValueError, match="nonzero: argument 'a' is 0-d"):
-        np.nonzero(_np(onp.float32(1.0)))
     with pytest.raises(ValueError, match=r"_npx_nonzero: input 'x' must be at least one dimensional"):
         npx.nonzero(_np(onp.float32(1.0)))
     with pytest.raises(TypeError, match="nonzero: argument 'a' must be a weft.np.ndarray, got list"):

@@ -7,6 +7,7 @@ import operator
 import numpy as onp
 import pytest
 
+import weft
 from weft import np
 from weft.base import h_dtype
 from weft.ndarray import axpy
@@ -106,3 +107,31 @@ def test_sgd_update_is_fused():
         w -= 0.5 * g
     assert axpy.fused_count() == before + 1
     onp.testing.assert_array_equal(w.asnumpy(), w0 - onp.float32(0.5) * g0)
+
+
+@pytest.mark.skipif(not axpy.ENABLED, reason="this interpreter's reference counts do not tell a temporary "
+                    "operand from a named one, so the legacy path turns fusion off too")
+def test_fusion_is_tried_first_but_never_fuses_what_it_must_not():
+    # The np in-place dunder asks the core to fuse before anything else; the core declines under
+    # autograd recording, for a non-float32 w and for a w of another shape, and the general rules apply.
+    from test_axpy_fusion import _Hold  # pylint: disable=import-outside-toplevel  (a sibling test module)
+    g0 = onp.arange(8.0, dtype=onp.float32)
+    cases = []
+    before = axpy.fused_count()
+    with _Hold(g0) as held:
+        g = held.as_np_ndarray()
+        w = np.array(onp.ones(8, onp.float32), dtype="float32")
+        w.attach_grad()
+        with weft.autograd.record():
+            w -= 0.5 * g  # recorded: the old value is copied (Note [In-place operators under autograd])
+        cases.append((w, onp.ones(8, onp.float32) - onp.float32(0.5) * g0, onp.float32))
+        w64 = np.array(onp.ones(8), dtype="float64")
+        w64 -= 0.5 * g  # float64 -= float32: NumPy's in-place rule keeps float64
+        cases.append((w64, onp.ones(8) - (onp.float32(0.5) * g0).astype(onp.float64), onp.float64))
+        w2 = np.array(onp.ones((3, 8), onp.float32), dtype="float32")
+        w2 -= 0.5 * g  # broadcast in place
+        cases.append((w2, onp.ones((3, 8), onp.float32) - onp.float32(0.5) * g0, onp.float32))
+    assert axpy.fused_count() == before
+    for got, want, dtype in cases:
+        assert got.dtype == dtype and got.shape == want.shape
+        onp.testing.assert_array_equal(got.asnumpy(), want)

@@ -17,9 +17,9 @@ An op's outputs are fresh ``NDArray`` objects made by ``op_call.invoke``;
 object layout is the same), which costs no extra C call.
 """
 # pylint: disable=protected-access,invalid-name
-from ..base import ArgumentTypeError, check_call, ffi, lib
+from ..base import ArgumentTypeError, check_call, ffi, invoke1, invoke2, lib
 from ..ndarray.ndarray import NDArray, _new_obj
-from ..ndarray.op_call import _call
+from ..ndarray.op_call import _call, _fail, _op
 from ..ndarray.serialization import _save_bytes, _unpickle
 
 __all__ = ["ndarray"]
@@ -151,4 +151,38 @@ def _invoke(opname, inputs, out=None, **attrs):
     if out is not None:
         return res
     return _np(res)
+
+
+def _invoke_default(opname, x, y=None, shape=None, _cls=ndarray, _new=_new_obj):
+    """Registry op `opname` (one output, every parameter at the op's default) on
+    ndarray x (and y) with one cffi call; the output is an ndarray of x's dtype
+    and, when given, `shape`. Note [Default-parameter calls]."""
+    h = invoke1(_op(opname), x.handle, 0, b"") if y is None else invoke2(_op(opname), x.handle, y.handle, 0, b"")
+    if not h:
+        _fail(opname)
+    o = _new(_cls)
+    o.handle = h
+    if shape is not None:
+        o._shape = shape
+    try:
+        o._dflag = x._dflag
+    except AttributeError:  # x's dtype not read yet: the output's is read when asked for
+        pass
+    return o
+
+
+# Note [Default-parameter calls]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A training step calls npx.relu, npx.log_softmax, npx.pick, unary minus ... once
+# per layer per step, nearly always with every parameter at its default. Through
+# _invoke each call checks its inputs in Python, formats every attribute as text
+# (pick's axis, mode, keepdims), has the core parse that text again, and returns
+# an output whose shape and dtype cost a C call each when next read: together
+# 1.2 to 1.6 times nd's cost per call, and 1.3 times nd's front-end time per step
+# of benchmarks/np_vs_nd.py's MLP.
+# When the caller passed only defaults and ndarray inputs, the op's own
+# defaults are MXNet's (each caller says which it relies on), so no attribute
+# needs sending: the call goes straight to the core, and the output gets the
+# shape and dtype the caller knows. Errors are the core's, raised as _invoke
+# raises them.
 

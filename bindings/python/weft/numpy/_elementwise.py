@@ -8,10 +8,11 @@ square and reciprocal keep the input dtype as MXNet's ``_npi_*`` kernels do.
 # pylint: disable=redefined-builtin,invalid-name
 import numpy as onp
 
-from ..base import DTypeError
+from ..base import ArgumentTypeError, DTypeError
 from ..ndarray.ndarray import NDArray
 from ._array import _invoke
-from ._promotion import is_bool, is_float, result_dtype, scalar_result_dtype
+from .nonzeros import nonzero
+from ._promotion import default_float_dtype, is_bool, is_float, result_dtype
 from ._ufunc_core import (broadcast_shape, cast, check_array, check_operand, expand_to, float_input, name_of,
                           scalar_array, scalar_text, write_out)
 from ._ufunc_core import check_ufunc_kwargs as _no_kwargs
@@ -149,11 +150,25 @@ def clip(a, a_min, a_max, out=None):
 
 
 def where(condition, x=None, y=None):
-    """Elements of x where condition is true, else of y, with broadcasting and
-    MXNet's promotion of x and y; ``where(condition)`` alone is ``nonzero``
-    (helper npops's function), not implemented here."""
+    """Elements of x where condition is true, else of y, with broadcasting.
+
+    Two arrays x and y take their promoted dtype (MXNet 1.9.1 refuses two
+    different dtypes; NumPy promotes). A Python scalar takes MXNet 1.9.1's
+    ``_npi_where_lscalar``/``_rscalar``/``_scalar2`` dtypes, which differ from
+    NumPy's: with an array the result has the array's dtype (the scalar is cast
+    to it as a C cast does: ``where(c, int32_array, 2.5)`` writes 2, a bool
+    array takes any nonzero scalar as True); two scalars give the default
+    float type.
+
+    ``where(condition)`` alone is ``nonzero(condition)``, as in MXNet 1.9.1 and
+    NumPy: a tuple of ``condition.ndim`` int64 index arrays. As in MXNet 1.9.1
+    (and NumPy 1.x), a 0-d condition counts as one element: ``(array([0]),)``
+    when it is true, an empty index array when not."""
     if x is None and y is None:
-        raise TypeError("where: the one-argument form is np.nonzero(condition); give x and y")
+        if not isinstance(condition, NDArray):
+            raise ArgumentTypeError("where: argument 'condition' must be a weft.np.ndarray when x and y are "
+                                    "not given, got %s" % type(condition).__name__)
+        return nonzero(condition)
     if x is None or y is None:
         raise ValueError("where: either both or neither of x and y should be given")
     check_operand("where", "condition", condition)
@@ -162,19 +177,25 @@ def where(condition, x=None, y=None):
     arrays = [v for v in (condition, x, y) if isinstance(v, NDArray)]
     if isinstance(x, NDArray) and isinstance(y, NDArray):
         dt = result_dtype(name_of(x), name_of(y))
-    elif isinstance(x, NDArray):
-        dt = scalar_result_dtype(name_of(x), y)
-    elif isinstance(y, NDArray):
-        dt = scalar_result_dtype(name_of(y), x)
+    elif isinstance(x, NDArray) or isinstance(y, NDArray):
+        dt = name_of(x if isinstance(x, NDArray) else y)
     else:
-        dt = result_dtype(name_of(scalar_array(x)), name_of(scalar_array(y)))
+        dt = default_float_dtype()
     ctx = arrays[0].context if arrays else None
     c = condition if isinstance(condition, NDArray) else scalar_array(bool(condition), ctx)
-    xa = cast(x, dt) if isinstance(x, NDArray) else scalar_array(x, ctx, dt)
-    ya = cast(y, dt) if isinstance(y, NDArray) else scalar_array(y, ctx, dt)
+    xa = cast(x, dt) if isinstance(x, NDArray) else _scalar_in(x, ctx, dt)
+    ya = cast(y, dt) if isinstance(y, NDArray) else _scalar_in(y, ctx, dt)
     shape = broadcast_shape("where", c.shape, xa.shape, ya.shape)
     c, xa, ya = (expand_to(v, shape) for v in (c, xa, ya))
     return _invoke("where", [cast(c, dt), xa, ya])
+
+
+def _scalar_in(v, ctx, dt):
+    """Python scalar v as a 0-d array of dtype dt, converted as a C cast does
+    (2.5 -> 2 for an int type, out of range -> inf for a float type), as
+    MXNet's scalar where kernels convert it."""
+    with onp.errstate(over="ignore", invalid="ignore"):
+        return scalar_array(onp.array(v).astype(dt).item(), ctx, dt)
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):

@@ -54,7 +54,7 @@ from ..ndarray.op_call import _fail, _op, has_op
 from . import _arithmetic as _ar
 from . import _elementwise as _el
 from . import _products as _pr
-from ._array import _invoke, ndarray
+from ._array import _invoke, _invoke_default, ndarray
 from ._ufunc_core import broadcast_shape, is_py_scalar, write_out
 
 __all__ = []
@@ -154,16 +154,20 @@ def _inplace_fast(names, general):
 
     def op(self, other, _fl=_FLOATS, _cls=ndarray, _nd=NDArray, _temp=axpy.is_temporary, _fuse=axpy.fuse,
            _rec=_is_recording):
+        t = other.__class__
+        # The fusion first: the core fuses only a float32 multiply that is still pending, has
+        # w's shape and was pushed while autograd did not record (Note [In-place axpy fusion]),
+        # so it needs no check here, and each Python step taken before it gives the engine
+        # time to start the multiply, which then cannot be fused.
+        if kind is not None and (t is _cls or t is _nd) and _temp(other, kind) and _fuse(self, other, kind):
+            return self
         if _rec():  # Note [In-place operators under autograd]
             return general(self, other)
-        t = other.__class__
         if t is _cls or t is _nd:
             f = self._dtype_flag
             if f in _fl and f == other._dtype_flag:
                 s = _fast_shape(self)
                 if s is not None and s == other.shape:
-                    if kind is not None and _temp(other, kind) and _fuse(self, other, kind):
-                        return self
                     rc = into2(same, self.handle, other.handle, self.handle, 0, b"")
                     if rc:
                         raise error_for(rc)
@@ -177,6 +181,13 @@ def _inplace_fast(names, general):
                 return self
         return general(self, other)
     return op
+
+
+def _neg(self, _fl=_FLOATS, _cls=ndarray):
+    """-self; a float ndarray goes straight to the op (Note [Default-parameter calls] in _array.py)."""
+    if self.__class__ is _cls and self._dtype_flag in _fl:
+        return _invoke_default("negative", self, shape=self.shape)
+    return _el.negative(self)
 
 
 def _install():
@@ -196,7 +207,7 @@ def _install():
         else NotImplemented
     ndarray.__rmatmul__ = lambda self, other: _pr.matmul(other, self) if isinstance(other, NDArray) \
         else NotImplemented
-    ndarray.__neg__ = lambda self: _el.negative(self)
+    ndarray.__neg__ = _neg
     ndarray.__pos__ = lambda self: _el.positive(self)
     ndarray.__abs__ = lambda self: _el.absolute(self)
     ndarray.__invert__ = lambda self: _el.invert(self)

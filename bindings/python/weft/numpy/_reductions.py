@@ -19,7 +19,7 @@ import builtins
 
 import numpy as onp
 
-from ..base import DTypeError, invoke1
+from ..base import DTypeError, error_for, ffi, invoke1, lib
 from ..dtypes import FLAG_TO_NAME
 from ..ndarray.ndarray import _new_obj
 from ..ndarray.op_call import _fail, _op
@@ -32,6 +32,7 @@ __all__ = ["sum", "prod", "product", "max", "min", "amax", "amin", "mean", "std"
 
 # The dtype flags of the float types, on which the fast paths below need no promotion.
 _FLOAT_FLAGS = frozenset(f for f, n in FLAG_TO_NAME.items() if n in ("float16", "float32", "float64"))
+_NO_DIMS = ffi.new("int64_t[1]")  # the (unread) dims of a 0-d shape
 
 AxisError = getattr(getattr(onp, "exceptions", onp), "AxisError", None) or onp.AxisError
 
@@ -132,7 +133,7 @@ def _float_dtype(a, dtype):
     return name if is_float(name) else default_float_dtype()
 
 
-def _mean_all_fast(a, _cls=ndarray, _fl=_FLOAT_FLAGS, _new=_new_obj):
+def _mean_all_fast(a, _cls=ndarray, _fl=_FLOAT_FLAGS, _new=_new_obj, _cnew=ffi.new, _reshape=lib.weft_ndarray_reshape):
     """mean(a) over every axis of a non-empty float ndarray with one cffi call
     and a 0-d view, or None: a loss's mean runs on every training step."""
     if a.__class__ is not _cls:
@@ -148,7 +149,13 @@ def _mean_all_fast(a, _cls=ndarray, _fl=_FLOAT_FLAGS, _new=_new_obj):
         _fail("mean")
     o = _new(_cls)
     o.handle, o._dflag = h, f
-    return _np(o._view(()))
+    view = _cnew("weft_ndarray**")
+    rc = _reshape(h, _NO_DIMS, 0, view)  # the op's (1,) as the 0-d result, a view (no copy)
+    if rc:
+        raise error_for(rc)
+    r = _new(_cls)
+    r.handle, r._shape, r._dflag = view[0], (), f
+    return r
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False):

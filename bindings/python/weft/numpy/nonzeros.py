@@ -21,11 +21,12 @@ def nonzero(a):
     """The indices of the nonzero elements of ``a``: a tuple of ``a.ndim``
     int64 arrays, one per dimension (NumPy's ``numpy.nonzero``).
 
-    A 0-d ``a`` raises ValueError, as in NumPy 2 (NumPy 1.x deprecated it)."""
+    A 0-d ``a`` counts as one element, as in MXNet 1.9.1 (checked there) and
+    NumPy 1.x: ``(array([0]),)`` when it is nonzero, one empty index array when
+    not (NumPy 2 raises ValueError instead)."""
     _array_arg("nonzero", a)
     if a.ndim == 0:
-        raise ValueError("nonzero: argument 'a' is 0-d; calling nonzero on 0-d arrays is not allowed "
-                         "(use np.atleast_1d(a) first)")
+        return (flatnonzero(a),)
     rows = _invoke("_npx_nonzero", [a])  # (N, ndim)
     cols = _invoke("transpose", [rows])  # (ndim, N)
     if a.ndim == 1:

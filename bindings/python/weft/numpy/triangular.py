@@ -36,5 +36,5 @@ def tril(m, k=0):
     if m.size == 0:
         return zeros_of(m.shape, name_of(m), m.context)
     rows, cols = m.shape[-2:]
-    zero = False if name_of(m) == "bool" else 0  # a Python int would promote bool to int64
+    zero = zeros_of((), name_of(m), m.context)  # an array of m's dtype: a scalar would take where's scalar dtypes
     return where(from_host(onp.tri(rows, cols, k, dtype=bool), m), m, zero)

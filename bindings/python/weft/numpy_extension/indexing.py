@@ -3,7 +3,7 @@ gather_nd, one_hot, arange_like, shape_array (legacy ops with np arrays in and
 out; Note [npx operators over the legacy registry] in nn.py)."""
 # pylint: disable=invalid-name,redefined-builtin
 from ..ndarray.ndarray import NDArray
-from ..numpy._array import _invoke
+from ..numpy._array import _invoke, _invoke_default, ndarray
 
 __all__ = ["slice", "pick", "topk", "gather_nd", "one_hot", "arange_like", "shape_array"]
 
@@ -26,6 +26,16 @@ def slice(data, begin, end, step=None, out=None, name=None):  # pylint: disable=
 def pick(data, index, axis=-1, mode="clip", keepdims=False, out=None, name=None):  # pylint: disable=unused-argument
     """``npx.pick``: data[..., index[...], ...] along axis (mode 'clip' or 'wrap'
     for out-of-range indices)."""
+    if (axis == -1 and mode == "clip" and not keepdims and out is None and data.__class__ is ndarray
+            and index.__class__ is ndarray):
+        # Note [Default-parameter calls] (weft.numpy._array): the op's defaults are
+        # axis=-1, mode='clip', keepdims=False; the output is data's shape without the last
+        # axis when data has two or more (1-D data gives what the op says: read, not assumed).
+        try:
+            shape = data._shape[:-1] if len(data._shape) > 1 else None  # pylint: disable=protected-access
+        except AttributeError:
+            shape = None
+        return _invoke_default("pick", data, index, shape=shape)
     return _invoke("pick", [_need(data, "data", "pick"), _need(index, "index", "pick")], out=out,
                    axis=axis, mode=mode, keepdims=keepdims)
 

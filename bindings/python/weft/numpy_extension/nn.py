@@ -17,7 +17,7 @@ are never returned.
 """
 # pylint: disable=invalid-name,redefined-outer-name,too-many-arguments
 from ..ndarray.ndarray import NDArray
-from ..numpy._array import _invoke
+from ..numpy._array import _invoke, _invoke_default, ndarray
 
 __all__ = ["activation", "relu", "sigmoid", "leaky_relu", "softmax", "log_softmax", "convolution",
            "deconvolution", "fully_connected", "pooling", "batch_norm", "layer_norm", "dropout", "embedding",
@@ -28,6 +28,14 @@ def _need(x, name, func):
     if not isinstance(x, NDArray):
         raise TypeError("%s: %s must be an array, got %s" % (func, name, type(x).__name__))
     return x
+
+
+def _known_shape(x):
+    """x's shape when already read (the output of a shape-keeping op has it), else None."""
+    try:
+        return x._shape  # pylint: disable=protected-access
+    except AttributeError:
+        return None
 
 
 def _opt(attrs):
@@ -42,11 +50,15 @@ def activation(data, act_type="relu", out=None, name=None):  # pylint: disable=u
 
 def relu(data, out=None, name=None):  # pylint: disable=unused-argument
     """``npx.relu``: max(data, 0)."""
+    if out is None and data.__class__ is ndarray:  # Note [Default-parameter calls] (weft.numpy._array)
+        return _invoke_default("relu", data, shape=_known_shape(data))
     return _invoke("relu", [_need(data, "data", "relu")], out=out)
 
 
 def sigmoid(data, out=None, name=None):  # pylint: disable=unused-argument
     """``npx.sigmoid``: 1 / (1 + exp(-data))."""
+    if out is None and data.__class__ is ndarray:  # Note [Default-parameter calls] (weft.numpy._array)
+        return _invoke_default("sigmoid", data, shape=_known_shape(data))
     return _invoke("sigmoid", [_need(data, "data", "sigmoid")], out=out)
 
 
@@ -80,6 +92,10 @@ def _length_for(data, length, axis):
 
 
 def _softmax(opname, func, data, axis, length, temperature, use_length, dtype, out):
+    if (axis == -1 and temperature is None and not use_length and dtype is None and out is None
+            and data.__class__ is ndarray):
+        # Note [Default-parameter calls] (weft.numpy._array): the op's axis defaults to -1.
+        return _invoke_default(opname, data, shape=_known_shape(data))
     _need(data, "data", func)
     attrs = _opt({"axis": axis, "temperature": temperature, "dtype": dtype})
     if not use_length:
