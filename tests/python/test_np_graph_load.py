@@ -55,7 +55,7 @@ def test_mxnet_written_dynamic_shape_graphs_load():
 
 def test_mxnet_names_of_ops_weft_np_calls_under_legacy_names():
     # _np_diag, _npi_flip and _npi_cholesky are MXNet's own registrations of the diag, reverse
-    # and potrf kernels (core/op/np_op_names.cc); graphs naming them load and compute NumPy's values
+    # and potrf kernels (core/opdef/np_op_names.cc); graphs naming them load and compute NumPy's values
     v = onp.array([1.0, -2.0, 3.0], onp.float32)
     m = onp.arange(12, dtype=onp.float32).reshape(3, 4)
     onp.testing.assert_array_equal(_run("_np_diag", {"k": "1"}, v), onp.diag(v, k=1))
