@@ -144,10 +144,13 @@ def test_dtype_and_seed():
     onp.testing.assert_array_equal(a, b)
 
 
-def test_number_parameters_without_size_give_shape_1():
-    # Note [Traced samplers]: NumPy's 0-d draw is (1,) in a graph.
-    assert _draw(lambda F, x: F.np.random.uniform()).shape == (1,)
-    assert _draw(lambda F, x: F.np.random.randint(3)).shape == (1,)
+def test_number_parameters_without_size_give_a_0d_draw():
+    # Note [Traced samplers]: as NumPy, size None (or ()) with number parameters is one 0-d draw.
+    for fn in (lambda F, x: F.np.random.uniform(), lambda F, x: F.np.random.normal(size=()),
+               lambda F, x: F.np.random.randint(3), lambda F, x: F.np.random.choice(4),
+               lambda F, x: F.np.random.gamma(2.0), lambda F, x: F.np.random.exponential()):
+        assert _draw(fn).shape == ()
+    assert 0 <= int(_draw(lambda F, x: F.np.random.randint(3))) < 3
 
 
 def test_names_match_mxnet_and_write_mxnet_operators():
@@ -156,7 +159,7 @@ def test_names_match_mxnet_and_write_mxnet_operators():
     mxnet_has = {"_random_uniform", "_random_normal", "_random_exponential", "_random_gamma", "_random_randint",
                  "_random_uniform_like", "_random_normal_like", "_random_exponential_like", "_sample_gamma",
                  "_sample_multinomial", "_shuffle", "_npi_arange", "slice_axis", "Reshape", "take", "_npx_cast",
-                 "zeros_like", "ones_like", "_npi_zeros", "_npi_add", "_npi_add_scalar", "_npi_subtract",
+                 "zeros_like", "ones_like", "_npi_zeros", "_np_reshape", "_npi_add", "_npi_add_scalar", "_npi_subtract",
                  "_npi_subtract_scalar", "_npi_rsubtract_scalar", "_npi_multiply", "_npi_multiply_scalar",
                  "_npi_true_divide", "_npi_true_divide_scalar", "_npi_rtrue_divide_scalar", "_npi_power",
                  "_npi_power_scalar", "_npi_exp", "_npi_log", "_npi_sqrt", "_npi_negative", "broadcast_to",
@@ -166,7 +169,7 @@ def test_names_match_mxnet_and_write_mxnet_operators():
     outs = [r.uniform(size=(2,)), r.uniform(a, b), r.normal(a, 2.0), r.normal(size=(2,)), r.rand(2),
             r.randint(5, size=(3,)), r.exponential(a), r.gamma(a), r.gamma(2.0, a, size=(2,)), r.gamma(a, size=(3,)),
             r.beta(a, b), r.chisquare(a), r.lognormal(a), r.logistic(a), r.gumbel(a), r.rayleigh(a), r.weibull(a),
-            r.pareto(a), r.power(a), r.weibull(2.0), r.choice(5, size=(2,)), r.choice(5, size=(2,), replace=False),
+            r.pareto(a), r.power(a), r.weibull(2.0), r.uniform(), r.randint(3), r.choice(5, size=(2,)), r.choice(5, size=(2,), replace=False),
             r.choice(a, size=(2,)), r.choice(3, p=a), r.multivariate_normal(a, b, size=(3,)), r.shuffle(a)]
     ops = set()
     for o in outs:

@@ -119,14 +119,14 @@ del _name, _op
 
 # ---- reductions (legacy operators: Note [NumPy-semantics symbols]) ---------------------------------------
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):  # pylint: disable=unused-argument
-    """Sum over axis (None: all, giving shape (1,) in a graph). dtype and initial are MXNet's
+    """Sum over axis (None: all, a 0-d result). dtype and initial are MXNet's
     and not supported in a traced graph."""
     _no_extra("sum", dtype=dtype, initial=initial)
     return reduce("sum", "sum", a, axis, keepdims)
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False):  # pylint: disable=unused-argument
-    """Mean over axis (None: all, giving shape (1,) in a graph)."""
+    """Mean over axis (None: all, a 0-d result)."""
     _no_extra("mean", dtype=dtype)
     return reduce("mean", "mean", a, axis, keepdims)
 

@@ -2,9 +2,10 @@
 over the operators ``weft.np.linalg`` uses (each also registered by MXNet 1.9.1, so
 an export loads there).
 
-A traced symbol has no shape: a 2-d input's per-matrix result (det, slogdet, a full
-norm) has shape (1,) in a graph where ``weft.np`` gives a 0-d array (Note
-[NumPy-semantics symbols]). MXNet's ``tensorinv`` and ``tensorsolve`` reshape by
+A traced symbol has no shape: a 2-d input's per-matrix result (det, slogdet) has
+shape (1,) in a graph where ``weft.np`` gives a 0-d array (whether the input is one
+matrix or a stack is unknown at trace time; Note [NumPy-semantics symbols]); a
+norm over every axis (axis=None) is 0-d. MXNet's ``tensorinv`` and ``tensorsolve`` reshape by
 the input's shape and are not provided here."""
 # pylint: disable=invalid-name
 import numbers
@@ -130,8 +131,10 @@ def norm(x, ord=None, axis=None, keepdims=False):  # pylint: disable=redefined-b
         axes = None
     keep = bool(keepdims)
     if ord is None or (ord == "fro" and (axes is None or len(axes) == 2)):
-        return np_op("norm", x, ord=2, keepdims=keep) if axes is None \
-            else np_op("norm", x, ord=2, axis=axes, keepdims=keep)
+        if axes is not None:
+            return np_op("norm", x, ord=2, axis=axes, keepdims=keep)
+        out = np_op("norm", x, ord=2, keepdims=keep)  # every axis: 0-d (Note [0-d results in a traced graph])
+        return out if keep else np_op("_np_reshape", out, newshape=())
     if ord == "fro":
         raise ValueError("norm: invalid norm order 'fro' for vectors")
     if axes is None or len(axes) != 1:

@@ -12,8 +12,8 @@ shifted with broadcasting operators. The output shape is ``size`` when given
 (symbol parameters broadcast against the draw, so they must broadcast to size,
 as in NumPy); without size it is the symbol parameters' broadcast shape (Note
 [Broadcasting in a traced graph]: symbol parameters share one dtype), and for
-number parameters alone (1,), where NumPy gives a 0-d array (no Weft operator
-yields 0-d in a graph: Note [NumPy-semantics symbols]).
+number parameters alone a 0-d array, as in NumPy (a draw of shape (1,)
+reshaped by ``_np_reshape``: Note [0-d results in a traced graph]).
 Draws are float32 unless dtype says otherwise (float64 under
 ``npx.set_np(dtype=True)``).
 
@@ -43,9 +43,7 @@ def _size(size, fname):
     for d in shape:
         if not isinstance(d, numbers.Integral) or isinstance(d, bool) or d < 0:
             raise ValueError("%s: size must hold non-negative ints, got %r" % (fname, d))
-    # () is NumPy's 0-d draw; a graph holds no 0-d array, so it is (1,) like size=None
-    # with number parameters (Note [Traced samplers]).
-    return tuple(int(d) for d in shape) or (1,)
+    return tuple(int(d) for d in shape)
 
 
 def _float_dtype(dtype, fname):
@@ -69,10 +67,15 @@ def _params(fname, **given):
     return syms
 
 
+def _scalar(sym, size):
+    """sym, a draw of shape (1,), as a 0-d array when size asks for one (None or ())."""
+    return np_op("_np_reshape", sym, newshape=()) if not size else sym
+
+
 def _draw(sampler, size, syms, dtype, **params):
     """A draw of sampler (``_random_<sampler>``) of the output shape (Note [Traced samplers])."""
     if size is not None or not syms:
-        return np_op("_random_" + sampler, shape=size if size is not None else (1,), dtype=dtype, **params)
+        return _scalar(np_op("_random_" + sampler, shape=size or (1,), dtype=dtype, **params), size)
     like = np_op("_random_%s_like" % sampler, _carrier(*syms), **params)
     return np_op("_npx_cast", like, dtype=dtype)
 
@@ -210,7 +213,7 @@ def gamma(shape, scale=1.0, size=None, dtype=None, ctx=None, out=None):  # pylin
         return _affine(_draw("gamma", size, syms, dtype, alpha=shape, beta=1.0), scale, 0)
     # _sample_gamma draws one value per element of alpha: alpha takes the output shape first
     # (size's, or the parameters' broadcast shape; same dtype as the draw, Note [Traced samplers]).
-    full = np_op("_npi_zeros", shape=size, dtype=dtype) if size is not None else _carrier(*syms)
+    full = np_op("_npi_zeros", shape=size, dtype=dtype) if size else _carrier(*syms)
     alpha = binary(f, "add", shape, full)
     out = np_op("_sample_gamma", alpha, np_op("ones_like", alpha), dtype=dtype)
     return _affine(out, scale, 0)
@@ -247,8 +250,7 @@ def randint(low, high=None, size=None, dtype=None, ctx=None, out=None):  # pylin
     if name not in ("int32", "int64"):
         raise TypeError("randint: dtype must be int32 or int64, got %s" % name)
     size = _size(size, f)
-    return np_op("_random_randint", low=int(low), high=int(high), shape=size if size is not None else (1,),
-                 dtype=name)
+    return _scalar(np_op("_random_randint", low=int(low), high=int(high), shape=size or (1,), dtype=name), size)
 
 
 def _count(size):
@@ -265,7 +267,7 @@ def choice(a, size=None, replace=True, p=None, ctx=None, out=None):  # pylint: d
     other replace=False cases raise NotImplementedError in a traced graph."""
     f = "choice"
     size = _size(size, f)
-    shape = size if size is not None else (1,)
+    shape = size or (1,)
     if isinstance(a, Symbol):
         if not replace:
             raise NotImplementedError("choice: replace=False needs the int population size in a traced graph")
@@ -293,7 +295,7 @@ def choice(a, size=None, replace=True, p=None, ctx=None, out=None):  # pylint: d
         idx = np_op("Reshape", np_op("slice_axis", perm, axis=0, begin=0, end=_count(shape)), shape=shape)
     else:
         idx = np_op("_random_randint", low=0, high=n, shape=shape, dtype="int64")
-    return idx if isinstance(a, numbers.Integral) else np_op("take", a, idx)
+    return _scalar(idx if isinstance(a, numbers.Integral) else np_op("take", a, idx), size)
 
 
 def multivariate_normal(mean, cov, size=None, check_valid=None, tol=None):  # pylint: disable=unused-argument
