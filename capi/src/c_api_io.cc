@@ -36,17 +36,29 @@ void Publish(std::vector<NDArray>* arrs, std::vector<std::string>* names, int* n
 extern "C" {
 
 int weft_ndarray_save(const char* fname, int n, weft_ndarray* const* arrays, const char* const* keys) {
+  return weft_ndarray_save_ex(fname, n, arrays, keys, 0);
+}
+
+int weft_ndarray_save_to_buffer(int n, weft_ndarray* const* arrays, const char* const* keys, const char** buf,
+                                size_t* size) {
+  return weft_ndarray_save_to_buffer_ex(n, arrays, keys, 0, buf, size);
+}
+
+// Note [V3 records in NumPy-shape mode] (core/ndarray/ndarray_io.cc): the
+// bindings own the np-shape flag and pass it here.
+int weft_ndarray_save_ex(const char* fname, int n, weft_ndarray* const* arrays, const char* const* keys,
+                         int np_shape) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(fname);
   std::vector<NDArray> arrs;
   std::vector<std::string> names;
   Collect(n, arrays, keys, &arrs, &names);
-  SaveNDArraysToFile(fname, arrs, names);
+  SaveNDArraysToFile(fname, arrs, names, np_shape != 0);
   WEFT_API_END();
 }
 
-int weft_ndarray_save_to_buffer(int n, weft_ndarray* const* arrays, const char* const* keys, const char** buf,
-                                size_t* size) {
+int weft_ndarray_save_to_buffer_ex(int n, weft_ndarray* const* arrays, const char* const* keys, int np_shape,
+                                   const char** buf, size_t* size) {
   WEFT_API_BEGIN();
   WEFT_CHECK_ARG(buf);
   WEFT_CHECK_ARG(size);
@@ -55,7 +67,7 @@ int weft_ndarray_save_to_buffer(int n, weft_ndarray* const* arrays, const char* 
   Collect(n, arrays, keys, &arrs, &names);
   auto& s = capi::Scratch();
   s.str.clear();
-  SaveNDArrays(arrs, names, &s.str);
+  SaveNDArrays(arrs, names, &s.str, np_shape != 0);
   *buf = s.str.data();
   *size = s.str.size();
   WEFT_API_END();

@@ -3,22 +3,21 @@
 // A graph MXNet 1.9.1 exported in NumPy mode names most operators by aliases
 // Weft registers (Note [NumPy-mode op names] in core/opdef/np_op_names.cc), but
 // a few take parameters no Weft operator has: np.concatenate's `axis`, the
-// reductions' `dtype` and `initial`, np.reshape's `newshape` and npx.reshape's
-// own codes. The loader reads those nodes as the legacy operator that computes
-// them (the node is then spelled with the legacy name, which MXNet also loads),
-// translating the attributes:
+// reductions' `dtype` and `initial`, and npx.reshape's own codes. The loader
+// reads those nodes as the legacy operator that computes them (the node is
+// then spelled with the legacy name, which MXNet also loads), translating the
+// attributes:
 //   _npi_concatenate(axis)                -> Concat(dim)
 //   _np_sum/_npi_mean/_np_max/_np_min/_np_prod(axis, keepdims)
 //                                         -> sum/mean/max/min/prod
-//   _np_reshape(newshape)                 -> Reshape(shape)
 //   _npx_reshape(newshape, reverse)       -> Reshape(shape, reverse), codes
 //                                            -2/-4/-5/-6 as 0/-2/-3/-4
 // Refused with an error naming the node's attribute: concatenate with
 // axis=None (a flattening), a reduction with a dtype or initial value or
-// axis=() (NumPy: reduce nothing; legacy: everything), a zero in np.reshape's
-// newshape (NumPy: a zero-size axis; legacy: copy the axis) and npx.reshape's
-// -3. A full reduction gives shape (1,) here where MXNet gives a 0-d array
-// (the legacy operators' rule; Note [NumPy-semantics symbols]).
+// axis=() (NumPy: reduce nothing; legacy: everything) and npx.reshape's -3.
+// A full reduction gives shape (1,) here where MXNet gives a 0-d array (the
+// legacy operators' rule; Note [NumPy-semantics symbols]). _np_reshape is a
+// Weft operator (core/op/shape/np_reshape.cc) and loads as itself.
 #include "core/graph/np_json_nodes.h"
 
 #include <cstdlib>
@@ -99,18 +98,13 @@ bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, 
     *legacy = "Concat";
     return true;
   }
-  if (op == "_np_reshape" || op == "_npx_reshape") {
+  if (op == "_npx_reshape") {
     WEFT_CHECK(attrs->count("newshape"), kIO) << op << ": attribute 'newshape' is required";
     auto order = attrs->find("order");
     WEFT_CHECK(order == attrs->end() || order->second == "C", kIO)
         << op << ": attribute 'order' = '" << order->second << "' is not supported (only 'C')";
     std::vector<long long> shape = ReadInts(op, "newshape", (*attrs)["newshape"]);
     for (long long& d : shape) {
-      if (op == "_np_reshape") {
-        WEFT_CHECK(d > 0 || d == -1, kIO) << op << ": attribute 'newshape' = '" << (*attrs)["newshape"]
-            << "': only positive sizes and -1 can be read (0 is a zero-size axis in NumPy)";
-        continue;
-      }
       // Note [NumPy-mode nodes read as legacy ones]: npx.reshape's codes as the legacy Reshape's
       static const std::map<long long, long long> kCodes = {{-2, 0}, {-4, -2}, {-5, -3}, {-6, -4}};
       auto code = kCodes.find(d);

@@ -18,12 +18,24 @@
 //    Context::CPU() and gpu ones on a machine without GPUs. The device id is
 //    still range-checked, but never used: a file naming cpu(0)..cpu(999) made
 //    one engine worker pool per id (a thousand threads from a 36 KB file).
-//  * Saving writes V2 records (what mx.nd.save writes). V2 cannot express a 0-d
+//  * Saving writes V2 records (what mx.nd.save writes outside NumPy-shape mode:
+//    Note [V3 records in NumPy-shape mode]). V2 cannot express a 0-d
 //    array (ndim 0 means none) nor a zero-size one (dim 0 means unknown), so
 //    those are written as V3 records, which MXNet reads in np-shape mode.
 //  * bool data is normalised to 0/1 on load so no invalid bool ever exists.
 //  * Like MXNet, the reserved header word is not checked and bytes after the
 //    last name are ignored.
+//
+// Note [V3 records in NumPy-shape mode]
+//  MXNet 1.9.1's NDArray::Save writes every record as V3 while np-shape
+//  semantics are on (Imperative::is_np_shape), and its NDArray::Load refuses a
+//  V2 record in that mode ("ndarray was not saved in np shape semantics"). So a
+//  NumPy-mode export() whose parameters were V2 did not load in MXNet's NumPy
+//  mode. The np-shape flag lives in the bindings (Python's thread state), so it
+//  comes in as the np_shape argument: true writes V3 for every record, as
+//  MXNet does, and refuses a none array as MXNet does ("only allow serializing
+//  ndarray of default storage type in np shape semantics"); false keeps the
+//  choices above, byte for byte.
 #include "core/ndarray/ndarray_io.h"
 
 #include <cerrno>
@@ -198,7 +210,10 @@ void Put(std::string* out, T v) {
   out->append(reinterpret_cast<const char*>(&v), sizeof(T));
 }
 
-void WriteRecord(const NDArray& a, size_t index, std::string* out) {
+void WriteRecord(const NDArray& a, size_t index, bool np_shape, std::string* out) {
+  WEFT_CHECK(!(np_shape && a.is_none()), kInvalidArgument)
+      << "save: array " << index << " is none (no shape, no data); MXNet 1.9.1 cannot save one in "
+      << "NumPy-shape mode either (Note [V3 records in NumPy-shape mode])";
   if (a.is_none()) {
     // As MXNet 1.9.1's NDArray::Save: V2 magic, storage type -1 (undefined),
     // a shape of ndim 0, nothing else.
@@ -208,8 +223,9 @@ void WriteRecord(const NDArray& a, size_t index, std::string* out) {
     return;
   }
   const Shape& s = a.shape();
-  // Note [NDArray file choices]: V2 unless the shape needs V3.
-  bool v3 = s.ndim() == 0 || s.Size() == 0;
+  // Note [NDArray file choices]: V2 unless the shape needs V3, or NumPy-shape
+  // mode asks for V3 (Note [V3 records in NumPy-shape mode]).
+  bool v3 = np_shape || s.ndim() == 0 || s.Size() == 0;
   Put<uint32_t>(out, v3 ? kV3Magic : kV2Magic);
   Put<int32_t>(out, 0);  // dense storage
   Put<int32_t>(out, s.ndim());
@@ -233,7 +249,7 @@ void PutString(std::string* out, const std::string& s) {
 }  // namespace
 
 void SaveNDArrays(const std::vector<NDArray>& arrays, const std::vector<std::string>& keys,
-                  std::string* out) {
+                  std::string* out, bool np_shape) {
   CheckHost();
   WEFT_CHECK(keys.empty() || keys.size() == arrays.size(), kInvalidArgument)
       << "cannot save " << arrays.size() << " arrays with " << keys.size()
@@ -242,7 +258,7 @@ void SaveNDArrays(const std::vector<NDArray>& arrays, const std::vector<std::str
   Put<uint64_t>(&buf, kListMagic);
   Put<uint64_t>(&buf, 0);
   Put<uint64_t>(&buf, arrays.size());
-  for (size_t i = 0; i < arrays.size(); ++i) WriteRecord(arrays[i], i, &buf);
+  for (size_t i = 0; i < arrays.size(); ++i) WriteRecord(arrays[i], i, np_shape, &buf);
   Put<uint64_t>(&buf, keys.size());
   for (const auto& k : keys) PutString(&buf, k);
   out->swap(buf);
@@ -291,9 +307,9 @@ void LoadNDArrays(const char* data, size_t size, const std::string& source,
 }
 
 void SaveNDArraysToFile(const std::string& path, const std::vector<NDArray>& arrays,
-                        const std::vector<std::string>& keys) {
+                        const std::vector<std::string>& keys, bool np_shape) {
   std::string buf;
-  SaveNDArrays(arrays, keys, &buf);
+  SaveNDArrays(arrays, keys, &buf, np_shape);
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   WEFT_CHECK(f.is_open(), kIO) << "cannot open '" << path << "' for writing: "
                                << std::strerror(errno);

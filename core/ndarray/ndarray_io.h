@@ -10,9 +10,11 @@ namespace weft {
 
 // Serialises arrays (waiting for pending writes). keys empty: a list file;
 // otherwise keys.size() must equal arrays.size() (a dict). Throws kInvalidArgument
-// for a none array or a size mismatch.
+// for a size mismatch. np_shape: write every record as V3, as MXNet does in
+// NumPy-shape mode (Note [V3 records in NumPy-shape mode]; a none array then
+// throws kInvalidArgument); false writes V2 where the shape allows it.
 void SaveNDArrays(const std::vector<NDArray>& arrays, const std::vector<std::string>& keys,
-                  std::string* out);
+                  std::string* out, bool np_shape = false);
 // Parses a whole file held in memory. `source` names the file in error messages.
 // Arrays are created on cpu(0) (the record's device is kept only if it is a
 // CPU device that exists). Any truncation, bad magic, bad dtype flag, absurd
@@ -22,7 +24,7 @@ void LoadNDArrays(const char* data, size_t size, const std::string& source,
                   std::vector<NDArray>* arrays, std::vector<std::string>* keys);
 // File helpers (kIO naming the path when it cannot be opened/read/written).
 void SaveNDArraysToFile(const std::string& path, const std::vector<NDArray>& arrays,
-                        const std::vector<std::string>& keys);
+                        const std::vector<std::string>& keys, bool np_shape = false);
 void LoadNDArraysFromFile(const std::string& path, std::vector<NDArray>* arrays,
                           std::vector<std::string>* keys);
 

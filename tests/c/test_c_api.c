@@ -103,6 +103,20 @@ static void test_basics(void) {
     weft_ndarray_free(loaded[0]);
   }
   EXPECT(weft_ndarray_load_from_buffer(copy, size - 3, &n, &loaded, &nkeys, &lkeys) == WEFT_ERR_IO);
+
+  /* NumPy-shape mode: the same bytes but for the record's magic, V3 (0xF993FACA) for V2. */
+  const char* npbuf = NULL;
+  size_t npsize = 0;
+  EXPECT(weft_ndarray_save_to_buffer_ex(1, arrs, names, 1, &npbuf, &npsize) == WEFT_OK && npsize == size);
+  if (npsize == size) {
+    uint32_t v2 = 0, v3 = 0;
+    memcpy(&v2, copy + 24, 4);
+    memcpy(&v3, npbuf + 24, 4);
+    EXPECT(v2 == 0xF993FAC9u && v3 == 0xF993FACAu);
+    EXPECT(memcmp(npbuf, copy, 24) == 0 && memcmp(npbuf + 28, copy + 28, size - 28) == 0);
+  }
+  EXPECT(weft_ndarray_save_to_buffer_ex(1, arrs, names, 0, &npbuf, &npsize) == WEFT_OK && npsize == size
+         && memcmp(npbuf, copy, size) == 0);
   free(copy);
 
   weft_storage_stats st;

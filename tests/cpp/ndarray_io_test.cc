@@ -295,6 +295,43 @@ TEST(NDArrayIOTest, NoneArraysSaveAsMXNetWritesThem) {
   ExpectIOError(bad.s, {"record 0", "storage type -1", "only a none array"});
 }
 
+// Note [V3 records in NumPy-shape mode]: with np_shape every record is V3 (the
+// V2 layout with the V3 magic), a none array is refused as MXNet refuses it,
+// and without it the bytes are what they were (V2).
+TEST(NDArrayIOTest, NumpyShapeModeWritesV3Records) {
+  NDArray a(Shape{2, 3}, Context::CPU(0), DType::kFloat32);
+  const std::vector<float> v = {0.f, 1.f, 2.f, 3.f, 4.f, 5.f};
+  a.SyncCopyFromHost(v.data(), v.size() * sizeof(float));
+  Bytes want;
+  want.header(1);
+  want.put<uint32_t>(0xF993FACA).put<int32_t>(0).put<int32_t>(2).put<int64_t>(2).put<int64_t>(3);
+  want.put<int32_t>(1).put<int32_t>(0).put<int32_t>(0);
+  for (float f : v) want.put<float>(f);
+  want.put<uint64_t>(0);
+  std::string np_bytes, legacy_bytes;
+  SaveNDArrays({a}, {}, &np_bytes, /*np_shape=*/true);
+  EXPECT_TRUE(np_bytes == want.s);
+  SaveNDArrays({a}, {}, &legacy_bytes);
+  std::string v2 = want.s;
+  const uint32_t v2_magic = 0xF993FAC9;
+  std::memcpy(&v2[24], &v2_magic, 4);  // the record's magic follows the 24-byte list header
+  EXPECT_TRUE(legacy_bytes == v2);
+  std::vector<NDArray> got;
+  std::vector<std::string> keys;
+  Load(np_bytes, &got, &keys);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].shape(), (Shape{2, 3}));
+  EXPECT_TRUE(HostBytes(got[0]) == HostBytes(a));
+  std::string out;
+  try {
+    SaveNDArrays({a, NDArray()}, {}, &out, /*np_shape=*/true);
+    ADD_FAILURE() << "a none array saved in NumPy-shape mode";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::kInvalidArgument) << e.what();
+    EXPECT_NE(std::string(e.what()).find("array 1 is none"), std::string::npos) << e.what();
+  }
+}
+
 TEST(NDArrayIOTest, MalformedInputsAreIOErrors) {
   const float f[6] = {};
   auto one = [&](Bytes rec) {

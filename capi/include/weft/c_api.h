@@ -596,6 +596,16 @@ WEFT_API int weft_symbol_place_inputs(const weft_symbol* sym, enum weft_dev_type
 WEFT_API int weft_thread_budget(int* usable_cpus, int* cpu_workers, int* kernel_threads, int* blas_threads,
                                 const char** cpu_workers_from, const char** kernel_threads_from,
                                 const char** blas_threads_from, const char** wait_policy);
+/* ---- save in NumPy-shape mode ------------------------------------------ */
+/* weft_ndarray_save / weft_ndarray_save_to_buffer with MXNet's np-shape flag:
+ * np_shape nonzero writes every record as V3, as MXNet 1.9.1's NDArray::Save
+ * does while NumPy-shape semantics are on (its loader then refuses V2 records),
+ * and fails with WEFT_ERR_INVALID_ARGUMENT for a none array as MXNet does;
+ * np_shape 0 writes exactly what weft_ndarray_save writes. */
+WEFT_API int weft_ndarray_save_ex(const char* fname, int n, weft_ndarray* const* arrays, const char* const* keys,
+                                  int np_shape);
+WEFT_API int weft_ndarray_save_to_buffer_ex(int n, weft_ndarray* const* arrays, const char* const* keys,
+                                            int np_shape, const char** buf, size_t* size);
 /* WEFT-CDEF-END */
 
 #ifdef __cplusplus

@@ -1,6 +1,6 @@
 """Cases of the layout ops that are one strided copy (core/op/shape/view_plan.h:
 tile, repeat, reverse, SwapAxis, depth_to_space, space_to_depth, diag,
-slice_like, Crop and their backward ops), reshape_like, shape_array,
+slice_like, Crop and their backward ops), reshape_like, _np_reshape, shape_array,
 size_array, and the sort family (core/op/sort: topk, sort, argsort,
 _backward_topk). References are NumPy, written from MXNet 1.9.1's documented
 semantics (depth_to_space/space_to_depth in MXNet's DCR layout; topk's indices
@@ -209,6 +209,14 @@ CASES["reshape_like"] = [
       name="partial"),
     C(ins(rand((2, 3, 4), I32, -9, 9), rand((6, 5))), lambda a, b: a.reshape(6, 4), lhs_begin=0, lhs_end=-1,
       rhs_begin=0, rhs_end=1, name="negative_end_int32"),
+]
+# _np_reshape: NumPy's reshape (core/op/shape/np_reshape.cc): -1 once, 0 a zero-size axis, () a 0-d array.
+CASES["_np_reshape"] = [
+    C(rand((2, 3, 4)), lambda x: x.reshape(4, -1), newshape=(4, -1), name="infer"),
+    C(rand((1,), F64), lambda x: x.reshape(()), newshape=(), name="to_0d"),
+    C(rand((1, 1), I32, -9, 9), lambda x: x.reshape(()), newshape=(), name="to_0d_int32"),
+    C(rand((0, 3)), lambda x: x.reshape(3, 0), newshape=(3, 0), name="zero_size"),
+    C(rand((6,), I64, -9, 9), lambda x: x.reshape(-1, 2), newshape=(-1, 2), name="int64"),
 ]
 CASES["shape_array"] = [
     C(rand((2, 3, 4)), lambda x: np.array(x.shape, I64), name="3d"),

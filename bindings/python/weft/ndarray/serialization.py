@@ -1,9 +1,14 @@
 """Saving and loading NDArrays in MXNet 1.x's .params format (files and bytes;
-also what pickling an NDArray uses)."""
+also what pickling an NDArray uses).
+
+Saving consults ``util.is_np_shape()`` as MXNet's NDArray::Save does: in NumPy-shape
+mode every record is written as V3, the only kind MXNet 1.9.1 loads in that mode
+(Note [V3 records in NumPy-shape mode] in core/ndarray/ndarray_io.cc)."""
 # pylint: disable=invalid-name
 import os
 
 from ..base import ArgumentTypeError, check_call, check_str, ffi, lib
+from ..util import is_np_shape
 from .ndarray_class import NDArray, _wrap
 
 _NULL = ffi.NULL
@@ -44,10 +49,11 @@ def _c_lists(arrays, keys):
 
 
 def save(fname, data):
-    """Saves an NDArray, a list or a dict (str -> NDArray) in MXNet's .params format."""
+    """Saves an NDArray, a list or a dict (str -> NDArray) in MXNet's .params format
+    (V3 records while NumPy-shape semantics are on, as MXNet writes them)."""
     arrays, keys = _arrays_and_keys(data, "save")
     handles, ckeys, keep = _c_lists(arrays, keys)
-    check_call(lib.weft_ndarray_save(os.fsencode(fname), len(arrays), handles, ckeys))
+    check_call(lib.weft_ndarray_save_ex(os.fsencode(fname), len(arrays), handles, ckeys, int(is_np_shape())))
     del keep
 
 
@@ -55,7 +61,7 @@ def _save_bytes(arrays, keys=None):
     handles, ckeys, keep = _c_lists(arrays, keys)
     buf = ffi.new("const char**")
     size = ffi.new("size_t*")
-    check_call(lib.weft_ndarray_save_to_buffer(len(arrays), handles, ckeys, buf, size))
+    check_call(lib.weft_ndarray_save_to_buffer_ex(len(arrays), handles, ckeys, int(is_np_shape()), buf, size))
     del keep
     return bytes(ffi.buffer(buf[0], size[0]))
 

@@ -8,6 +8,8 @@ NumPy mode. Each composes MXNet's NumPy-mode operators over ``_Symbol``s
 import numbers
 
 from ..symbol import Symbol
+from . import linalg, random
+from ._broadcasting import matmul, where
 from ._symbol import (_Symbol, as_legacy_symbol, as_np_symbol, binary, check_axes, check_newshape, comparison,
                       is_scalar, np_op, reduce)
 
@@ -18,7 +20,8 @@ __all__ = ["_Symbol", "add", "subtract", "multiply", "divide", "true_divide", "m
            "fix", "degrees", "radians", "sum", "mean", "max", "min", "amax", "amin", "prod", "reshape",
            "transpose", "swapaxes", "expand_dims", "squeeze", "concatenate", "stack", "split", "broadcast_to",
            "tile", "clip", "copy", "zeros_like", "ones_like", "zeros", "ones", "full", "arange", "eye", "dot",
-           "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "as_np_symbol", "as_legacy_symbol"]
+           "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "as_np_symbol", "as_legacy_symbol",
+           "where", "matmul", "linalg", "random"]
 
 
 def _sym(fname, arg, x):
@@ -116,14 +119,14 @@ del _name, _op
 
 # ---- reductions (legacy operators: Note [NumPy-semantics symbols]) ---------------------------------------
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):  # pylint: disable=unused-argument
-    """Sum over axis (None: all, giving shape (1,) in a graph). dtype and initial are MXNet's
+    """Sum over axis (None: all, a 0-d result). dtype and initial are MXNet's
     and not supported in a traced graph."""
     _no_extra("sum", dtype=dtype, initial=initial)
     return reduce("sum", "sum", a, axis, keepdims)
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False):  # pylint: disable=unused-argument
-    """Mean over axis (None: all, giving shape (1,) in a graph)."""
+    """Mean over axis (None: all, a 0-d result)."""
     _no_extra("mean", dtype=dtype)
     return reduce("mean", "mean", a, axis, keepdims)
 

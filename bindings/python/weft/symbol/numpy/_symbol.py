@@ -21,10 +21,12 @@ Operators with no NumPy-mode alias keep their legacy name (``Reshape``,
 ``sum``, ``Concat``); MXNet loads those in NumPy mode too.
 
 What a traced graph cannot do as the arrays do: it has no shapes or dtypes at
-trace time, so a full reduction (``axis=None``) gives shape ``(1,)`` where
-``weft.np`` gives a 0-d array (no Weft operator yields a 0-d result; the
-imperative path views its output instead), and mixed dtypes are not promoted
-(the operators keep their inputs' dtype).
+trace time. A full reduction (``axis=None``) is followed by
+``_np_reshape(newshape=())``, so it gives a 0-d result as in MXNet (Note [0-d
+results in a traced graph] in core/op/shape/np_reshape.cc); but an explicit
+axis tuple naming every axis still gives ``(1,)`` (the legacy reductions' rule:
+the rank is unknown at trace time). Mixed dtypes are not promoted (the
+operators keep their inputs' dtype).
 """
 # pylint: disable=protected-access,invalid-name
 import numbers
@@ -119,12 +121,13 @@ def check_axes(fname, arg, axes):
 
 
 def reduce(opname, fname, a, axis, keepdims):
-    """A NumPy reduction over the legacy operator (Note [NumPy-semantics symbols]: a full
-    reduction keeps shape (1,)); axis=() reduces nothing."""
+    """A NumPy reduction over the legacy operator; axis=None without keepdims gives a 0-d
+    result (Note [NumPy-semantics symbols]); axis=() reduces nothing."""
     if not isinstance(a, Symbol):
         raise TypeError("%s: a must be a Symbol, got %s" % (fname, type(a).__name__))
     if axis is None:
-        return np_op(opname, a, keepdims=bool(keepdims))
+        out = np_op(opname, a, keepdims=bool(keepdims))
+        return out if keepdims else np_op("_np_reshape", out, newshape=())
     axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     check_axes(fname, "axis", axes)
     if not axes:

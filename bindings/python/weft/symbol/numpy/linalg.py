@@ -1,0 +1,148 @@
+"""``weft.sym.np.linalg``: MXNet 1.9.1's ``mx.sym.np.linalg`` for a traced graph,
+over the operators ``weft.np.linalg`` uses (each also registered by MXNet 1.9.1, so
+an export loads there).
+
+A traced symbol has no shape: a 2-d input's per-matrix result (det, slogdet) has
+shape (1,) in a graph where ``weft.np`` gives a 0-d array (whether the input is one
+matrix or a stack is unknown at trace time; Note [NumPy-semantics symbols]); a
+norm over every axis (axis=None) is 0-d. MXNet's ``tensorinv`` and ``tensorsolve`` reshape by
+the input's shape and are not provided here."""
+# pylint: disable=invalid-name
+import numbers
+
+from ..symbol import Symbol
+from ._symbol import binary, check_axes, np_op
+
+__all__ = ["cholesky", "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "norm", "pinv", "slogdet", "solve",
+           "svd"]
+
+
+def _sym(fname, arg, x):
+    if not isinstance(x, Symbol):
+        raise TypeError("%s: %s must be a Symbol in a traced graph, got %s" % (fname, arg, type(x).__name__))
+    return x
+
+
+def _swap(x):
+    """The last two axes swapped (a matrix transpose over any batch axes)."""
+    return np_op("_npi_swapaxes", x, dim1=-2, dim2=-1)
+
+
+def cholesky(a):
+    """Lower Cholesky factor L of a (..., M, M) symmetric positive-definite array
+    (``_linalg_potrf``, lower)."""
+    return np_op("_linalg_potrf", _sym("cholesky", "a", a), lower=True)
+
+
+def inv(a):
+    """Inverse of a (..., M, M) (``_linalg_inverse``, MXNet's ``_npi_inv``)."""
+    return np_op("_linalg_inverse", _sym("inv", "a", a))
+
+
+def det(a):
+    """Determinant of a (..., M, M): shape (...), (1,) for one matrix in a graph."""
+    return np_op("_linalg_det", _sym("det", "a", a))
+
+
+def slogdet(a):
+    """(sign, logabsdet) of a (..., M, M), det = sign * exp(logabsdet)."""
+    out = np_op("_linalg_slogdet", _sym("slogdet", "a", a))
+    return out[0], out[1]
+
+
+def solve(a, b):
+    """x with a @ x = b: a (..., M, M), b (..., M, K) or (..., M) (``_npi_solve``; as
+    MXNet 1.9.1, equal leading axes, no broadcasting)."""
+    return np_op("_npi_solve", _sym("solve", "a", a), _sym("solve", "b", b))
+
+
+def svd(a):
+    """MXNet 1.9.1's ``(ut, l, v)`` of a (..., M, N): a = ut @ diag(l) @ v (``_npi_svd``)."""
+    out = np_op("_npi_svd", _sym("svd", "a", a))
+    return out[0], out[1], out[2]
+
+
+def eig(a):
+    """(w, v) of a general a (..., M, M), real eigenvalues only (``_npi_eig``)."""
+    out = np_op("_npi_eig", _sym("eig", "a", a))
+    return out[0], out[1]
+
+
+def eigvals(a):
+    """Eigenvalues (..., M) of a general a (..., M, M) (``_npi_eigvals``)."""
+    return np_op("_npi_eigvals", _sym("eigvals", "a", a))
+
+
+def _syevd(fname, a, UPLO):
+    UPLO = UPLO.upper() if isinstance(UPLO, str) else UPLO  # NumPy takes 'l'/'u' too
+    if UPLO not in ("L", "U"):
+        raise ValueError("%s: UPLO must be 'L' or 'U', got %r" % (fname, UPLO))
+    a = _sym(fname, "a", a)
+    # _linalg_syevd reads the lower triangle; the upper one is the lower of a^T.
+    return np_op("_linalg_syevd", a if UPLO == "L" else _swap(a))
+
+
+def eigh(a, UPLO="L"):
+    """(w, v) of a symmetric a (..., M, M): eigenvalues ascending, eigenvectors as the
+    columns of v (``_linalg_syevd``, whose rows are the eigenvectors)."""
+    out = _syevd("eigh", a, UPLO)
+    return out[1], _swap(out[0])
+
+
+def eigvalsh(a, UPLO="L"):
+    """Eigenvalues (ascending) of a symmetric a (..., M, M)."""
+    return _syevd("eigvalsh", a, UPLO)[1]
+
+
+def pinv(a, rcond=1e-15, hermitian=False):
+    """Moore-Penrose pseudo-inverse of a (..., M, N) from its SVD: singular values at
+    most rcond * the largest are dropped. rcond is a number in a traced graph;
+    hermitian=True is computed as the general case (the same result)."""
+    _sym("pinv", "a", a)
+    if not isinstance(rcond, numbers.Real) or isinstance(rcond, bool):
+        raise TypeError("pinv: rcond must be a number in a traced graph, got %s" % type(rcond).__name__)
+    if not isinstance(hermitian, (bool, int)):
+        raise TypeError("pinv: hermitian must be a bool, got %s" % type(hermitian).__name__)
+    ut, s, v = svd(a)
+    cutoff = binary("pinv", "multiply", np_op("max", s, axis=-1, keepdims=True), float(rcond))
+    keep = np_op("broadcast_greater", s, cutoff)
+    # keep / (s + 1 - keep): 1/s where kept, 0 elsewhere, never a division by zero.
+    sinv = np_op("elemwise_div", keep, np_op("elemwise_sub", binary("pinv", "add", s, 1.0), keep))
+    vs = binary("pinv", "multiply", v, np_op("expand_dims", sinv, axis=-1))  # rows of v scaled: (..., K, N)
+    return np_op("_linalg_gemm2", vs, ut, transpose_a=True, transpose_b=True)  # (..., N, M)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):  # pylint: disable=redefined-builtin
+    """Vector and Frobenius norms (the legacy ``norm`` operator; max/min of absolute
+    values for ord=inf/-inf over one axis).
+
+    ord None (2-norm of the flattened array or over axis, Frobenius over two axes),
+    'fro' (two axes or None), 1 or 2 (one axis) and inf/-inf (one axis). The matrix
+    norms ord=1, 2, inf, 'nuc' over two axes need an SVD or the axes' sizes and
+    raise NotImplementedError in a traced graph."""
+    _sym("norm", "x", x)
+    if axis is not None:
+        axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+        check_axes("norm", "axis", axes)
+        if len(axes) not in (1, 2):
+            raise ValueError("norm: improper number of dimensions to norm (axis=%r)" % (axis,))
+        axes = tuple(int(a) for a in axes)
+    else:
+        axes = None
+    keep = bool(keepdims)
+    if ord is None or (ord == "fro" and (axes is None or len(axes) == 2)):
+        if axes is not None:
+            return np_op("norm", x, ord=2, axis=axes, keepdims=keep)
+        out = np_op("norm", x, ord=2, keepdims=keep)  # every axis: 0-d (Note [0-d results in a traced graph])
+        return out if keep else np_op("_np_reshape", out, newshape=())
+    if ord == "fro":
+        raise ValueError("norm: invalid norm order 'fro' for vectors")
+    if axes is None or len(axes) != 1:
+        raise NotImplementedError("norm: ord=%r needs exactly one axis in a traced graph (matrix norms other than "
+                                  "'fro' are not available)" % (ord,))
+    if ord in (1, 2) and not isinstance(ord, bool):
+        return np_op("norm", x, ord=int(ord), axis=axes, keepdims=keep)
+    if ord in (float("inf"), float("-inf")):
+        return np_op("max" if ord > 0 else "min", np_op("_npi_absolute", x), axis=axes, keepdims=keep)
+    raise NotImplementedError("norm: ord=%r is not available in a traced graph (1, 2, inf, -inf over one axis)"
+                              % (ord,))
