@@ -20,7 +20,7 @@
 #include "core/op/axis_util.h"
 #include "core/op/common/copy_cpu.h"
 #include "core/op/elemwise/elemwise_gpu.h"
-#include "core/op/op_def.h"
+#include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 
 namespace weft {
