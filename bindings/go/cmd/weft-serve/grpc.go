@@ -123,13 +123,14 @@ func (g *grpcService) ServerReady(context.Context, *inferpb.ServerReadyRequest) 
 	return &inferpb.ServerReadyResponse{Ready: g.s.reg.ready()}, nil
 }
 
-// ModelReady is false for a model whose versions all failed to load (REST's
-// 503), NotFound for a name the folder does not have.
+// ModelReady is false where REST's ready endpoint answers 503 (a version that
+// failed to load) or 404 (no such model or version): tritonclient's HTTP
+// is_model_ready says False for both, and Triton's gRPC answers false too.
 func (g *grpcService) ModelReady(_ context.Context, req *inferpb.ModelReadyRequest) (*inferpb.ModelReadyResponse, error) {
 	m, err := g.s.reg.acquire(req.Name, req.Version)
 	if err != nil {
 		var le *lookupError
-		if errors.As(err, &le) && le.status == http.StatusServiceUnavailable {
+		if errors.As(err, &le) && (le.status == http.StatusServiceUnavailable || le.status == http.StatusNotFound) {
 			return &inferpb.ModelReadyResponse{Ready: false}, nil
 		}
 		return nil, grpcLookupError(err)
