@@ -32,6 +32,9 @@ import (
 )
 
 func main() {
+	// Note [OpenMP wait policy in weft-serve]; before the probe child's check,
+	// which inherits the variable.
+	reexecWithPassiveWait()
 	if len(os.Args) > 1 && os.Args[1] == probeArg { // a child the server started (Note [Load probe])
 		os.Exit(probeMain(os.Stdin, os.Stdout))
 	}
