@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
 
 	"weft.dev/weft/internal/inferpb"
@@ -37,10 +38,12 @@ type grpcService struct {
 }
 
 // newGRPCServer is the gRPC server of s: requests up to -max-body bytes,
+// connections idle for 2 minutes closed (as the HTTP server's IdleTimeout),
 // one log line per call (unless -quiet).
 func newGRPCServer(s *server) *grpc.Server {
 	limit := int(min(s.cfg.maxBody, 1<<31-1))
-	gs := grpc.NewServer(grpc.MaxRecvMsgSize(limit), grpc.UnaryInterceptor(s.grpcLog))
+	gs := grpc.NewServer(grpc.MaxRecvMsgSize(limit), grpc.UnaryInterceptor(s.grpcLog),
+		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: 2 * time.Minute}))
 	inferpb.RegisterGRPCInferenceServiceServer(gs, &grpcService{s: s})
 	return gs
 }
