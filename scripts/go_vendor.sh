@@ -39,7 +39,8 @@ golang.org/x/text v0.7.0 1.17"
 # The packages weft-serve and its tests import; go list adds what they import.
 roots="google.golang.org/grpc google.golang.org/grpc/codes google.golang.org/grpc/status
   google.golang.org/grpc/keepalive google.golang.org/grpc/test/bufconn
-  google.golang.org/protobuf/reflect/protoreflect google.golang.org/protobuf/runtime/protoimpl"
+  google.golang.org/protobuf/reflect/protoreflect google.golang.org/protobuf/runtime/protoimpl
+  google.golang.org/protobuf/proto"
 vendor=bindings/go/vendor
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
