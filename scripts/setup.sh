@@ -19,6 +19,12 @@ PKGS="$PKGS clang-14 libclang-rt-14-dev libomp-14-dev"
 PKGS="$PKGS libjpeg-dev libpng-dev"
 # HMAC-SHA256 authentication of the parameter server's messages (Note [PS authentication]): libcrypto.
 PKGS="$PKGS libssl-dev"
+# weft-serve's gRPC API (bindings/go, Note [Vendoring Debian's gRPC] in scripts/go_vendor.sh):
+# gRPC-Go and protobuf-go as Go sources (the 1.5 golang/protobuf named, as gRPC needs it, not the
+# 1.3 apt would pick for the alternative), and protoc with its Go plugins, with which
+# scripts/test_go.sh checks the committed generated code.
+PKGS="$PKGS golang-google-grpc-dev golang-google-protobuf-dev golang-github-golang-protobuf-1-5-dev
+      protobuf-compiler protoc-gen-go protoc-gen-go-grpc"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -40,9 +46,10 @@ python3 -m pip install -q --disable-pip-version-check "scipy-openblas32>=0.3.27"
 # Image decoding, resizing and encoding for weft.image, weft.recordio.pack_img and
 # weft.tools.im2rec (OpenCV, as MXNet's image operators and im2rec.py use).
 python3 -m pip install -q --disable-pip-version-check opencv-python-headless
-# Triton's own HTTP client, the third-party client tests/cross/test_serve_triton.py checks
-# weft-serve with (metadata, model configuration, statistics, classification).
-python3 -m pip install -q --disable-pip-version-check "tritonclient[http]"
+# Triton's own HTTP and gRPC clients, the third-party clients tests/cross/test_serve_triton.py
+# and test_serve_grpc.py check weft-serve with (metadata, model configuration, statistics,
+# classification, inference over both protocols).
+python3 -m pip install -q --disable-pip-version-check "tritonclient[http,grpc]"
 # weft.onnx (issue 40): the onnx package builds and checks exported models, ONNX Runtime
 # runs them in tests/python/test_onnx_export*.py (the optional extra weft[onnx]).
 python3 -m pip install -q --disable-pip-version-check "onnx>=1.14" "onnxruntime>=1.15"

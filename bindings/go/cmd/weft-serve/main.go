@@ -1,8 +1,9 @@
 // Command weft-serve serves every model of a directory over HTTP: the KServe
 // / Open Inference Protocol v2 REST API (/v2/...), the v1 API (/v1/models/...)
-// and Prometheus metrics (/metrics).
+// and Prometheus metrics (/metrics); with -grpc-addr also the v2 gRPC API
+// (Triton's inference.GRPCInferenceService; Note [gRPC API] in grpc.go).
 //
-//	weft-serve -models DIR [-addr 127.0.0.1:8080]
+//	weft-serve -models DIR [-addr 127.0.0.1:8080] [-grpc-addr 127.0.0.1:8081]
 //	weft-serve [flags] DIR [ADDR]          (the same, the folder and address as arguments)
 //
 // A model is NAME-symbol.json with NAME-NNNN.params files, as MXNet's
@@ -31,6 +32,9 @@ import (
 )
 
 func main() {
+	// Note [OpenMP wait policy in weft-serve]; before the probe child's check,
+	// which inherits the variable.
+	reexecWithPassiveWait()
 	if len(os.Args) > 1 && os.Args[1] == probeArg { // a child the server started (Note [Load probe])
 		os.Exit(probeMain(os.Stdin, os.Stdout))
 	}
@@ -66,6 +70,7 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address (port 0: any free port, printed at start)")
+	fs.StringVar(&cfg.grpcAddr, "grpc-addr", "", "the v2 gRPC API's listen address, HOST:PORT (port 0: any free port; empty: off)")
 	fs.StringVar(&cfg.modelDir, "models", "", "directory of NAME-symbol.json + NAME-NNNN.params models")
 	fs.IntVar(&cfg.poolSize, "pool", 2, "predictions running at once per model version")
 	fs.IntVar(&cfg.queueMax, "queue", 64, "requests waiting beyond those per model version; more get 429")
@@ -135,10 +140,20 @@ func serve(cfg config, addr string, readTimeout, writeTimeout time.Duration) err
 	if cfg.poll > 0 {
 		go s.reg.poll(ctx, cfg.poll)
 	}
+	grpcNote, stopGRPC := "", func(time.Duration) {}
+	if cfg.grpcAddr != "" {
+		bound, stop, err := listenGRPC(s, cfg.grpcAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("-grpc-addr: %w", err)
+		}
+		grpcNote, stopGRPC = "; gRPC on "+bound, stop
+		defer stopGRPC(0) // an early return: no calls to wait for
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	// Scripts wait for this line (or poll /v2/health/ready) to learn the port.
-	logger.Info(fmt.Sprintf("listening on http://%s (models: %d)", ln.Addr(), len(s.reg.names())),
+	// Scripts wait for this line (or poll /v2/health/ready) to learn the ports.
+	logger.Info(fmt.Sprintf("listening on http://%s (models: %d%s)", ln.Addr(), len(s.reg.names()), grpcNote),
 		"addr", ln.Addr().String(), "ready_ms", time.Since(start).Milliseconds())
 	select {
 	case err := <-served:
@@ -148,6 +163,7 @@ func serve(cfg config, addr string, readTimeout, writeTimeout time.Duration) err
 	logger.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	stopGRPC(30 * time.Second)
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}

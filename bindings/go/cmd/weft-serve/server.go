@@ -20,6 +20,7 @@ import (
 // config is what main reads from its flags.
 type config struct {
 	modelDir     string
+	grpcAddr     string        // the gRPC API's listen address ("": off; Note [gRPC API])
 	poolSize     int           // predictions running at once per model version
 	queueMax     int           // requests waiting beyond those, per model version; more get 429
 	batchMax     int           // >1 turns dynamic batching on
@@ -368,21 +369,25 @@ func (s *server) infer(ctx context.Context, m *model, inputs []tensor, timeout t
 }
 
 func writeInferError(w http.ResponseWriter, status int, m *model, timeout time.Duration, err error) {
+	if status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeError(w, status, "%s", inferErrorText(status, m, timeout, err))
+}
+
+// inferErrorText is the message for server.infer's error (REST and gRPC).
+func inferErrorText(status int, m *model, timeout time.Duration, err error) string {
 	switch status {
 	case http.StatusTooManyRequests:
-		w.Header().Set("Retry-After", "1")
-		writeError(w, status, "model %s is busy: %d requests are running or waiting (the most it queues); retry later",
+		return fmt.Sprintf("model %s is busy: %d requests are running or waiting (the most it queues); retry later",
 			m.name, m.poolSize+m.queueMax)
 	case http.StatusGatewayTimeout:
-		writeError(w, status, "model %s: the request's deadline of %s passed before its prediction was done",
+		return fmt.Sprintf("model %s: the request's deadline of %s passed before its prediction was done",
 			m.name, timeout)
-	case http.StatusBadRequest:
-		writeError(w, status, "model %s: %v", m.name, err)
 	case http.StatusServiceUnavailable:
-		writeError(w, status, "model %s: no predictor answered: %v", m.name, err)
-	default:
-		writeError(w, status, "model %s: %v", m.name, err)
+		return fmt.Sprintf("model %s: no predictor answered: %v", m.name, err)
 	}
+	return fmt.Sprintf("model %s: %v", m.name, err)
 }
 
 func writeLookupError(w http.ResponseWriter, err error) {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -105,20 +107,33 @@ func (m *model) tritonStats() tritonModelStats {
 		InferenceStats: m.stats.stats, BatchStats: []any{}}
 }
 
-// v2Stats answers the statistics extension: every loaded version of every
-// model (name ""), of one model, or one version of it.
+// v2Stats answers the statistics extension (statistics).
 func (s *server) v2Stats(w http.ResponseWriter, name, version string) {
+	out, err := s.statistics(name, version)
+	if err != nil {
+		writeLookupError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"model_stats": out})
+}
+
+// statistics gives every loaded version of every model (name ""), of one
+// model, or one version of it; its error is a *lookupError.
+func (s *server) statistics(name, version string) ([]tritonModelStats, error) {
 	out := []tritonModelStats{}
 	names := s.reg.names()
 	if name != "" {
+		if s.reg.entry(name) == nil {
+			return nil, &lookupError{http.StatusNotFound, fmt.Sprintf("unknown model '%s' (models: %s)", name,
+				strings.Join(names, ", "))}
+		}
 		names = []string{name}
 	}
 	for _, n := range names {
 		if version != "" {
 			m, err := s.reg.acquire(n, version)
 			if err != nil {
-				writeLookupError(w, err)
-				return
+				return nil, err
 			}
 			out = append(out, m.tritonStats())
 			m.refs.Done()
@@ -129,5 +144,5 @@ func (s *server) v2Stats(w http.ResponseWriter, name, version string) {
 			m.refs.Done()
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"model_stats": out})
+	return out, nil
 }

@@ -30,11 +30,51 @@ type tritonTensorConfig struct {
 	LabelFilename string `json:"label_filename,omitempty"`
 }
 
+// tritonConfig is Triton's ModelConfig (the fields weft-serve fills).
+type tritonConfig struct {
+	Name            string                `json:"name"`
+	Platform        string                `json:"platform"`
+	Backend         string                `json:"backend"`
+	MaxBatchSize    int                   `json:"max_batch_size"`
+	VersionPolicy   tritonVersionPolicy   `json:"version_policy"`
+	Input           []tritonTensorConfig  `json:"input"`
+	Output          []tritonTensorConfig  `json:"output"`
+	InstanceGroup   []tritonInstanceGroup `json:"instance_group"`
+	DynamicBatching *tritonBatching       `json:"dynamic_batching,omitempty"` // nil: batching off
+}
+
+type tritonVersionPolicy struct {
+	Latest struct {
+		NumVersions int `json:"num_versions"`
+	} `json:"latest"`
+}
+
+type tritonInstanceGroup struct {
+	Name  string `json:"name"`
+	Kind  string `json:"kind"`
+	Count int    `json:"count"`
+}
+
+type tritonBatching struct {
+	MaxQueueDelayMicroseconds int64   `json:"max_queue_delay_microseconds"`
+	PreferredBatchSize        []int64 `json:"preferred_batch_size"`
+}
+
 func (s *server) v2ModelConfig(w http.ResponseWriter, name, version string) {
-	m, err := s.reg.acquire(name, version)
+	cfg, err := s.modelConfig(name, version)
 	if err != nil {
 		writeLookupError(w, err)
 		return
+	}
+	writeJSON(w, http.StatusOK, cfg)
+}
+
+// modelConfig is the configuration of a served version (the newest when
+// version is ""); its error is a *lookupError.
+func (s *server) modelConfig(name, version string) (tritonConfig, error) {
+	m, err := s.reg.acquire(name, version)
+	if err != nil {
+		return tritonConfig{}, err
 	}
 	defer m.refs.Done()
 	maxBatch := 0
@@ -47,27 +87,21 @@ func (s *server) v2ModelConfig(w http.ResponseWriter, name, version string) {
 		}
 		return append([]int64{}, shape...)
 	}
-	inputs := []tritonTensorConfig{}
+	cfg := tritonConfig{Name: name, Platform: "weft_mxnet", Backend: "weft", MaxBatchSize: maxBatch,
+		Input: []tritonTensorConfig{}, Output: []tritonTensorConfig{},
+		InstanceGroup: []tritonInstanceGroup{{Name: name, Kind: "KIND_CPU", Count: m.poolSize}}}
+	cfg.VersionPolicy.Latest.NumVersions = s.cfg.maxVersions
 	for i, t := range m.tensorInfos(true) {
-		inputs = append(inputs, tritonTensorConfig{Name: t.Name, DataType: tritonDataType(m.inputDTypes()[i]),
+		cfg.Input = append(cfg.Input, tritonTensorConfig{Name: t.Name, DataType: tritonDataType(m.inputDTypes()[i]),
 			Format: "FORMAT_NONE", Dims: dims(t.Shape)})
 	}
-	outputs := []tritonTensorConfig{}
 	for _, t := range m.tensorInfos(false) {
-		outputs = append(outputs, tritonTensorConfig{Name: t.Name, DataType: tritonDataType(t.DType),
+		cfg.Output = append(cfg.Output, tritonTensorConfig{Name: t.Name, DataType: tritonDataType(t.DType),
 			Dims: dims(t.Shape), LabelFilename: m.labelFile})
 	}
-	cfg := map[string]any{
-		"name": name, "platform": "weft_mxnet", "backend": "weft", "max_batch_size": maxBatch,
-		"version_policy": map[string]any{"latest": map[string]int{"num_versions": s.cfg.maxVersions}},
-		"input":          inputs, "output": outputs,
-		"instance_group": []map[string]any{{"name": name, "kind": "KIND_CPU", "count": m.poolSize}},
-	}
 	if m.batcher != nil {
-		cfg["dynamic_batching"] = map[string]any{
-			"max_queue_delay_microseconds": m.batcher.maxDelay.Microseconds(),
-			"preferred_batch_size":         []int64{},
-		}
+		cfg.DynamicBatching = &tritonBatching{MaxQueueDelayMicroseconds: m.batcher.maxDelay.Microseconds(),
+			PreferredBatchSize: []int64{}}
 	}
-	writeJSON(w, http.StatusOK, cfg)
+	return cfg, nil
 }

@@ -44,11 +44,21 @@ func v2DTypeName(d weft.DType) string {
 	return strings.ToUpper(d.String())
 }
 
+// v2ServerMeta is the server metadata (GET /v2; gRPC ServerMetadata).
+type v2ServerMeta struct {
+	Name       string   `json:"name"`
+	Version    string   `json:"version"`
+	Extensions []string `json:"extensions"`
+}
+
+func serverMetadata() v2ServerMeta {
+	return v2ServerMeta{Name: "weft-serve", Version: "1", Extensions: []string{"binary_tensor_data", "model_repository",
+		"metrics", "model_configuration", "statistics", "classification"}}
+}
+
 func (s *server) v2ServerMetadata(w http.ResponseWriter, r *http.Request) {
 	if allowMethod(w, r, http.MethodGet) {
-		writeJSON(w, http.StatusOK, map[string]any{"name": "weft-serve", "version": "1",
-			"extensions": []string{"binary_tensor_data", "model_repository", "metrics", "model_configuration",
-				"statistics", "classification"}})
+		writeJSON(w, http.StatusOK, serverMetadata())
 	}
 }
 
@@ -140,17 +150,24 @@ func (s *server) v2Route(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// v2RepositoryIndex answers the model repository extension's index: every
-// version of every model with its state (READY or UNAVAILABLE) and, for the
-// latter, the reason.
+// v2RepositoryIndex answers the model repository extension's index
+// (repositoryIndex).
 func (s *server) v2RepositoryIndex(w http.ResponseWriter) {
-	type row struct {
-		Name    string `json:"name"`
-		Version string `json:"version,omitempty"`
-		State   string `json:"state"`
-		Reason  string `json:"reason,omitempty"`
-	}
-	rows := []row{}
+	writeJSON(w, http.StatusOK, s.repositoryIndex())
+}
+
+// repoRow is one row of the repository index.
+type repoRow struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+	State   string `json:"state"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// repositoryIndex is every version of every model with its state (READY or
+// UNAVAILABLE) and, for the latter, the reason.
+func (s *server) repositoryIndex() []repoRow {
+	rows := []repoRow{}
 	for _, name := range s.reg.names() {
 		e := s.reg.entry(name)
 		if e == nil {
@@ -158,18 +175,18 @@ func (s *server) v2RepositoryIndex(w http.ResponseWriter) {
 		}
 		if e.err != nil || len(e.versions) == 0 {
 			_, why := e.status()
-			rows = append(rows, row{Name: name, State: "UNAVAILABLE", Reason: why})
+			rows = append(rows, repoRow{Name: name, State: "UNAVAILABLE", Reason: why})
 			continue
 		}
 		for _, v := range e.sortedVersions() {
-			r := row{Name: name, Version: strconv.Itoa(v), State: "READY"}
+			r := repoRow{Name: name, Version: strconv.Itoa(v), State: "READY"}
 			if why := e.versions[v].unavailable(); why != nil {
 				r.State, r.Reason = "UNAVAILABLE", why.Error()
 			}
 			rows = append(rows, r)
 		}
 	}
-	writeJSON(w, http.StatusOK, rows)
+	return rows
 }
 
 // v2RepositoryLoad rescans the folder now (instead of at the next -poll) and
@@ -198,11 +215,30 @@ type v2TensorMeta struct {
 	Shape    []int64 `json:"shape"`
 }
 
+// v2ModelMeta is a model's metadata (GET /v2/models/NAME; gRPC ModelMetadata).
+type v2ModelMeta struct {
+	Name     string         `json:"name"`
+	Versions []string       `json:"versions"`
+	Platform string         `json:"platform"`
+	Inputs   []v2TensorMeta `json:"inputs"`
+	Outputs  []v2TensorMeta `json:"outputs"`
+}
+
 func (s *server) v2ModelMetadata(w http.ResponseWriter, name, version string) {
-	m, err := s.reg.acquire(name, version)
+	meta, err := s.modelMetadata(name, version)
 	if err != nil {
 		writeLookupError(w, err)
 		return
+	}
+	writeJSON(w, http.StatusOK, meta)
+}
+
+// modelMetadata is the metadata of a served version (the newest when version
+// is ""); its error is a *lookupError.
+func (s *server) modelMetadata(name, version string) (v2ModelMeta, error) {
+	m, err := s.reg.acquire(name, version)
+	if err != nil {
+		return v2ModelMeta{}, err
 	}
 	defer m.refs.Done()
 	e := s.reg.entry(name)
@@ -212,9 +248,8 @@ func (s *server) v2ModelMetadata(w http.ResponseWriter, name, version string) {
 			versions = append(versions, strconv.Itoa(v))
 		}
 	}
-	meta := map[string]any{"name": name, "versions": versions, "platform": "mxnet_symbol",
-		"inputs": v2Metas(m.tensorInfos(true), m.inputDTypes()), "outputs": v2Metas(m.tensorInfos(false), nil)}
-	writeJSON(w, http.StatusOK, meta)
+	return v2ModelMeta{Name: name, Versions: versions, Platform: "mxnet_symbol",
+		Inputs: v2Metas(m.tensorInfos(true), m.inputDTypes()), Outputs: v2Metas(m.tensorInfos(false), nil)}, nil
 }
 
 func v2Metas(infos []weft.TensorInfo, dtypes []weft.DType) []v2TensorMeta {
@@ -364,31 +399,10 @@ func decodeV2Request(m *model, h http.Header, body []byte) (*v2Request, []tensor
 	}
 	out := make([]tensor, len(m.inputs))
 	given := make([]bool, len(m.inputs))
-	dtypes := m.inputDTypes()
 	for _, in := range req.Inputs {
-		i := m.inputIndex(in.Name)
-		if i < 0 {
-			return nil, nil, fmt.Errorf("model %s has no input '%s' (inputs: %s)", m.name, in.Name, m.inputNames())
-		}
-		if given[i] {
-			return nil, nil, fmt.Errorf("input '%s' is given twice", in.Name)
-		}
-		given[i] = true
-		dtype, ok := v2DTypes[in.Datatype]
-		if !ok {
-			return nil, nil, fmt.Errorf("input '%s': datatype %q is not one of BOOL, UINT8, INT8, INT32, INT64, "+
-				"FP16, BF16, FP32, FP64", in.Name, in.Datatype)
-		}
-		if dtype != dtypes[i] {
-			return nil, nil, fmt.Errorf("input '%s' is %s, the request says %s", in.Name, v2DTypeName(dtypes[i]),
-				in.Datatype)
-		}
-		if in.Shape == nil {
-			return nil, nil, fmt.Errorf("input '%s' has no \"shape\"", in.Name)
-		}
-		n, err := byteCount(in.Shape, dtype)
+		i, dtype, n, err := v2CheckInput(m, given, in.Name, in.Datatype, in.Shape)
 		if err != nil {
-			return nil, nil, fmt.Errorf("input '%s': %v", in.Name, err)
+			return nil, nil, err
 		}
 		t := tensor{shape: in.Shape, dtype: dtype}
 		if size := in.Parameters.BinaryDataSize; size != nil {
@@ -420,15 +434,51 @@ func decodeV2Request(m *model, h http.Header, body []byte) (*v2Request, []tensor
 		}
 		out[i] = t
 	}
-	for i, in := range m.inputs {
-		if !given[i] {
-			return nil, nil, fmt.Errorf("input '%s' is missing (inputs: %s)", in.name, m.inputNames())
-		}
-	}
 	if len(binary) > 0 {
 		return nil, nil, fmt.Errorf("%d bytes of binary data after the last binary input", len(binary))
 	}
-	return &req, out, m.checkInputs(out)
+	return &req, out, v2CheckComplete(m, given, out)
+}
+
+// v2CheckInput checks one input of a v2 request (REST or gRPC) against m: a
+// known name not given before (given records it), the model's datatype and a
+// shape; it gives the input's index, dtype and byte count.
+func v2CheckInput(m *model, given []bool, name, datatype string, shape []int64) (int, weft.DType, int64, error) {
+	i := m.inputIndex(name)
+	if i < 0 {
+		return 0, 0, 0, fmt.Errorf("model %s has no input '%s' (inputs: %s)", m.name, name, m.inputNames())
+	}
+	if given[i] {
+		return 0, 0, 0, fmt.Errorf("input '%s' is given twice", name)
+	}
+	given[i] = true
+	dtype, ok := v2DTypes[datatype]
+	if !ok {
+		return 0, 0, 0, fmt.Errorf("input '%s': datatype %q is not one of BOOL, UINT8, INT8, INT32, INT64, "+
+			"FP16, BF16, FP32, FP64", name, datatype)
+	}
+	if want := m.inputDTypes()[i]; dtype != want {
+		return 0, 0, 0, fmt.Errorf("input '%s' is %s, the request says %s", name, v2DTypeName(want), datatype)
+	}
+	if shape == nil {
+		return 0, 0, 0, fmt.Errorf("input '%s' has no \"shape\"", name)
+	}
+	n, err := byteCount(shape, dtype)
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("input '%s': %v", name, err)
+	}
+	return i, dtype, n, nil
+}
+
+// v2CheckComplete checks that a request gave every input and that their
+// shapes agree (model.checkInputs).
+func v2CheckComplete(m *model, given []bool, ts []tensor) error {
+	for i, in := range m.inputs {
+		if !given[i] {
+			return fmt.Errorf("input '%s' is missing (inputs: %s)", in.name, m.inputNames())
+		}
+	}
+	return m.checkInputs(ts)
 }
 
 // parseV2Data reads "data": a flat list, a nested one (row-major), or one
@@ -445,34 +495,9 @@ func parseV2Data(raw json.RawMessage, dtype weft.DType) (tensor, error) {
 // length when some outputs go as binary data after it, else -1.
 func encodeV2Reply(m *model, req *v2Request, outputs []tensor) ([]byte, int, error) {
 	names := outputNames(m)
-	type pick struct {
-		i       int
-		binary  bool
-		classes int // > 0: the classification extension's top-k strings
-	}
-	var picks []pick
-	if len(req.Outputs) == 0 {
-		for i := range names {
-			picks = append(picks, pick{i, req.Parameters.BinaryDataOutput, 0})
-		}
-	}
-	for _, o := range req.Outputs {
-		i := -1
-		for k, n := range names {
-			if n == o.Name {
-				i = k
-			}
-		}
-		if i < 0 {
-			return nil, 0, fmt.Errorf("model %s has no output '%s' (outputs: %s)", m.name, o.Name,
-				strings.Join(names, ", "))
-		}
-		if o.Parameters.Classification < 0 {
-			return nil, 0, fmt.Errorf("output '%s': classification %d: want a positive class count", o.Name,
-				o.Parameters.Classification)
-		}
-		picks = append(picks, pick{i, o.Parameters.BinaryData || req.Parameters.BinaryDataOutput,
-			o.Parameters.Classification})
+	picks, err := v2PickOutputs(m, names, req.Outputs, req.Parameters.BinaryDataOutput)
+	if err != nil {
+		return nil, 0, err
 	}
 	var buf bytes.Buffer
 	size := 256 // the JSON around the tensors
@@ -547,4 +572,40 @@ func encodeV2Reply(m *model, req *v2Request, outputs []tensor) ([]byte, int, err
 	jsonLen := buf.Len()
 	buf.Write(tail)
 	return buf.Bytes(), jsonLen, nil
+}
+
+// v2Pick is an output a v2 request (REST or gRPC) asked for.
+type v2Pick struct {
+	i       int // in outputNames order
+	binary  bool
+	classes int // > 0: the classification extension's top-k strings
+}
+
+// v2PickOutputs reads a request's outputs: those asked for, or all of them
+// when it names none (binaryAll: all as binary data).
+func v2PickOutputs(m *model, names []string, asked []v2RequestedOuput, binaryAll bool) ([]v2Pick, error) {
+	var picks []v2Pick
+	if len(asked) == 0 {
+		for i := range names {
+			picks = append(picks, v2Pick{i, binaryAll, 0})
+		}
+	}
+	for _, o := range asked {
+		i := -1
+		for k, n := range names {
+			if n == o.Name {
+				i = k
+			}
+		}
+		if i < 0 {
+			return nil, fmt.Errorf("model %s has no output '%s' (outputs: %s)", m.name, o.Name,
+				strings.Join(names, ", "))
+		}
+		if o.Parameters.Classification < 0 {
+			return nil, fmt.Errorf("output '%s': classification %d: want a positive class count", o.Name,
+				o.Parameters.Classification)
+		}
+		picks = append(picks, v2Pick{i, o.Parameters.BinaryData || binaryAll, o.Parameters.Classification})
+	}
+	return picks, nil
 }
