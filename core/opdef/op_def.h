@@ -116,7 +116,7 @@ class OpDef {
   std::function<bool(const Params&)> needs_rng_fn;  // overrides needs_rng (LeakyReLU: rrelu only)
   FGradient gradient;  // empty: not differentiable (yet)
 
-  // Builder used by WEFT_REGISTER_OP.
+  // The builder WEFT_REGISTER_OP returns (Note [One way to declare an op]).
   OpDef& describe(std::string d) { doc = std::move(d); return *this; }
   OpDef& add_alias(std::string a);
   OpDef& add_input(std::string n) { input_names.push_back(std::move(n)); return *this; }
@@ -188,10 +188,26 @@ class OpRegistry {
 
 #define WEFT_OP_CONCAT_(a, b) a##b
 #define WEFT_OP_CONCAT(a, b) WEFT_OP_CONCAT_(a, b)
-// WEFT_REGISTER_OP("exp").describe("...").add_input("data")...;
-#define WEFT_REGISTER_OP(name)                                                              \
+
+// Note [One way to declare an op]
+// Every op is declared through WEFT_REGISTER_OP, which creates the op and is its
+// builder (OpDef&), so the declaration chains on it; a lint
+// (tests/python/test_register_op_lint.py) fails on a raw OpRegistry ->Add( anywhere
+// but here and registry.cc. Two forms of the one macro:
+//   WEFT_REGISTER_OP("exp").describe("...").add_input("data")...;
+//       at namespace scope: the builder is held by a hidden static;
+//   WEFT_REGISTER_OP(fwd, "Activation").set_compute_gpu(...);  fwd.describe(...);
+//       anywhere, a function body included: declares `OpDef& fwd`, bound to the
+//       builder, for declarations made in steps, in a loop over a table or by a
+//       helper called once per op name (`Declare(name)`), where a hidden static
+//       would register only the first time through.
+#define WEFT_REGISTER_OP_1_(name)                                                    \
   [[maybe_unused]] static ::weft::OpDef& WEFT_OP_CONCAT(weft_op_reg_, __COUNTER__) = \
       ::weft::OpRegistry::Get()->Add(name)
+#define WEFT_REGISTER_OP_2_(var, name) [[maybe_unused]] ::weft::OpDef& var = ::weft::OpRegistry::Get()->Add(name)
+#define WEFT_REGISTER_OP_PICK_(a1, a2, form, ...) form
+#define WEFT_REGISTER_OP(...) \
+  WEFT_REGISTER_OP_PICK_(__VA_ARGS__, WEFT_REGISTER_OP_2_, WEFT_REGISTER_OP_1_, unused)(__VA_ARGS__)
 
 // Note [GPU kernels]
 // An op's GPU kernel lives in its family folder (core/op/<family>/<file>.cu,

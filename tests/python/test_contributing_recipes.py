@@ -60,7 +60,7 @@ ANCHORS = [
     ("core/op/elemwise/elemwise_math.cuh", "WEFT_UNARY_MATH_OPS"),
     ("tests/python/op_cases/elemwise.py", '"cbrt"'),
     ("tests/python/test_op_harness.py", "has no case in tests/python/op_cases"),
-    ("core/opdef/op_def.h", "#define WEFT_REGISTER_OP(name)"),
+    ("core/opdef/op_def.h", "#define WEFT_REGISTER_OP(...)"),
     ("core/op/reduce/cumsum.cc", '"_np_cumsum"'),
     ("core/op/reduce/cumsum_cpu.cc", ""),
     ("core/op/reduce/cumsum.cu", ""),

@@ -49,7 +49,7 @@ const char* kActDoc =
     "- `softsign`: :math:`y = \\frac{x}{1 + abs(x)}`";
 
 bool RegisterActivation() {
-  OpDef& fwd = OpRegistry::Get()->Add("Activation").set_compute_gpu(WEFT_GPU(cuda::ActivationGpu)).set_fused_form(FusedForm::kAct, "a");
+  WEFT_REGISTER_OP(fwd, "Activation").set_compute_gpu(WEFT_GPU(cuda::ActivationGpu)).set_fused_form(FusedForm::kAct, "a");
   fwd.describe(kActDoc).add_input("data");
   nnx::AddRequiredEnum(fwd, "act_type", kActTypes, "Activation function to be applied.");
   fwd.set_infer_type(nnx::FloatSameTypeInfer)
@@ -66,7 +66,7 @@ bool RegisterActivation() {
     return ViaBackwardOp(n, "_backward_Activation", in);
   });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_Activation")
+  WEFT_REGISTER_OP(bwd, "_backward_Activation")
                      .set_compute_gpu(WEFT_GPU(cuda::BackwardActivationGpu))
                      .set_fused_form(FusedForm::kActGrad, "g");
   bwd.describe("Gradient of Activation: out_grad * act'(x). See Note [Activation backward inputs]: "
@@ -157,7 +157,7 @@ const char* kLeakyDoc =
     "- *gelu*: Gaussian Error Linear Unit. `y = 0.5 * x * (1 + erf(x / sqrt(2)))`";
 
 bool RegisterLeakyReLU() {
-  OpDef& fwd = OpRegistry::Get()->Add("LeakyReLU").set_compute_gpu(WEFT_GPU(cuda::LeakyReLUGpu));
+  WEFT_REGISTER_OP(fwd, "LeakyReLU").set_compute_gpu(WEFT_GPU(cuda::LeakyReLUGpu));
   SetSameShape(fwd, SameShapeSlots::Data());
   fwd.describe(kLeakyDoc).add_input("data").add_input("gamma");
   AddLeakyParams(fwd);
@@ -205,7 +205,7 @@ bool RegisterLeakyReLU() {
                                                 : std::vector<std::string>{"output"};
   };
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_LeakyReLU").set_compute_gpu(WEFT_GPU(cuda::BackwardLeakyReLUGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_LeakyReLU").set_compute_gpu(WEFT_GPU(cuda::BackwardLeakyReLUGpu));
   bwd.describe("Gradient of LeakyReLU. See Note [Activation backward inputs]: (out_grad, data), plus "
                "gamma for prelu (outputs: data and gamma gradients) or the forward's mask for rrelu.")
       .add_input("out_grad")

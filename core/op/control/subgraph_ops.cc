@@ -457,8 +457,8 @@ void AddCondParams(OpDef& d) {
 }
 
 [[maybe_unused]] const bool kRegistered = [] {
-  auto& reg = *OpRegistry::Get();
-  OpDef& fe = Common(reg.Add("_foreach"), "_foreach", WEFT_GPU(cuda::ForeachGpu));
+  WEFT_REGISTER_OP(foreach_decl, "_foreach");
+  OpDef& fe = Common(foreach_decl, "_foreach", WEFT_GPU(cuda::ForeachGpu));
   AddForeachParams(fe);
   fe.describe("Runs a for loop over axis 0 of the data with the body subgraph (mx.sym.contrib.foreach); "
               "outputs: the per-step outputs stacked along axis 0, then the final states.");
@@ -466,7 +466,8 @@ void AddCondParams(OpDef& d) {
   fe.set_num_outputs([](const Params& p) { return static_cast<int>(p.GetInt("num_outputs")); });
   fe.set_infer_shape(ForeachShape).set_infer_type(ForeachType).set_gradient(SubgraphGradient);
 
-  OpDef& wl = Common(reg.Add("_while_loop"), "_while_loop", WEFT_GPU(cuda::WhileLoopGpu));
+  WEFT_REGISTER_OP(while_loop_decl, "_while_loop");
+  OpDef& wl = Common(while_loop_decl, "_while_loop", WEFT_GPU(cuda::WhileLoopGpu));
   AddWhileParams(wl);
   wl.describe("Runs func while cond holds, at most max_iterations times (mx.sym.contrib.while_loop); outputs: "
               "the step outputs stacked along axis 0 and padded to max_iterations rows, then the loop variables.");
@@ -474,17 +475,21 @@ void AddCondParams(OpDef& d) {
   wl.set_num_outputs([](const Params& p) { return static_cast<int>(p.GetInt("num_outputs")); });
   wl.set_infer_shape(WhileShape).set_infer_type(WhileType).set_gradient(SubgraphGradient);
 
-  OpDef& cd = Common(reg.Add("_cond"), "_cond", WEFT_GPU(cuda::CondGpu));
+  WEFT_REGISTER_OP(cond_decl, "_cond");
+  OpDef& cd = Common(cond_decl, "_cond", WEFT_GPU(cuda::CondGpu));
   AddCondParams(cd);
   cd.describe("Runs the then or the else branch as the predicate subgraph says (mx.sym.contrib.cond).");
   cd.list_input_names = ArgNames(0);
   cd.set_num_outputs([](const Params& p) { return static_cast<int>(p.GetInt("num_outputs")); });
   cd.set_infer_shape(CondShape).set_infer_type(CondType).set_gradient(SubgraphGradient);
 
-  AddForeachParams(Backward(reg.Add("_backward_foreach"), "_backward_foreach", WEFT_GPU(cuda::ForeachBackwardGpu)).describe("Backward of _foreach."));
-  AddWhileParams(Backward(reg.Add("_backward_while_loop"), "_backward_while_loop",
+  WEFT_REGISTER_OP(backward_foreach_decl, "_backward_foreach");
+  AddForeachParams(Backward(backward_foreach_decl, "_backward_foreach", WEFT_GPU(cuda::ForeachBackwardGpu)).describe("Backward of _foreach."));
+  WEFT_REGISTER_OP(backward_while_loop_decl, "_backward_while_loop");
+  AddWhileParams(Backward(backward_while_loop_decl, "_backward_while_loop",
                           WEFT_GPU(cuda::WhileLoopBackwardGpu)).describe("Backward of _while_loop."));
-  AddCondParams(Backward(reg.Add("_backward_cond"), "_backward_cond", WEFT_GPU(cuda::CondBackwardGpu)).describe("Backward of _cond."));
+  WEFT_REGISTER_OP(backward_cond_decl, "_backward_cond");
+  AddCondParams(Backward(backward_cond_decl, "_backward_cond", WEFT_GPU(cuda::CondBackwardGpu)).describe("Backward of _cond."));
   return true;
 }();
 }  // namespace

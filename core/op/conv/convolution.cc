@@ -85,7 +85,7 @@ Shape WeightShape(const ConvGeom& g) {
 }
 
 OpDef& Declare(const char* name) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   nn::AddConvolutionParams(op);
   return op;
 }

@@ -87,7 +87,7 @@ namespace {
 using nn::DeconvPlan;
 
 OpDef& Declare(const char* name) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   op.add_required_param("kernel", ParamType::kShape, "Deconvolution kernel size: (w,), (h, w) or (d, h, w).")
       .add_param("stride", ParamType::kShape, "()", "Stride per axis. Defaults to 1 for each axis.")
       .add_param("dilate", ParamType::kShape, "()", "Dilation per axis. Defaults to 1 for each axis.")

@@ -144,7 +144,7 @@ Shape Col2imImage(const Params& p, const Shape& cols) {
 }
 
 [[maybe_unused]] const bool kIm2colRegistered = [] {
-  OpDef& im = OpRegistry::Get()->Add("im2col").set_compute_gpu(WEFT_GPU(cuda::Im2colGpu));
+  WEFT_REGISTER_OP(im, "im2col").set_compute_gpu(WEFT_GPU(cuda::Im2colGpu));
   im.describe("Extract sliding blocks from input array.\n\n"
               "This operator is used in vanilla convolution implementation to transform the sliding blocks on "
               "image to column matrix, then the convolution operation can be computed by matrix multiplication "
@@ -173,7 +173,7 @@ Shape Col2imImage(const Params& p, const Shape& cols) {
         return ViaBackwardOp(n, "_backward_im2col", {og[0], n->inputs[0]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_im2col").set_compute_gpu(WEFT_GPU(cuda::BackwardIm2colGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_im2col").set_compute_gpu(WEFT_GPU(cuda::BackwardIm2colGpu));
   bwd.describe("Gradient of im2col from (out_grad, data): col2im of out_grad into data's shape.")
       .add_input("out_grad")
       .add_input("data");
@@ -191,7 +191,7 @@ Shape Col2imImage(const Params& p, const Shape& cols) {
       });
   bwd.list_output_names = [](const Params&) { return std::vector<std::string>{"data_grad"}; };
 
-  OpDef& col = OpRegistry::Get()->Add("col2im").set_compute_gpu(WEFT_GPU(cuda::Col2imGpu));
+  WEFT_REGISTER_OP(col, "col2im").set_compute_gpu(WEFT_GPU(cuda::Col2imGpu));
   col.describe("Combining the output column matrix of im2col back to image array.\n\n"
                "Like :class:`~mxnet.ndarray.im2col`, this operator is also used in the vanilla convolution "
                "implementation. Despite the name, col2im is not the reverse operation of im2col. Since there may "

@@ -30,7 +30,7 @@ void AddLRNParams(OpDef& op) {
 using nnx_cpu::LRNArgsOf;
 
 [[maybe_unused]] const bool kLRNRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("LRN").set_compute_gpu(WEFT_GPU(cuda::LRNGpu));
+  WEFT_REGISTER_OP(fwd, "LRN").set_compute_gpu(WEFT_GPU(cuda::LRNGpu));
   SetSameShape(fwd, SameShapeSlots::Data());
   fwd.describe("Applies local response normalization to the input.\n\n"
                "The local response normalization layer performs \"lateral inhibition\" by normalizing\n"
@@ -69,7 +69,7 @@ using nnx_cpu::LRNArgsOf;
     return ViaBackwardOp(n, "_backward_LRN", {og[0], n->inputs[0], OutputOf(n, 1)});
   });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_LRN").set_compute_gpu(WEFT_GPU(cuda::BackwardLRNGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_LRN").set_compute_gpu(WEFT_GPU(cuda::BackwardLRNGpu));
   bwd.describe("Gradient of LRN from (out_grad, data, tmp_norm), tmp_norm being LRN's hidden output: "
                "out_grad * tmp_norm^-beta - 2 alpha beta / nsize * data * (window sum over channels of "
                "out_grad * data * tmp_norm^(-beta-1)). Takes LRN's parameters.")

@@ -107,7 +107,7 @@ Shape OutShape(const PoolGeom& g) {
 }
 
 OpDef& Declare(const char* name) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   op.add_param("kernel", ParamType::kShape, "()", "Pooling kernel size: (w,), (h, w) or (d, h, w).")
       .add_enum_param("pool_type", {"avg", "lp", "max", "sum"}, "max", "Pooling type to be applied.")
       .add_param("global_pool", ParamType::kBool, "False",

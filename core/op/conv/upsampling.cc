@@ -79,7 +79,7 @@ int64_t CheckInputs(const Params& p, const std::vector<Shape>& ins, int64_t oh, 
 }
 
 [[maybe_unused]] const bool kUpSamplingRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("UpSampling").set_compute_gpu(WEFT_GPU(cuda::UpSamplingGpu));
+  WEFT_REGISTER_OP(fwd, "UpSampling").set_compute_gpu(WEFT_GPU(cuda::UpSamplingGpu));
   fwd.describe("Upsamples the given input data.\n\n"
                "Nearest neighbour: each input (N, C, H, W) is repeated so that its spatial size becomes "
                "(scale * H_0, scale * W_0) of the first input; the results are concatenated along the channels "
@@ -114,7 +114,7 @@ int64_t CheckInputs(const Params& p, const std::vector<Shape>& ins, int64_t oh, 
         return ViaBackwardOp(n, "_backward_UpSampling_multi", in);
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_UpSampling").set_compute_gpu(WEFT_GPU(cuda::BackwardUpSamplingGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_UpSampling").set_compute_gpu(WEFT_GPU(cuda::BackwardUpSamplingGpu));
   bwd.describe("Gradient of UpSampling (nearest) from out_grad: each input gets the sums of its scale x scale "
                "blocks. With num_args > 1 the input shapes must be known from the graph.")
       .add_input("out_grad");

@@ -22,7 +22,7 @@ namespace {
 // ---- _backward_UpSampling_multi ----
 
 [[maybe_unused]] const bool kUpSamplingMultiRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("_backward_UpSampling_multi").set_compute_gpu(WEFT_GPU(cuda::BackwardUpSamplingMultiGpu));
+  WEFT_REGISTER_OP(op, "_backward_UpSampling_multi").set_compute_gpu(WEFT_GPU(cuda::BackwardUpSamplingMultiGpu));
   op.describe("Gradient of nearest UpSampling with any num_args: inputs (out_grad, arg0, ..., "
               "arg{num_args-1}), where the args are the forward inputs (only their shapes are read; "
               "_backward_UpSampling cannot infer them from out_grad when num_args > 1). Output i gets the "

@@ -337,7 +337,7 @@ void CustomBackwardCPU(const OpContext& ctx, const Params& p, const std::vector<
 namespace {
 
 [[maybe_unused]] const bool registered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("Custom");
+  WEFT_REGISTER_OP(fwd, "Custom");
   fwd.describe("Apply a custom operator implemented in a frontend language (MXNet's mx.operator.CustomOp): "
                "op_type names the registered CustomOpProp; every other keyword argument is passed to it "
                "as a string. Inputs: the prop's list_arguments, then list_auxiliary_states.")
@@ -383,7 +383,7 @@ namespace {
         return r;
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_Custom");
+  WEFT_REGISTER_OP(bwd, "_backward_Custom");
   bwd.describe("Gradient of Custom: runs the custom operator's backward. Inputs: the output gradients "
                "backward declared it needs, every input, the declared outputs, the aux states; outputs: "
                "one gradient per argument.")

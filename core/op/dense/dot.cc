@@ -22,7 +22,7 @@ using tensor_cpu::GemmDesc;
 using Planner = Shape (*)(const Params&, const Shape&, const Shape&, GemmDesc*);
 
 OpDef& DotOp(const char* name, Planner plan, FCompute gpu, const std::string& doc) {
-  OpDef& op = OpRegistry::Get()->Add(name).set_compute_gpu(std::move(gpu)).add_method(name);
+  WEFT_REGISTER_OP(op, name).set_compute_gpu(std::move(gpu)).add_method(name);
   op.describe(doc)
       .add_input("lhs")
       .add_input("rhs")

@@ -89,7 +89,7 @@ void DotBackward(const Params& p, bool batched, const std::vector<TensorView>& i
 }
 
 void RegisterDotBackward(const char* name, bool batched, FCompute gpu) {
-  OpDef& op = OpRegistry::Get()->Add(name).set_compute_gpu(std::move(gpu));
+  WEFT_REGISTER_OP(op, name).set_compute_gpu(std::move(gpu));
   op.describe(std::string("Gradients of ") + (batched ? "batch_dot" : "dot") +
               ": inputs (out_grad, lhs, rhs), outputs (lhs_grad, rhs_grad) of lhs's and rhs's shapes. Takes "
               "the forward's transpose_a and transpose_b. See Note [Dot backward] in core/op/dense/dot_backward.cc.")

@@ -58,7 +58,7 @@ void InferParams(const Params& p, const Shape& data, std::vector<Shape>* in, siz
 }
 
 OpDef& Declare(const char* name) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   op.add_required_param("num_hidden", ParamType::kInt, "Number of hidden nodes of the output.")
       .add_param("no_bias", ParamType::kBool, "False", "Whether to disable the bias parameter.")
       .add_param("flatten", ParamType::kBool, "True",

@@ -298,7 +298,7 @@ void InterleavedCPU(const OpContext&, const Params& p, const std::vector<TensorV
 void Register(const std::string& kind, std::vector<std::string> inputs, const std::string& doc) {
   const std::string name = std::string("_contrib_interleaved_matmul_") + kind;
   const std::string bname = std::string("_backward_interleaved_matmul_") + kind;
-  OpDef& fwd = OpRegistry::Get()->Add(name).set_compute_gpu(WEFT_GPU(cuda::InterleavedMatmulGpu));
+  WEFT_REGISTER_OP(fwd, name).set_compute_gpu(WEFT_GPU(cuda::InterleavedMatmulGpu));
   fwd.describe(doc);
   for (const std::string& i : inputs) fwd.add_input(i);
   fwd.add_required_param("heads", ParamType::kInt, "Set number of heads")
@@ -316,7 +316,7 @@ void Register(const std::string& kind, std::vector<std::string> inputs, const st
         return ViaBackwardOp(n, bname, in);
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add(bname).set_compute_gpu(WEFT_GPU(cuda::InterleavedMatmulGpu));
+  WEFT_REGISTER_OP(bwd, bname).set_compute_gpu(WEFT_GPU(cuda::InterleavedMatmulGpu));
   bwd.describe("Gradient of " + name + " from (out_grad, " + inputs[0] + (inputs.size() > 1 ? ", " + inputs[1] : "") +
                "): the gradients of its inputs.");
   bwd.add_input("out_grad");

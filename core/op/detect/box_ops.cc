@@ -104,7 +104,7 @@ WEFT_REGISTER_OP("_contrib_box_iou")
     .set_gradient(ZeroGradients);
 
 [[maybe_unused]] const bool kBoxNmsRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("_contrib_box_nms");
+  WEFT_REGISTER_OP(op, "_contrib_box_nms");
   op.num_visible_outputs = 1;  // MXNet's record output is hidden
   op.describe("Apply non-maximum suppression to input.\n\n"
               "The output will be sorted in descending order according to ``score``. Boxes with overlaps larger "

@@ -46,7 +46,7 @@ bool ProposalShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* 
 }
 
 void Declare(const char* name, bool multi) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   op.describe(std::string(multi ? "Generate region proposals via RPN, for a batch of images.\n\n"
                                 : "Generate region proposals via RPN (one image).\n\n") +
               "Anchors (ratios outer, scales inner, from the feature_stride square) are shifted over the (height, "

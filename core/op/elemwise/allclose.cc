@@ -14,7 +14,7 @@ namespace weft {
 namespace {
 
 [[maybe_unused]] const bool kRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("_contrib_allclose");
+  WEFT_REGISTER_OP(op, "_contrib_allclose");
   op.set_compute_gpu(WEFT_GPU(cuda::AllCloseGpu));
   op.describe("This operators implements the numpy.allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)\n\n"
               ".. math::\n\n    f(x) = |a-b|<=atol+rtol|b|\n\n"

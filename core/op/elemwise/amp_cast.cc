@@ -47,7 +47,7 @@ std::vector<NodeEntry> CastBackEach(const NodePtr& n, const std::vector<NodeEntr
 }
 
 [[maybe_unused]] const bool kAmpRegistered = [] {
-  OpDef& cast = OpRegistry::Get()->Add("amp_cast");
+  WEFT_REGISTER_OP(cast, "amp_cast");
   cast.set_compute_gpu(WEFT_GPU(cuda::CopyGpu("amp_cast")));
   cast.describe("Cast function between low precision float/FP32 used by AMP.\n\n"
                 "It casts only between low precision float/FP32 and does not do anything for other types.")
@@ -70,7 +70,7 @@ std::vector<NodeEntry> CastBackEach(const NodePtr& n, const std::vector<NodeEntr
       .set_compute_cpu(ConvertEach)
       .set_gradient(CastBackEach);
 
-  OpDef& multi = OpRegistry::Get()->Add("amp_multicast");
+  WEFT_REGISTER_OP(multi, "amp_multicast");
   multi.set_compute_gpu(WEFT_GPU(ConvertEachGpu("amp_multicast")));
   multi
       .describe("Cast function used by AMP, that casts its inputs to the common widest type.\n\n"

@@ -121,7 +121,7 @@ FGradient BinaryGradient(BinaryKind kind) {
 
 bool RegisterBinaryOps() {
   for (const BinaryOpEntry& e : BinaryOps()) {
-    OpDef& op = OpRegistry::Get()->Add(e.name);
+    WEFT_REGISTER_OP(op, e.name);
     SetSameShape(op, SameShapeSlots::All());
     for (const char* a : e.aliases) op.add_alias(a);
     const BinaryKind kind = e.kind;

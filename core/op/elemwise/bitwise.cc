@@ -119,7 +119,7 @@ bool RegisterBitwiseOps() {
   for (const BitwiseOpEntry& e : entries) {
     const BitwiseKind kind = e.kind;
     const std::string sym = e.symbol;
-    OpRegistry::Get()->Add(e.name)
+    WEFT_REGISTER_OP(binary, e.name)
         .describe("Bitwise `x1 " + sym + " x2` of integer or bool arrays, with NumPy's broadcasting; both "
                   "inputs of one dtype, the output in it.\n\nExample::\n\n   [12, 10] " +
                   sym + " [10, 6] = " + e.example)
@@ -135,7 +135,7 @@ bool RegisterBitwiseOps() {
         })
         .set_compute_gpu(e.gpu)
         .set_gradient(ZeroGradients);
-    OpRegistry::Get()->Add(std::string(e.name) + "_scalar")
+    WEFT_REGISTER_OP(scalar, std::string(e.name) + "_scalar")
         .describe("Bitwise `x " + sym + " scalar` of an integer or bool array and a Python scalar, in the "
                   "array's dtype.")
         .add_input("data")
@@ -153,7 +153,7 @@ bool RegisterBitwiseOps() {
         .set_compute_gpu(e.gpu_scalar)
         .set_gradient(ZeroGradients);
   }
-  OpRegistry::Get()->Add("_npi_bitwise_not")
+  WEFT_REGISTER_OP(npi_bitwise_not_decl, "_npi_bitwise_not")
       .describe("Bitwise NOT of an integer or bool array (`~x`; on bools, logical not), in its dtype.\n\n"
                 "Example::\n\n   bitwise_not([0, 13, -14]) = [-1, -14, 13]")
       .add_input("data")

@@ -107,7 +107,7 @@ std::vector<NodeEntry> BroadcastCopyGradient(const NodePtr& n, const std::vector
 
 bool RegisterBroadcastBinaryOps() {
   for (const BroadcastOpEntry& e : kBroadcastOps) {
-    OpDef& op = OpRegistry::Get()->Add(e.name);
+    WEFT_REGISTER_OP(op, e.name);
     if (e.alias) op.add_alias(e.alias);
     const BinaryKind kind = e.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::BinaryBroadcastGpu(kind, e.name)));

@@ -28,7 +28,7 @@ using elemwise_cpu::UnaryKind;
 using pointwise::PointKind;
 
 OpDef& Pointwise(const char* name, PointKind kind) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   SetSameShape(op, SameShapeSlots::All());
   op.set_compute_gpu(WEFT_GPU(cuda::PointwiseGpu(kind, name)));
   op.set_compute_cpu(pointwise::PointwiseCompute(kind, name))
@@ -118,7 +118,7 @@ void AddScalar(OpDef& op, const char* doc) {
                            ":math:`\\frac{d}{dx}{sign(x)} = 0`.\nThis is useful for quantized training.\n\n"
                            "Example::\n  x = sign_ste([-2, 0, 3])\n  x.backward()\n  x = [-1.,  0., 1.]\n"
                            "  x.grad() = [1.,  1., 1.]"}}) {
-    OpDef& op = OpRegistry::Get()->Add(s.name);
+    WEFT_REGISTER_OP(op, s.name);
     SetSameShape(op, SameShapeSlots::All());
     const UnaryKind kind = s.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::UnaryGpu(kind, s.name)))
@@ -140,7 +140,7 @@ void AddScalar(OpDef& op, const char* doc) {
   }
 
   // _contrib_gradientmultiplier: the identity forward, the gradient times scalar.
-  OpDef& gm = OpRegistry::Get()->Add("_contrib_gradientmultiplier");
+  WEFT_REGISTER_OP(gm, "_contrib_gradientmultiplier");
   SetSameShape(gm, SameShapeSlots::All());
   gm.set_compute_gpu(WEFT_GPU(cuda::CopyGpu("_contrib_gradientmultiplier")))
       .set_fused_form(FusedForm::kIdentity);
@@ -160,7 +160,7 @@ void AddScalar(OpDef& op, const char* doc) {
         GradBuilder b(n);
         return {b.Scalar("_contrib_backward_gradientmultiplier", og[0], n->params.GetFloat("scalar"))};
       });
-  OpDef& gmb = OpRegistry::Get()->Add("_contrib_backward_gradientmultiplier");
+  WEFT_REGISTER_OP(gmb, "_contrib_backward_gradientmultiplier");
   SetSameShape(gmb, SameShapeSlots::All());
   gmb.set_compute_gpu(WEFT_GPU(cuda::BinaryScalarGpu(BinaryKind::kMul, false, "_contrib_backward_gradientmultiplier")))
       .set_fused_form(FusedForm::kScalar, elemwise_cpu::KindName(BinaryKind::kMul));
@@ -193,7 +193,7 @@ void AddScalar(OpDef& op, const char* doc) {
                                        "digamma(data)."},
                              GammaGrad{"_backward_gammaln", BinaryKind::kGammalnGrad,
                                        "Gradient of gammaln from (out_grad, data): out_grad * digamma(data)."}}) {
-    OpDef& op = OpRegistry::Get()->Add(e.name);
+    WEFT_REGISTER_OP(op, e.name);
     SetSameShape(op, SameShapeSlots::All());
     const BinaryKind kind = e.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::BinarySameShapeGpu(kind, e.name)));

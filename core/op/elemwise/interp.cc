@@ -78,7 +78,7 @@ std::vector<std::string> InterpInputs(const Params& p) {
 // Declared through OpRegistry::Add, not WEFT_REGISTER_OP: the builder has no
 // setter for list_input_names (MXNet's inputs: no x when x_is_scalar).
 [[maybe_unused]] const bool kInterpRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add(kInterpOp);
+  WEFT_REGISTER_OP(op, kInterpOp);
   op.describe("One-dimensional linear interpolation for monotonically increasing sample points: the piecewise "
               "linear interpolant of (xp, fp) at x (left/right outside xp's range, default fp[0]/fp[-1]; "
               "`period` for periodic x-coordinates).\n\n"

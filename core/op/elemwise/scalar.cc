@@ -108,7 +108,7 @@ FGradient ScalarGradient(BinaryKind kind, bool left) {
 
 bool RegisterScalarOps() {
   for (const ScalarOpEntry& e : kScalarOps) {
-    OpDef& op = OpRegistry::Get()->Add(e.name);
+    WEFT_REGISTER_OP(op, e.name);
     SetSameShape(op, SameShapeSlots::All());
     if (e.alias) op.add_alias(e.alias);
     const BinaryKind kind = e.kind;

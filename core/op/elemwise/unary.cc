@@ -123,7 +123,7 @@ FGradient UnaryGradient(UnaryKind kind) {
 
 bool RegisterUnaryOps() {
   for (const UnaryOpEntry& e : kUnaryOps) {
-    OpDef& op = OpRegistry::Get()->Add(e.name);
+    WEFT_REGISTER_OP(op, e.name);
     SetSameShape(op, SameShapeSlots::All());
     const UnaryKind kind = e.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::UnaryGpu(kind, e.name)))

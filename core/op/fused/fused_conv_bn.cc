@@ -321,7 +321,7 @@ void ComputeCpu(const OpContext& ctx, const Params& p, const std::vector<TensorV
 }
 
 [[maybe_unused]] const bool kRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add(kOp).set_compute_gpu(WEFT_GPU(cuda::FusedConvolutionBnGpu));
+  WEFT_REGISTER_OP(op, kOp).set_compute_gpu(WEFT_GPU(cuda::FusedConvolutionBnGpu));
   op.set_uses_input_stamps();
   op.describe("Activation(BatchNorm(Convolution(data, weight, bias)) + addend, act_type) as one operator (written by "
               "the graph fusion pass; see WEFT_FUSION). With the moving statistics the BatchNorm is folded into "

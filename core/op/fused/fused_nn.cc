@@ -47,7 +47,7 @@ void AddActType(OpDef& op) {
 }
 
 bool RegisterFusedFC() {
-  OpDef& op = OpRegistry::Get()->Add("_fused_fully_connected_act").set_compute_gpu(WEFT_GPU(cuda::FusedFullyConnectedActGpu));
+  WEFT_REGISTER_OP(op, "_fused_fully_connected_act").set_compute_gpu(WEFT_GPU(cuda::FusedFullyConnectedActGpu));
   op.describe("Activation(FullyConnected(data, weight, bias), act_type) as one operator (written by the graph "
               "fusion pass; see WEFT_FUSION): the GEMM, then bias and activation in one pass over blocks of "
               "rows. Parameters as FullyConnected's, plus Activation's act_type.")
@@ -74,7 +74,7 @@ bool RegisterFusedFC() {
 }
 
 bool RegisterFusedConv() {
-  OpDef& op = OpRegistry::Get()->Add("_fused_convolution_act").set_compute_gpu(WEFT_GPU(cuda::FusedConvolutionActGpu));
+  WEFT_REGISTER_OP(op, "_fused_convolution_act").set_compute_gpu(WEFT_GPU(cuda::FusedConvolutionActGpu));
   op.set_uses_input_stamps();  // the weights kept in oneDNN's layout (Note [Weight layout cache])
   op.describe("Activation(Convolution(data, weight, bias), act_type) as one operator (written by the graph "
               "fusion pass; see WEFT_FUSION): the convolution, then the activation in place on its output. "

@@ -67,8 +67,7 @@ void AddCropParams(OpDef& op) {
 }
 
 [[maybe_unused]] const bool kImageTensorRegistered = [] {
-  OpRegistry* r = OpRegistry::Get();
-  r->Add("_image_to_tensor")
+  WEFT_REGISTER_OP(to_tensor_decl, "_image_to_tensor")
       .describe("Converts an image NDArray of shape (H x W x C) or (N x H x W x C) with values in the range "
                 "[0, 255] to a tensor NDArray of shape (C x H x W) or (N x C x H x W) with values in the range "
                 "[0, 1] (float32).")
@@ -81,7 +80,7 @@ void AddCropParams(OpDef& op) {
       .set_compute_cpu(ImageCpu(ImageOp::kToTensor))
       .set_compute_gpu(WEFT_GPU(cuda::ImageToTensorGpu));
 
-  OpDef& norm = r->Add("_image_normalize");
+  WEFT_REGISTER_OP(norm, "_image_normalize");
   norm.describe("Normalize an tensor of shape (C x H x W) or (N x C x H x W) with mean and standard deviation: "
                 "output[c] = (input[c] - mean[c]) / std[c]. If mean or std is a single value, it applies to "
                 "every channel.")
@@ -95,7 +94,7 @@ void AddCropParams(OpDef& op) {
       .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
         return ViaBackwardOp(n, "_backward_image_normalize", {og[0]});
       });
-  OpDef& norm_bwd = r->Add("_backward_image_normalize");
+  WEFT_REGISTER_OP(norm_bwd, "_backward_image_normalize");
   norm_bwd.describe("Gradient of _image_normalize: out_grad[c] / std[c].").add_input("out_grad");
   AddNormalizeParams(norm_bwd);
   norm_bwd.set_infer_shape(NormalizeShape)
@@ -103,7 +102,7 @@ void AddCropParams(OpDef& op) {
       .set_compute_cpu(ImageCpu(ImageOp::kNormalizeBackward))
       .set_compute_gpu(WEFT_GPU(cuda::ImageNormalizeBackwardGpu));
 
-  r->Add("_image_resize")
+  WEFT_REGISTER_OP(resize_decl, "_image_resize")
       .describe("Resize an image NDArray of shape (H x W x C) or (N x H x W x C) to the given size. size is "
                 "(width, height), or one edge: both edges, or with keep_ratio the shorter edge. interp 0 is "
                 "nearest-neighbour, 1 (default) bilinear, sampled as OpenCV's INTER_NEAREST/INTER_LINEAR "
@@ -128,7 +127,7 @@ void AddCropParams(OpDef& op) {
       .set_compute_cpu(ImageCpu(ImageOp::kResize))
       .set_compute_gpu(WEFT_GPU(cuda::ImageResizeGpu));
 
-  OpDef& crop = r->Add("_image_crop");
+  WEFT_REGISTER_OP(crop, "_image_crop");
   crop.describe("Crop an image NDArray of shape (H x W x C) or (N x H x W x C) to the box of the given width "
                 "and height whose top-left pixel is (x, y).")
       .add_input("data");
@@ -148,7 +147,7 @@ void AddCropParams(OpDef& op) {
         GradBuilder b(n);
         return std::vector<NodeEntry>{b("_backward_image_crop", {og[0], b.in(0)}, b.Attrs("_backward_image_crop"))};
       });
-  OpDef& crop_bwd = r->Add("_backward_image_crop");
+  WEFT_REGISTER_OP(crop_bwd, "_backward_image_crop");
   crop_bwd.describe("Gradient of _image_crop: out_grad placed at the box in zeros shaped like data.")
       .add_input("out_grad")
       .add_input("data");

@@ -68,7 +68,7 @@ void CopySlices(const TensorView& src, int64_t src_n, const TensorView& dst, int
 }
 
 [[maybe_unused]] const bool kRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add(kOp);
+  WEFT_REGISTER_OP(fwd, kOp);
   fwd.add_alias("_npi_boolean_mask")
       .describe("Given an n-d NDArray data and a 1-d NDArray index, return the slices of data along axis where "
                 "index is nonzero (the output's size along axis is the number of nonzero entries).")
@@ -107,7 +107,7 @@ void CopySlices(const TensorView& src, int64_t src_n, const TensorView& dst, int
         return std::vector<Shape>{s};
       }});
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_contrib_boolean_mask");
+  WEFT_REGISTER_OP(bwd, "_backward_contrib_boolean_mask");
   bwd.describe("Gradient of contrib.boolean_mask: out_grad's slices written back to the kept slices of data's "
                "shape, zeros elsewhere.")
       .add_input("out_grad")

@@ -40,7 +40,7 @@ DType WeightType(const Params& p) {
 }
 
 [[maybe_unused]] const bool kEmbeddingRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("Embedding").set_compute_gpu(WEFT_GPU(cuda::EmbeddingGpu));
+  WEFT_REGISTER_OP(fwd, "Embedding").set_compute_gpu(WEFT_GPU(cuda::EmbeddingGpu));
   fwd.describe("Maps integer indices to vector representations (embeddings).\n\n"
                "This operator maps words to real-valued vectors in a high-dimensional space, called word "
                "embeddings. These embeddings can capture semantic and syntactic properties of the words.\n\n"
@@ -75,7 +75,7 @@ DType WeightType(const Params& p) {
         return ViaBackwardOp(n, "_backward_Embedding", {og[0], n->inputs[0]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_Embedding").set_compute_gpu(WEFT_GPU(cuda::BackwardEmbeddingGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_Embedding").set_compute_gpu(WEFT_GPU(cuda::BackwardEmbeddingGpu));
   bwd.describe("Gradient of Embedding from (out_grad, data): data gets zeros, weight gets the scatter-add of "
                "out_grad's rows at the (clipped) indices.")
       .add_input("out_grad")

@@ -35,7 +35,7 @@ void SparseEmbeddingGpu(const OpContext& ctx, const Params& p, const std::vector
 #endif
 
 [[maybe_unused]] const bool kSparseEmbeddingRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("_contrib_SparseEmbedding").set_compute_gpu(WEFT_GPU(SparseEmbeddingGpu));
+  WEFT_REGISTER_OP(op, "_contrib_SparseEmbedding").set_compute_gpu(WEFT_GPU(SparseEmbeddingGpu));
   op.describe("Maps integer indices to vector representations (embeddings).\n\n"
               "In MXNet this operator computes a row_sparse gradient of the weight; weft has no sparse storage, "
               "so it is Embedding with dense arrays (same parameters, outputs and a dense gradient).\n\n"

@@ -57,7 +57,7 @@ IndexArrayPlan IndexArrayPlanOf(const Params& p, const Shape& data) {
 namespace {
 
 [[maybe_unused]] const bool kRegistered = [] {
-  OpDef& ar = OpRegistry::Get()->Add("_contrib_arange_like");
+  WEFT_REGISTER_OP(ar, "_contrib_arange_like");
   ar.set_compute_gpu(WEFT_GPU(cuda::ArangeLikeGpu));
   ar.describe("Return an array with evenly spaced values. If axis is not given, the output will \n"
               "have the same shape as the input array. Otherwise, the output will be a 1-D array with size of \n"
@@ -98,7 +98,7 @@ namespace {
       })
       .set_gradient(ZeroGradients);
 
-  OpDef& ia = OpRegistry::Get()->Add("_contrib_index_array");
+  WEFT_REGISTER_OP(ia, "_contrib_index_array");
   ia.set_compute_gpu(WEFT_GPU(cuda::IndexArrayGpu));
   ia.describe("Returns an array of indexes of the input array.\n\n"
               "For an input array with shape  :math:`(d_1, d_2, ..., d_n)`, `index_array` returns a "

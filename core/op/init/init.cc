@@ -54,7 +54,7 @@ bool ShapeFromParam(const Params& p, std::vector<Shape>*, std::vector<Shape>* ou
 }
 
 OpDef& FillOp(const char* name, const std::string& doc, double value) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   op.describe(doc)
       .add_param("shape", ParamType::kShape, "()", "Shape of the output.")
       .set_infer_shape(ShapeFromParam)
@@ -68,9 +68,9 @@ OpDef& FillOp(const char* name, const std::string& doc, double value) {
 [[maybe_unused]] OpDef& reg_zeros = FillOp("_zeros", "Returns a new array of the given shape filled with zeros.", 0.0).set_compute_gpu(WEFT_GPU(cuda::ZerosGpu));
 [[maybe_unused]] OpDef& reg_ones = FillOp("_ones", "Returns a new array of the given shape filled with ones.", 1.0).set_compute_gpu(WEFT_GPU(cuda::OnesGpu));
 
+WEFT_REGISTER_OP(full_decl, "_full");
 [[maybe_unused]] OpDef& reg_full =
-    AddPlacement(OpRegistry::Get()
-                     ->Add("_full").set_compute_gpu(WEFT_GPU(cuda::FullGpu))
+    AddPlacement(full_decl.set_compute_gpu(WEFT_GPU(cuda::FullGpu))
                      .describe("Returns a new array of the given shape filled with `value`.")
                      .add_param("shape", ParamType::kShape, "()", "Shape of the output.")
                      .add_required_param("value", ParamType::kFloat, "The fill value (converted to dtype).")
@@ -116,9 +116,9 @@ Range PlanRange(const Params& p) {
   return r;
 }
 
+WEFT_REGISTER_OP(arange_decl, "_arange");
 [[maybe_unused]] OpDef& reg_arange = AddPlacement(
-    OpRegistry::Get()
-        ->Add("_arange").set_compute_gpu(WEFT_GPU(cuda::ArangeGpu))
+    arange_decl.set_compute_gpu(WEFT_GPU(cuda::ArangeGpu))
         .describe("Returns evenly spaced values in [start, stop) with the given step; each value is "
                   "repeated `repeat` times. With stop=None the range is [0, start). With "
                   "infer_range=True and stop=None the length comes from the output's shape.")
@@ -142,9 +142,9 @@ Range PlanRange(const Params& p) {
 
 // ---- _eye ----
 
+WEFT_REGISTER_OP(eye_decl, "_eye");
 [[maybe_unused]] OpDef& reg_eye = AddPlacement(
-    OpRegistry::Get()
-        ->Add("_eye").set_compute_gpu(WEFT_GPU(cuda::EyeGpu))
+    eye_decl.set_compute_gpu(WEFT_GPU(cuda::EyeGpu))
         .describe("Returns a 2-D array of shape (N, M) with ones on the k-th diagonal and zeros elsewhere.")
         .add_required_param("N", ParamType::kInt, "Number of rows.")
         .add_param("M", ParamType::kInt, "0", "Number of columns; 0 means N.")
@@ -165,7 +165,7 @@ Range PlanRange(const Params& p) {
 // ---- zeros_like / ones_like ----
 
 OpDef& LikeOp(const char* name, const char* what, double value) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   op.describe(std::string("Returns an array of ") + what + " with the shape and dtype of the input.")
       .add_input("data")
       .set_compute_cpu([value](const OpContext&, const Params&, const std::vector<TensorView>&,

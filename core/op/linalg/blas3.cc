@@ -115,8 +115,9 @@ OpDef& GemmCommon(OpDef& op) {
   return op;
 }
 
+WEFT_REGISTER_OP(linalg_gemm_decl, "_linalg_gemm");
 [[maybe_unused]] OpDef& reg_gemm =
-    GemmCommon(OpRegistry::Get()->Add("_linalg_gemm").add_alias("linalg_gemm")
+    GemmCommon(linalg_gemm_decl.add_alias("linalg_gemm")
                    .describe("Performs general matrix multiplication and accumulation: out = alpha * op(A) * op(B) "
                              "+ beta * C, op() the identity or the transpose (transpose_a, transpose_b).\n\n"
                              "Inputs of rank n > 2 are batches over the leading n-2 axes. The row indices are "
@@ -131,8 +132,9 @@ OpDef& GemmCommon(OpDef& op) {
         .set_compute_gpu(WEFT_GPU(cuda::LinalgGemmGpu))
         .set_gradient(GemmGrad);
 
+WEFT_REGISTER_OP(linalg_gemm2_decl, "_linalg_gemm2");
 [[maybe_unused]] OpDef& reg_gemm2 =
-    GemmCommon(OpRegistry::Get()->Add("_linalg_gemm2").add_alias("linalg_gemm2")
+    GemmCommon(linalg_gemm2_decl.add_alias("linalg_gemm2")
                    .describe("Performs general matrix multiplication: out = alpha * op(A) * op(B), op() the "
                              "identity or the transpose (transpose_a, transpose_b).\n\n"
                              "Inputs of rank n > 2 are batches over the leading n-2 axes; `axis` (default -2) "
@@ -245,7 +247,7 @@ std::vector<NodeEntry> TrsmGrad(const NodePtr& n, const std::vector<NodeEntry>& 
 }
 
 OpDef& TriangOp(const char* name, const char* alias, bool solve, const std::string& doc) {
-  OpDef& op = OpRegistry::Get()->Add(name).add_alias(alias);
+  WEFT_REGISTER_OP(op, name).add_alias(alias);
   op.describe(doc)
       .add_input("A")
       .add_input("B")
@@ -296,7 +298,7 @@ void SyrkT(const Params& p, const TensorView& a, OpReq req, const TensorView& ou
   });
 }
 
-[[maybe_unused]] OpDef& reg_syrk = OpRegistry::Get()->Add("_linalg_syrk").add_alias("linalg_syrk")
+WEFT_REGISTER_OP(reg_syrk, "_linalg_syrk").add_alias("linalg_syrk")
     .describe("Multiplication of a matrix with its transpose: out = alpha * A * A^T, or alpha * A^T * A with "
               "transpose=True. Inputs of rank n > 2 are batches over the leading n-2 axes. float32 and "
               "float64 only.")

@@ -138,7 +138,7 @@ const char* kLowerDoc =
 
 OpDef& DiagOp(const char* name, const char* alias, bool trian, bool extract, FCompute cpu, FCompute gpu,
               const char* inverse, const std::string& doc) {
-  OpDef& op = OpRegistry::Get()->Add(name).add_alias(alias);
+  WEFT_REGISTER_OP(op, name).add_alias(alias);
   op.describe(doc).add_input("A").add_param("offset", ParamType::kInt, "0", kOffsetDoc);
   if (trian) op.add_param("lower", ParamType::kBool, "True", kLowerDoc);
   const std::string inv = inverse;
@@ -182,7 +182,7 @@ OpDef& DiagOp(const char* name, const char* alias, bool trian, bool extract, FCo
 
 // ---- sumlogdiag ----
 
-[[maybe_unused]] OpDef& reg_sumlogdiag = OpRegistry::Get()->Add("_linalg_sumlogdiag").add_alias("linalg_sumlogdiag")
+WEFT_REGISTER_OP(reg_sumlogdiag, "_linalg_sumlogdiag").add_alias("linalg_sumlogdiag")
     .describe("Computes the sum of the logarithms of the diagonal elements of a square matrix. Inputs of rank "
               "n > 2 are batches over the leading n-2 axes (output shape: those axes; (1,) for one matrix). "
               "float32 and float64 only.")

@@ -139,7 +139,7 @@ std::vector<NodeEntry> PotriGrad(const NodePtr& n, const std::vector<NodeEntry>&
 
 OpDef& CholeskyOp(const char* name, const char* alias, FCompute cpu, FCompute gpu, FGradient grad,
                   const std::string& doc) {
-  OpDef& op = OpRegistry::Get()->Add(name).add_alias(alias);
+  WEFT_REGISTER_OP(op, name).add_alias(alias);
   op.describe(doc)
       .add_input("A")
       .add_param("lower", ParamType::kBool, "True",
@@ -335,7 +335,7 @@ bool BackwardDetType(const Params& p, std::vector<DType>* in, std::vector<DType>
 
 OpDef& BackwardDetOp(const char* name, std::vector<const char*> inputs, const char* doc,
                      FCompute gpu) {
-  OpDef& op = OpRegistry::Get()->Add(name).describe(doc);
+  WEFT_REGISTER_OP(op, name).describe(doc);
   for (const char* i : inputs) op.add_input(i);
   op.set_infer_shape(BackwardDetShape)
       .set_infer_type(BackwardDetType)
@@ -344,7 +344,7 @@ OpDef& BackwardDetOp(const char* name, std::vector<const char*> inputs, const ch
   return op;
 }
 
-[[maybe_unused]] OpDef& reg_inverse = OpRegistry::Get()->Add("_linalg_inverse").add_alias("linalg_inverse").add_alias("_npi_inv")
+WEFT_REGISTER_OP(reg_inverse, "_linalg_inverse").add_alias("linalg_inverse").add_alias("_npi_inv")
     .describe("Computes the inverse of a square matrix (LU factorization with partial pivoting). Inputs of rank "
               "n > 2 are batches over the leading n-2 axes. float32 and float64 only.")
     .add_input("A")
@@ -362,7 +362,7 @@ OpDef& BackwardDetOp(const char* name, std::vector<const char*> inputs, const ch
 // and pivot the backward reads instead of factorizing A again. MXNet registers
 // inverse, det and slogdet under np.linalg's names too (_npi_inv, _npi_det,
 // _npi_slogdet), so graphs saved in NumPy mode load.
-[[maybe_unused]] OpDef& reg_det = OpRegistry::Get()->Add("_linalg_det").add_alias("linalg_det").add_alias("_npi_det")
+WEFT_REGISTER_OP(reg_det, "_linalg_det").add_alias("linalg_det").add_alias("_npi_det")
     .describe("Computes the determinant of a square matrix. Inputs of rank n > 2 are batches over the leading "
               "n-2 axes (output shape: those axes; (1,) for one matrix). The LU factorization (P A = L U) and "
               "its pivots are hidden outputs; the gradient (Jacobi's formula, G * det(A) * A^-T) solves with "
@@ -377,7 +377,7 @@ OpDef& BackwardDetOp(const char* name, std::vector<const char*> inputs, const ch
       return ViaBackwardOp(n, "_backward_linalg_det", {og[0], OutputOf(n, 0), OutputOf(n, 1), OutputOf(n, 2)});
     });
 
-[[maybe_unused]] OpDef& reg_slogdet = OpRegistry::Get()->Add("_linalg_slogdet").add_alias("linalg_slogdet").add_alias("_npi_slogdet")
+WEFT_REGISTER_OP(reg_slogdet, "_linalg_slogdet").add_alias("linalg_slogdet").add_alias("_npi_slogdet")
     .describe("Computes the sign and the natural logarithm of the absolute value of the determinant of a "
               "square matrix: outputs sign and logabsdet, det = sign * exp(logabsdet) (sign 0 and logabsdet "
               "-inf for a singular matrix). Inputs of rank n > 2 are batches over the leading n-2 axes. The "
@@ -487,7 +487,7 @@ std::vector<NodeEntry> SyevdGrad(const NodePtr& n, const std::vector<NodeEntry>&
   return {b("_backward_reshape", {S, b.in(0)})};
 }
 
-[[maybe_unused]] OpDef& reg_gelqf = OpRegistry::Get()->Add("_linalg_gelqf").add_alias("linalg_gelqf")
+WEFT_REGISTER_OP(reg_gelqf, "_linalg_gelqf").add_alias("linalg_gelqf")
     .describe("LQ factorization of a general matrix: A (x, y) with x <= y and full rank x gives Q (x, y), "
               "row-orthonormal (Q * Q^T = I), and L (x, x), lower triangular, with A = L * Q. Inputs of rank "
               "n > 2 are batches over the leading n-2 axes. float32 and float64 only.")
@@ -513,7 +513,7 @@ std::vector<NodeEntry> SyevdGrad(const NodePtr& n, const std::vector<NodeEntry>&
     .set_compute_gpu(WEFT_GPU(cuda::LinalgGelqfGpu))
     .set_gradient(GelqfGrad);
 
-[[maybe_unused]] OpDef& reg_syevd = OpRegistry::Get()->Add("_linalg_syevd")  // MXNet 1.9.1 gives syevd no linalg_ alias
+WEFT_REGISTER_OP(reg_syevd, "_linalg_syevd")  // MXNet 1.9.1 gives syevd no linalg_ alias
     .describe("Eigendecomposition of a symmetric matrix: A = U^T * diag(L) * U, U orthonormal with the "
               "eigenvectors as rows, L the eigenvalues in ascending order. Only A's lower triangle is read. "
               "Each row of U has the sign that makes its entry of largest magnitude positive. Inputs of rank "

@@ -88,7 +88,7 @@ void EigCompute(const OpContext&, const Params& p, const std::vector<TensorView>
 namespace {
 
 // Added with OpRegistry::Add, not WEFT_REGISTER_OP: the output names below need the reference.
-[[maybe_unused]] OpDef& reg_eig = OpRegistry::Get()->Add("_npi_eig")
+WEFT_REGISTER_OP(reg_eig, "_npi_eig")
     .describe("Eigenvalues and right eigenvectors of a general square matrix (np.linalg.eig, MXNet 1.9.1's "
               "_npi_eig): A (..., M, M) gives w (..., M) and v (..., M, M) with A v[:, i] = w[i] v[:, i], each "
               "column of unit length (LAPACK geev). Batched over the leading axes. Real eigenvalues only: a "

@@ -139,7 +139,7 @@ bool SvdBackwardShape(const Params& p, std::vector<Shape>* in, std::vector<Shape
 }
 
 // Added with OpRegistry::Add, not WEFT_REGISTER_OP: the output names below need the reference.
-[[maybe_unused]] OpDef& reg_svd = OpRegistry::Get()->Add("_npi_svd")
+WEFT_REGISTER_OP(reg_svd, "_npi_svd")
     .describe("Singular value decomposition (np.linalg.svd, MXNet 1.9.1's _npi_svd): A (..., M, N) = UT "
               "diag(L) V with UT (..., M, K) column-orthonormal, L (..., K) descending and V (..., K, N) "
               "row-orthonormal, K = min(M, N) (MXNet documents M <= N; both are accepted). Batched over the "

@@ -145,7 +145,7 @@ void BackwardCPU(const OpContext&, const Params&, const std::vector<TensorView>&
 }
 
 [[maybe_unused]] const bool kCTCLossRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("CTCLoss").set_compute_gpu(WEFT_GPU(cuda::CTCLossGpu));
+  WEFT_REGISTER_OP(fwd, "CTCLoss").set_compute_gpu(WEFT_GPU(cuda::CTCLossGpu));
   fwd.add_alias("ctc_loss");
   fwd.add_alias("_contrib_CTCLoss");
   fwd.add_alias("_contrib_ctc_loss");
@@ -201,7 +201,7 @@ void BackwardCPU(const OpContext&, const Params&, const std::vector<TensorView>&
   // nnvm names the outputs by default: <name>_output0 (the loss), <name>_output1.
   fwd.list_output_names = [](const Params&) { return std::vector<std::string>{"output0", "output1"}; };
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_ctc_loss").set_compute_gpu(WEFT_GPU(cuda::BackwardCTCLossGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_ctc_loss").set_compute_gpu(WEFT_GPU(cuda::BackwardCTCLossGpu));
   bwd.describe("Gradient of CTCLoss from (out_grad, grad, label[, data_lengths][, label_lengths]): data's "
                "gradient is grad scaled by each sequence's out_grad; the labels and lengths get zeros.")
       .add_input("out_grad")

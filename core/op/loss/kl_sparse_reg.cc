@@ -57,7 +57,7 @@ bool InferKl(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out, s
 }
 
 [[maybe_unused]] const bool kKlSparseRegRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("IdentityAttachKLSparseReg")
+  WEFT_REGISTER_OP(fwd, "IdentityAttachKLSparseReg")
                    .set_compute_gpu(WEFT_GPU(cuda::IdentityAttachKLSparseRegGpu));
   fwd.describe("Apply a sparse regularization to the output a sigmoid activation function.\n\n"
                "The forward returns data. The backward updates the auxiliary state moving_avg with the batch mean "
@@ -87,7 +87,7 @@ bool InferKl(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out, s
         return ViaBackwardOp(n, "_backward_IdentityAttachKLSparseReg", {og[0], n->inputs[0], n->inputs[1]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_IdentityAttachKLSparseReg")
+  WEFT_REGISTER_OP(bwd, "_backward_IdentityAttachKLSparseReg")
                    .set_compute_gpu(WEFT_GPU(cuda::BackwardIdentityAttachKLSparseRegGpu));
   bwd.describe("Gradient of IdentityAttachKLSparseReg from (out_grad, data, moving_avg); updates moving_avg "
                "in place, then adds the sparseness penalty to out_grad.")

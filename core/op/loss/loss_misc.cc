@@ -33,7 +33,7 @@ void AddScalarParams(OpDef& op) {
 }
 
 [[maybe_unused]] const bool kSmoothL1Registered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("smooth_l1").set_compute_gpu(WEFT_GPU(cuda::SmoothL1Gpu));
+  WEFT_REGISTER_OP(fwd, "smooth_l1").set_compute_gpu(WEFT_GPU(cuda::SmoothL1Gpu));
   fwd.describe("Calculate Smooth L1 Loss(lhs, scalar) by summing\n\n"
                ".. math::\n\n    f(x) =\n    \\begin{cases}\n    (\\sigma x)^2/2,& \\text{if }x < 1/\\sigma^2\\\\\n"
                "    |x|-0.5/\\sigma^2,& \\text{otherwise}\n    \\end{cases}\n\n"
@@ -53,7 +53,7 @@ void AddScalarParams(OpDef& op) {
         return ViaBackwardOp(n, "_backward_smooth_l1", {og[0], n->inputs[0]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_smooth_l1").set_compute_gpu(WEFT_GPU(cuda::BackwardSmoothL1Gpu));
+  WEFT_REGISTER_OP(bwd, "_backward_smooth_l1").set_compute_gpu(WEFT_GPU(cuda::BackwardSmoothL1Gpu));
   bwd.describe("Gradient of smooth_l1 from (out_grad, data).").add_input("out_grad").add_input("data");
   AddScalarParams(bwd);
   bwd.set_infer_type(nnx::FloatSameTypeInfer)
@@ -113,7 +113,7 @@ int MakeLossNorm(const Params& p) {
 }
 
 [[maybe_unused]] const bool kMakeLossRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("MakeLoss").set_compute_gpu(WEFT_GPU(cuda::CopyGpu("MakeLoss")));
+  WEFT_REGISTER_OP(fwd, "MakeLoss").set_compute_gpu(WEFT_GPU(cuda::CopyGpu("MakeLoss")));
   fwd.describe("Make your own loss function in network construction.\n\n"
                "This operator accepts a customized loss function symbol as a terminal loss and the symbol should "
                "be an operator with no backward dependency. The output of this function is the gradient of loss "
@@ -128,7 +128,7 @@ int MakeLossNorm(const Params& p) {
         return ViaBackwardOp(n, "_backward_MakeLoss", {n->inputs[0]});  // a loss: the head gradient is not used
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_MakeLoss").set_compute_gpu(WEFT_GPU(cuda::BackwardMakeLossGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_MakeLoss").set_compute_gpu(WEFT_GPU(cuda::BackwardMakeLossGpu));
   bwd.describe("Gradient of MakeLoss from its input data: a constant (see MakeLoss).").add_input("data");
   AddMakeLossParams(bwd);
   bwd.set_infer_type(nnx::FloatSameTypeInfer)

@@ -34,7 +34,7 @@ void InferLabel(const Shape& d, Shape* l, const std::string& op) {
 
 void RegisterRegression(const char* name, const char* bwd_name, RegressionKind kind, FCompute gpu,
                         FCompute gpu_backward, const std::string& doc) {
-  OpDef& fwd = OpRegistry::Get()->Add(name).set_compute_gpu(std::move(gpu));
+  WEFT_REGISTER_OP(fwd, name).set_compute_gpu(std::move(gpu));
   fwd.describe(doc).add_input("data").add_input("label");
   fwd.add_param("grad_scale", ParamType::kFloat, "1", "Scale the gradient by a float factor")
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
@@ -54,7 +54,7 @@ void RegisterRegression(const char* name, const char* bwd_name, RegressionKind k
         return ViaBackwardOp(n, bwd, {n->inputs[1], OutputOf(n, 0)});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add(bwd_name).set_compute_gpu(std::move(gpu_backward));
+  WEFT_REGISTER_OP(bwd, bwd_name).set_compute_gpu(std::move(gpu_backward));
   bwd.describe(std::string("Gradient of ") + name + " from (label, output); the label's gradient is zero.")
       .add_input("label")
       .add_input("output")

@@ -55,7 +55,7 @@ bool InferSvm(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out, 
 }
 
 [[maybe_unused]] const bool kSVMOutputRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("SVMOutput").set_compute_gpu(WEFT_GPU(cuda::SVMOutputGpu));
+  WEFT_REGISTER_OP(fwd, "SVMOutput").set_compute_gpu(WEFT_GPU(cuda::SVMOutputGpu));
   fwd.describe("Computes support vector machine based transformation of the input.\n\n"
                "This tutorial demonstrates using SVM as output layer for classification instead of softmax: "
                "https://github.com/apache/mxnet/tree/v1.x/example/svm_mnist.\n\n"
@@ -84,7 +84,7 @@ bool InferSvm(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out, 
         return ViaBackwardOp(n, "_backward_SVMOutput", {n->inputs[1], OutputOf(n, 0)});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_SVMOutput").set_compute_gpu(WEFT_GPU(cuda::BackwardSVMOutputGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_SVMOutput").set_compute_gpu(WEFT_GPU(cuda::BackwardSVMOutputGpu));
   bwd.describe("Gradient of SVMOutput from (label, output); the label's gradient is zero.")
       .add_input("label")
       .add_input("output");

@@ -106,7 +106,7 @@ bool InferTypes(const Params& p, std::vector<DType>* in, std::vector<DType>* out
 }
 
 [[maybe_unused]] const bool kBatchNormRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("BatchNorm").set_compute_gpu(WEFT_GPU(cuda::BatchNormGpu));
+  WEFT_REGISTER_OP(fwd, "BatchNorm").set_compute_gpu(WEFT_GPU(cuda::BatchNormGpu));
   SetSameShape(fwd, SameShapeSlots::Data());
   fwd.add_alias("BatchNorm_v1");  // MXNet's legacy layer: its parameters are a subset (issue 17)
   fwd.describe("Batch normalization.\n\n"
@@ -162,7 +162,7 @@ bool InferTypes(const Params& p, std::vector<DType>* in, std::vector<DType>* out
                          {og[0], OutputOf(n, 1), OutputOf(n, 2), x[0], x[1], x[2], x[3], x[4]});
   });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_BatchNorm").set_compute_gpu(WEFT_GPU(cuda::BackwardBatchNormGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_BatchNorm").set_compute_gpu(WEFT_GPU(cuda::BackwardBatchNormGpu));
   bwd.describe("Gradient of BatchNorm from (out_grad, mean, var, data, gamma, beta, moving_mean, moving_var); "
                "see Note [BatchNorm statistics] in core/op/norm/batch_norm.cc.")
       .add_input("out_grad")

@@ -118,7 +118,7 @@ std::vector<NodeEntry> BatchNormGrad(GradBuilder& b, const NodeEntry& og) {
 }
 
 [[maybe_unused]] const bool kSyncBatchNormRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("_contrib_SyncBatchNorm").set_compute_gpu(WEFT_GPU(cuda::SyncBatchNormGpu));
+  WEFT_REGISTER_OP(op, "_contrib_SyncBatchNorm").set_compute_gpu(WEFT_GPU(cuda::SyncBatchNormGpu));
   op.describe("Batch normalization, with the batch statistics synchronized across devices in MXNet.\n\n"
               "Normalizes a data batch by mean and variance, and applies a scale ``gamma`` as well as offset "
               "``beta``; see BatchNorm. The channel axis is 1. Weft computes each device's statistics from its "
@@ -145,8 +145,7 @@ std::vector<NodeEntry> BatchNormGrad(GradBuilder& b, const NodeEntry& og) {
 }();
 
 [[maybe_unused]] const bool kBatchNormWithReLURegistered = [] {
-  OpDef& op =
-      OpRegistry::Get()->Add("_contrib_BatchNormWithReLU").set_compute_gpu(WEFT_GPU(cuda::BatchNormWithReLUGpu));
+  WEFT_REGISTER_OP(op, "_contrib_BatchNormWithReLU").set_compute_gpu(WEFT_GPU(cuda::BatchNormWithReLUGpu));
   op.describe("Batch normalization with ReLU fusion.\n\n"
               "An extended operator of Batch normalization which can be fused with ReLU activation: "
               "out = max(0, BatchNorm(data, gamma, beta, moving_mean, moving_var)), with BatchNorm's parameters.");

@@ -96,7 +96,7 @@ void BackwardCPU(const OpContext&, const Params& p, const std::vector<TensorView
 }
 
 [[maybe_unused]] const bool kGroupNormRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("GroupNorm").set_compute_gpu(WEFT_GPU(cuda::GroupNormGpu));
+  WEFT_REGISTER_OP(fwd, "GroupNorm").set_compute_gpu(WEFT_GPU(cuda::GroupNormGpu));
   SetSameShape(fwd, SameShapeSlots::Data());
   fwd.describe("Group normalization.\n\n"
                "The input channels are separated into ``num_groups`` groups, each containing ``num_channels / "
@@ -133,7 +133,7 @@ void BackwardCPU(const OpContext&, const Params& p, const std::vector<TensorView
   fwd.num_visible_outputs_fn = [](const Params& p) { return p.GetBool("output_mean_var") ? 3 : 1; };
   fwd.list_output_names = [](const Params&) { return std::vector<std::string>{"output", "mean", "std"}; };
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_GroupNorm").set_compute_gpu(WEFT_GPU(cuda::BackwardGroupNormGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_GroupNorm").set_compute_gpu(WEFT_GPU(cuda::BackwardGroupNormGpu));
   bwd.describe("Gradient of GroupNorm from (out_grad, data, gamma, mean, std): the gradients of data, gamma and "
                "beta.")
       .add_input("out_grad")

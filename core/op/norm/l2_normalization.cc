@@ -103,7 +103,7 @@ void BackwardCPU(const OpContext&, const Params& p, const std::vector<TensorView
 }
 
 [[maybe_unused]] const bool kL2NormalizationRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("L2Normalization").set_compute_gpu(WEFT_GPU(cuda::L2NormalizationGpu));
+  WEFT_REGISTER_OP(fwd, "L2Normalization").set_compute_gpu(WEFT_GPU(cuda::L2NormalizationGpu));
   SetSameShape(fwd, SameShapeSlots::Data());
   fwd.describe("Normalize the input array using the L2 norm.\n\n"
                "For 1-D NDArray, it computes::\n\n  out = data / sqrt(sum(data ** 2) + eps)\n\n"
@@ -137,8 +137,7 @@ void BackwardCPU(const OpContext&, const Params& p, const std::vector<TensorView
   fwd.num_visible_outputs = 1;
   fwd.list_output_names = [](const Params&) { return std::vector<std::string>{"output", "norm"}; };
 
-  OpDef& bwd =
-      OpRegistry::Get()->Add("_backward_L2Normalization").set_compute_gpu(WEFT_GPU(cuda::BackwardL2NormalizationGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_L2Normalization").set_compute_gpu(WEFT_GPU(cuda::BackwardL2NormalizationGpu));
   bwd.describe("Gradient of L2Normalization from (out_grad, output, norm): (out_grad - output * sum(out_grad * "
                "output)) / norm along each normalised vector.")
       .add_input("out_grad")

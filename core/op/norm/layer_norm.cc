@@ -64,7 +64,7 @@ void AddLnParams(OpDef& op) {
 }
 
 [[maybe_unused]] const bool kLayerNormRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("LayerNorm").set_compute_gpu(WEFT_GPU(cuda::LayerNormGpu));
+  WEFT_REGISTER_OP(fwd, "LayerNorm").set_compute_gpu(WEFT_GPU(cuda::LayerNormGpu));
   SetSameShape(fwd, SameShapeSlots::Data());
   fwd.describe("Layer normalization.\n\n"
                "Normalizes the channels of the input tensor by mean and variance, and applies a scale ``gamma`` "
@@ -101,7 +101,7 @@ void AddLnParams(OpDef& op) {
     return ViaBackwardOp(n, "_backward_LayerNorm", {og[0], n->inputs[0], n->inputs[1], OutputOf(n, 1), OutputOf(n, 2)});
   });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_LayerNorm").set_compute_gpu(WEFT_GPU(cuda::BackwardLayerNormGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_LayerNorm").set_compute_gpu(WEFT_GPU(cuda::BackwardLayerNormGpu));
   bwd.describe("Gradient of LayerNorm from (out_grad, data, gamma, mean, std).")
       .add_input("out_grad")
       .add_input("data")
@@ -169,7 +169,7 @@ void AddInParams(OpDef& op) {
 }
 
 [[maybe_unused]] const bool kInstanceNormRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("InstanceNorm").set_compute_gpu(WEFT_GPU(cuda::InstanceNormGpu));
+  WEFT_REGISTER_OP(fwd, "InstanceNorm").set_compute_gpu(WEFT_GPU(cuda::InstanceNormGpu));
   SetSameShape(fwd, SameShapeSlots::Data());
   fwd.describe("Applies instance normalization to the n-dimensional input array.\n\n"
                "This operator takes an n-dimensional input array where (n>2) and normalizes the input using the "
@@ -206,7 +206,7 @@ void AddInParams(OpDef& op) {
                          {og[0], n->inputs[0], n->inputs[1], OutputOf(n, 1), OutputOf(n, 2)});
   });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_InstanceNorm").set_compute_gpu(WEFT_GPU(cuda::BackwardInstanceNormGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_InstanceNorm").set_compute_gpu(WEFT_GPU(cuda::BackwardInstanceNormGpu));
   bwd.describe("Gradient of InstanceNorm from (out_grad, data, gamma, mean, var).")
       .add_input("out_grad")
       .add_input("data")

@@ -34,7 +34,7 @@ void CheckCount(const Params& p, size_t inputs) {
 }
 
 [[maybe_unused]] const bool kRegistered = [] {
-  OpDef& one = OpRegistry::Get()->Add("all_finite");
+  WEFT_REGISTER_OP(one, "all_finite");
   one.set_compute_gpu(WEFT_GPU(cuda::AllFiniteGpu));
   one.describe("Check if all the float numbers in the array are finite (used for AMP)")
       .add_input("data")
@@ -49,7 +49,7 @@ void CheckCount(const Params& p, size_t inputs) {
         tensor_cpu::AllFiniteCPU("all_finite", in, p.GetBool("init_output"), out[0]);
       });
 
-  OpDef& many = OpRegistry::Get()->Add("multi_all_finite");
+  WEFT_REGISTER_OP(many, "multi_all_finite");
   many.set_compute_gpu(WEFT_GPU(cuda::MultiAllFiniteGpu));
   many.describe("Check if all the float numbers in all the arrays are finite (used for AMP)")
       .set_variadic("num_arrays")
@@ -66,7 +66,7 @@ void CheckCount(const Params& p, size_t inputs) {
         tensor_cpu::AllFiniteCPU("multi_all_finite", in, p.GetBool("init_output"), out[0]);
       });
 
-  OpDef& sq = OpRegistry::Get()->Add("multi_sum_sq");
+  WEFT_REGISTER_OP(sq, "multi_sum_sq");
   sq.set_compute_gpu(WEFT_GPU(cuda::MultiSumSqGpu));
   sq.describe("Compute the sums of squares of all elements in each list of arrays (the squared L2 norms), "
               "returned as one float32 array of shape (num_arrays,).")

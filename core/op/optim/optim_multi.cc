@@ -57,7 +57,7 @@ void CheckTuples(const Params& p, const Layout& l, int64_t n) {
 
 void Declare(const char* name, const char* alias, const Layout& l, const std::string& doc,
              void (*params)(OpDef&), FCompute cpu, FCompute gpu) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   if (alias != nullptr) op.add_alias(alias);
   op.describe(doc + "\n\nInputs: " + l.count + " groups (" + [&] {
     std::string g;

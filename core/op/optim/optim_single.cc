@@ -66,7 +66,7 @@ FInferType MpTypeRule(size_t first_fp32, bool out_fp32) {
 
 OpDef& Declare(const char* name, const std::vector<const char*>& inputs, std::vector<int> mutated,
                const std::string& doc) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   op.describe(doc);
   for (const char* n : inputs) op.add_input(n);
   op.set_mutate_inputs(std::move(mutated));

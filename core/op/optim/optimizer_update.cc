@@ -115,7 +115,7 @@ const Spec kSpecs[] = {
 
 [[maybe_unused]] const bool kOptimizersRegistered = [] {
   for (const Spec& s : kSpecs) {
-    OpDef& op = OpRegistry::Get()->Add(s.name).set_compute_gpu(s.gpu);
+    WEFT_REGISTER_OP(op, s.name).set_compute_gpu(s.gpu);
     op.describe(s.doc).add_input("weight").add_input("grad");
     std::vector<int> mutated;
     for (const char* st : s.states) {

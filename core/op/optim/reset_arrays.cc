@@ -19,7 +19,7 @@ namespace weft {
 namespace {
 
 [[maybe_unused]] const bool kRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("reset_arrays");
+  WEFT_REGISTER_OP(op, "reset_arrays");
   op.describe("Set to zero multiple arrays (in place; the op has no outputs).")
       .set_variadic("num_arrays")
       .add_required_param("num_arrays", ParamType::kInt, "number of input arrays.")

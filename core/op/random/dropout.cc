@@ -50,7 +50,7 @@ bool Applies(const OpContext& ctx, const Params& p) {
 }
 
 [[maybe_unused]] const bool kDropoutRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("Dropout").set_compute_gpu(WEFT_GPU(cuda::DropoutGpu));
+  WEFT_REGISTER_OP(fwd, "Dropout").set_compute_gpu(WEFT_GPU(cuda::DropoutGpu));
   SetSameShape(fwd, SameShapeSlots::Data());
   fwd.describe("Applies dropout operation to input array.\n\n"
                "- During training, each element of the input is set to zero with probability p.\n"
@@ -95,7 +95,7 @@ bool Applies(const OpContext& ctx, const Params& p) {
     return ViaBackwardOp(n, "_backward_Dropout", {og[0], OutputOf(n, 1)});  // the mask the forward drew
   });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_Dropout").set_compute_gpu(WEFT_GPU(cuda::BackwardDropoutGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_Dropout").set_compute_gpu(WEFT_GPU(cuda::BackwardDropoutGpu));
   bwd.describe("Gradient of Dropout from (out_grad, mask): out_grad * mask when training or mode='always', "
                "else out_grad.")
       .add_input("out_grad")

@@ -105,7 +105,7 @@ void AddMultinomialParams(OpDef& op) {
 }
 
 [[maybe_unused]] const bool kMultinomialRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add(kOp);
+  WEFT_REGISTER_OP(fwd, kOp);
   fwd.describe("Concurrent sampling from multiple multinomial distributions.\n\n"
                "*data* is an *n* dimensional array whose last dimension has length *k*, where *k* is the number "
                "of possible outcomes of each multinomial distribution. This operator will draw *shape* samples "
@@ -143,7 +143,7 @@ void AddMultinomialParams(OpDef& op) {
     return {b("_backward_sample_multinomial", {og[1], b.in(0), b.out(0)})};
   });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_sample_multinomial");
+  WEFT_REGISTER_OP(bwd, "_backward_sample_multinomial");
   bwd.describe("Gradient of _sample_multinomial's log-probability output: from (out_grad of the log "
                "probabilities, data, the drawn samples), out_grad / data at each drawn outcome, summed.")
       .add_input("out_grad")

@@ -104,7 +104,7 @@ Shape ParamShape(const PdfInfo& info, const std::string& op, const Shape& sample
 void RegisterPdf(const PdfInfo& info) {
   const std::string name = std::string("_random_pdf_") + info.name;
   const std::string bname = std::string("_backward_pdf_") + info.name;
-  OpDef& fwd = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(fwd, name);
   fwd.describe(std::string("Computes the value of the PDF of *sample* of ") + info.doc +
                ".\n\nThe shape of the parameter arrays must match the leftmost subshape of *sample* (for the "
                "Dirichlet: of *sample* without its last axis, then k): the density at index i is that of sample "
@@ -155,7 +155,7 @@ void RegisterPdf(const PdfInfo& info) {
     return ViaBackwardOp(n, bname, ins);
   });
 
-  OpDef& bwd = OpRegistry::Get()->Add(bname);
+  WEFT_REGISTER_OP(bwd, bname);
   bwd.describe("Gradient of " + name + " w.r.t. the sample and the parameters, from (out_grad, sample, "
                "parameters..., output): the parameters' gradients are summed over their samples.")
       .add_input("out_grad")

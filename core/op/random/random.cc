@@ -50,7 +50,7 @@ using Validate = void (*)(const Params&);
 // bad parameters fail on the caller's thread, before anything is pushed.
 OpDef& RandomOp(const char* name, const std::string& doc, bool want_float, void (*params)(OpDef&),
                 Validate validate, FCompute compute) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   op.describe(doc);
   params(op);
   op.add_param("shape", ParamType::kShape, "()", "Shape of the output.")

@@ -99,7 +99,7 @@ void AddDTypeParam(OpDef& op) {
 void RegisterScalar(Dist d) {
   const sampler::DistInfo& info = sampler::Info(d);
   const std::string name = std::string("_random_") + info.name;
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   op.describe(std::string("Draws random samples from ") + DistDoc(d) + ".");
   AddAttrParams(op, d);
   op.add_param("shape", ParamType::kShape, "()", "Shape of the output.")
@@ -137,7 +137,7 @@ void RegisterScalar(Dist d) {
 // _random_<d>_like: the attributes and input `data`, whose shape and dtype the output has.
 void RegisterLike(Dist d) {
   const sampler::DistInfo& info = sampler::Info(d);
-  OpDef& op = OpRegistry::Get()->Add(std::string("_random_") + info.name + "_like");
+  WEFT_REGISTER_OP(op, std::string("_random_") + info.name + "_like");
   op.describe(std::string("Draws random samples from ") + DistDoc(d) +
               ", according to the input array shape (and dtype).")
       .add_input("data");
@@ -170,7 +170,7 @@ void RegisterLike(Dist d) {
 // _sample_<d>: parameter arrays of one shape, then shape and dtype.
 void RegisterArray(Dist d) {
   const sampler::DistInfo& info = sampler::Info(d);
-  OpDef& op = OpRegistry::Get()->Add(std::string("_sample_") + info.name);
+  WEFT_REGISTER_OP(op, std::string("_sample_") + info.name);
   op.describe(std::string("Concurrent sampling from multiple ") + DistDoc(d) +
               ".\n\nThe parameters are input arrays of one shape [s]; with `shape` [t] the output has shape "
               "[s]x[t], and output[i] holds prod([t]) samples of the distribution with the parameters at index i. "

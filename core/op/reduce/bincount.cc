@@ -107,7 +107,7 @@ std::vector<std::string> BincountInputs(const Params& p) {
 // setter for list_input_names (MXNet's inputs: weights only when has_weights)
 // and the dynamic shape rule needs the OpDef, as boolean_mask.cc does.
 [[maybe_unused]] const bool kBincountRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add(kBincountOp);
+  WEFT_REGISTER_OP(op, kBincountOp);
   op.describe("Count number of occurrences of each value in array of non-negative ints (1-D data), or sum the "
               "weights per value when has_weights: max(max(data) + 1, minlength) bins.\n\n"
               "Example::\n\n   bincount([0, 1, 1, 3]) = [1, 2, 0, 1]")

@@ -63,7 +63,7 @@ DType CumsumOutType(const Params& p, DType in) {
 }
 
 [[maybe_unused]] const bool kCumsumRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("_np_cumsum").add_alias("cumsum");
+  WEFT_REGISTER_OP(fwd, "_np_cumsum").add_alias("cumsum");
   fwd.set_compute_gpu(WEFT_GPU(cuda::CumsumGpu));
   fwd.describe("Return the cumulative sum of the elements along a given axis.\n\n"
                "Example::\n\n   cumsum([[1, 2, 3], [4, 5, 6]]) = [1, 3, 6, 10, 15, 21]\n"
@@ -93,7 +93,7 @@ DType CumsumOutType(const Params& p, DType in) {
         return ViaBackwardOp(n, "_backward_np_cumsum", {og[0], n->inputs[0]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_np_cumsum");
+  WEFT_REGISTER_OP(bwd, "_backward_np_cumsum");
   bwd.set_compute_gpu(WEFT_GPU(cuda::BackwardCumsumGpu));
   bwd.describe("Gradient of cumsum from (out_grad, a): the running sum of out_grad from the end along the axis "
                "(of the flattened array for axis None), in a's shape and dtype.")

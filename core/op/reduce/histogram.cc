@@ -38,7 +38,7 @@ namespace {
 bool BinsGiven(const Params& p) { return p.IsNone("bin_cnt"); }
 
 [[maybe_unused]] const bool kRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("_histogram");
+  WEFT_REGISTER_OP(op, "_histogram");
   op.set_compute_gpu(WEFT_GPU(cuda::HistogramGpu));
   op.describe("This operators implements the histogram function.\n\n"
               "Example::\n  x = [[0, 1], [2, 2], [3, 4]]\n  histo, bin_edges = histogram(data=x, bin_bounds=[], "

@@ -70,7 +70,7 @@ void AddMomentsParams(OpDef& op) {
 }
 
 [[maybe_unused]] const bool kMomentsRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("moments");
+  WEFT_REGISTER_OP(fwd, "moments");
   fwd.set_compute_gpu(WEFT_GPU(cuda::MomentsGpu));
   fwd.describe("Calculate the mean and variance of `data`.\n\n"
                "The mean and variance are calculated by aggregating the contents of data across axes.\n"
@@ -101,7 +101,7 @@ void AddMomentsParams(OpDef& op) {
         return ViaBackwardOp(n, "_backward_moments", {og[0], og[1], n->inputs[0], OutputOf(n, 0)});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_moments");
+  WEFT_REGISTER_OP(bwd, "_backward_moments");
   bwd.set_compute_gpu(WEFT_GPU(cuda::BackwardMomentsGpu));
   bwd.describe("Gradient of moments from (g_mean, g_var, data, mean): (g_mean + 2 g_var (data - mean)) / N, N the "
                "number of elements reduced into each output.")

@@ -68,7 +68,7 @@ FCompute ReduceCompute(ReduceKind kind) {
 FGradient ReduceGradient(ReduceKind kind);
 
 OpDef& ReduceAxesOp(const char* name, ReduceKind kind, const std::string& what) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   op.describe("Computes the " + what +
               " of array elements over the given axes.\n\n"
               "With axis=None (or an empty tuple) every axis is reduced; the result then has shape "
@@ -191,7 +191,7 @@ int ArgAxis(const Params& p, const Shape& in, Shape* out) {
 }
 
 OpDef& ArgReduceOp(const char* name, bool is_max) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   op.describe(std::string("Returns the indices of the ") + (is_max ? "maximum" : "minimum") +
               " values along an axis (the first one on ties; a NaN counts as the extreme).\n\n"
               "As in MXNet 1.x the indices are stored in the input's dtype (float32 for float32 "

@@ -84,7 +84,7 @@ int64_t ReducedCount(const std::vector<bool>& red, const Shape& data) {
 }
 
 void RegisterReduceBackward(const char* name, bool mean, FCompute gpu) {
-  OpDef& op = OpRegistry::Get()->Add(name).set_compute_gpu(std::move(gpu));
+  WEFT_REGISTER_OP(op, name).set_compute_gpu(std::move(gpu));
   op.describe(std::string("Gradient of ") + (mean ? "mean" : "sum") +
               " (and, combined with elementwise ops, of max, min, prod, nansum, nanprod and norm): "
               "out_grad, which has the reduced shape (with or without keepdims), is broadcast back to the "

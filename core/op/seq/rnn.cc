@@ -33,7 +33,7 @@ void InferInputs(const Params& p, const RNNGeom& g, std::vector<Shape>* in, size
 }
 
 OpDef& Declare(const char* name) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   op.add_required_param("state_size", ParamType::kInt, "size of the state for each layer")
       .add_required_param("num_layers", ParamType::kInt, "number of stacked layers")
       .add_param("bidirectional", ParamType::kBool, "False", "whether to use bidirectional recurrent layers")

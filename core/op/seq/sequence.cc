@@ -86,7 +86,7 @@ FListNames Names(std::vector<std::string> fixed, const char* length) {
 }
 
 [[maybe_unused]] const bool kSequenceMaskRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("SequenceMask").set_compute_gpu(WEFT_GPU(cuda::SequenceMaskGpu));
+  WEFT_REGISTER_OP(fwd, "SequenceMask").set_compute_gpu(WEFT_GPU(cuda::SequenceMaskGpu));
   SetSameShape(fwd, SameShapeSlots::Data());
   fwd.describe("Sets all elements outside the sequence to a constant value.\n\n"
                "This function takes an n-dimensional input array of the form [max_sequence_length, batch_size, "
@@ -117,7 +117,7 @@ FListNames Names(std::vector<std::string> fixed, const char* length) {
       });
   fwd.list_input_names = Names({"data"}, "sequence_length");
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_SequenceMask").set_compute_gpu(WEFT_GPU(cuda::BackwardSequenceMaskGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_SequenceMask").set_compute_gpu(WEFT_GPU(cuda::BackwardSequenceMaskGpu));
   SetSameShape(bwd, SameShapeSlots::Data());
   bwd.describe("Gradient of SequenceMask from (out_grad[, sequence_length]): out_grad inside the sequences, "
                "zero outside.")
@@ -145,7 +145,7 @@ FListNames Names(std::vector<std::string> fixed, const char* length) {
 }();
 
 [[maybe_unused]] const bool kSequenceLastRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("SequenceLast").set_compute_gpu(WEFT_GPU(cuda::SequenceLastGpu));
+  WEFT_REGISTER_OP(fwd, "SequenceLast").set_compute_gpu(WEFT_GPU(cuda::SequenceLastGpu));
   fwd.describe("Takes the last element of a sequence.\n\n"
                "This function takes an n-dimensional input array of the form [max_sequence_length, batch_size, "
                "other_feature_dims] and returns a (n-1)-dimensional array of the form [batch_size, "
@@ -183,7 +183,7 @@ FListNames Names(std::vector<std::string> fixed, const char* length) {
       });
   fwd.list_input_names = Names({"data"}, "sequence_length");
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_SequenceLast").set_compute_gpu(WEFT_GPU(cuda::BackwardSequenceLastGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_SequenceLast").set_compute_gpu(WEFT_GPU(cuda::BackwardSequenceLastGpu));
   bwd.describe("Gradient of SequenceLast from (out_grad, data[, sequence_length]): out_grad at each sequence's "
                "last step, zero elsewhere (data gives the shape).")
       .add_input("out_grad")

@@ -51,7 +51,7 @@ void ReverseCPU(const Params& p, const std::vector<TensorView>& in, OpReq req, c
 }
 
 [[maybe_unused]] const bool kSequenceReverseRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("SequenceReverse").set_compute_gpu(WEFT_GPU(cuda::SequenceReverseGpu));
+  WEFT_REGISTER_OP(op, "SequenceReverse").set_compute_gpu(WEFT_GPU(cuda::SequenceReverseGpu));
   op.describe("Reverses the elements of each sequence.\n\n"
               "This function takes an n-dimensional input array of the form [max_sequence_length, batch_size, "
               "other_feature_dims] and returns an array of the same shape.\n\n"

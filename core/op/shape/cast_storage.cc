@@ -22,7 +22,7 @@ void CheckDense(const Params& p) {
 }
 
 [[maybe_unused]] const bool kCastStorageRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("cast_storage").set_compute_gpu(WEFT_GPU(cuda::ReshapeGpu));
+  WEFT_REGISTER_OP(op, "cast_storage").set_compute_gpu(WEFT_GPU(cuda::ReshapeGpu));
   op.describe("Casts an array to a storage type. Weft's arrays are dense: stype='default' copies the input; "
               "'row_sparse' and 'csr' are refused (sparse storage is not supported).")
     .add_input("data")

@@ -97,7 +97,8 @@ std::vector<NodeEntry> ConcatGradient(const NodePtr& n, const std::vector<NodeEn
 // Concat and _rnn_param_concat: one schema and the same kernels and gradient;
 // they differ only in shape inference.
 OpDef& DeclareConcat(const char* name, const char* doc, FInferShape infer) {
-  return OpRegistry::Get()->Add(name).set_compute_gpu(WEFT_GPU(cuda::ConcatGpu))
+  WEFT_REGISTER_OP(op, name);
+  return op.set_compute_gpu(WEFT_GPU(cuda::ConcatGpu))
       .describe(doc)
       .set_variadic("num_args")
       .add_required_param("num_args", ParamType::kInt, "Number of inputs to join.")
@@ -235,7 +236,7 @@ SplitPlan PlanSplit(const Params& p, const Shape& d) {
 OpDef& RegisterSplit() {
   // MXNet registers SliceChannel with the alias split; composed nodes write the
   // canonical name into JSON, so it must be SliceChannel here too.
-  OpDef& op = OpRegistry::Get()->Add("SliceChannel").set_compute_gpu(WEFT_GPU(cuda::SliceChannelGpu)).add_method("split");
+  WEFT_REGISTER_OP(op, "SliceChannel").set_compute_gpu(WEFT_GPU(cuda::SliceChannelGpu)).add_method("split");
   op.describe("Splits an array along an axis into num_outputs equal parts.\n\n"
               "With squeeze_axis=True (which requires the axis size to equal num_outputs) the split "
               "axis is removed from each output. Outputs are named output0, output1, ...")

@@ -22,8 +22,9 @@ OpDef& DiagParams(OpDef& op) {
       .add_param("axis2", ParamType::kInt, "1", "The second axis of the 2-D planes the diagonal is taken from.");
 }
 
+WEFT_REGISTER_OP(diag_decl, "diag");
 [[maybe_unused]] OpDef& diag_op = DiagParams(
-    OpRegistry::Get()->Add("diag").set_compute_gpu(WEFT_GPU(cuda::DiagGpu)).add_method("diag")
+    diag_decl.set_compute_gpu(WEFT_GPU(cuda::DiagGpu)).add_method("diag")
         .describe("Extracts a diagonal or constructs a diagonal array.\n\n"
                   "A 1-D input of length n gives an (n + |k|, n + |k|) matrix with the input on its k-th "
                   "diagonal, zeros elsewhere. An input of 2 or more dimensions gives its k-th diagonal over "
@@ -40,8 +41,9 @@ OpDef& DiagParams(OpDef& op) {
           return {b("_backward_diag", {og[0], b.in(0)}, b.Attrs("_backward_diag"))};
         }));
 
+WEFT_REGISTER_OP(backward_diag_decl, "_backward_diag");
 [[maybe_unused]] OpDef& backward_diag_op = DiagParams(
-    OpRegistry::Get()->Add("_backward_diag").set_compute_gpu(WEFT_GPU(cuda::BackwardDiagGpu))
+    backward_diag_decl.set_compute_gpu(WEFT_GPU(cuda::BackwardDiagGpu))
         .describe("Gradient of diag: out_grad put back where diag read it (zeros elsewhere), or, for a 1-D "
                   "`data`, out_grad's k-th diagonal (only data's shape is read).")
         .add_input("out_grad")

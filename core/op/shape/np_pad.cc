@@ -162,7 +162,7 @@ void AddNpPadParams(OpDef& op) {
 // Declared through OpRegistry::Add with a shared parameter list (the
 // backward op takes the forward's), as pad.cc declares Pad.
 [[maybe_unused]] const bool kNpPadRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("_npi_pad");
+  WEFT_REGISTER_OP(fwd, "_npi_pad");
   fwd.describe("Pad an array: the input in the centre, the pads filled axis by axis as NumPy's np.pad in the "
                "given mode.")
       .add_input("data");
@@ -181,7 +181,7 @@ void AddNpPadParams(OpDef& op) {
         return ViaBackwardOp(n, "_backward_npi_pad", {og[0], n->inputs[0]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_npi_pad");
+  WEFT_REGISTER_OP(bwd, "_backward_npi_pad");
   bwd.describe("Gradient of np.pad from (out_grad, data): each pad's gradient added to the element it copied, "
                "the centre cut out (constant, edge, reflect and symmetric modes).")
       .add_input("out_grad")

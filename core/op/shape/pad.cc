@@ -84,7 +84,7 @@ Shape Unpadded(const Params& p, const Shape& out) {
 }
 
 [[maybe_unused]] const bool kPadRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("Pad").set_compute_gpu(WEFT_GPU(cuda::PadGpu)).add_method("pad");
+  WEFT_REGISTER_OP(fwd, "Pad").set_compute_gpu(WEFT_GPU(cuda::PadGpu)).add_method("pad");
   fwd.add_alias("pad");
   fwd.describe("Pads an input array with a constant or edge values of the array.\n\n"
                "Three modes: constant (pads with constant_value), edge (repeats the edge values) and reflect "
@@ -112,7 +112,7 @@ Shape Unpadded(const Params& p, const Shape& out) {
         return ViaBackwardOp(n, "_backward_Pad", {og[0]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_Pad").set_compute_gpu(WEFT_GPU(cuda::BackwardPadGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_Pad").set_compute_gpu(WEFT_GPU(cuda::BackwardPadGpu));
   bwd.describe("Gradient of Pad from out_grad: the inner region, plus (edge, reflect) the padded entries added "
                "back onto the elements they copy.")
       .add_input("out_grad");

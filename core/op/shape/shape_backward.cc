@@ -59,7 +59,7 @@ WEFT_REGISTER_OP("_backward_reshape").set_compute_gpu(WEFT_GPU(cuda::BackwardRes
 // ---- _backward_Concat ----
 
 [[maybe_unused]] const bool kConcatBackwardRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("_backward_Concat").set_compute_gpu(WEFT_GPU(cuda::BackwardConcatGpu));
+  WEFT_REGISTER_OP(op, "_backward_Concat").set_compute_gpu(WEFT_GPU(cuda::BackwardConcatGpu));
   op.describe("Gradient of Concat: inputs (out_grad, arg0, ..., arg{num_args-1}), where the args are the "
               "forward inputs (only their shapes are read); output i is the part of out_grad along `dim` "
               "that came from arg i.")
@@ -99,7 +99,7 @@ WEFT_REGISTER_OP("_backward_reshape").set_compute_gpu(WEFT_GPU(cuda::BackwardRes
 // ---- _backward_slice_axis ----
 
 [[maybe_unused]] const bool kSliceAxisBackwardRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("_backward_slice_axis").set_compute_gpu(WEFT_GPU(cuda::BackwardSliceAxisGpu));
+  WEFT_REGISTER_OP(op, "_backward_slice_axis").set_compute_gpu(WEFT_GPU(cuda::BackwardSliceAxisGpu));
   op.describe("Gradient of slice_axis: zeros of data's shape with out_grad at data[..., begin:end, ...] "
               "along `axis` (only data's shape is read). Takes slice_axis's parameters.")
       .add_input("out_grad")

@@ -110,8 +110,9 @@ OpDef& AddSliceParams(OpDef& op) {
       .add_param("step", ParamType::kShape, "()", "Step per axis (None or () : 1).");
 }
 
+WEFT_REGISTER_OP(slice_decl, "slice");
 [[maybe_unused]] OpDef& reg_slice = AddSliceParams(
-    OpRegistry::Get()->Add("slice").set_compute_gpu(WEFT_GPU(cuda::SliceGpu)).add_method("slice")
+    slice_decl.set_compute_gpu(WEFT_GPU(cuda::SliceGpu)).add_method("slice")
     .add_alias("crop")
     .describe("Slices a region of the array like Python's a[b0:e0:s0, b1:e1:s1, ...].\n\n"
               "begin, end and step may be shorter than ndim (the other axes are kept whole) and may "
@@ -200,8 +201,9 @@ WEFT_REGISTER_OP("slice_axis").set_compute_gpu(WEFT_GPU(cuda::SliceAxisGpu)).add
 
 // ---- _slice_assign / _slice_assign_scalar ----
 
+WEFT_REGISTER_OP(slice_assign_decl, "_slice_assign");
 [[maybe_unused]] OpDef& reg_slice_assign = AddSliceParams(
-    OpRegistry::Get()->Add("_slice_assign").set_compute_gpu(WEFT_GPU(cuda::SliceAssignGpu))
+    slice_assign_decl.set_compute_gpu(WEFT_GPU(cuda::SliceAssignGpu))
     .add_alias("_crop_assign")
     .describe("Returns lhs with the region lhs[begin:end:step] replaced by rhs (the op behind "
               "`a[1:3] = b`; the binding calls it with out=lhs, so it runs in place).\n\n"
@@ -231,8 +233,9 @@ WEFT_REGISTER_OP("slice_axis").set_compute_gpu(WEFT_GPU(cuda::SliceAxisGpu)).add
     })
     .add_inplace(0, 0);
 
+WEFT_REGISTER_OP(slice_assign_scalar_decl, "_slice_assign_scalar");
 [[maybe_unused]] OpDef& reg_slice_assign_scalar = AddSliceParams(
-    OpRegistry::Get()->Add("_slice_assign_scalar").set_compute_gpu(WEFT_GPU(cuda::SliceAssignScalarGpu))
+    slice_assign_scalar_decl.set_compute_gpu(WEFT_GPU(cuda::SliceAssignScalarGpu))
     .add_alias("_crop_assign_scalar")
     .describe("Returns data with the region data[begin:end:step] set to `scalar` (the op behind "
               "`a[1:3] = 5`; called with out=data, so it runs in place).")

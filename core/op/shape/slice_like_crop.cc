@@ -84,8 +84,9 @@ WEFT_REGISTER_OP("_backward_slice_like").set_compute_gpu(WEFT_GPU(cuda::Backward
       return {b("slice_like", {og[0], b.in(0)}, b.Attrs("slice_like")), b.Zeros(b.in(1))};
     });
 
+WEFT_REGISTER_OP(crop_decl, "Crop");
 [[maybe_unused]] OpDef& crop_op = WithCropInputs(CropParams(
-    OpRegistry::Get()->Add("Crop").set_compute_gpu(WEFT_GPU(cuda::CropGpu))
+    crop_decl.set_compute_gpu(WEFT_GPU(cuda::CropGpu))
         .describe("Crops the height and width (axes 2 and 3) of NCHW `data` to h_w, or to the height and width "
                   "of the second input crop_like, at `offset` or centred.")
         .set_variadic("num_args")))
@@ -106,8 +107,9 @@ WEFT_REGISTER_OP("_backward_slice_like").set_compute_gpu(WEFT_GPU(cuda::Backward
       return g;
     });
 
+WEFT_REGISTER_OP(backward_crop_decl, "_backward_Crop");
 [[maybe_unused]] OpDef& backward_crop_op = CropParams(
-    OpRegistry::Get()->Add("_backward_Crop").set_compute_gpu(WEFT_GPU(cuda::BackwardCropGpu))
+    backward_crop_decl.set_compute_gpu(WEFT_GPU(cuda::BackwardCropGpu))
         .describe("Gradient of Crop's data: out_grad at the crop's place in a zeroed array of data's shape "
                   "(only data's shape is read).")
         .add_input("out_grad")

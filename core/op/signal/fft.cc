@@ -61,7 +61,7 @@ void FftCompute(const OpContext&, const Params&, const std::vector<TensorView>& 
 }
 
 OpDef& FftOp(const char* name, bool inverse, FCompute gpu, const char* grad_op, const std::string& doc) {
-  OpDef& op = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(op, name);
   const std::string g = grad_op;
   op.describe(doc)
       .add_input("data")

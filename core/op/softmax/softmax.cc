@@ -153,7 +153,7 @@ std::vector<NodeEntry> SoftmaxSecondOrder(const NodePtr& n, const NodeEntry& g, 
 // sign -1: softmin, softmax(x / -temperature).
 void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_backward, const char* doc,
                      double sign = 1.0) {
-  OpDef& fwd = OpRegistry::Get()->Add(name).set_compute_gpu(std::move(gpu)).add_method(name);
+  WEFT_REGISTER_OP(fwd, name).set_compute_gpu(std::move(gpu)).add_method(name);
   SetSameShape(fwd, SameShapeSlots::Data());
   fwd.describe(doc).add_input("data").add_input("length");
   AddSoftmaxParams(fwd);
@@ -179,7 +179,7 @@ void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_back
     return std::vector<NodeEntry>{gx, b("zeros_like", {b.in(1)})};
   });
 
-  OpDef& bwd = OpRegistry::Get()->Add(std::string("_backward_") + name).set_compute_gpu(std::move(gpu_backward));
+  WEFT_REGISTER_OP(bwd, std::string("_backward_") + name).set_compute_gpu(std::move(gpu_backward));
   SetSameShape(bwd, SameShapeSlots{{0, 1}, {0}, false});  // not the length (use_length)
   bwd.describe(std::string("Gradient of ") + name + " from (out_grad, output): " +
                (log ? "(out_grad - exp(output) * sum(out_grad)) / temperature"
@@ -271,7 +271,7 @@ void CheckActivationShape(const Params& p, const Shape& s) {
                       "instance. If set to ``channel``, It computes cross channel softmax for each position of "
                       "each instance.");
   };
-  OpDef& fwd = OpRegistry::Get()->Add("SoftmaxActivation").set_compute_gpu(WEFT_GPU(cuda::SoftmaxActivationGpu));
+  WEFT_REGISTER_OP(fwd, "SoftmaxActivation").set_compute_gpu(WEFT_GPU(cuda::SoftmaxActivationGpu));
   SetSameShape(fwd, SameShapeSlots::All());
   fwd.describe("Applies softmax activation to input. This is intended for internal layers.\n\n"
                "(Deprecated in MXNet; use softmax.) With mode=instance the softmax runs over each instance "
@@ -295,7 +295,7 @@ void CheckActivationShape(const Params& p, const Shape& s) {
         return ViaBackwardOp(n, "_backward_SoftmaxActivation", {og[0], OutputOf(n, 0)});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_SoftmaxActivation").set_compute_gpu(WEFT_GPU(cuda::BackwardSoftmaxActivationGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_SoftmaxActivation").set_compute_gpu(WEFT_GPU(cuda::BackwardSoftmaxActivationGpu));
   SetSameShape(bwd, SameShapeSlots{{0, 1}, {0}, false});  // not the length (use_length)
   bwd.describe("Gradient of SoftmaxActivation from (out_grad, output).").add_input("out_grad").add_input("output");
   add_mode(bwd);
@@ -336,7 +336,7 @@ bool CrossEntropyType(const Params& p, std::vector<DType>* in, std::vector<DType
 }
 
 [[maybe_unused]] const bool kCrossEntropyRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("softmax_cross_entropy").set_compute_gpu(WEFT_GPU(cuda::SoftmaxCrossEntropyGpu));
+  WEFT_REGISTER_OP(fwd, "softmax_cross_entropy").set_compute_gpu(WEFT_GPU(cuda::SoftmaxCrossEntropyGpu));
   fwd.describe("Calculate cross entropy of softmax output and one-hot label.\n\n"
                "- This operator computes the cross entropy in two steps:\n"
                "  - Applies softmax function on the input array.\n"
@@ -363,7 +363,7 @@ bool CrossEntropyType(const Params& p, std::vector<DType>* in, std::vector<DType
         return ViaBackwardOp(n, "_backward_softmax_cross_entropy", {og[0], n->inputs[0], n->inputs[1]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_softmax_cross_entropy").set_compute_gpu(WEFT_GPU(cuda::BackwardSoftmaxCrossEntropyGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_softmax_cross_entropy").set_compute_gpu(WEFT_GPU(cuda::BackwardSoftmaxCrossEntropyGpu));
   bwd.describe("Gradient of softmax_cross_entropy from (out_grad, data, label): data gets "
                "(softmax(data) - onehot(label)) * out_grad, label gets zeros.")
       .add_input("out_grad")

@@ -99,7 +99,7 @@ void InferLabel(const Params& p, const Shape& d, Shape* label, const std::string
 }
 
 [[maybe_unused]] const bool kSoftmaxOutputRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("SoftmaxOutput").set_compute_gpu(WEFT_GPU(cuda::SoftmaxOutputGpu));
+  WEFT_REGISTER_OP(fwd, "SoftmaxOutput").set_compute_gpu(WEFT_GPU(cuda::SoftmaxOutputGpu));
   SetSameShape(fwd, SameShapeSlots::Data());
   fwd.add_alias("Softmax");
   fwd.describe("Computes the gradient of cross entropy loss with respect to softmax output.\n\n"
@@ -132,7 +132,7 @@ void InferLabel(const Params& p, const Shape& d, Shape* label, const std::string
         return ViaBackwardOp(n, "_backward_SoftmaxOutput", {OutputOf(n, 0), n->inputs[1]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_SoftmaxOutput").set_compute_gpu(WEFT_GPU(cuda::BackwardSoftmaxOutputGpu));
+  WEFT_REGISTER_OP(bwd, "_backward_SoftmaxOutput").set_compute_gpu(WEFT_GPU(cuda::BackwardSoftmaxOutputGpu));
   bwd.describe("Gradient of SoftmaxOutput from (output, label): data gets the cross-entropy gradient (see "
                "SoftmaxOutput), label gets zeros.")
       .add_input("output")

@@ -57,7 +57,7 @@ int NumOutputs(const Params& p) {
 }
 
 [[maybe_unused]] const bool kTopKRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("topk").set_compute_gpu(WEFT_GPU(cuda::TopKGpu)).add_method("topk");
+  WEFT_REGISTER_OP(op, "topk").set_compute_gpu(WEFT_GPU(cuda::TopKGpu)).add_method("topk");
   op.describe("The top k elements along an axis (the largest unless is_ascend).\n\n"
               "ret_typ 'value' gives their values, 'indices' their positions along the axis (in `dtype`), "
               "'both' the values and the positions, 'mask' an array of data's shape with 1 at the chosen "
@@ -87,7 +87,7 @@ int NumOutputs(const Params& p) {
 }();
 
 [[maybe_unused]] const bool kSortRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("sort").set_compute_gpu(WEFT_GPU(cuda::SortGpu)).add_method("sort");
+  WEFT_REGISTER_OP(op, "sort").set_compute_gpu(WEFT_GPU(cuda::SortGpu)).add_method("sort");
   op.describe("The elements sorted along an axis (ascending unless is_ascend=False).").add_input("data");
   AddAxis(&op);
   op.add_param("is_ascend", ParamType::kBool, "True", "Ascending order; False sorts in descending order.")
@@ -112,7 +112,7 @@ int NumOutputs(const Params& p) {
 }();
 
 [[maybe_unused]] const bool kArgSortRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("argsort").set_compute_gpu(WEFT_GPU(cuda::ArgSortGpu)).add_method("argsort");
+  WEFT_REGISTER_OP(op, "argsort").set_compute_gpu(WEFT_GPU(cuda::ArgSortGpu)).add_method("argsort");
   op.describe("The positions that sort the elements along an axis (ascending unless is_ascend=False), in `dtype`.")
       .add_input("data");
   AddAxis(&op);
@@ -130,7 +130,7 @@ int NumOutputs(const Params& p) {
 }();
 
 [[maybe_unused]] const bool kBackwardTopKRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add("_backward_topk").set_compute_gpu(WEFT_GPU(cuda::BackwardTopKGpu));
+  WEFT_REGISTER_OP(op, "_backward_topk").set_compute_gpu(WEFT_GPU(cuda::BackwardTopKGpu));
   op.describe("Gradient of topk (ret_typ 'value' or 'both') and sort: out_grad added at the positions in "
               "`indices` of a zeroed array of data's shape (only data's shape is read).")
       .add_input("out_grad")

@@ -110,7 +110,7 @@ void AddUniqueParams(OpDef& op) {
 // and names follow the parameters and the dynamic shape rule needs the
 // OpDef, as boolean_mask.cc does.
 [[maybe_unused]] const bool kUniqueRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add(kUniqueOp);
+  WEFT_REGISTER_OP(op, kUniqueOp);
   op.describe("Find the unique elements of an array (axis None: of the flattened array, sorted) or the unique "
               "slices along axis, with optional first-occurrence indices, inverse indices and counts (int64).\n\n"
               "Example::\n\n   unique([1, 1, 2, 2, 3, 3]) = [1, 2, 3]")

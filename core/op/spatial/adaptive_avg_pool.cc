@@ -39,7 +39,7 @@ void CheckData(const std::string& op, const Shape& d) {
 }
 
 [[maybe_unused]] const bool kAdaptiveRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add(kFwd);
+  WEFT_REGISTER_OP(fwd, kFwd);
   fwd.describe("Applies a 2D adaptive average pooling over a 4D input with the shape of (NCHW). The pooling "
                "kernel and stride sizes are automatically chosen for desired output sizes.\n\n"
                "- If a single integer is provided for output_size, the output size is (N x C x output_size x "
@@ -64,7 +64,7 @@ void CheckData(const std::string& op, const Shape& d) {
         return ViaBackwardOp(n, kBwd, {og[0], n->inputs[0]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add(kBwd);
+  WEFT_REGISTER_OP(bwd, kBwd);
   bwd.describe("Gradient of _contrib_AdaptiveAvgPooling2D: inputs (out_grad, data); each output bin's "
                "gradient is spread evenly over the input elements of its bin.")
       .add_input("out_grad")

@@ -97,7 +97,7 @@ std::vector<std::string> FwdInputs(const Params& p) {
 }
 
 [[maybe_unused]] const bool kResizeRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add(kFwd);
+  WEFT_REGISTER_OP(fwd, kFwd);
   fwd.describe("Performs 2D resizing (upsampling or downsampling) of a 4-D input (N, C, H, W) by bilinear "
                "interpolation.\n\n"
                "Each output pixel (y, x) reads the source position y * (H - 1) / (OH - 1) (align_corners=True) "
@@ -127,7 +127,7 @@ std::vector<std::string> FwdInputs(const Params& p) {
         return ViaBackwardOp(n, kBwd, ins);
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add(kBwd);
+  WEFT_REGISTER_OP(bwd, kBwd);
   bwd.describe("Gradient of _contrib_BilinearResize2D: inputs (out_grad, data[, like]); data's gradient is "
                "out_grad scattered back through the bilinear weights, like's gradient is zero.")
       .add_input("out_grad")

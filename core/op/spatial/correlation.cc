@@ -35,7 +35,7 @@ void CheckPair(const std::string& op, const Shape& a, const Shape& b) {
 }
 
 [[maybe_unused]] const bool kCorrRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add("Correlation");
+  WEFT_REGISTER_OP(fwd, "Correlation");
   fwd.describe("Applies correlation to inputs.\n\n"
                "The correlation layer performs multiplicative patch comparisons between two feature maps (FlowNet). "
                "For output point (i, j) patch 1 sits at (i, j) * stride1 + max_displacement of the padded data1; "
@@ -67,7 +67,7 @@ void CheckPair(const std::string& op, const Shape& a, const Shape& b) {
         return ViaBackwardOp(n, "_backward_Correlation", {og[0], n->inputs[0], n->inputs[1]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add("_backward_Correlation");
+  WEFT_REGISTER_OP(bwd, "_backward_Correlation");
   bwd.describe("Gradient of Correlation: inputs (out_grad, data1, data2); outputs the gradients of data1 and data2.")
       .add_input("out_grad")
       .add_input("data1")

@@ -111,7 +111,7 @@ void Register(bool modulated) {
   const std::string name = modulated ? "_contrib_ModulatedDeformableConvolution" : "_contrib_DeformableConvolution";
   const std::string bname =
       modulated ? "_backward_ModulatedDeformableConvolution" : "_backward_DeformableConvolution";
-  OpDef& fwd = OpRegistry::Get()->Add(name);
+  WEFT_REGISTER_OP(fwd, name);
   fwd.describe(modulated
                    ? "Compute 2-D modulated deformable convolution on 4-D input (deformable convolution v2, Zhu et "
                      "al., 2018).\n\nAs DeformableConvolution, with each sampled value of kernel tap k multiplied "
@@ -152,7 +152,7 @@ void Register(bool modulated) {
         return ViaBackwardOp(n, bname, ins);
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add(bname);
+  WEFT_REGISTER_OP(bwd, bname);
   bwd.describe("Gradient of " + name + ": inputs (out_grad, data, offset" + (modulated ? ", mask" : "") +
                ", weight); outputs the gradients of data, offset" + (modulated ? ", mask" : "") +
                ", weight and (unless no_bias) bias.");

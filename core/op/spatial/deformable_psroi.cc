@@ -66,7 +66,7 @@ std::vector<std::string> FwdNames(const Params& p) {
 }
 
 [[maybe_unused]] const bool kDPSRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add(kFwd);
+  WEFT_REGISTER_OP(fwd, kFwd);
   fwd.describe("Performs deformable position-sensitive region-of-interest pooling on inputs (Dai et al., Deformable "
                "Convolutional Networks, 2017). Each bin of the pooled_size x pooled_size grid is shifted by the "
                "offsets in `trans` (times trans_std and the roi size) and averages sample_per_part^2 bilinear "
@@ -98,7 +98,7 @@ std::vector<std::string> FwdNames(const Params& p) {
         return ViaBackwardOp(n, kBwd, ins);
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add(kBwd);
+  WEFT_REGISTER_OP(bwd, kBwd);
   bwd.describe("Gradient of _contrib_DeformablePSROIPooling: inputs (out_grad, data, rois[, trans]); outputs the "
                "gradients of data, rois (zeros) and trans.")
       .add_input("out_grad")

@@ -45,7 +45,7 @@ Shape PSOutShape(const Params& p, const std::string& op, const Shape& d, const S
 }
 
 [[maybe_unused]] const bool kPSRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add(kFwd);
+  WEFT_REGISTER_OP(fwd, kFwd);
   fwd.describe("Performs region-of-interest pooling on inputs. Resize bounding box coordinates by spatial_scale "
                "and crop input feature maps accordingly. The cropped feature maps are pooled by "
                "position-sensitive average pooling (R-FCN): output channel c of bin (i, j) averages input channel "
@@ -67,7 +67,7 @@ Shape PSOutShape(const Params& p, const std::string& op, const Shape& d, const S
         return ViaBackwardOp(n, kBwd, {og[0], n->inputs[0], n->inputs[1]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add(kBwd);
+  WEFT_REGISTER_OP(bwd, kBwd);
   bwd.describe("Gradient of _contrib_PSROIPooling: inputs (out_grad, data, rois) (data for its shape); each bin's "
                "out_grad is spread evenly over the bin of its input channel; rois get zeros.")
       .add_input("out_grad")

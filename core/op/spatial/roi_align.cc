@@ -42,7 +42,7 @@ int64_t OutChannels(const Params& p, const std::string& op, const Shape& data, i
 }
 
 [[maybe_unused]] const bool kRoiAlignRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add(kFwd);
+  WEFT_REGISTER_OP(fwd, kFwd);
   fwd.describe("This operator takes a 4D feature map as an input array and region proposals as `rois`, then align "
                "the feature map over sub-regions of input and produces a fixed-sized output array. This operator is "
                "typically used in Faster R-CNN & Mask R-CNN networks.\n\n"
@@ -71,7 +71,7 @@ int64_t OutChannels(const Params& p, const std::string& op, const Shape& data, i
         return ViaBackwardOp(n, kBwd, {og[0], n->inputs[0], n->inputs[1]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add(kBwd);
+  WEFT_REGISTER_OP(bwd, kBwd);
   bwd.describe("Gradient of _contrib_ROIAlign: inputs (out_grad, data, rois) (data for its shape); outputs the "
                "gradient of data (out_grad spread over each sample's four bilinear taps) and of rois (zeros).")
       .add_input("out_grad")

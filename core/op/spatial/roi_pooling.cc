@@ -27,7 +27,7 @@ void AddRoiPoolParams(OpDef& op) {
 }
 
 [[maybe_unused]] const bool kRoiPoolRegistered = [] {
-  OpDef& fwd = OpRegistry::Get()->Add(kFwd);
+  WEFT_REGISTER_OP(fwd, kFwd);
   fwd.describe("Performs region of interest(ROI) pooling on the input array.\n\n"
                "ROI pooling is a variant of a max pooling layer, in which the output size is fixed and region of "
                "interest is a parameter. Its purpose is to perform max pooling on the inputs of non-uniform sizes "
@@ -67,7 +67,7 @@ void AddRoiPoolParams(OpDef& op) {
         return ViaBackwardOp(n, kBwd, {og[0], n->inputs[0], n->inputs[1]});
       });
 
-  OpDef& bwd = OpRegistry::Get()->Add(kBwd);
+  WEFT_REGISTER_OP(bwd, kBwd);
   bwd.describe("Gradient of ROIPooling: inputs (out_grad, data, rois); each bin's out_grad goes to its argmax in "
                "data (recomputed, the same rule as the forward); rois get zeros.")
       .add_input("out_grad")

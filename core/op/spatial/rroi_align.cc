@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kOp = "_contrib_RROIAlign";
 
 [[maybe_unused]] const bool kRRoiRegistered = [] {
-  OpDef& op = OpRegistry::Get()->Add(kOp);
+  WEFT_REGISTER_OP(op, kOp);
   op.describe("Performs Rotated ROI Align on the input array.\n\n"
               "This operator takes a 4D feature map as an input array and region proposals as `rois`, then align "
               "the feature map over sub-regions of input and produces a fixed-sized output array. rois: (num_rois, "

@@ -90,7 +90,7 @@ Shape SamplerShape(const std::string& op, const Shape& d, const Shape& grid) {
 }
 
 [[maybe_unused]] const bool kSamplerRegistered = [] {
-  OpDef& gen = OpRegistry::Get()->Add("GridGenerator");
+  WEFT_REGISTER_OP(gen, "GridGenerator");
   gen.describe("Generates 2D sampling grid for bilinear sampling.\n\n"
                "'affine': data (batch, 6) holds a 2 x 3 matrix per batch row; output (batch, 2, H, W) with "
                "H, W = target_shape maps each target point (x, y, 1), x = -1 + 2 w / (W - 1), "
@@ -117,7 +117,7 @@ Shape SamplerShape(const std::string& op, const Shape& d, const Shape& grid) {
         return ViaBackwardOp(n, "_backward_GridGenerator", {og[0], n->inputs[0]});
       });
 
-  OpDef& gen_b = OpRegistry::Get()->Add("_backward_GridGenerator");
+  WEFT_REGISTER_OP(gen_b, "_backward_GridGenerator");
   gen_b.describe("Gradient of GridGenerator: inputs (out_grad, data); 'affine' sums out_grad times the target "
                  "coordinates, 'warp' divides out_grad by (W - 1) / 2 and (H - 1) / 2.")
       .add_input("out_grad")
@@ -135,7 +135,7 @@ Shape SamplerShape(const std::string& op, const Shape& d, const Shape& grid) {
       .set_compute_cpu(spatial_cpu::GridGeneratorBackward)
       .set_compute_gpu(WEFT_GPU(cuda::GridGeneratorBackwardGpu));
 
-  OpDef& smp = OpRegistry::Get()->Add("BilinearSampler");
+  WEFT_REGISTER_OP(smp, "BilinearSampler");
   smp.describe("Applies bilinear sampling to input feature map.\n\n"
                "Bilinear Sampling is the key of [NIPS2015] \\\"Spatial Transformer Networks\\\". output[n, c, h, w] "
                "samples data[n, c] at x_src = (grid[n, 0, h, w] + 1) * (W - 1) / 2, y_src = (grid[n, 1, h, w] + 1) "
@@ -161,7 +161,7 @@ Shape SamplerShape(const std::string& op, const Shape& d, const Shape& grid) {
         return ViaBackwardOp(n, "_backward_BilinearSampler", {og[0], n->inputs[0], n->inputs[1]});
       });
 
-  OpDef& smp_b = OpRegistry::Get()->Add("_backward_BilinearSampler");
+  WEFT_REGISTER_OP(smp_b, "_backward_BilinearSampler");
   smp_b.describe("Gradient of BilinearSampler: inputs (out_grad, data, grid); outputs the gradients of data "
                  "(out_grad scattered through the bilinear weights) and of grid.")
       .add_input("out_grad")
@@ -183,7 +183,7 @@ Shape SamplerShape(const std::string& op, const Shape& d, const Shape& grid) {
       .set_compute_cpu(spatial_cpu::BilinearSamplerBackward)
       .set_compute_gpu(WEFT_GPU(cuda::BilinearSamplerBackwardGpu));
 
-  OpDef& st = OpRegistry::Get()->Add("SpatialTransformer");
+  WEFT_REGISTER_OP(st, "SpatialTransformer");
   st.describe("Applies a spatial transformer to input feature map.\n\n"
               "The affine grid of `loc` (batch, 6) over target_shape (as GridGenerator 'affine') sampled from data "
               "by bilinear interpolation (as BilinearSampler): output (batch, channel, target_shape[0], "
@@ -210,7 +210,7 @@ Shape SamplerShape(const std::string& op, const Shape& d, const Shape& grid) {
         return ViaBackwardOp(n, "_backward_SpatialTransformer", {og[0], n->inputs[0], n->inputs[1]});
       });
 
-  OpDef& st_b = OpRegistry::Get()->Add("_backward_SpatialTransformer");
+  WEFT_REGISTER_OP(st_b, "_backward_SpatialTransformer");
   st_b.describe("Gradient of SpatialTransformer: inputs (out_grad, data, loc); outputs the gradients of data and "
                 "of loc (the grid's gradient times the target coordinates).")
       .add_input("out_grad")
