@@ -1,10 +1,11 @@
-"""Winograd convolutions at inference (Note [Winograd at inference] in
+"""Winograd convolutions (Note [Winograd convolutions] in
 core/op/conv/convolution_dnnl.cc): 3x3 stride-1 convolutions of at least 64
-channels whose weights are kept between calls run oneDNN's Winograd kernels
-where the CPU has them. Their results stay within rounding of an exact
-(float64) convolution, follow every change of the weights and the folded
-BatchNorm, and WEFT_CONV_WINOGRAD=0 gives the direct kernels back; which
-kernel ran is read from oneDNN's own verbose log in a fresh process."""
+channels run oneDNN's Winograd kernels where the CPU has them, at inference
+(weights kept between calls) and in training from 512 output positions on.
+Their results and gradients stay within rounding of an exact (float64)
+convolution, follow every change of the weights and the folded BatchNorm,
+and WEFT_CONV_WINOGRAD=0 gives the direct kernels back; which kernel ran is
+read from oneDNN's own verbose log in a fresh process."""
 import os
 import subprocess
 import sys
@@ -13,11 +14,12 @@ import numpy as np
 import pytest
 
 import weft as mx
+from weft.base import check_call, ffi, lib
 from weft.gluon import nn
 
 # Direct kernels round like a float32 dot product; Winograd adds the rounding
 # of its transforms (measured up to 3e-6 of the largest output, Note
-# [Winograd at inference]). Both bounds are relative to the largest output.
+# [Winograd convolutions]). Both bounds are relative to the largest output.
 DIRECT_TOL, WINOGRAD_TOL = 1e-5, 1e-4
 
 
@@ -115,6 +117,73 @@ def test_in_place_weight_update_is_seen():
     _check(net(xs).asnumpy(), want, WINOGRAD_TOL)
 
 
+@pytest.mark.parametrize("winograd", ["1", "0"])
+def test_training_gradients_match_exact(winograd):
+    """Forward, data gradient and weight gradient of a training step at 512
+    output positions (Winograd in training) against float64."""
+    os.environ["WEFT_CONV_WINOGRAD"] = winograd
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 64, 16, 16)).astype(np.float32)
+    w = (rng.standard_normal((64, 64, 3, 3)) * 0.05).astype(np.float32)
+    dy = rng.standard_normal((2, 64, 16, 16)).astype(np.float32)
+    xs, ws = mx.nd.array(x), mx.nd.array(w)
+    xs.attach_grad()
+    ws.attach_grad()
+    with mx.autograd.record():
+        y = mx.nd.Convolution(xs, ws, kernel=(3, 3), pad=(1, 1), num_filter=64, no_bias=True)
+    y.backward(mx.nd.array(dy))
+    tol = WINOGRAD_TOL if winograd == "1" else DIRECT_TOL
+    _check(y.asnumpy(), _conv_ref(x, w, 1), tol)
+    # dx: dy correlated with the flipped, transposed filters; dw: dy against the padded input.
+    _check(xs.grad.asnumpy(), _conv_ref(dy, w.transpose(1, 0, 2, 3)[:, :, ::-1, ::-1], 1), tol)
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    dw = np.zeros((64, 64, 3, 3))
+    for i in range(3):
+        for j in range(3):
+            dw[:, :, i, j] = np.einsum("nohw,nchw->oc", dy, xp[:, :, i:i + 16, j:j + 16])
+    _check(ws.grad.asnumpy(), dw, tol)
+
+
+def _bytes_held():
+    out = ffi.new("int64_t[3]")
+    check_call(lib.weft_weight_cache_stats(out, out + 1, out + 2))
+    return int(out[1])
+
+
+def _is_avx512():
+    isa, _ = _kernels(None)
+    return bool(isa) and "AVX-512" in isa[0]
+
+
+def test_cache_counts_winograd_weights_at_their_size():
+    """A kept Winograd weight takes more bytes than the filters (16/9 or 4x as
+    many floats); the cache's budget counts what it really holds."""
+    net = _block(64, fold=False)
+    before = _bytes_held()
+    net(mx.nd.ones((1, 64, 8, 8))).wait_to_read()
+    grown = _bytes_held() - before
+    plain = (64 * 64 * 9 + 64) * 4
+    if not mx.runtime.Features().is_enabled("MKLDNN"):
+        assert grown == 0  # only oneDNN layouts are kept
+    elif _is_avx512():
+        assert grown > 1.5 * plain, (grown, plain)
+    else:
+        assert grown >= plain, (grown, plain)
+
+
+_TRAIN_PROBE = """
+import sys, numpy as np, weft as mx
+n, size = int(sys.argv[1]), int(sys.argv[2])
+x = mx.nd.ones((n, 64, size, size))
+w = mx.nd.ones((64, 64, 3, 3)) * 0.01
+x.attach_grad()
+w.attach_grad()
+with mx.autograd.record():
+    y = mx.nd.Convolution(x, w, kernel=(3, 3), pad=(1, 1), num_filter=64, no_bias=True)
+y.backward()
+mx.nd.waitall()
+"""
+
 _PROBE = """
 import numpy as np, weft as mx
 from weft.gluon import nn
@@ -128,14 +197,14 @@ for _ in range(2):
 """
 
 
-def _kernels(knob):
+def _kernels(knob, probe=_PROBE, args=()):
     """oneDNN's ISA line and the convolution kernels a fresh process ran."""
     env = dict(os.environ, ONEDNN_VERBOSE="1", DNNL_VERBOSE="1")
     env.pop("WEFT_CONV_WINOGRAD", None)
     if knob is not None:
         env["WEFT_CONV_WINOGRAD"] = knob
-    out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, timeout=300,
-                         check=True).stdout
+    out = subprocess.run([sys.executable, "-c", probe] + list(args), env=env, capture_output=True, text=True,
+                         timeout=300, check=True).stdout
     isa = [l for l in out.splitlines() if ",info,cpu,isa:" in l]
     convs = {l.split(",")[4] for l in out.splitlines() if ",exec,cpu,convolution," in l}
     return isa, convs
@@ -156,3 +225,20 @@ def test_which_kernel_runs():
         assert any("wino" in c for c in convs), convs
     else:
         assert not any("wino" in c for c in convs), (isa, convs)
+
+
+def test_which_kernel_trains():
+    """Training at 512 output positions (2 x 16 x 16) runs Winograd forward and
+    backward on an AVX-512 CPU; at 64 (1 x 8 x 8) the per-call transform of the
+    weights would not pay, and the direct kernels run."""
+    isa, big = _kernels(None, _TRAIN_PROBE, ("2", "16"))
+    _, small = _kernels(None, _TRAIN_PROBE, ("1", "8"))
+    if not mx.runtime.Features().is_enabled("MKLDNN"):
+        assert not big and not small
+        return
+    assert big and small, "oneDNN ran no convolution (verbose log empty)"
+    assert not any("wino" in c for c in small), small
+    if isa and "AVX-512" in isa[0]:
+        assert all("wino" in c for c in big), big
+    else:
+        assert not any("wino" in c for c in big), (isa, big)

@@ -43,6 +43,8 @@ bool ConvForwardKept(uint64_t weight_stamp, const ConvGeom& g, const TensorView&
 // What prepared weights depend on besides the weights: the geometry and post-ops
 // (a cache key; the weights' layout is the primitive's for exactly these).
 std::string PreparedConvKey(const ConvGeom& g, bool bias, const ConvPostOps& post);
+// Bytes PrepareConvWeights keeps for these (a weight cache entry's size).
+size_t PreparedConvBytes(const ConvGeom& g, const TensorView& w, bool bias, const ConvPostOps& post);
 // ConvForwardPost with weights from PrepareConvWeights for the same g and post.
 bool ConvForwardPrepared(const ConvGeom& g, const TensorView& x, const PreparedConvWeights& pw,
                          const ConvPostOps& post, const TensorView& y);

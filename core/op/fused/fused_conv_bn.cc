@@ -208,7 +208,7 @@ std::shared_ptr<const dnnl_cpu::PreparedConvWeights> CachedFoldedWeights(
   src.stamp = ctx.InferenceStamp(1);
   src.small = per_channel.data();
   src.small_count = per_channel.size();
-  const size_t bytes = static_cast<size_t>(w.Size() + c) * sizeof(float);
+  const size_t bytes = dnnl_cpu::PreparedConvBytes(g, w, true, post);
   return weight_cache::FindOrMakeAs<dnnl_cpu::PreparedConvWeights>(
       std::string(kOp) + "/" + dnnl_cpu::PreparedConvKey(g, true, post), src, bytes,
       [&]() -> std::shared_ptr<const dnnl_cpu::PreparedConvWeights> {
