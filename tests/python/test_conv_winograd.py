@@ -79,7 +79,7 @@ def test_conv_matches_exact(channels, size, batch, winograd, hybridize):
     x = np.random.default_rng(0).standard_normal((batch, channels, size, size)).astype(np.float32)
     want = _conv_ref(x, net[0].weight.data().asnumpy(), 1) + net[0].bias.data().asnumpy()[:, None, None]
     tol = WINOGRAD_TOL if winograd == "1" else DIRECT_TOL
-    for _ in range(2):  # the second call runs on the weights kept from the first
+    for _ in range(4):  # kept weights: direct layout for two calls, then Winograd (Note [Winograd from the third use])
         _check(net(mx.nd.array(x)).asnumpy(), want, tol)
 
 
@@ -102,7 +102,8 @@ def test_folded_block_follows_changes(hybridize):
             bn.running_mean.set_data(mx.nd.array(rng.uniform(-0.3, 0.3, channels).astype(np.float32)))
             bn.running_var.set_data(mx.nd.array(rng.uniform(0.5, 1.5, channels).astype(np.float32)))
         want = _bn_ref(net, _conv_ref(x, net[0].weight.data().asnumpy(), 1))
-        _check(net(xs).asnumpy(), want, WINOGRAD_TOL)
+        for _ in range(4):  # direct layout, then Winograd from the third call on these contents
+            _check(net(xs).asnumpy(), want, WINOGRAD_TOL)
 
 
 def test_in_place_weight_update_is_seen():
@@ -110,7 +111,8 @@ def test_in_place_weight_update_is_seen():
     net.hybridize(static_alloc=True, static_shape=True)
     x = np.random.default_rng(2).standard_normal((1, 64, 8, 8)).astype(np.float32)
     xs = mx.nd.array(x)
-    net(xs).wait_to_read()
+    for _ in range(3):  # the third call keeps Winograd weights
+        net(xs).wait_to_read()
     w = net[0].weight.data()
     w *= 0.5  # an in-place write renews the weight's write stamp
     want = _conv_ref(x, w.asnumpy(), 1) + net[0].bias.data().asnumpy()[:, None, None]
@@ -151,7 +153,7 @@ def _bytes_held():
 
 
 def _is_avx512():
-    isa, _ = _kernels(None)
+    isa, _, _ = _kernels(None)
     return bool(isa) and "AVX-512" in isa[0]
 
 
@@ -159,16 +161,22 @@ def test_cache_counts_winograd_weights_at_their_size():
     """A kept Winograd weight takes more bytes than the filters (16/9 or 4x as
     many floats); the cache's budget counts what it really holds."""
     net = _block(64, fold=False)
+    x = mx.nd.ones((1, 64, 8, 8))
     before = _bytes_held()
-    net(mx.nd.ones((1, 64, 8, 8))).wait_to_read()
-    grown = _bytes_held() - before
+    net(x).wait_to_read()
+    first = _bytes_held() - before
+    for _ in range(3):
+        net(x).wait_to_read()
+    later = _bytes_held() - before
     plain = (64 * 64 * 9 + 64) * 4
     if not mx.runtime.Features().is_enabled("MKLDNN"):
-        assert grown == 0  # only oneDNN layouts are kept
-    elif _is_avx512():
-        assert grown > 1.5 * plain, (grown, plain)
+        assert first == later == 0  # only oneDNN layouts are kept
+        return
+    assert first >= plain, (first, plain)  # the direct layout, until the third call
+    if _is_avx512():  # then the Winograd weights replace it: not both held
+        assert 1.5 * plain < later < 1.5 * plain + first * 3, (first, later, plain)
     else:
-        assert grown >= plain, (grown, plain)
+        assert later == first, (first, later)
 
 
 _TRAIN_PROBE = """
@@ -185,15 +193,16 @@ mx.nd.waitall()
 """
 
 _PROBE = """
-import numpy as np, weft as mx
+import os, numpy as np, weft as mx
 from weft.gluon import nn
 net = nn.HybridSequential()
 net.add(nn.Conv2D(64, 3, padding=1, in_channels=64), nn.BatchNorm(in_channels=64), nn.Activation("relu"))
 net.initialize()
 net.hybridize(static_alloc=True, static_shape=True)
 x = mx.nd.array(np.ones((1, 64, 14, 14), np.float32))
-for _ in range(2):
+for i in range(4):
     net(x).wait_to_read()
+    os.write(1, b"call %d done\\n" % i)  # past oneDNN's lines of that call: it flushes each one
 """
 
 
@@ -207,22 +216,38 @@ def _kernels(knob, probe=_PROBE, args=()):
                          timeout=300, check=True).stdout
     isa = [l for l in out.splitlines() if ",info,cpu,isa:" in l]
     convs = {l.split(",")[4] for l in out.splitlines() if ",exec,cpu,convolution," in l}
-    return isa, convs
+    return isa, convs, out
+
+
+def _calls(out):
+    """The convolution kernels of each forward of _PROBE, in order."""
+    calls, cur = [], []
+    for line in out.splitlines():
+        if ",exec,cpu,convolution," in line:
+            cur.append(line.split(",")[4])
+        elif line.startswith("call ") and line.endswith(" done"):
+            calls.append(cur)
+            cur = []
+    return calls
 
 
 def test_which_kernel_runs():
     """On a CPU with AVX-512 (where oneDNN 2.x has Winograd kernels) the folded
     3x3 convolution runs one by default and never with WEFT_CONV_WINOGRAD=0;
     elsewhere it runs the direct kernel either way."""
-    isa, convs = _kernels(None)
-    _, convs_off = _kernels("0")
+    isa, convs, out = _kernels(None)
+    _, convs_off, _ = _kernels("0")
     if not mx.runtime.Features().is_enabled("MKLDNN"):
         assert not convs and not convs_off  # no oneDNN, no oneDNN kernel
         return
     assert convs and convs_off, "oneDNN ran no convolution (verbose log empty)"
     assert not any("wino" in c for c in convs_off), convs_off
+    calls = _calls(out)
+    assert len(calls) == 4 and all(len(c) == 1 for c in calls), calls
+    # Note [Winograd from the third use]: the first two calls keep the direct layout.
+    assert not any("wino" in c[0] for c in calls[:2]), calls
     if isa and "AVX-512" in isa[0]:
-        assert any("wino" in c for c in convs), convs
+        assert all("wino" in c[0] for c in calls[2:]), calls
     else:
         assert not any("wino" in c for c in convs), (isa, convs)
 
@@ -231,8 +256,8 @@ def test_which_kernel_trains():
     """Training at 512 output positions (2 x 16 x 16) runs Winograd forward and
     backward on an AVX-512 CPU; at 64 (1 x 8 x 8) the per-call transform of the
     weights would not pay, and the direct kernels run."""
-    isa, big = _kernels(None, _TRAIN_PROBE, ("2", "16"))
-    _, small = _kernels(None, _TRAIN_PROBE, ("1", "8"))
+    isa, big, _ = _kernels(None, _TRAIN_PROBE, ("2", "16"))
+    _, small, _ = _kernels(None, _TRAIN_PROBE, ("1", "8"))
     if not mx.runtime.Features().is_enabled("MKLDNN"):
         assert not big and not small
         return

@@ -4,8 +4,10 @@
 // here through ConvBackwardData / ConvForward (see deconvolution.cc).
 #if WEFT_USE_DNNL
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -219,7 +221,8 @@ std::shared_ptr<FwdPost> MakeFwdPost(const ConvDims& d, bool bias, bool sum, boo
 // direct; tests/python/test_conv_winograd.py bounds it. It is used for 2-D
 // 3x3 stride-1 undilated ungrouped convolutions of at least
 // kWinogradMinChannels channels in and out (the range measured), when oneDNN
-// has a kernel (else the direct one), wherever weights are prepared; and in
+// has a kernel (else the direct one), wherever weights are kept (from their
+// third use: Note [Winograd from the third use]); and in
 // training (forward, backward data and weights, whose Winograd weights are
 // made at every call) when the batch has at least kWinogradMinPositions output
 // positions (batch x height x width): below that the per-call transform of
@@ -389,25 +392,28 @@ bool ConvForwardPost(const ConvGeom& g, const TensorView& x, const TensorView& w
 }
 
 std::string PreparedConvKey(const ConvGeom& g, bool bias, const ConvPostOps& post) {
-  return PostKey(g, bias, post, WinogradWanted(g));
+  return PostKey(g, bias, post);
 }
 
-// The primitive PrepareConvWeights picks for g: Winograd when wanted and
-// available, else direct; null when oneDNN takes neither.
-std::shared_ptr<FwdPost> PreparedPrimitive(const ConvGeom& g, const ConvDims& d, bool bias, const ConvPostOps& post) {
+// The primitive of prepared weights: Winograd when asked for and oneDNN has
+// it, else direct; null when oneDNN takes neither.
+static std::shared_ptr<FwdPost> PreparedPrimitive(const ConvGeom& g, const ConvDims& d, bool bias,
+                                                  const ConvPostOps& post, bool winograd) {
   std::shared_ptr<FwdPost> f;
-  if (WinogradWanted(g)) f = FindFwdPost(g, d, bias, post, true);
+  if (winograd) f = FindFwdPost(g, d, bias, post, true);
   if (!f) f = FindFwdPost(g, d, bias, post);
   return f;
 }
 
-size_t PreparedConvBytes(const ConvGeom& g, const TensorView& w, bool bias, const ConvPostOps& post) {
-  // Winograd weights are larger than the filters (16/9 or 4x as many floats).
-  const size_t plain = static_cast<size_t>(w.Size() + (bias ? g.out_c : 0)) * sizeof(float);
+// Bytes of prepared weights (a weight cache entry's size): Winograd weights
+// are larger than the filters (16/9 or 4 times as many floats).
+static size_t PreparedConvBytes(const ConvGeom& g, const TensorView& w, bool bias, const ConvPostOps& post,
+                                bool winograd) {
+  const size_t bias_bytes = bias ? static_cast<size_t>(g.out_c) * sizeof(float) : 0;
   ConvDims d;
-  if (w.dtype != DType::kFloat32 || !MakeDims(g, &d)) return plain;
-  auto f = PreparedPrimitive(g, d, bias, post);
-  return f ? f->wei.prim.get_size() + (bias ? static_cast<size_t>(g.out_c) * sizeof(float) : 0) : plain;
+  if (w.dtype != DType::kFloat32 || !MakeDims(g, &d)) return static_cast<size_t>(w.Size()) * sizeof(float) + bias_bytes;
+  auto f = PreparedPrimitive(g, d, bias, post, winograd);
+  return (f ? f->wei.prim.get_size() : static_cast<size_t>(w.Size()) * sizeof(float)) + bias_bytes;
 }
 
 // Note [Weight layout cache] (core/op/common/weight_cache.h).
@@ -415,13 +421,15 @@ struct PreparedConvWeights {
   std::shared_ptr<FwdPost> f;  // the primitive whose layout `wei` has
   std::unique_ptr<void, decltype(&std::free)> wei{nullptr, &std::free};
   std::vector<float> bias;  // plain; empty: no bias
+  mutable std::atomic<int> uses{0};  // calls served, for Note [Winograd from the third use]
 };
 
 std::shared_ptr<const PreparedConvWeights> PrepareConvWeights(const ConvGeom& g, const TensorView& w,
-                                                              const TensorView* b, const ConvPostOps& post) {
+                                                              const TensorView* b, const ConvPostOps& post,
+                                                              bool winograd) {
   ConvDims d;
   if (w.dtype != DType::kFloat32 || !MakeDims(g, &d)) return nullptr;
-  auto f = PreparedPrimitive(g, d, b != nullptr, post);
+  auto f = PreparedPrimitive(g, d, b != nullptr, post, winograd);
   if (!f) return nullptr;
   auto pw = std::make_shared<PreparedConvWeights>();
   pw->f = f;
@@ -438,6 +446,34 @@ std::shared_ptr<const PreparedConvWeights> PrepareConvWeights(const ConvGeom& g,
   }
   if (b != nullptr) pw->bias.assign(b->ptr<float>(), b->ptr<float>() + b->Size());
   return pw;
+}
+
+// Note [Winograd from the third use]
+// oneDNN makes Winograd weights with its wino_reorder, a slow one: 270 ms for
+// 512 x 512 x 3 x 3 filters on the loaded 2-core machine, about 1.1 s more
+// for ResNet-18's first forward (3.3 s against 2.2). A program that runs a
+// net once or twice (a script, a cold server's first request) would pay it
+// for nothing. So weights are first kept in the direct kernel's layout (a
+// cheap reorder) and remade for Winograd on their third call with the same
+// contents; the direct entry is then dropped. A changed weight (new stamp)
+// starts over.
+static constexpr int kWinogradAfterUses = 3;
+
+std::shared_ptr<const PreparedConvWeights> KeptConvWeights(
+    const std::string& kind, const weight_cache::Source& src, const ConvGeom& g, const TensorView& w, bool bias,
+    const ConvPostOps& post, const std::function<std::shared_ptr<const PreparedConvWeights>(bool)>& make) {
+  using weight_cache::FindOrMakeAs;
+  using PW = PreparedConvWeights;
+  const size_t direct_bytes = PreparedConvBytes(g, w, bias, post, false);
+  if (!WinogradWanted(g)) return FindOrMakeAs<PW>(kind, src, direct_bytes, [&] { return make(false); });
+  const std::string wino_kind = kind + "/wino";
+  if (auto pw = FindOrMakeAs<PW>(wino_kind, src, 0, [] { return nullptr; })) return pw;  // a lookup only
+  auto direct = FindOrMakeAs<PW>(kind, src, direct_bytes, [&] { return make(false); });
+  if (!direct || direct->uses.fetch_add(1) + 1 < kWinogradAfterUses) return direct;
+  auto wino = FindOrMakeAs<PW>(wino_kind, src, PreparedConvBytes(g, w, bias, post, true), [&] { return make(true); });
+  if (!wino) return direct;
+  weight_cache::Drop(kind, src.weight);  // callers still running on it hold their own reference
+  return wino;
 }
 
 bool ConvForwardPrepared(const ConvGeom& g, const TensorView& x, const PreparedConvWeights& pw,
@@ -464,10 +500,8 @@ bool ConvForwardKept(uint64_t weight_stamp, const ConvGeom& g, const TensorView&
     src.small = b->ptr<float>();
     src.small_count = static_cast<size_t>(b->Size());
   }
-  const size_t bytes = PreparedConvBytes(g, w, b != nullptr, post);
-  auto pw = weight_cache::FindOrMakeAs<PreparedConvWeights>(
-      "Convolution/" + PreparedConvKey(g, b != nullptr, post), src, bytes,
-      [&]() { return PrepareConvWeights(g, w, b, post); });
+  auto pw = KeptConvWeights("Convolution/" + PreparedConvKey(g, b != nullptr, post), src, g, w, b != nullptr, post,
+                            [&](bool winograd) { return PrepareConvWeights(g, w, b, post, winograd); });
   if (!pw) return ConvForwardPost(g, x, w, b, post, y);
   return ConvForwardPrepared(g, x, *pw, post, y);
 }
