@@ -75,16 +75,22 @@ def neighbour(active):
 # A small convolution in weft or MXNet (the same Gluon/NDArray code), run with oneDNN's
 # verbose output on: its info lines name the ISA oneDNN dispatches to, its exec line the
 # convolution kernel.
+# ResNet-18's first stage: a 3x3 64-channel layer at 56x56 (batch 1), called three times so that
+# kernels chosen from a weight's third use on (weft's Winograd, Note [Winograd from the third use]
+# in core/op/conv/convolution_dnnl.cc) show too; and a 3x3 layer of 16 channels.
 _CONV_PROBE = """
 import sys
 mx = __import__(sys.argv[1])
+x = mx.nd.ones((1, 64, 56, 56)); w = mx.nd.ones((64, 64, 3, 3))
+for _ in range(3):
+    mx.nd.Convolution(x, w, kernel=(3, 3), pad=(1, 1), num_filter=64, no_bias=True).wait_to_read()
 x = mx.nd.ones((8, 16, 28, 28)); w = mx.nd.ones((32, 16, 3, 3))
 mx.nd.Convolution(x, w, kernel=(3, 3), num_filter=32, no_bias=True).wait_to_read()
 """
 
 
 def onednn_kernels(python, module, env):
-    """'oneDNN vX, isa <ISA>, conv <impl>' for `module` (weft or mxnet) under `python`, or why not."""
+    """'oneDNN vX, isa <ISA>, conv <impls>' for `module` (weft or mxnet) under `python`, or why not."""
     env = dict(env, ONEDNN_VERBOSE="1", DNNL_VERBOSE="1", MKLDNN_VERBOSE="1")
     try:
         out = subprocess.run([python, "-c", _CONV_PROBE, module], env=env, capture_output=True, text=True,
@@ -93,8 +99,11 @@ def onednn_kernels(python, module, env):
         return "unknown (%s)" % e
     version = re.search(r"(?:onednn|dnnl|mkldnn)_verbose,info,(oneDNN v[\w.]+|DNNL v[\w.]+)", out)
     isa = re.search(r"_verbose,info,cpu,isa:([^\n]+)", out)
-    conv = re.search(r"_verbose,exec,cpu,convolution,([^,]+),", out)
-    if not (version or isa or conv):
+    convs = []  # every convolution kernel the probe ran, in order of first use
+    for impl in re.findall(r"_verbose,exec,cpu,convolution,([^,]+),", out):
+        if impl not in convs:
+            convs.append(impl)
+    if not (version or isa or convs):
         return "no oneDNN verbose output"
     return "%s, isa %s, conv %s" % (version.group(1) if version else "oneDNN", isa.group(1).strip() if isa else "?",
-                                    conv.group(1) if conv else "?")
+                                    " + ".join(convs) if convs else "?")

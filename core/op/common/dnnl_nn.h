@@ -4,9 +4,11 @@
 // the caller then runs the portable path. Signatures as in nn_kernels.h.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "core/op/common/weight_cache.h"
 #include "core/op/conv/layer_cpu.h"
 #include "core/op/norm/norm_cpu.h"
 
@@ -31,10 +33,13 @@ bool ConvForwardPost(const ConvGeom& g, const TensorView& x, const TensorView& w
 // ConvForwardPost's weights (and bias) in its primitive's own layout, made
 // once and kept by the caller (Note [Weight layout cache] in
 // core/op/common/weight_cache.h); null when oneDNN does not take the case.
-// Only whether post has an addend and post.relu matter here.
+// Only whether post has an addend and post.relu matter here. `winograd`: for
+// a Winograd primitive where oneDNN has one (Note [Winograd convolutions] in
+// convolution_dnnl.cc), else the direct one.
 struct PreparedConvWeights;
 std::shared_ptr<const PreparedConvWeights> PrepareConvWeights(const ConvGeom& g, const TensorView& w,
-                                                              const TensorView* b, const ConvPostOps& post);
+                                                              const TensorView* b, const ConvPostOps& post,
+                                                              bool winograd);
 // ConvForwardPost with the weights kept in the primitive's layout between calls
 // while `weight_stamp` (the weight's write stamp, Note [Write stamps]) and the
 // bias values stay the same; 0 (unknown, or training): nothing is kept.
@@ -43,6 +48,12 @@ bool ConvForwardKept(uint64_t weight_stamp, const ConvGeom& g, const TensorView&
 // What prepared weights depend on besides the weights: the geometry and post-ops
 // (a cache key; the weights' layout is the primitive's for exactly these).
 std::string PreparedConvKey(const ConvGeom& g, bool bias, const ConvPostOps& post);
+// The prepared weights of w kept in the weight cache under `kind` and `src`,
+// made by make(winograd) when missing: direct first, Winograd from the third
+// use when g suits it (Note [Winograd from the third use] in convolution_dnnl.cc).
+std::shared_ptr<const PreparedConvWeights> KeptConvWeights(
+    const std::string& kind, const weight_cache::Source& src, const ConvGeom& g, const TensorView& w, bool bias,
+    const ConvPostOps& post, const std::function<std::shared_ptr<const PreparedConvWeights>(bool)>& make);
 // ConvForwardPost with weights from PrepareConvWeights for the same g and post.
 bool ConvForwardPrepared(const ConvGeom& g, const TensorView& x, const PreparedConvWeights& pw,
                          const ConvPostOps& post, const TensorView& y);

@@ -96,6 +96,13 @@ std::shared_ptr<const void> FindOrMake(const std::string& kind, const Source& sr
   return value;
 }
 
+void Drop(const std::string& kind, const void* weight) {
+  Cache& c = TheCache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  auto found = c.index.find({kind, weight});
+  if (found != c.index.end()) Erase(c, found->second);
+}
+
 size_t NumEntries() {
   Cache& c = TheCache();
   std::lock_guard<std::mutex> lock(c.mu);

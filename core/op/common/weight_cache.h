@@ -57,6 +57,9 @@ std::shared_ptr<const T> FindOrMakeAs(const std::string& kind, const Source& src
       FindOrMake(kind, src, bytes, [&]() { return std::static_pointer_cast<const void>(make()); }));
 }
 
+// Removes the entry of (kind, weight), if any; holders of its value keep it alive.
+void Drop(const std::string& kind, const void* weight);
+
 // True when the cache may hold anything (WEFT_WEIGHT_CACHE_MB > 0).
 bool Enabled();
 // Entries and bytes held; for tests.

@@ -208,15 +208,14 @@ std::shared_ptr<const dnnl_cpu::PreparedConvWeights> CachedFoldedWeights(
   src.stamp = ctx.InferenceStamp(1);
   src.small = per_channel.data();
   src.small_count = per_channel.size();
-  const size_t bytes = static_cast<size_t>(w.Size() + c) * sizeof(float);
-  return weight_cache::FindOrMakeAs<dnnl_cpu::PreparedConvWeights>(
-      std::string(kOp) + "/" + dnnl_cpu::PreparedConvKey(g, true, post), src, bytes,
-      [&]() -> std::shared_ptr<const dnnl_cpu::PreparedConvWeights> {
+  return dnnl_cpu::KeptConvWeights(
+      std::string(kOp) + "/" + dnnl_cpu::PreparedConvKey(g, true, post), src, g, w, true, post,
+      [&](bool winograd) -> std::shared_ptr<const dnnl_cpu::PreparedConvWeights> {
         std::vector<float> wf(static_cast<size_t>(w.Size())), bf(static_cast<size_t>(c));
         const float* scale = per_channel.data();
         FoldInto(w.ptr<float>(), b, scale, scale + c, c, per_filter, wf.data(), bf.data());
         const TensorView wv{wf.data(), w.dtype, w.shape}, bv{bf.data(), w.dtype, Shape{c}};
-        return dnnl_cpu::PrepareConvWeights(g, wv, &bv, post);
+        return dnnl_cpu::PrepareConvWeights(g, wv, &bv, post, winograd);
       });
 }
 
