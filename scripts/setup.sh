@@ -33,6 +33,11 @@ if [ -n "$missing" ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
+  # golang-google-grpc-dev depends on "protobuf 1.3 | 1.5" (they conflict): installing the 1.5
+  # one first satisfies that alternative before apt can choose the 1.3 one for it.
+  case " $missing " in *" golang-github-golang-protobuf-1-5-dev "*)
+    $SUDO apt-get install -y -qq --no-install-recommends golang-github-golang-protobuf-1-5-dev ;;
+  esac
   $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi
 python3 -m pip install -q --disable-pip-version-check "cffi>=1.15" "numpy>=1.23" "pytest>=7" setuptools wheel \
