@@ -20,13 +20,15 @@
 # from Python: NDArray creation, views, copies and save/load (test_ndarray),
 # the engine's error paths (test_errors), autograd, symbol composition and
 # the executor's bind/forward/backward (test_symbol, test_executor), Gluon's
-# blocks, layers and trainer, the C++ and Python ImageRecordIter pipelines and
-# RecordIO (test_io_image_record_native/_iter, test_recordio: the decode pool
-# writes samples into batch arrays from its own threads), and .params files
-# written by MXNet 1.9.1 (test_params_format), and fork() after operators
-# ran (test_engine_fork: under the clang build's libomp it hung, Note [Fork
-# handler order]). About 2 min on the shared 2-core machine at load ~12; the
-# op-by-op passes stay in the full list.
+# blocks, layers and trainer, its DataLoader with worker processes
+# (test_gluon_data), the C++ and Python ImageRecordIter pipelines, ImageIter
+# and RecordIO (test_io_image_record_native/_iter, test_image, test_recordio:
+# the decode pool writes samples into batch arrays from its own threads),
+# .params files written by MXNet 1.9.1 (test_params_format), and fork() after
+# operators ran (test_engine_fork; under the clang build's libomp such a fork
+# hung, and with it every DataLoader with workers: Note [Fork handler order]).
+# About 2 min on the shared 2-core machine at load ~13; the op-by-op passes
+# stay in the full list.
 #
 # Note [Sanitizer reports fail the run]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -60,9 +62,10 @@ case "${WEFT_ASAN_SUBSET:-all}" in
   core)
     files=(tests/python/test_ndarray.py tests/python/test_errors.py tests/python/test_autograd.py
            tests/python/test_symbol.py tests/python/test_executor.py tests/python/test_gluon_block.py
-           tests/python/test_gluon_nn.py tests/python/test_gluon_trainer.py
+           tests/python/test_gluon_nn.py tests/python/test_gluon_trainer.py tests/python/test_gluon_data.py
            tests/python/test_io_image_record_native.py tests/python/test_io_image_record_iter.py
-           tests/python/test_recordio.py tests/python/test_params_format.py tests/python/test_engine_fork.py) ;;
+           tests/python/test_image.py tests/python/test_recordio.py tests/python/test_params_format.py
+           tests/python/test_engine_fork.py) ;;
   all)
     files=(tests/python/test_params_format.py tests/python/test_ndarray.py tests/python/test_symbol.py
            tests/python/test_executor.py tests/python/test_autograd.py tests/python/test_predictor.py
