@@ -4,8 +4,9 @@
 # build-asan/):
 #   1. the C/C++ tests and the fuzz corpora's replay (ctest);
 #   2. each fuzz target for WEFT_FUZZ_SECONDS (default 20) from its corpus;
-#   3. a core subset of the Python tests with the ASan runtime preloaded into
-#      Python (scripts/test_asan_python.sh, which holds the list).
+#   3. the Python tests' full sanitizer list with the ASan runtime preloaded
+#      into Python (scripts/test_asan_python.sh, which holds the lists; CI runs
+#      its smaller core list).
 # Every sanitizer report is fatal (-fno-sanitize-recover, halt_on_error).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -13,6 +13,22 @@
 // ran parallel regions hangs in its first one. The child therefore runs
 // OpenMP with one thread, as PyTorch does in DataLoader workers. OpenBLAS
 // installs its own fork handlers.
+//
+// Note [Fork handler order]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// fork() runs the prepare handlers in the reverse order of their registration.
+// LLVM's OpenMP runtime (libomp: clang's -fopenmp, so the ASan build of
+// scripts/build_asan.sh) registers its own when it initialises, at the first
+// OpenMP call -- after the engine registered ours -- so its prepare handler ran
+// first and took its fork locks, then ours joined the engine's workers, whose
+// thread-exit destructors (libomp's, for the OpenMP team a worker had used)
+// wait for those same locks: every fork after an operator ran spun forever
+// (a DataLoader with num_workers hung test_gluon_data.py under ASan; gdb: both
+// workers in __kmp_acquire_ticket_lock from __nptl_deallocate_tsd, the main
+// thread in our StopThreads). So the OpenMP runtime is initialised before our
+// handlers are registered (omp_get_max_threads, weak: absent without OpenMP),
+// making ours run first: the workers are gone before libomp locks anything.
+// With GNU OpenMP (the GCC build) the call is harmless.
 #include <pthread.h>
 
 #include <algorithm>
@@ -22,6 +38,7 @@
 #include "core/engine/threaded_engine.h"
 
 extern "C" void omp_set_num_threads(int) __attribute__((weak));
+extern "C" int omp_get_max_threads() __attribute__((weak));
 
 namespace weft {
 namespace engine_internal {
@@ -58,7 +75,10 @@ void Child() {
 }  // namespace
 
 void RegisterForFork(ThreadedEngine* engine) {
-  static const bool installed = [] { return pthread_atfork(Prepare, Parent, Child) == 0; }();
+  static const bool installed = [] {
+    if (omp_get_max_threads != nullptr) omp_get_max_threads();  // Note [Fork handler order]
+    return pthread_atfork(Prepare, Parent, Child) == 0;
+  }();
   (void)installed;
   std::lock_guard<std::mutex> lk(RegistryMutex());
   Registry().push_back(engine);
