@@ -18,7 +18,7 @@ NAMES = ["cholesky", "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "norm",
 MXNET_HAS = {"_linalg_potrf", "_npi_det", "_npi_eig", "_npi_eigvals", "_linalg_syevd", "_npi_swapaxes", "_npi_inv",
              "norm", "_npi_absolute", "max", "min", "_npi_svd", "_npi_multiply_scalar", "broadcast_greater",
              "elemwise_div", "elemwise_sub", "_npi_add_scalar", "_npi_multiply", "_npi_expand_dims", "_linalg_gemm2",
-             "_npi_slogdet", "_npi_solve", "_np_reshape"}
+             "_npi_slogdet", "_npi_solve", "_np_reshape", "_npi_cholesky"}
 
 
 @pytest.fixture(autouse=True)
