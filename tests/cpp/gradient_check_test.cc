@@ -285,6 +285,7 @@ void AddTensor(std::vector<GradCase>* t) {
   t->push_back(Zero(C("argmin", {X(d)}, {})));
 
   t->push_back(C("Reshape", {X(d)}, {{"shape", "(4, -1)"}}));
+  t->push_back(C("_np_reshape", {X(d)}, {{"newshape", "(-1, 2)"}}));
   t->push_back(C("Flatten", {X(d)}));
   t->push_back(C("expand_dims", {X(d)}, {{"axis", "1"}}));
   t->push_back(C("squeeze", {X({2, 1, 3})}));
