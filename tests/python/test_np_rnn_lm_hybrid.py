@@ -13,22 +13,15 @@ import os
 import numpy as onp
 import pytest
 
-import weft as mx
-from weft import autograd, gluon, init, np, npx
+from weft import autograd, gluon, init, np
 from weft.gluon import nn, rnn
+from np_mode_helpers import np_mode  # pylint: disable=unused-import (np_mode: a fixture)
 
-pytestmark = pytest.mark.filterwarnings(r"error:hybridize\(\)")
+pytestmark = [pytest.mark.usefixtures("np_mode"), pytest.mark.filterwarnings(r"error:hybridize\(\)")]
 
 TEXT = "the time machine by h g wells " * 4
 VOCAB = sorted(set(TEXT))
 NUM_STEPS, BATCH = 6, 4
-
-
-@pytest.fixture(autouse=True)
-def _np_mode():
-    npx.set_np()
-    yield
-    npx.reset_np()
 
 
 class RNNLM(nn.HybridBlock):

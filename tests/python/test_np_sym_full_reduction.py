@@ -10,25 +10,10 @@ import numpy as onp
 import pytest
 
 import weft as mx
-from weft import autograd, gluon, np, npx
+from weft import autograd, gluon, np
+from np_mode_helpers import HybridFn, np_mode  # pylint: disable=unused-import (np_mode: a fixture)
 
-pytestmark = pytest.mark.filterwarnings(r"error:hybridize\(\)")
-
-
-@pytest.fixture(autouse=True)
-def _np_mode():
-    npx.set_np()
-    yield
-    npx.reset_np()
-
-
-class _Fn(gluon.HybridBlock):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def hybrid_forward(self, F, x):  # pylint: disable=arguments-differ
-        return self.fn(F, x)
+pytestmark = [pytest.mark.usefixtures("np_mode"), pytest.mark.filterwarnings(r"error:hybridize\(\)")]
 
 
 X = onp.random.RandomState(0).randn(3, 4).astype("float32")
@@ -40,14 +25,14 @@ def test_full_reduction_is_0d_hybridized_and_imperatively(name, ref):
     fn = lambda F, x: getattr(F.np, name)(x)  # noqa: E731
     outs = []
     for hybrid in (False, True):
-        block = _Fn(fn)
+        block = HybridFn(fn)
         if hybrid:
             block.hybridize()
         outs.append(block(np.array(X)))
     for out in outs:
         assert isinstance(out, np.ndarray) and out.shape == ()
         onp.testing.assert_allclose(out.asnumpy(), ref(X), rtol=1e-5)
-    method = _Fn(lambda F, x: getattr(x, name)())
+    method = HybridFn(lambda F, x: getattr(x, name)())
     method.hybridize()
     assert method(np.array(X)).shape == ()
 
@@ -55,7 +40,7 @@ def test_full_reduction_is_0d_hybridized_and_imperatively(name, ref):
 def test_keepdims_and_axes_keep_their_shapes():
     for fn, want in ((lambda F, x: F.np.sum(x, keepdims=True), (1, 1)), (lambda F, x: F.np.mean(x, axis=0), (4,)),
                      (lambda F, x: F.np.max(x, axis=(0, 1), keepdims=True), (1, 1))):
-        block = _Fn(fn)
+        block = HybridFn(fn)
         block.hybridize()
         assert block(np.array(X)).shape == want
 
@@ -85,7 +70,7 @@ def test_a_0d_loss_trains_hybridized():
 
 
 def test_export_writes_np_reshape_and_loads_back_0d(tmp_path):
-    block = _Fn(lambda F, x: F.np.sum(x) + F.np.mean(x * 2))
+    block = HybridFn(lambda F, x: F.np.sum(x) + F.np.mean(x * 2))
     block.hybridize()
     y = block(np.array(X))
     assert y.shape == ()

@@ -7,9 +7,10 @@ import numpy as onp
 import pytest
 
 import weft as mx
-from weft import gluon, np, npx
+from weft import np
+from np_mode_helpers import HybridFn, np_mode  # pylint: disable=unused-import (np_mode: a fixture)
 
-pytestmark = pytest.mark.filterwarnings(r"error:hybridize\(\)")
+pytestmark = [pytest.mark.usefixtures("np_mode"), pytest.mark.filterwarnings(r"error:hybridize\(\)")]
 
 # mx.sym.np.linalg's public names in MXNet 1.9.1 (dir() of its pip build) but tensorinv and
 # tensorsolve, which reshape by the input's shape (module docstring).
@@ -21,24 +22,8 @@ MXNET_HAS = {"_linalg_potrf", "_npi_det", "_npi_eig", "_npi_eigvals", "_linalg_s
              "_npi_slogdet", "_npi_solve", "_np_reshape", "_npi_cholesky"}
 
 
-@pytest.fixture(autouse=True)
-def _np_mode():
-    npx.set_np()
-    yield
-    npx.reset_np()
-
-
-class _Fn(gluon.HybridBlock):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def hybrid_forward(self, F, *xs):  # pylint: disable=arguments-differ
-        return self.fn(F, *xs)
-
-
 def _run(fn, *arrays, hybrid=True):
-    block = _Fn(fn)
+    block = HybridFn(fn)
     if hybrid:
         block.hybridize()
     out = block(*[np.array(a, dtype=a.dtype) for a in arrays])

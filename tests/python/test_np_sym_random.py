@@ -10,6 +10,7 @@ import pytest
 
 import weft as mx
 from weft import gluon, np, npx
+from np_mode_helpers import HybridFn
 
 # A hybridized block must trace, never fall back to running imperatively; the draws ignore the
 # block's one input (a HybridBlock needs one), which Gluon warns about.
@@ -31,17 +32,8 @@ def _np_mode():
     npx.reset_np()
 
 
-class _Fn(gluon.HybridBlock):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def hybrid_forward(self, F, x):  # pylint: disable=arguments-differ
-        return self.fn(F, x)
-
-
 def _draw(fn, x=None):
-    block = _Fn(fn)
+    block = HybridFn(fn)
     block.hybridize()
     return block(np.array(onp.zeros(1, dtype="float32") if x is None else x)).asnumpy()
 
@@ -163,7 +155,7 @@ def test_names_match_mxnet_and_write_mxnet_operators():
                  "_npi_subtract_scalar", "_npi_rsubtract_scalar", "_npi_multiply", "_npi_multiply_scalar",
                  "_npi_true_divide", "_npi_true_divide_scalar", "_npi_rtrue_divide_scalar", "_npi_power",
                  "_npi_power_scalar", "_npi_exp", "_npi_log", "_npi_sqrt", "_npi_negative", "broadcast_to",
-                 "_linalg_potrf", "dot", "sum", "broadcast_div", "_npi_true_divide"}
+                 "_linalg_potrf", "_npi_cholesky", "dot", "sum", "broadcast_div", "_npi_true_divide"}
     a, b = mx.sym.var("a").as_np_ndarray(), mx.sym.var("b").as_np_ndarray()
     r = mx.sym.np.random
     outs = [r.uniform(size=(2,)), r.uniform(a, b), r.normal(a, 2.0), r.normal(size=(2,)), r.rand(2),

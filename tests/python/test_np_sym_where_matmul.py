@@ -8,10 +8,11 @@ import numpy as onp
 import pytest
 
 import weft as mx
-from weft import autograd, gluon, np, npx
+from weft import autograd, np
+from np_mode_helpers import HybridFn, np_mode  # pylint: disable=unused-import (np_mode: a fixture)
 
 # A hybridized block must trace, never fall back to running imperatively.
-pytestmark = pytest.mark.filterwarnings(r"error:hybridize\(\)")
+pytestmark = [pytest.mark.usefixtures("np_mode"), pytest.mark.filterwarnings(r"error:hybridize\(\)")]
 
 # Every operator these compositions write, each checked by hand against MXNet 1.9.1's
 # MXListAllOpNames (its pip build): an export loads there.
@@ -19,27 +20,11 @@ MXNET_HAS = {"zeros_like", "_npi_add", "_npi_add_scalar", "_npx_cast", "where", 
              "_npx_reshape_like", "_greater_scalar"}
 
 
-@pytest.fixture(autouse=True)
-def _np_mode():
-    npx.set_np()
-    yield
-    npx.reset_np()
-
-
-class _Fn(gluon.HybridBlock):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def hybrid_forward(self, F, *xs):  # pylint: disable=arguments-differ
-        return self.fn(F, *xs)
-
-
 def _both(fn, *arrays):
     """(imperative, hybridized) outputs and input gradients of fn over the arrays."""
     res = []
     for hybrid in (False, True):
-        block = _Fn(fn)
+        block = HybridFn(fn)
         if hybrid:
             block.hybridize()
         xs = [np.array(a) for a in arrays]
@@ -76,7 +61,7 @@ def test_matmul_broadcasts_batch_axes(sa, sb):
 
 def test_matmul_of_integers_and_float64():
     a, b = R.randint(-5, 5, (2, 3, 4)).astype("int32"), R.randint(-5, 5, (4, 2)).astype("int32")
-    block = _Fn(lambda F, a, b: F.np.matmul(a, b))
+    block = HybridFn(lambda F, a, b: F.np.matmul(a, b))
     block.hybridize()
     y = block(np.array(a, dtype="int32"), np.array(b, dtype="int32"))
     assert y.dtype == onp.int32
@@ -88,7 +73,7 @@ def test_matmul_of_integers_and_float64():
 
 
 def test_matmul_refuses_mismatched_core_axes_and_non_symbols():
-    block = _Fn(lambda F, a, b: F.np.matmul(a, b))
+    block = HybridFn(lambda F, a, b: F.np.matmul(a, b))
     block.hybridize()
     with pytest.raises(mx.base.WeftError, match="batch_dot"):
         block(np.ones((2, 3)), np.ones((4, 5)))
@@ -112,10 +97,10 @@ def test_where_broadcasts_like_numpy(sc, sx, sy):
 
 def test_where_with_scalars_and_non_bool_conditions():
     x = onp.array([[-1.0, 2.0, onp.inf], [onp.nan, -3.0, 0.5]], dtype="float32")
-    block = _Fn(lambda F, x: F.np.where(x > 0, x, 0.1 * x))  # leaky relu as d2l writes it
+    block = HybridFn(lambda F, x: F.np.where(x > 0, x, 0.1 * x))  # leaky relu as d2l writes it
     block.hybridize()
     onp.testing.assert_array_equal(block(np.array(x)).asnumpy(), onp.where(x > 0, x, 0.1 * x))
-    block = _Fn(lambda F, c, x: F.np.where(c, 7, x))
+    block = HybridFn(lambda F, c, x: F.np.where(c, 7, x))
     block.hybridize()
     c = onp.array([0.0, 1e-30, -2.0], dtype="float64")  # a tiny float is true
     got = block(np.array(c, dtype="float64"), np.array(onp.zeros(3, dtype="float32")))
