@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs weft-serve's request-decoding fuzz tests (bindings/go/cmd/weft-serve/
-# decode_fuzz_test.go) with Go's native fuzzer for SECONDS each:
+# Runs weft-serve's fuzz tests (every Fuzz* in bindings/go/cmd/weft-serve/
+# *_fuzz_test.go: the REST request decoders, the gRPC inputs) with Go's native
+# fuzzer for SECONDS each:
 #   scripts/fuzz_go.sh [BUILD_DIR] [SECONDS]   (defaults build/, 10 s)
 # BUILD_DIR holds libweft.so (cgo links it; scripts/build.sh). A failing input
 # is written by Go under cmd/weft-serve/testdata/fuzz/<Test>/, which plain
@@ -14,7 +15,7 @@ export CGO_ENABLED=1 GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-mod=vendor
 export GOCACHE="$build_dir/go-cache" GOPATH="$build_dir/go-path"
 export CGO_LDFLAGS="-L$build_dir -Wl,-rpath,$build_dir"
 cd bindings/go
-for t in $(grep -o '^func Fuzz[A-Za-z0-9]*' cmd/weft-serve/decode_fuzz_test.go | cut -d' ' -f2); do
+for t in $(cat cmd/weft-serve/*_fuzz_test.go | grep -o '^func Fuzz[A-Za-z0-9]*' | cut -d' ' -f2); do
   start=$SECONDS
   # -parallel 1: one fuzzing worker (the machine is shared; CI has 2 cores).
   out=$(go test -run '^$' -fuzz "^$t\$" -fuzztime "${seconds}s" -parallel 1 ./cmd/weft-serve 2>&1) || {

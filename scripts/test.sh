@@ -61,7 +61,7 @@ stage_go() {
 }
 
 stage_fuzz_go() {
-  echo "== weft-serve's request decoders under Go's fuzzer, 10 s each (scripts/fuzz_go.sh; issue 22)"
+  echo "== weft-serve's request decoders and gRPC inputs under Go's fuzzer, 10 s each (scripts/fuzz_go.sh; issues 22, 42)"
   local t0=$SECONDS
   bash scripts/fuzz_go.sh build 10
   echo "== Go fuzzing took $((SECONDS - t0)) s"
