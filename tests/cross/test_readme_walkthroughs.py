@@ -153,7 +153,7 @@ def _scratch(tmp_path, *trees):
         shutil.copytree(os.path.join(_ROOT, tree), os.path.join(ws, tree),
                         ignore=shutil.ignore_patterns("*.o", "*.so", "Makevars", "weft-op-*.Rd", "__pycache__"))
     os.makedirs(os.path.join(ws, "scripts"))
-    for script in ("build_go.sh", "demo.sh"):
+    for script in ("build_go.sh", "go_vendor.sh", "demo.sh"):
         shutil.copy2(os.path.join(_ROOT, "scripts", script), os.path.join(ws, "scripts", script))
     return ws
 
