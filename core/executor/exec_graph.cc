@@ -6,6 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/graph/gradient.h"
+#include "core/graph/place_device.h"
 #include "core/opdef/dynamic_shape.h"
 
 namespace weft {
@@ -216,7 +217,7 @@ ExecGraph BuildExecGraph(const Symbol& sym, const std::unordered_map<std::string
   // (a copy of a forward entry that backward reads must outlive forward).
   for (size_t nid = 0; grouped && nid < g.num_nodes(); ++nid)
     if (eg.node_ctx[nid] != opt.default_ctx ||
-        (!g[nid].source->is_variable() && g[nid].source->op->name == "_CrossDeviceCopy"))
+        (!g[nid].source->is_variable() && g[nid].source->op == &CrossDeviceCopyOp()))
       for (uint32_t eid = g.row_ptr()[nid]; eid < g.row_ptr()[nid + 1]; ++eid) eg.external[eid] = true;
   eg.dead = DeadEntries(g);
   eg.entry_bytes = EntryBytes(g, eg.shapes, eg.types);

@@ -296,12 +296,12 @@ void CondBackward(const OpContext& ctx, const Params& p, const std::vector<Tenso
 }
 
 [[maybe_unused]] const bool kInstalled = [] {
-  SetSubgraphKernel("_foreach", ForeachForward);
-  SetSubgraphKernel("_backward_foreach", ForeachBackward);
-  SetSubgraphKernel("_while_loop", WhileForward);
-  SetSubgraphKernel("_backward_while_loop", WhileBackward);
-  SetSubgraphKernel("_cond", CondForward);
-  SetSubgraphKernel("_backward_cond", CondBackward);
+  SetSubgraphKernel(SubgraphSlot::kForeach, ForeachForward);
+  SetSubgraphKernel(SubgraphSlot::kForeachBackward, ForeachBackward);
+  SetSubgraphKernel(SubgraphSlot::kWhileLoop, WhileForward);
+  SetSubgraphKernel(SubgraphSlot::kWhileLoopBackward, WhileBackward);
+  SetSubgraphKernel(SubgraphSlot::kCond, CondForward);
+  SetSubgraphKernel(SubgraphSlot::kCondBackward, CondBackward);
   return true;
 }();
 

@@ -30,6 +30,13 @@ namespace {
 // path leaves the group and comes back (the group is convex). Groups of two
 // or more operators become one _fused_elemwise node named like the root.
 //
+// The layer patterns below are over roles the ops declare, not op names
+// (Note [Fusion patterns on the op] in core/opdef/op_def.h): "a layer" is an
+// op of role kLayer (FullyConnected, Convolution), "an activation" one of
+// kActivation (Activation), "a norm" kNorm (BatchNorm), "a residual sum"
+// kResidualSum (elemwise_add), each when its `applies` holds for the node's
+// parameters; the fused ops are those the layer names.
+//
 // Layer + activation. A FullyConnected or Convolution whose output is read by
 // one Activation alone (same phase, not kept, not a graph output) becomes one
 // _fused_fully_connected_act / _fused_convolution_act node named like the
@@ -57,6 +64,29 @@ namespace {
 // The op's program form, declared with it (OpDef::fused_form).
 const FusedForm* FindForm(const OpDef* op) {
   return op->fused_form.kind == FusedForm::kNone ? nullptr : &op->fused_form;
+}
+
+// The node's op plays `role` for the node's parameters (Note [Fusion patterns
+// on the op]).
+bool Plays(const Node* n, FusionPattern::Role role) {
+  return n->op != nullptr && n->op->fusion_pattern.role == role && n->op->fusion_pattern.Applies(n->params);
+}
+
+// A fused op a layer names; nullptr when it names none or this build lacks it.
+const OpDef* FusedOp(const std::string& name) { return name.empty() ? nullptr : OpRegistry::Get()->Find(name); }
+
+// The op that runs fused elementwise programs, found once by its role.
+const OpDef& ElementwiseProgramOp() {
+  static const OpDef* const op = [] {
+    const OpRegistry* reg = OpRegistry::Get();
+    for (const std::string& name : reg->ListNames()) {
+      const OpDef* d = reg->Find(name);
+      if (d->fusion_pattern.role == FusionPattern::kElementwiseProgram) return d;
+    }
+    return static_cast<const OpDef*>(nullptr);
+  }();
+  WEFT_CHECK(op != nullptr, kInternal) << "fusion: no registered op runs fused elementwise programs";
+  return *op;
 }
 
 bool IsFloat(DType t) { return t == DType::kFloat32 || t == DType::kFloat64; }
@@ -195,6 +225,7 @@ class Fuser {
   std::vector<bool> pinned_;     // per entry: kept or a graph output
   std::vector<bool> has_deps_;   // per node: has or is a control dependency
   struct ConvBN {
+    const OpDef* fused = nullptr;  // the layer's with_norm op
     int conv = -1, bn = -1, add = -1, act = -1;
     IndexedGraph::IEntry addend{};
     std::map<std::string, std::string> attrs;  // the fused node's attributes
@@ -202,6 +233,7 @@ class Fuser {
   std::vector<int> chain_of_;    // per node: index into chains_ of the chain it ends, or -1
   std::vector<ConvBN> chains_;
   std::vector<int> layer_of_;    // per Activation node: the layer it absorbs, or -1
+  std::vector<const OpDef*> layer_fused_;  // per Activation node absorbing a layer: the fused op
   std::vector<std::map<std::string, std::string>> layer_attrs_;  // the fused layer node's attributes
   std::vector<bool> hidden_;     // per node: absorbed into another node
   std::vector<const FusedForm*> form_;
@@ -236,39 +268,36 @@ void Fuser::MatchConvBN() {
   const size_t n = g_.num_nodes();
   chain_of_.assign(n, -1);
   hidden_.assign(n, false);
-  const OpDef* fused = OpRegistry::Get()->Find("_fused_convolution_bn");
-  const OpDef* add = OpRegistry::Get()->Find("elemwise_add");
-  if (fused == nullptr) return;
   // The single reader of node `nid`'s output 0 when the edge is internal, else -1.
   std::vector<int> only_reader(n, -1);
   for (uint32_t nid = 0; nid < n; ++nid)
     for (const auto& in : g_[nid].inputs)
       if (in.index == 0 && Internal(in, nid)) only_reader[in.node_id] = static_cast<int>(nid);
-  auto is_op = [&](int nid, const char* name) {
-    const Node* node = Src(static_cast<uint32_t>(nid));
-    return node->op != nullptr && node->op->name == name;
-  };
+  auto plays = [&](int nid, FusionPattern::Role role) { return Plays(Src(static_cast<uint32_t>(nid)), role); };
   for (uint32_t conv = 0; conv < n; ++conv) {
     const Node* c = Src(conv);
-    if (!is_op(static_cast<int>(conv), "Convolution") || c->num_outputs() != 1 || hidden_[conv]) continue;
+    if (!plays(static_cast<int>(conv), FusionPattern::kLayer) || c->num_outputs() != 1 || hidden_[conv]) continue;
+    const OpDef* fused = FusedOp(c->op->fusion_pattern.with_norm);
+    if (fused == nullptr) continue;
     const uint32_t ce = g_.entry_id(conv, 0);
     if (!IsFloat(types_.entry[ce]) || !shapes_.entry[ce].known()) continue;
     ConvBN ch;
+    ch.fused = fused;
     ch.conv = static_cast<int>(conv);
     ch.bn = only_reader[conv];
-    if (ch.bn < 0 || !is_op(ch.bn, "BatchNorm")) continue;
+    if (ch.bn < 0 || !plays(ch.bn, FusionPattern::kNorm)) continue;  // its `applies`: channel axis 1, no output_mean_var
     const uint32_t bn = static_cast<uint32_t>(ch.bn);
     const Node* b = Src(bn);
-    if (g_[bn].inputs[0].node_id != conv || b->params.GetInt("axis") != 1 || b->params.GetBool("output_mean_var"))
-      continue;
-    bool stats_read = false;
-    for (uint32_t k = 1; k < 3; ++k) stats_read = stats_read || readers_[g_.entry_id(bn, k)] > 0 || pinned_[g_.entry_id(bn, k)];
+    if (g_[bn].inputs[0].node_id != conv) continue;
+    bool stats_read = false;  // the norm's other outputs
+    for (uint32_t k = 1; k < static_cast<uint32_t>(b->num_outputs()); ++k)
+      stats_read = stats_read || readers_[g_.entry_id(bn, k)] > 0 || pinned_[g_.entry_id(bn, k)];
     if (stats_read) continue;
     int last = ch.bn;
     const int next = only_reader[bn];
     // ResNet's add reads two chains' BatchNorms: the first chain takes it.
     auto unclaimed = [&](int k) { return !hidden_[static_cast<size_t>(k)] && chain_of_[static_cast<size_t>(k)] < 0; };
-    if (next >= 0 && add != nullptr && Src(static_cast<uint32_t>(next))->op == add && unclaimed(next)) {
+    if (next >= 0 && plays(next, FusionPattern::kResidualSum) && unclaimed(next)) {
       const auto& ins = g_[static_cast<uint32_t>(next)].inputs;
       const IndexedGraph::IEntry other = ins[0].node_id == bn ? ins[1] : ins[0];
       const uint32_t oe = g_.entry_id(other), be = g_.entry_id(bn, 0);
@@ -279,13 +308,13 @@ void Fuser::MatchConvBN() {
       }
     }
     const int act = only_reader[static_cast<uint32_t>(last)];
-    if (act >= 0 && is_op(act, "Activation") && unclaimed(act)) {
+    if (act >= 0 && plays(act, FusionPattern::kActivation) && unclaimed(act)) {
       ch.act = act;
       last = act;
     }
-    // Attributes: the convolution's, BatchNorm's statistics parameters, the chain's shape.
+    // Attributes: the convolution's, the norm's carried (statistics) parameters, the chain's shape.
     ch.attrs = c->attrs;
-    for (const char* k : {"eps", "momentum", "fix_gamma", "use_global_stats"}) {
+    for (const std::string& k : b->op->fusion_pattern.carried_params) {
       auto it = b->attrs.find(k);
       if (it != b->attrs.end()) ch.attrs[k] = it->second;
     }
@@ -311,27 +340,23 @@ NodePtr Fuser::MakeConvBN(uint32_t last) {
   const auto& bn_in = g_[static_cast<uint32_t>(ch.bn)].inputs;
   for (size_t k = 1; k < bn_in.size(); ++k) inputs.push_back(Map(bn_in[k]));
   if (ch.add >= 0) inputs.push_back(Map(ch.addend));
-  return Node::Op(OpRegistry::Get()->FindOrThrow("_fused_convolution_bn"), Src(last)->name, ch.attrs,
-                  std::move(inputs));
+  return Node::Op(*ch.fused, Src(last)->name, ch.attrs, std::move(inputs));
 }
 
 void Fuser::MatchLayers() {
   const size_t n = g_.num_nodes();
   layer_of_.assign(n, -1);
   layer_attrs_.assign(n, {});
-  const OpDef* fused_fc = OpRegistry::Get()->Find("_fused_fully_connected_act");
-  const OpDef* fused_conv = OpRegistry::Get()->Find("_fused_convolution_act");
+  layer_fused_.assign(n, nullptr);
   for (uint32_t nid = 0; nid < n; ++nid) {
     const Node* act = Src(nid);
-    if (act->op == nullptr || act->op->name != "Activation" || g_[nid].inputs.size() != 1) continue;
+    if (!Plays(act, FusionPattern::kActivation) || g_[nid].inputs.size() != 1) continue;
     const IndexedGraph::IEntry in = g_[nid].inputs[0];
     const Node* layer = Src(in.node_id);
     if (layer->op == nullptr || in.index != 0 || layer->num_outputs() != 1 || !Internal(in, nid) ||
         hidden_[nid] || chain_of_[nid] >= 0 || hidden_[in.node_id])
       continue;
-    const OpDef* fused = layer->op->name == "FullyConnected" ? fused_fc
-                         : layer->op->name == "Convolution"  ? fused_conv
-                                                             : nullptr;
+    const OpDef* fused = Plays(layer, FusionPattern::kLayer) ? FusedOp(layer->op->fusion_pattern.with_activation) : nullptr;
     const uint32_t e = g_.entry_id(in);
     if (fused == nullptr || !IsFloat(types_.entry[e]) || !shapes_.entry[e].known()) continue;
     std::map<std::string, std::string> attrs = layer->attrs;
@@ -344,6 +369,7 @@ void Fuser::MatchLayers() {
     }
     layer_of_[nid] = static_cast<int>(in.node_id);
     layer_attrs_[nid] = std::move(attrs);
+    layer_fused_[nid] = fused;
     hidden_[in.node_id] = true;
   }
 }
@@ -418,8 +444,7 @@ NodePtr Fuser::MakeFused(uint32_t root, std::vector<NodeEntry>* inputs_out) {
   attrs["num_args"] = std::to_string(num_inputs);
   attrs["program"] = text;
   for (const auto& in : inputs) inputs_out->push_back(Map(in));
-  return Node::Op(OpRegistry::Get()->FindOrThrow("_fused_elemwise"), Src(root)->name, std::move(attrs),
-                  *inputs_out);
+  return Node::Op(ElementwiseProgramOp(), Src(root)->name, std::move(attrs), *inputs_out);
 }
 
 std::vector<NodeEntry> Fuser::Run(std::unordered_map<const Node*, int>* new_phase, FusionStats* stats) {
@@ -443,11 +468,9 @@ std::vector<NodeEntry> Fuser::Run(std::unordered_map<const Node*, int>* new_phas
       ++st.conv_bn_fused;
     } else if (layer_of_[nid] >= 0) {
       const uint32_t layer = static_cast<uint32_t>(layer_of_[nid]);
-      const bool fc = Src(layer)->op->name == "FullyConnected";
       std::vector<NodeEntry> inputs;
       for (const auto& in : g_[layer].inputs) inputs.push_back(Map(in));
-      made = Node::Op(OpRegistry::Get()->FindOrThrow(fc ? "_fused_fully_connected_act" : "_fused_convolution_act"),
-                      src->name, layer_attrs_[nid], std::move(inputs));
+      made = Node::Op(*layer_fused_[nid], src->name, layer_attrs_[nid], std::move(inputs));
       ++st.nn_act_fused;
     } else if (!src->is_variable()) {
       bool changed = false;

@@ -23,7 +23,7 @@ namespace weft {
 //     another completion (AcceptsOther: gamma (1,) passes, so (channels,) was
 //     a guess). Otherwise this step's fills are dropped for the sentinel step.
 //  2. Slots that always share one shape (SameShapeOf, core/opdef/op_rules.h: an op
-//     without its own infer_shape, or one declared with SetSameShape) are
+//     without its own infer_shape, or one declared with set_same_shape) are
 //     unified dim by dim in both directions: (0, 3) + (2, 0) gives (2, 3)
 //     everywhere, and a known output fills softmax's unknown input.
 //  3. With a partial input, the op's inference runs with sentinel values in

@@ -12,14 +12,6 @@ namespace {
 
 const char* const kHiddenKeys[] = {"ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_stage"};
 
-// Operators that set attributes on their input variables when composed
-// (MXNet's FSetInputVarAttrOnCompose): the moving statistics of the batch
-// norms get initialisers unless they already have one.
-bool SetsMovingStatInit(const std::string& op) {
-  return op == "BatchNorm" || op == "BatchNorm_v1" || op == "_contrib_SyncBatchNorm" ||
-         op == "_contrib_BatchNormWithReLU";
-}
-
 void Reparse(Node* n) {
   if (!n->is_variable()) n->ParseParams();
 }
@@ -90,11 +82,14 @@ void UpgradeParsedNodes(const std::vector<NodePtr>& nodes, int version) {
   }
   if (version < kVersion094) {
     for (const NodePtr& n : nodes) {
-      if (n->is_variable() || !SetsMovingStatInit(n->op->name)) continue;
-      for (size_t i = 3; i < n->inputs.size() && i <= 4; ++i) {
+      // Operators that set attributes on their input variables when composed
+      // (OpDef::set_input_var_attrs, MXNet's FSetInputVarAttrOnCompose: the
+      // batch norms give their moving statistics initialisers unless they
+      // already have one) do so for a file written before they did.
+      if (n->is_variable() || !n->op->set_input_var_attrs) continue;
+      for (size_t i = 0; i < n->inputs.size(); ++i) {
         Node* var = n->inputs[i].node.get();
-        if (!var->is_variable() || var->attrs.count("__init__")) continue;
-        var->attrs["__init__"] = i == 3 ? "[\"zero\", {}]" : "[\"one\", {}]";
+        if (var->is_variable()) n->op->set_input_var_attrs(static_cast<int>(i), &var->attrs);
       }
     }
   }

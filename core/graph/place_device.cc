@@ -54,6 +54,11 @@ Context GroupContext(const Node& n, const std::map<std::string, Context>& group2
 
 }  // namespace
 
+const OpDef& CrossDeviceCopyOp() {
+  static const OpDef& op = OpRegistry::Get()->FindOrThrow("_CrossDeviceCopy");
+  return op;
+}
+
 Placement PlaceDevices(const std::vector<NodeEntry>& heads, Context default_ctx,
                        const std::map<std::string, Context>& group2ctx,
                        const std::unordered_map<std::string, Context>& var_ctx, bool insert_copies) {
@@ -113,7 +118,7 @@ Placement PlaceDevices(const std::vector<NodeEntry>& heads, Context default_ctx,
   // graph may be a user's Symbol and is never modified).
   std::unordered_map<const Node*, NodePtr> now;  // node -> its node in the result
   std::map<std::pair<std::pair<const Node*, uint32_t>, Context>, NodePtr> copy_of;
-  const OpDef& copy_op = OpRegistry::Get()->FindOrThrow("_CrossDeviceCopy");
+  const OpDef& copy_op = CrossDeviceCopyOp();
   for (const NodePtr& n : order) {
     if (n->is_variable()) {
       now[n.get()] = n;

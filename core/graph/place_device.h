@@ -24,6 +24,10 @@ struct Placement {
   size_t copies = 0;  // _CrossDeviceCopy nodes inserted
 };
 
+// The op of the copies the pass inserts (`_CrossDeviceCopy`): later passes
+// recognise a copy by this op, not by its name.
+const OpDef& CrossDeviceCopyOp();
+
 // `group2ctx` maps a `__ctx_group__` attribute value to its context; `var_ctx`
 // fixes the context of variables by name (the arrays bound to them). With
 // insert_copies false the graph is left as it is and only `ctx` is computed

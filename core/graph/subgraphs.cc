@@ -5,11 +5,7 @@
 
 namespace weft {
 
-bool IsSubgraphOp(const OpDef& op) {
-  const std::string& n = op.name;
-  return n == "_foreach" || n == "_while_loop" || n == "_cond" || n == "_backward_foreach" ||
-         n == "_backward_while_loop" || n == "_backward_cond";
-}
+bool IsSubgraphOp(const OpDef& op) { return op.has_subgraphs; }
 
 std::shared_ptr<const SubgraphList> NodeSubgraphs(const Node& n) {
   if (n.is_variable() || !IsSubgraphOp(*n.op) || !n.info) return nullptr;

@@ -18,7 +18,7 @@ namespace weft {
 using SubgraphList = std::vector<Symbol>;
 
 // The ops whose nodes carry graphs (_foreach, _while_loop, _cond and their
-// backward ops).
+// backward ops): OpDef::has_subgraphs, set by their declarations.
 bool IsSubgraphOp(const OpDef& op);
 // n's graphs (null when it has none).
 std::shared_ptr<const SubgraphList> NodeSubgraphs(const Node& n);

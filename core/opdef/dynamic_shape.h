@@ -1,8 +1,8 @@
 // Ops whose output shape depends on the values of their inputs, not only on
 // their shapes (contrib.boolean_mask): Note [Data-dependent output shapes].
-// Kept out of op_def.h (which every op includes); read by the imperative path
-// (core/ndarray/imperative.cc), the executor's bind (a clear refusal) and
-// CachedOp (such a graph runs op by op).
+// The op's declaration sets the rule (OpDef::set_dynamic_shape); it is read
+// by the imperative path (core/ndarray/imperative.cc), the executor's bind (a
+// clear refusal) and CachedOp (such a graph runs op by op).
 //
 // Note [Data-dependent output shapes]
 // The op's infer_shape leaves its outputs unknown (it still checks what it can
@@ -14,24 +14,13 @@
 // 1.9.1 does; a hybridized block (CachedOp) runs it op by op, MXNet's
 // dynamic-shape CachedOp.
 #pragma once
-#include <functional>
-#include <vector>
-
 #include "core/opdef/op_def.h"
 
 namespace weft {
 
-struct DynamicShapeRule {
-  std::vector<int> reads;  // the inputs whose values decide the shapes
-  // in_shapes: every input's shape; values[i] views input i on the host for
-  // i in reads (data == nullptr for the others). Returns the output shapes.
-  std::function<std::vector<Shape>(const Params&, const std::vector<Shape>& in_shapes,
-                                   const std::vector<TensorView>& values)>
-      shapes;
-};
-
 // nullptr when op's output shapes follow from its input shapes.
-const DynamicShapeRule* FindDynamicShapeRule(const OpDef& op);
-void SetDynamicShapeRule(const OpDef& op, DynamicShapeRule rule);
+inline const DynamicShapeRule* FindDynamicShapeRule(const OpDef& op) {
+  return op.dynamic_shape.shapes ? &op.dynamic_shape : nullptr;
+}
 
 }  // namespace weft

@@ -54,6 +54,99 @@ struct FusedForm {
   bool scalar_left = false;  // kScalar: op(scalar, x) (the _r*_scalar ops)
 };
 
+// Note [Op attributes on the declaration]
+// Everything the passes know of an op is set by its declaration, on the
+// builder WEFT_REGISTER_OP returns, and read from the OpDef: no pass, executor
+// or binding keeps a table keyed by op name. The attributes below were such
+// tables until session 18 (SetSameShape("where", ...), SetMutateInputsRule,
+// SetDynamicShapeRule, SetTakesFreeAttributes, and the fusion pass matching
+// "BatchNorm" or "Convolution" by string). What the schema layer cannot name,
+// because its implementation lives in a layer above (the executor's graph
+// runner for the control-flow ops), the op names by a typed tag that the upper
+// layer fills in: Note [Subgraph kernel slots] in core/op/control/subgraph_kernel.h.
+// None of these is part of the schema (weft_op_schema) except mutate_inputs.
+
+// Inputs and outputs that always share one shape whatever the parameters
+// (elementwise ops, activations, softmax, a norm's data and output): graph
+// inference unifies their dims both ways, so a partially known shape flows
+// backward through them too (Note [Partial shapes], core/graph/infer_node.cc).
+// An op without its own infer_shape (SameShapeInfer: every input and output)
+// needs none (SameShapeOf in core/opdef/op_rules.h).
+struct SameShapeSlots {
+  std::vector<int> inputs;
+  std::vector<int> outputs;
+  bool all = false;  // every input and output (a variadic op's too)
+  static SameShapeSlots All() {
+    SameShapeSlots s;
+    s.all = true;
+    return s;
+  }
+  // Input 0 and output 0 (an activation's or a norm's data and output).
+  static SameShapeSlots Data() { return SameShapeSlots{{0}, {0}, false}; }
+};
+
+// An op whose output shapes depend on its inputs' values (Note [Data-dependent
+// output shapes] in core/opdef/dynamic_shape.h).
+struct DynamicShapeRule {
+  std::vector<int> reads;  // the inputs whose values decide the shapes
+  // in_shapes: every input's shape; values[i] views input i on the host for
+  // i in reads (data == nullptr for the others). Returns the output shapes.
+  std::function<std::vector<Shape>(const Params&, const std::vector<Shape>& in_shapes,
+                                   const std::vector<TensorView>& values)>
+      shapes;
+};
+
+// Note [Fusion patterns on the op]
+// The layer fusions of core/graph/fusion.cc (Note [Fusion rules]) are
+// patterns over roles, and each op declares the role it plays:
+//   kLayer: a weight layer (FullyConnected, Convolution) that can absorb a
+//     following activation as a post-op (`with_activation`: the fused op
+//     replacing the pair) and, for a convolution, fold a following
+//     normalization, residual sum and activation (`with_norm`). The fused ops
+//     are named here, in the declaration, and found by the pass through the
+//     registry; a build without them (the portable predictor) fuses nothing.
+//   kActivation: an elementwise activation whose `act_type` parameter becomes
+//     the fused op's post-op (Activation).
+//   kNorm: a normalization that folds into the layer before it at inference
+//     (BatchNorm): input 0 is the data, every other output (its statistics)
+//     must be unread, `applies` says for which parameters (channel axis 1, no
+//     output_mean_var), and `carried_params` are handed to the fused op.
+//   kResidualSum: an elementwise sum of two same-shaped entries that a norm's
+//     chain may absorb as the fused op's with_sum (elemwise_add).
+//   kElementwiseProgram: the op that runs a fused elementwise group
+//     (_fused_elemwise, Note [Fused elementwise programs]).
+// An op plays one role at most; `applies`, when set, is a condition on the
+// node's parameters every role checks.
+struct FusionPattern {
+  enum Role : int { kNone, kLayer, kActivation, kNorm, kResidualSum, kElementwiseProgram };
+  Role role = kNone;
+  std::string with_activation;  // kLayer: the op replacing layer + activation ("" none)
+  std::string with_norm;        // kLayer: the op replacing layer + norm (+ sum) (+ activation) ("" none)
+  std::vector<std::string> carried_params;     // kNorm: parameters the fused op takes over
+  std::function<bool(const Params&)> applies;  // empty: always
+  bool Applies(const Params& p) const { return !applies || applies(p); }
+
+  static FusionPattern Layer(std::string act_fused, std::string norm_fused = "") {
+    FusionPattern f;
+    f.role = kLayer;
+    f.with_activation = std::move(act_fused);
+    f.with_norm = std::move(norm_fused);
+    return f;
+  }
+  static FusionPattern Norm(std::vector<std::string> carried, std::function<bool(const Params&)> when) {
+    FusionPattern f;
+    f.role = kNorm;
+    f.carried_params = std::move(carried);
+    f.applies = std::move(when);
+    return f;
+  }
+  static FusionPattern Of(Role r) {
+    FusionPattern f;
+    f.role = r;
+    return f;
+  }
+};
+
 // Shape inference. `in` has one entry per input, `out` one per output; unknown
 // entries are Shape::Unknown(). Fill every unknown entry you can; throw
 // weft::Error(kShape) with op, argument and expectation on a mismatch. Return
@@ -67,6 +160,7 @@ using FCompute = std::function<void(const OpContext&, const Params&, const std::
                                     const std::vector<OpReq>& req, const std::vector<TensorView>& out)>;
 using FNumIO = std::function<int(const Params&)>;
 using FListNames = std::function<std::vector<std::string>(const Params&)>;
+using FMutateInputs = std::function<std::vector<int>(const Params&)>;
 
 // The gradient rule builds backward nodes in the graph IR (core/graph/graph.h):
 // given the forward node and the gradients of its outputs, it returns one
@@ -94,6 +188,17 @@ class OpDef {
   int num_visible_outputs = -1; // -1: all outputs are visible
   FNumIO num_visible_outputs_fn;  // overrides num_visible_outputs (BatchNorm's output_mean_var)
   std::vector<int> mutate_inputs;  // inputs written by the op (engine writes, aux states)
+  FMutateInputs mutate_inputs_fn;  // overrides mutate_inputs when set (Custom: from its CustomOpProp)
+  // Accepts any attribute besides its declared parameters (kept in
+  // Params::raw() only): Custom passes the user's keyword arguments as strings.
+  bool takes_free_attributes = false;
+  SameShapeSlots same_shape;       // read through SameShapeOf (core/opdef/op_rules.h)
+  bool has_same_shape = false;
+  DynamicShapeRule dynamic_shape;  // set: output shapes from input values
+  // The op's nodes carry graphs (the control-flow ops: Note [Subgraph
+  // operators] in core/op/control/subgraph_ops.h), read by core/graph/subgraphs.cc.
+  bool has_subgraphs = false;
+  FusionPattern fusion_pattern;
   // Called at composition for each input that is a variable: may add hidden
   // attributes (BatchNorm gives its moving mean/var an __init__ hint).
   std::function<void(int input, std::map<std::string, std::string>* var_attrs)> set_input_var_attrs;
@@ -146,6 +251,16 @@ class OpDef {
   OpDef& set_needs_rng() { needs_rng = true; return *this; }
   OpDef& set_uses_input_stamps() { uses_input_stamps = true; return *this; }
   OpDef& set_mutate_inputs(std::vector<int> m) { mutate_inputs = std::move(m); return *this; }
+  OpDef& set_mutate_inputs_fn(FMutateInputs f) { mutate_inputs_fn = std::move(f); return *this; }
+  OpDef& set_takes_free_attributes() { takes_free_attributes = true; return *this; }
+  OpDef& set_same_shape(SameShapeSlots s) {
+    same_shape = std::move(s);
+    has_same_shape = true;
+    return *this;
+  }
+  OpDef& set_dynamic_shape(DynamicShapeRule r) { dynamic_shape = std::move(r); return *this; }
+  OpDef& set_has_subgraphs() { has_subgraphs = true; return *this; }
+  OpDef& set_fusion_pattern(FusionPattern f) { fusion_pattern = std::move(f); return *this; }
   OpDef& set_gradient(FGradient f) { gradient = std::move(f); return *this; }
 
   // Derived views of the declaration.

@@ -228,7 +228,7 @@ def test_shape_preserving_ops_infer_backward():
 
 
 def test_same_shape_declarations_hold_on_every_case():
-    """A slot declared to share its shape (SetSameShape) that does not on some
+    """A slot declared to share its shape (set_same_shape) that does not on some
     harness case would make inference with every input known raise a conflict
     or disagree with the NDArray result: run every case both ways."""
     checked, failures = 0, []

@@ -19,7 +19,6 @@
 #include "core/op/act/activation_gpu.h"
 #include "core/op/op_util.h"
 #include "core/op/random_state.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {
@@ -51,6 +50,7 @@ const char* kActDoc =
 bool RegisterActivation() {
   WEFT_REGISTER_OP(fwd, "Activation").set_compute_gpu(WEFT_GPU(cuda::ActivationGpu)).set_fused_form(FusedForm::kAct, "a");
   fwd.describe(kActDoc).add_input("data");
+  fwd.set_fusion_pattern(FusionPattern::Of(FusionPattern::kActivation));  // a layer's post-op (core/opdef/op_def.h)
   nnx::AddRequiredEnum(fwd, "act_type", kActTypes, "Activation function to be applied.");
   fwd.set_infer_type(nnx::FloatSameTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
@@ -158,7 +158,7 @@ const char* kLeakyDoc =
 
 bool RegisterLeakyReLU() {
   WEFT_REGISTER_OP(fwd, "LeakyReLU").set_compute_gpu(WEFT_GPU(cuda::LeakyReLUGpu));
-  SetSameShape(fwd, SameShapeSlots::Data());
+  fwd.set_same_shape(SameShapeSlots::Data());
   fwd.describe(kLeakyDoc).add_input("data").add_input("gamma");
   AddLeakyParams(fwd);
   fwd.set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {

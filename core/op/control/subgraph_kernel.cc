@@ -1,5 +1,6 @@
-// The installed kernels of the subgraph operators (Note [Subgraph operators]).
-#include <map>
+// The installed kernels of the subgraph operators (Note [Subgraph kernel
+// slots] in subgraph_kernel.h).
+#include <array>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -10,27 +11,33 @@
 namespace weft {
 namespace control {
 namespace {
-std::map<std::string, FCompute>& Table() {
-  static auto* t = new std::map<std::string, FCompute>();  // leaked: kernels may run at exit
+constexpr size_t kSlots = static_cast<size_t>(SubgraphSlot::kCount);
+std::array<FCompute, kSlots>& Table() {
+  static auto* t = new std::array<FCompute, kSlots>();  // leaked: kernels may run at exit
   return *t;
 }
 std::mutex& TableMutex() {
   static auto* m = new std::mutex();
   return *m;
 }
+size_t Index(SubgraphSlot slot) {
+  const auto i = static_cast<size_t>(slot);
+  WEFT_CHECK(i < kSlots, kInternal) << "subgraph kernel slot " << i << " out of range";
+  return i;
+}
 }  // namespace
 
-void SetSubgraphKernel(const std::string& op, FCompute kernel) {
+void SetSubgraphKernel(SubgraphSlot slot, FCompute kernel) {
   std::lock_guard<std::mutex> lk(TableMutex());
-  Table()[op] = std::move(kernel);
+  Table()[Index(slot)] = std::move(kernel);
 }
 
-FCompute SubgraphKernel(const std::string& op) {
+FCompute SubgraphKernel(SubgraphSlot slot, const std::string& op) {
   std::lock_guard<std::mutex> lk(TableMutex());
-  auto it = Table().find(op);
-  WEFT_CHECK(it != Table().end() && it->second, kInvalidArgument)
+  const FCompute& k = Table()[Index(slot)];
+  WEFT_CHECK(static_cast<bool>(k), kInvalidArgument)
       << op << ": this build has no graph runner for control-flow operators";
-  return it->second;
+  return k;
 }
 
 }  // namespace control

@@ -396,15 +396,18 @@ FListNames ArgNames(int offset) {
   };
 }
 
-FCompute Kernel(const std::string& op) {
-  return [op](const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
-              const std::vector<TensorView>& out) { SubgraphKernel(op)(ctx, p, in, req, out); };
+// The kernel in the op's slot (Note [Subgraph kernel slots]).
+FCompute Kernel(SubgraphSlot slot, const std::string& op) {
+  return [slot, op](const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                    const std::vector<OpReq>& req,
+                    const std::vector<TensorView>& out) { SubgraphKernel(slot, op)(ctx, p, in, req, out); };
 }
 
-OpDef& Common(OpDef& d, const std::string& name, FCompute gpu) {
+OpDef& Common(OpDef& d, SubgraphSlot slot, FCompute gpu) {
   d.add_required_param("num_args", ParamType::kInt, "Number of inputs, the subgraph(s) included.")
       .add_required_param("num_outputs", ParamType::kInt, "The number of outputs of the subgraph.")
-      .set_compute_cpu(Kernel(name))
+      .set_compute_cpu(Kernel(slot, d.name))
+      .set_has_subgraphs()
       .set_compute_gpu(std::move(gpu));
   // The inputs are variadic (the bindings take them positionally); num_args
   // also counts the graphs, so list_input_names, not the count, names them.
@@ -412,8 +415,8 @@ OpDef& Common(OpDef& d, const std::string& name, FCompute gpu) {
   return d;
 }
 
-OpDef& Backward(OpDef& d, const std::string& name, FCompute gpu) {
-  Common(d, name, std::move(gpu));
+OpDef& Backward(OpDef& d, SubgraphSlot slot, FCompute gpu) {
+  Common(d, slot, std::move(gpu));
   d.list_input_names = [](const Params& p) {
     std::vector<std::string> n = ArgNames(static_cast<int>(p.GetInt("num_outputs")))(p);
     return n;
@@ -458,7 +461,7 @@ void AddCondParams(OpDef& d) {
 
 [[maybe_unused]] const bool kRegistered = [] {
   WEFT_REGISTER_OP(foreach_decl, "_foreach");
-  OpDef& fe = Common(foreach_decl, "_foreach", WEFT_GPU(cuda::ForeachGpu));
+  OpDef& fe = Common(foreach_decl, SubgraphSlot::kForeach, WEFT_GPU(cuda::ForeachGpu));
   AddForeachParams(fe);
   fe.describe("Runs a for loop over axis 0 of the data with the body subgraph (mx.sym.contrib.foreach); "
               "outputs: the per-step outputs stacked along axis 0, then the final states.");
@@ -467,7 +470,7 @@ void AddCondParams(OpDef& d) {
   fe.set_infer_shape(ForeachShape).set_infer_type(ForeachType).set_gradient(SubgraphGradient);
 
   WEFT_REGISTER_OP(while_loop_decl, "_while_loop");
-  OpDef& wl = Common(while_loop_decl, "_while_loop", WEFT_GPU(cuda::WhileLoopGpu));
+  OpDef& wl = Common(while_loop_decl, SubgraphSlot::kWhileLoop, WEFT_GPU(cuda::WhileLoopGpu));
   AddWhileParams(wl);
   wl.describe("Runs func while cond holds, at most max_iterations times (mx.sym.contrib.while_loop); outputs: "
               "the step outputs stacked along axis 0 and padded to max_iterations rows, then the loop variables.");
@@ -476,7 +479,7 @@ void AddCondParams(OpDef& d) {
   wl.set_infer_shape(WhileShape).set_infer_type(WhileType).set_gradient(SubgraphGradient);
 
   WEFT_REGISTER_OP(cond_decl, "_cond");
-  OpDef& cd = Common(cond_decl, "_cond", WEFT_GPU(cuda::CondGpu));
+  OpDef& cd = Common(cond_decl, SubgraphSlot::kCond, WEFT_GPU(cuda::CondGpu));
   AddCondParams(cd);
   cd.describe("Runs the then or the else branch as the predicate subgraph says (mx.sym.contrib.cond).");
   cd.list_input_names = ArgNames(0);
@@ -484,12 +487,12 @@ void AddCondParams(OpDef& d) {
   cd.set_infer_shape(CondShape).set_infer_type(CondType).set_gradient(SubgraphGradient);
 
   WEFT_REGISTER_OP(backward_foreach_decl, "_backward_foreach");
-  AddForeachParams(Backward(backward_foreach_decl, "_backward_foreach", WEFT_GPU(cuda::ForeachBackwardGpu)).describe("Backward of _foreach."));
+  AddForeachParams(Backward(backward_foreach_decl, SubgraphSlot::kForeachBackward, WEFT_GPU(cuda::ForeachBackwardGpu)).describe("Backward of _foreach."));
   WEFT_REGISTER_OP(backward_while_loop_decl, "_backward_while_loop");
-  AddWhileParams(Backward(backward_while_loop_decl, "_backward_while_loop",
+  AddWhileParams(Backward(backward_while_loop_decl, SubgraphSlot::kWhileLoopBackward,
                           WEFT_GPU(cuda::WhileLoopBackwardGpu)).describe("Backward of _while_loop."));
   WEFT_REGISTER_OP(backward_cond_decl, "_backward_cond");
-  AddCondParams(Backward(backward_cond_decl, "_backward_cond", WEFT_GPU(cuda::CondBackwardGpu)).describe("Backward of _cond."));
+  AddCondParams(Backward(backward_cond_decl, SubgraphSlot::kCondBackward, WEFT_GPU(cuda::CondBackwardGpu)).describe("Backward of _cond."));
   return true;
 }();
 }  // namespace

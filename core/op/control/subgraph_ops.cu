@@ -16,17 +16,17 @@ namespace weft {
 namespace cuda {
 namespace {
 
-#define WEFT_CONTROL_GPU(fn, op)                                                                      \
+#define WEFT_CONTROL_GPU(fn, slot, op)                                                                 \
   void fn##Impl(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,               \
                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {                    \
-    RunOnHostCopies(control::SubgraphKernel(op), ctx, p, in, req, out, in.size());                 \
+    RunOnHostCopies(control::SubgraphKernel(control::SubgraphSlot::slot, op), ctx, p, in, req, out, in.size()); \
   }
-WEFT_CONTROL_GPU(Foreach, "_foreach")
-WEFT_CONTROL_GPU(ForeachBackward, "_backward_foreach")
-WEFT_CONTROL_GPU(WhileLoop, "_while_loop")
-WEFT_CONTROL_GPU(WhileLoopBackward, "_backward_while_loop")
-WEFT_CONTROL_GPU(Cond, "_cond")
-WEFT_CONTROL_GPU(CondBackward, "_backward_cond")
+WEFT_CONTROL_GPU(Foreach, kForeach, "_foreach")
+WEFT_CONTROL_GPU(ForeachBackward, kForeachBackward, "_backward_foreach")
+WEFT_CONTROL_GPU(WhileLoop, kWhileLoop, "_while_loop")
+WEFT_CONTROL_GPU(WhileLoopBackward, kWhileLoopBackward, "_backward_while_loop")
+WEFT_CONTROL_GPU(Cond, kCond, "_cond")
+WEFT_CONTROL_GPU(CondBackward, kCondBackward, "_backward_cond")
 #undef WEFT_CONTROL_GPU
 
 }  // namespace

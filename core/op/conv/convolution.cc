@@ -92,6 +92,8 @@ OpDef& Declare(const char* name) {
 
 OpDef& RegisterForward() {
   OpDef& op = Declare("Convolution").set_compute_gpu(WEFT_GPU(cuda::ConvolutionGpu));
+  // Note [Fusion patterns on the op] (core/opdef/op_def.h).
+  op.set_fusion_pattern(FusionPattern::Layer("_fused_convolution_act", "_fused_convolution_bn"));
   op.add_alias("Convolution_v1");  // MXNet's legacy layer: its parameters are a subset (issue 17)
   op.describe("Computes an N-D convolution (N = 1, 2, 3) over (batch, channel, spatial...) input.\n\n"
               "data (batch, C, *in), weight (num_filter, C/num_group, *kernel) and bias (num_filter,) give "

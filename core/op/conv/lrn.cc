@@ -14,7 +14,6 @@
 #include "core/opdef/op_def.h"
 #include "core/op/conv/pooling_lrn_gpu.h"
 #include "core/op/op_util.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {
@@ -31,7 +30,7 @@ using nnx_cpu::LRNArgsOf;
 
 [[maybe_unused]] const bool kLRNRegistered = [] {
   WEFT_REGISTER_OP(fwd, "LRN").set_compute_gpu(WEFT_GPU(cuda::LRNGpu));
-  SetSameShape(fwd, SameShapeSlots::Data());
+  fwd.set_same_shape(SameShapeSlots::Data());
   fwd.describe("Applies local response normalization to the input.\n\n"
                "The local response normalization layer performs \"lateral inhibition\" by normalizing\n"
                "over local input regions.\n\n"

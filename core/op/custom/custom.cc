@@ -17,7 +17,6 @@
 #include "core/op/custom/custom_gpu.h"
 #include "core/op/custom/custom_op.h"
 #include "core/opdef/op_def.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace custom {
@@ -342,7 +341,7 @@ namespace {
                "op_type names the registered CustomOpProp; every other keyword argument is passed to it "
                "as a string. Inputs: the prop's list_arguments, then list_auxiliary_states.")
       .add_required_param("op_type", ParamType::kString, "Name of the custom operator, as given to register().");
-  SetTakesFreeAttributes(fwd);
+  fwd.set_takes_free_attributes();
   fwd.list_input_names = [](const Params& p) {
     const std::shared_ptr<PropInfo> held = Info(p);
     PropInfo& info = *held;
@@ -352,7 +351,7 @@ namespace {
   };
   fwd.set_num_outputs([](const Params& p) { return static_cast<int>(Info(p)->NumOut()); });
   fwd.list_output_names = [](const Params& p) { return Info(p)->outs; };
-  SetMutateInputsRule(fwd, [](const Params& p) {
+  fwd.set_mutate_inputs_fn([](const Params& p) {
     const std::shared_ptr<PropInfo> held = Info(p);
     PropInfo& info = *held;
     std::vector<int> m;
@@ -388,7 +387,7 @@ namespace {
                "backward declared it needs, every input, the declared outputs, the aux states; outputs: "
                "one gradient per argument.")
       .add_required_param("op_type", ParamType::kString, "Name of the custom operator.");
-  SetTakesFreeAttributes(bwd);
+  bwd.set_takes_free_attributes();
   bwd.list_input_names = BackwardInputNames;
   bwd.set_num_outputs([](const Params& p) { return static_cast<int>(Info(p)->NumArgs()); });
   bwd.list_output_names = [](const Params& p) {

@@ -68,6 +68,8 @@ OpDef& Declare(const char* name) {
 
 OpDef& RegisterForward() {
   OpDef& op = Declare("FullyConnected").set_compute_gpu(WEFT_GPU(cuda::FullyConnectedGpu));
+  // Note [Fusion patterns on the op] (core/opdef/op_def.h).
+  op.set_fusion_pattern(FusionPattern::Layer("_fused_fully_connected_act"));
   op.describe("Applies a linear transformation: out = data * weight^T + bias.\n\n"
               "With flatten=True (the default) data of shape (batch, x1, ..., xn) is used as "
               "(batch, x1*...*xn) and the output is (batch, num_hidden). With flatten=False the "

@@ -9,12 +9,12 @@
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {
 
 WEFT_REGISTER_OP("add_n").set_compute_gpu(WEFT_GPU(cuda::AddNGpu))
+    .set_same_shape(SameShapeSlots::All())
     .set_fused_form(FusedForm::kAddN, "add")
     .describe("Adds all input arguments element-wise.\n\n"
               ".. math::\n   add\\_n(a_1, a_2, ..., a_n) = a_1 + a_2 + ... + a_n\n\n"
@@ -43,8 +43,6 @@ WEFT_REGISTER_OP("add_n").set_compute_gpu(WEFT_GPU(cuda::AddNGpu))
     .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) {
       return std::vector<NodeEntry>(n->inputs.size(), og[0]);  // every input gets out_grad
     });
-
-[[maybe_unused]] const bool kAddNSameShape = SetSameShape("add_n", SameShapeSlots::All());
 
 }  // namespace
 }  // namespace weft

@@ -13,7 +13,6 @@
 #include "core/opdef/op_def.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/op_util.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {
@@ -122,11 +121,14 @@ FGradient BinaryGradient(BinaryKind kind) {
 bool RegisterBinaryOps() {
   for (const BinaryOpEntry& e : BinaryOps()) {
     WEFT_REGISTER_OP(op, e.name);
-    SetSameShape(op, SameShapeSlots::All());
+    op.set_same_shape(SameShapeSlots::All());
     for (const char* a : e.aliases) op.add_alias(a);
     const BinaryKind kind = e.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::BinarySameShapeGpu(kind, e.name)))
         .set_fused_form(FusedForm::kBinary, elemwise_cpu::KindName(kind));
+    // elemwise_add, the table's one sum: a norm chain's residual add (Note
+    // [Fusion patterns on the op], core/opdef/op_def.h).
+    if (kind == BinaryKind::kAdd) op.set_fusion_pattern(FusionPattern::Of(FusionPattern::kResidualSum));
     op.describe(e.doc)
         .add_input("lhs")
         .add_input("rhs")

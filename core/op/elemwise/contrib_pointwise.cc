@@ -18,7 +18,6 @@
 #include "core/op/elemwise/pointwise_gpu.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {
@@ -29,7 +28,7 @@ using pointwise::PointKind;
 
 OpDef& Pointwise(const char* name, PointKind kind) {
   WEFT_REGISTER_OP(op, name);
-  SetSameShape(op, SameShapeSlots::All());
+  op.set_same_shape(SameShapeSlots::All());
   op.set_compute_gpu(WEFT_GPU(cuda::PointwiseGpu(kind, name)));
   op.set_compute_cpu(pointwise::PointwiseCompute(kind, name))
       .set_infer_shape([&op](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
@@ -119,7 +118,7 @@ void AddScalar(OpDef& op, const char* doc) {
                            "Example::\n  x = sign_ste([-2, 0, 3])\n  x.backward()\n  x = [-1.,  0., 1.]\n"
                            "  x.grad() = [1.,  1., 1.]"}}) {
     WEFT_REGISTER_OP(op, s.name);
-    SetSameShape(op, SameShapeSlots::All());
+    op.set_same_shape(SameShapeSlots::All());
     const UnaryKind kind = s.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::UnaryGpu(kind, s.name)))
         .set_fused_form(FusedForm::kUnary, elemwise_cpu::KindName(kind));
@@ -141,7 +140,7 @@ void AddScalar(OpDef& op, const char* doc) {
 
   // _contrib_gradientmultiplier: the identity forward, the gradient times scalar.
   WEFT_REGISTER_OP(gm, "_contrib_gradientmultiplier");
-  SetSameShape(gm, SameShapeSlots::All());
+  gm.set_same_shape(SameShapeSlots::All());
   gm.set_compute_gpu(WEFT_GPU(cuda::CopyGpu("_contrib_gradientmultiplier")))
       .set_fused_form(FusedForm::kIdentity);
   gm.describe("This operator implements the gradient multiplier function.\n"
@@ -161,7 +160,7 @@ void AddScalar(OpDef& op, const char* doc) {
         return {b.Scalar("_contrib_backward_gradientmultiplier", og[0], n->params.GetFloat("scalar"))};
       });
   WEFT_REGISTER_OP(gmb, "_contrib_backward_gradientmultiplier");
-  SetSameShape(gmb, SameShapeSlots::All());
+  gmb.set_same_shape(SameShapeSlots::All());
   gmb.set_compute_gpu(WEFT_GPU(cuda::BinaryScalarGpu(BinaryKind::kMul, false, "_contrib_backward_gradientmultiplier")))
       .set_fused_form(FusedForm::kScalar, elemwise_cpu::KindName(BinaryKind::kMul));
   gmb.describe("The backward of _contrib_gradientmultiplier: data * scalar (the scalar converted to the data "
@@ -194,7 +193,7 @@ void AddScalar(OpDef& op, const char* doc) {
                              GammaGrad{"_backward_gammaln", BinaryKind::kGammalnGrad,
                                        "Gradient of gammaln from (out_grad, data): out_grad * digamma(data)."}}) {
     WEFT_REGISTER_OP(op, e.name);
-    SetSameShape(op, SameShapeSlots::All());
+    op.set_same_shape(SameShapeSlots::All());
     const BinaryKind kind = e.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::BinarySameShapeGpu(kind, e.name)));
     op.describe(e.doc)

@@ -9,7 +9,6 @@
 #include "core/opdef/op_def.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/op_util.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {
@@ -54,7 +53,9 @@ bool WhereInferType(const Params&, std::vector<DType>* in, std::vector<DType>* o
   return (*in)[0] != DType::kUnknown;
 }
 
+// Note [Partial shapes] (core/graph/infer_node.cc): where's condition may be 1-D.
 WEFT_REGISTER_OP("where").set_compute_gpu(WEFT_GPU(cuda::WhereGpu)).add_method("where")
+    .set_same_shape(SameShapeSlots{{1, 2}, {0}, false})
     .describe("Return the elements, either from x or y, depending on the condition.\n\n"
               "Given three ndarrays, condition, x, and y, return an ndarray with the elements from x "
               "or y, depending on the elements from condition are true or false. x and y must have "
@@ -87,6 +88,7 @@ WEFT_REGISTER_OP("where").set_compute_gpu(WEFT_GPU(cuda::WhereGpu)).add_method("
 // ---- clip ----
 
 WEFT_REGISTER_OP("clip").set_compute_gpu(WEFT_GPU(cuda::ClipGpu)).add_method("clip")
+    .set_same_shape(SameShapeSlots::All())
     .set_fused_form(FusedForm::kClip)
     .describe("Clips (limits) the values in an array.\n\n"
               "Given an interval, values outside the interval are clipped to the interval edges. "
@@ -118,6 +120,7 @@ WEFT_REGISTER_OP("clip").set_compute_gpu(WEFT_GPU(cuda::ClipGpu)).add_method("cl
 // ---- Cast ----
 
 WEFT_REGISTER_OP("Cast").set_compute_gpu(WEFT_GPU(cuda::CastGpu)).add_method("cast")
+    .set_same_shape(SameShapeSlots::All())
     .add_alias("cast")
     .describe("Casts all elements of the input to a new type.\n\n"
               ".. note:: ``Cast`` is deprecated. Use ``cast`` instead.\n\nExample::\n\n"
@@ -147,11 +150,6 @@ WEFT_REGISTER_OP("Cast").set_compute_gpu(WEFT_GPU(cuda::CastGpu)).add_method("ca
       GradBuilder b(n);  // back to the input's dtype
       return {b("_backward_Cast", {og[0], b.in(0)})};
     });
-
-// Note [Partial shapes] (core/graph/infer_node.cc): where's condition may be 1-D.
-[[maybe_unused]] const bool kWhereSameShape = SetSameShape("where", SameShapeSlots{{1, 2}, {0}, false});
-[[maybe_unused]] const bool kClipSameShape = SetSameShape("clip", SameShapeSlots::All());
-[[maybe_unused]] const bool kCastSameShape = SetSameShape("Cast", SameShapeSlots::All());
 
 }  // namespace
 }  // namespace weft

@@ -14,7 +14,6 @@
 #include "core/opdef/op_def.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/op_util.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {
@@ -109,7 +108,7 @@ FGradient ScalarGradient(BinaryKind kind, bool left) {
 bool RegisterScalarOps() {
   for (const ScalarOpEntry& e : kScalarOps) {
     WEFT_REGISTER_OP(op, e.name);
-    SetSameShape(op, SameShapeSlots::All());
+    op.set_same_shape(SameShapeSlots::All());
     if (e.alias) op.add_alias(e.alias);
     const BinaryKind kind = e.kind;
     const bool left = e.scalar_on_left;

@@ -10,7 +10,6 @@
 #include "core/opdef/op_def.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/op/op_util.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {
@@ -124,7 +123,7 @@ FGradient UnaryGradient(UnaryKind kind) {
 bool RegisterUnaryOps() {
   for (const UnaryOpEntry& e : kUnaryOps) {
     WEFT_REGISTER_OP(op, e.name);
-    SetSameShape(op, SameShapeSlots::All());
+    op.set_same_shape(SameShapeSlots::All());
     const UnaryKind kind = e.kind;
     op.set_compute_gpu(WEFT_GPU(cuda::UnaryGpu(kind, e.name)))
         .set_fused_form(FusedForm::kUnary, elemwise_cpu::KindName(kind));

@@ -52,7 +52,6 @@
 #include "core/op/fused/fused_nn_cpu.h"
 #include "core/op/fused/fused_nn_gpu.h"
 #include "core/opdef/op_def.h"
-#include "core/opdef/op_rules.h"
 #include "core/op/op_util.h"
 
 namespace weft {
@@ -345,7 +344,7 @@ void ComputeCpu(const OpContext& ctx, const Params& p, const std::vector<TensorV
       .set_compute_cpu(ComputeCpu);
   op.num_visible_outputs = 1;
   op.list_output_names = [](const Params&) { return std::vector<std::string>{"output", "mean", "var"}; };
-  SetMutateInputsRule(op, [](const Params& p) {
+  op.set_mutate_inputs_fn([](const Params& p) {
     const Slots s = SlotsOf(p);
     return std::vector<int>{s.moving_mean, s.moving_var};
   });

@@ -43,6 +43,7 @@ bool FusedInferType(const Params& p, std::vector<DType>* in, std::vector<DType>*
 
 bool RegisterFusedElemwise() {
   WEFT_REGISTER_OP(op, "_fused_elemwise").set_compute_gpu(WEFT_GPU(cuda::FusedElemwiseGpu));
+  op.set_fusion_pattern(FusionPattern::Of(FusionPattern::kElementwiseProgram));
   op.describe("Runs a chain of elementwise operators as one pass over memory (written by the graph "
               "fusion pass; see WEFT_FUSION).\n\n"
               "All inputs and the output share one shape and dtype (float32 or float64). `program` "

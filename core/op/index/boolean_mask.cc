@@ -15,7 +15,6 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/opdef/dynamic_shape.h"
 #include "core/op/index/boolean_mask_geom.h"
 #include "core/op/index/boolean_mask_gpu.h"
 #include "core/opdef/op_def.h"
@@ -97,7 +96,7 @@ void CopySlices(const TensorView& src, int64_t src_n, const TensorView& dst, int
         NodePtr bw = b.NodeWithAttrs("_backward_contrib_boolean_mask", {og[0], b.in(0), b.in(1)});
         return {OutputOf(bw, 0), b.Zeros(b.in(1))};
       });
-  SetDynamicShapeRule(fwd, DynamicShapeRule{
+  fwd.set_dynamic_shape(DynamicShapeRule{
       {1}, [](const Params& p, const std::vector<Shape>& in, const std::vector<TensorView>& v) {
         CheckIndex(p, in[0], in[1]);
         int64_t kept = 0;

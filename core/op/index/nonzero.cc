@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/opdef/dynamic_shape.h"
 #include "core/op/index/nonzero_gpu.h"
 #include "core/op/index/nonzero_rules.h"
 #include "core/opdef/op_def.h"
@@ -70,18 +69,13 @@ WEFT_REGISTER_OP(kNonzeroOp)
       return (*in)[0] != DType::kUnknown;
     })
     .set_compute_cpu(NonzeroCpu)
-    .set_compute_gpu(WEFT_GPU(cuda::NonzeroGpu));
-
-[[maybe_unused]] const bool kNonzeroShapeRule = [] {
-  SetDynamicShapeRule(*OpRegistry::Get()->Find(kNonzeroOp),
-                      DynamicShapeRule{{0}, [](const Params&, const std::vector<Shape>& in,
-                                               const std::vector<TensorView>& v) {
-                                         CheckNonzeroInput(in[0]);
-                                         return std::vector<Shape>{
-                                             Shape(std::vector<int64_t>{CountNonzero(v[0]), in[0].ndim()})};
-                                       }});
-  return true;
-}();
+    .set_compute_gpu(WEFT_GPU(cuda::NonzeroGpu))
+    .set_dynamic_shape(DynamicShapeRule{{0}, [](const Params&, const std::vector<Shape>& in,
+                                                const std::vector<TensorView>& v) {
+                                          CheckNonzeroInput(in[0]);
+                                          return std::vector<Shape>{
+                                              Shape(std::vector<int64_t>{CountNonzero(v[0]), in[0].ndim()})};
+                                        }});
 
 }  // namespace
 }  // namespace weft

@@ -31,7 +31,6 @@
 #include "core/opdef/op_def.h"
 #include "core/op/norm/norm_gpu.h"
 #include "core/op/op_util.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {
@@ -107,7 +106,14 @@ bool InferTypes(const Params& p, std::vector<DType>* in, std::vector<DType>* out
 
 [[maybe_unused]] const bool kBatchNormRegistered = [] {
   WEFT_REGISTER_OP(fwd, "BatchNorm").set_compute_gpu(WEFT_GPU(cuda::BatchNormGpu));
-  SetSameShape(fwd, SameShapeSlots::Data());
+  fwd.set_same_shape(SameShapeSlots::Data());
+  // Folds into a convolution before it at inference (Note [Fusion patterns on
+  // the op], core/opdef/op_def.h): the fused op reads channels on axis 1 and
+  // returns no statistics.
+  fwd.set_fusion_pattern(FusionPattern::Norm({"eps", "momentum", "fix_gamma", "use_global_stats"},
+                                             [](const Params& p) {
+                                               return p.GetInt("axis") == 1 && !p.GetBool("output_mean_var");
+                                             }));
   fwd.add_alias("BatchNorm_v1");  // MXNet's legacy layer: its parameters are a subset (issue 17)
   fwd.describe("Batch normalization.\n\n"
                "Normalizes a data batch by mean and variance, and applies a scale ``gamma`` as well as offset "

@@ -21,7 +21,6 @@
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/base/checked_math.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace nnm {
@@ -97,7 +96,7 @@ void BackwardCPU(const OpContext&, const Params& p, const std::vector<TensorView
 
 [[maybe_unused]] const bool kGroupNormRegistered = [] {
   WEFT_REGISTER_OP(fwd, "GroupNorm").set_compute_gpu(WEFT_GPU(cuda::GroupNormGpu));
-  SetSameShape(fwd, SameShapeSlots::Data());
+  fwd.set_same_shape(SameShapeSlots::Data());
   fwd.describe("Group normalization.\n\n"
                "The input channels are separated into ``num_groups`` groups, each containing ``num_channels / "
                "num_groups`` channels. The mean and standard-deviation are calculated separately over the each "

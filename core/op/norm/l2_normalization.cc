@@ -21,7 +21,6 @@
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/base/checked_math.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace nnm {
@@ -104,7 +103,7 @@ void BackwardCPU(const OpContext&, const Params& p, const std::vector<TensorView
 
 [[maybe_unused]] const bool kL2NormalizationRegistered = [] {
   WEFT_REGISTER_OP(fwd, "L2Normalization").set_compute_gpu(WEFT_GPU(cuda::L2NormalizationGpu));
-  SetSameShape(fwd, SameShapeSlots::Data());
+  fwd.set_same_shape(SameShapeSlots::Data());
   fwd.describe("Normalize the input array using the L2 norm.\n\n"
                "For 1-D NDArray, it computes::\n\n  out = data / sqrt(sum(data ** 2) + eps)\n\n"
                "For N-D NDArray, if the input array has shape (N, N, ..., N),\n\n"

@@ -17,7 +17,6 @@
 #include "core/opdef/op_def.h"
 #include "core/op/norm/norm_gpu.h"
 #include "core/op/op_util.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {
@@ -65,7 +64,7 @@ void AddLnParams(OpDef& op) {
 
 [[maybe_unused]] const bool kLayerNormRegistered = [] {
   WEFT_REGISTER_OP(fwd, "LayerNorm").set_compute_gpu(WEFT_GPU(cuda::LayerNormGpu));
-  SetSameShape(fwd, SameShapeSlots::Data());
+  fwd.set_same_shape(SameShapeSlots::Data());
   fwd.describe("Layer normalization.\n\n"
                "Normalizes the channels of the input tensor by mean and variance, and applies a scale ``gamma`` "
                "as well as offset ``beta``.\n\n"
@@ -170,7 +169,7 @@ void AddInParams(OpDef& op) {
 
 [[maybe_unused]] const bool kInstanceNormRegistered = [] {
   WEFT_REGISTER_OP(fwd, "InstanceNorm").set_compute_gpu(WEFT_GPU(cuda::InstanceNormGpu));
-  SetSameShape(fwd, SameShapeSlots::Data());
+  fwd.set_same_shape(SameShapeSlots::Data());
   fwd.describe("Applies instance normalization to the n-dimensional input array.\n\n"
                "This operator takes an n-dimensional input array where (n>2) and normalizes the input using the "
                "following formula:\n\n"

@@ -1,6 +1,6 @@
 // reset_arrays (MXNet 1.x, used by the aggregated LARS/LAMB optimizers to
 // clear their accumulators): no outputs; every one of its num_arrays inputs is
-// set to zero in place. The inputs are declared written (SetMutateInputsRule),
+// set to zero in place. The inputs are declared written (set_mutate_inputs_fn),
 // so the engine orders the reset after every earlier read of them and every
 // later read after it. Zero bits are zero in every dtype, so one byte fill
 // serves them all (GPU: reset_arrays.cu).
@@ -12,7 +12,6 @@
 
 #include "core/base/error.h"
 #include "core/opdef/op_def.h"
-#include "core/opdef/op_rules.h"
 #include "core/op/optim/reset_arrays_gpu.h"
 
 namespace weft {
@@ -42,7 +41,7 @@ namespace {
           if (x.Size() > 0) x.ZeroFill();
       })
       .set_compute_gpu(WEFT_GPU(cuda::ResetArraysGpu));
-  SetMutateInputsRule(op, [](const Params& p) {
+  op.set_mutate_inputs_fn([](const Params& p) {
     std::vector<int> all(static_cast<size_t>(std::max<int64_t>(0, p.GetInt("num_arrays"))));
     std::iota(all.begin(), all.end(), 0);
     return all;

@@ -18,7 +18,6 @@
 #include "core/op/random/random_dropout_gpu.h"
 #include "core/op/op_util.h"
 #include "core/op/random_state.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {
@@ -51,7 +50,7 @@ bool Applies(const OpContext& ctx, const Params& p) {
 
 [[maybe_unused]] const bool kDropoutRegistered = [] {
   WEFT_REGISTER_OP(fwd, "Dropout").set_compute_gpu(WEFT_GPU(cuda::DropoutGpu));
-  SetSameShape(fwd, SameShapeSlots::Data());
+  fwd.set_same_shape(SameShapeSlots::Data());
   fwd.describe("Applies dropout operation to input array.\n\n"
                "- During training, each element of the input is set to zero with probability p.\n"
                "  The whole array is rescaled by :math:`1/(1-p)` to keep the expected\n"

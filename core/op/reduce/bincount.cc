@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/opdef/dynamic_shape.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/reduce/bincount_geom.h"
@@ -103,9 +102,8 @@ std::vector<std::string> BincountInputs(const Params& p) {
   return {"data"};
 }
 
-// Declared through OpRegistry::Add, not WEFT_REGISTER_OP: the builder has no
-// setter for list_input_names (MXNet's inputs: weights only when has_weights)
-// and the dynamic shape rule needs the OpDef, as boolean_mask.cc does.
+// Declared in steps (WEFT_REGISTER_OP's named form): the builder has no
+// setter for list_input_names (MXNet's inputs: weights only when has_weights).
 [[maybe_unused]] const bool kBincountRegistered = [] {
   WEFT_REGISTER_OP(op, kBincountOp);
   op.describe("Count number of occurrences of each value in array of non-negative ints (1-D data), or sum the "
@@ -135,7 +133,7 @@ std::vector<std::string> BincountInputs(const Params& p) {
     .set_compute_cpu(BincountCpu)
     .set_compute_gpu(WEFT_GPU(cuda::BincountGpu));
   op.list_input_names = BincountInputs;
-  SetDynamicShapeRule(op, DynamicShapeRule{{0}, [](const Params& p, const std::vector<Shape>& in,
+  op.set_dynamic_shape(DynamicShapeRule{{0}, [](const Params& p, const std::vector<Shape>& in,
                                                    const std::vector<TensorView>& v) {
                                              CheckBincountShapes(in);
                                              return std::vector<Shape>{

@@ -19,7 +19,6 @@
 #include "core/opdef/op_def.h"
 #include "core/op/seq/sequence_gpu.h"
 #include "core/op/op_util.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace {
@@ -87,7 +86,7 @@ FListNames Names(std::vector<std::string> fixed, const char* length) {
 
 [[maybe_unused]] const bool kSequenceMaskRegistered = [] {
   WEFT_REGISTER_OP(fwd, "SequenceMask").set_compute_gpu(WEFT_GPU(cuda::SequenceMaskGpu));
-  SetSameShape(fwd, SameShapeSlots::Data());
+  fwd.set_same_shape(SameShapeSlots::Data());
   fwd.describe("Sets all elements outside the sequence to a constant value.\n\n"
                "This function takes an n-dimensional input array of the form [max_sequence_length, batch_size, "
                "other_feature_dims] and returns an array of the same shape.\n\n"
@@ -118,7 +117,7 @@ FListNames Names(std::vector<std::string> fixed, const char* length) {
   fwd.list_input_names = Names({"data"}, "sequence_length");
 
   WEFT_REGISTER_OP(bwd, "_backward_SequenceMask").set_compute_gpu(WEFT_GPU(cuda::BackwardSequenceMaskGpu));
-  SetSameShape(bwd, SameShapeSlots::Data());
+  bwd.set_same_shape(SameShapeSlots::Data());
   bwd.describe("Gradient of SequenceMask from (out_grad[, sequence_length]): out_grad inside the sequences, "
                "zero outside.")
       .add_input("out_grad")

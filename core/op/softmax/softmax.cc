@@ -13,7 +13,6 @@
 #include "core/op/softmax/softmax_gpu.h"
 #include "core/op/op_util.h"
 #include "core/op/softmax/softmax_geom.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace nnx {
@@ -154,7 +153,7 @@ std::vector<NodeEntry> SoftmaxSecondOrder(const NodePtr& n, const NodeEntry& g, 
 void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_backward, const char* doc,
                      double sign = 1.0) {
   WEFT_REGISTER_OP(fwd, name).set_compute_gpu(std::move(gpu)).add_method(name);
-  SetSameShape(fwd, SameShapeSlots::Data());
+  fwd.set_same_shape(SameShapeSlots::Data());
   fwd.describe(doc).add_input("data").add_input("length");
   AddSoftmaxParams(fwd);
   fwd.set_infer_shape(SoftmaxShape)
@@ -180,7 +179,7 @@ void RegisterSoftmax(const char* name, bool log, FCompute gpu, FCompute gpu_back
   });
 
   WEFT_REGISTER_OP(bwd, std::string("_backward_") + name).set_compute_gpu(std::move(gpu_backward));
-  SetSameShape(bwd, SameShapeSlots{{0, 1}, {0}, false});  // not the length (use_length)
+  bwd.set_same_shape(SameShapeSlots{{0, 1}, {0}, false});  // not the length (use_length)
   bwd.describe(std::string("Gradient of ") + name + " from (out_grad, output): " +
                (log ? "(out_grad - exp(output) * sum(out_grad)) / temperature"
                     : "output * (out_grad - sum(out_grad * output)) / temperature") +
@@ -272,7 +271,7 @@ void CheckActivationShape(const Params& p, const Shape& s) {
                       "each instance.");
   };
   WEFT_REGISTER_OP(fwd, "SoftmaxActivation").set_compute_gpu(WEFT_GPU(cuda::SoftmaxActivationGpu));
-  SetSameShape(fwd, SameShapeSlots::All());
+  fwd.set_same_shape(SameShapeSlots::All());
   fwd.describe("Applies softmax activation to input. This is intended for internal layers.\n\n"
                "(Deprecated in MXNet; use softmax.) With mode=instance the softmax runs over each instance "
                "(all dims but the first flattened); with mode=channel over axis 1 at every position.")
@@ -296,7 +295,7 @@ void CheckActivationShape(const Params& p, const Shape& s) {
       });
 
   WEFT_REGISTER_OP(bwd, "_backward_SoftmaxActivation").set_compute_gpu(WEFT_GPU(cuda::BackwardSoftmaxActivationGpu));
-  SetSameShape(bwd, SameShapeSlots{{0, 1}, {0}, false});  // not the length (use_length)
+  bwd.set_same_shape(SameShapeSlots{{0, 1}, {0}, false});  // not the length (use_length)
   bwd.describe("Gradient of SoftmaxActivation from (out_grad, output).").add_input("out_grad").add_input("output");
   add_mode(bwd);
   bwd.set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {

@@ -15,7 +15,6 @@
 #include "core/op/softmax/softmax_gpu.h"
 #include "core/op/op_util.h"
 #include "core/op/softmax/softmax_geom.h"
-#include "core/opdef/op_rules.h"
 
 namespace weft {
 namespace nnx {
@@ -100,7 +99,7 @@ void InferLabel(const Params& p, const Shape& d, Shape* label, const std::string
 
 [[maybe_unused]] const bool kSoftmaxOutputRegistered = [] {
   WEFT_REGISTER_OP(fwd, "SoftmaxOutput").set_compute_gpu(WEFT_GPU(cuda::SoftmaxOutputGpu));
-  SetSameShape(fwd, SameShapeSlots::Data());
+  fwd.set_same_shape(SameShapeSlots::Data());
   fwd.add_alias("Softmax");
   fwd.describe("Computes the gradient of cross entropy loss with respect to softmax output.\n\n"
                "The forward pass returns softmax(data): by default data is reshaped to (d1, s/d1) and the softmax "

@@ -11,7 +11,6 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
-#include "core/opdef/dynamic_shape.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/sort/unique_geom.h"
@@ -106,9 +105,8 @@ void AddUniqueParams(OpDef& op) {
                                                    "array.");
 }
 
-// Declared through OpRegistry::Add, not WEFT_REGISTER_OP: its output count
-// and names follow the parameters and the dynamic shape rule needs the
-// OpDef, as boolean_mask.cc does.
+// Declared in steps (WEFT_REGISTER_OP's named form): its output count and
+// names follow the parameters.
 [[maybe_unused]] const bool kUniqueRegistered = [] {
   WEFT_REGISTER_OP(op, kUniqueOp);
   op.describe("Find the unique elements of an array (axis None: of the flattened array, sorted) or the unique "
@@ -130,7 +128,7 @@ void AddUniqueParams(OpDef& op) {
       })
       .set_compute_cpu(UniqueCpu)
       .set_compute_gpu(WEFT_GPU(cuda::UniqueGpu));
-  SetDynamicShapeRule(op, DynamicShapeRule{{0}, [](const Params& p, const std::vector<Shape>& in,
+  op.set_dynamic_shape(DynamicShapeRule{{0}, [](const Params& p, const std::vector<Shape>& in,
                                                    const std::vector<TensorView>& v) {
                                              const tensor::UniqueGeom g = tensor::UniqueGeomOf(p, in[0]);
                                              const std::vector<int64_t> order = SortedSlices(v[0], g);
