@@ -164,6 +164,12 @@ constexpr OpNameAlias kNumpyModeAliases[] = {
     {"_np_diag", "diag"},
     {"_npi_cholesky", "_linalg_potrf"},
     {"_npi_flip", "reverse"},
+    // MXNet registers these names as aliases of its legacy operator (add_alias), so
+    // its graphs write the legacy name; the NumPy-mode name is looked up too (exact)
+    {"_npi_Custom", "Custom"},
+    {"_npi_linspace", "_linspace"},
+    {"_npi_random_randint", "_random_randint"},
+    {"_npi_shuffle", "_shuffle"},
 };
 
 }  // namespace
