@@ -21,7 +21,8 @@ from weft import npx
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mxnet_written", "np_nodes_nplinalg")
 DATA = npx.load(os.path.join(HERE, "data.params"))
 
-DETERMINISTIC = ["dot", "dot_nd", "dot_vector", "matmul", "matmul_vector", "full_like", "full_like_int",
+DETERMINISTIC = ["dot", "dot_nd", "dot_vector", "matmul", "matmul_vector", "tensordot", "tensordot_axes",
+                 "tensordot_transposed", "full_like", "full_like_int",
                  "full_like_dtype", "identity", "identity_f64", "linspace", "linspace_open", "norm", "norm_keepdims",
                  "norm_axis", "norm_ord1_axis", "norm_ord2_axis_keepdims", "norm_fro_axes", "norm_fro"]
 # The legacy norm's full reduction gives shape (1,) where MXNet's gives a 0-d array (Note
@@ -59,10 +60,12 @@ def _ops(case):
 
 def test_every_case_has_its_files():
     written = {os.path.basename(p)[:-len("-symbol.json")] for p in glob.glob(os.path.join(HERE, "*-symbol.json"))}
-    assert written == set(DETERMINISTIC) | {c for c, _, _ in RANDOM} | set(REFUSED) | {"shuffle", "normal_scalar"}
+    others = {"shuffle", "normal_scalar", "refused_tensordot_pairing"}
+    assert written == set(DETERMINISTIC) | {c for c, _, _ in RANDOM} | set(REFUSED) | others
     # the operators as MXNet wrote them: its own NumPy-mode names, none of them a Weft op name
     assert _ops("norm") == ["_npi_norm"] and _ops("identity") == ["_npi_identity"]
     assert _ops("dot_nd") == ["_np_dot"] and _ops("matmul") == ["_npi_matmul"]
+    assert _ops("tensordot") == ["_npi_tensordot_int_axes"] and _ops("tensordot_axes") == ["_npi_tensordot"]
     assert {_ops(c)[0] for c, _, _ in RANDOM} == {"_npi_normal", "_npi_normal_n", "_npi_uniform", "_npi_uniform_n",
                                                   "_npi_exponential", "_npi_gamma", "_random_randint"}
 
@@ -136,6 +139,14 @@ def test_shuffle_permutes_rows():
 def test_refused_nodes_name_the_attribute(case, attr):
     with pytest.raises(weft.base.WeftIOError, match=r"_npi_\w+: attribute %s" % attr):
         _sym(case)
+
+
+def test_tensordot_pairing_that_needs_a_copy_is_refused_when_bound():
+    # Note [NumPy products as GEMM lists]: the pairs (1, 1), (2, 0) are no run of b's axes in a's order
+    sym = _sym("refused_tensordot_pairing")
+    args = {"t": weft.nd.zeros((2, 3, 4), dtype="float64"), "c2": weft.nd.zeros((4, 3, 2), dtype="float64")}
+    with pytest.raises(weft.base.InvalidArgumentError, match=r"_npi_tensordot: a_axes_summed and b_axes_summed"):
+        sym.bind(weft.cpu(), args).forward()
 
 
 @pytest.mark.parametrize("alias,legacy", [("_npi_linspace", "_linspace"), ("_npi_random_randint", "_random_randint"),

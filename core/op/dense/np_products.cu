@@ -1,4 +1,5 @@
-// GPU kernels of _np_dot, _npi_matmul and their backward ops (np_products.cc):
+// GPU kernels of _np_dot, _npi_matmul, _npi_tensordot, _npi_tensordot_int_axes
+// and their backward ops (np_products.cc):
 // the CPU's list of products (Note [NumPy products as GEMM lists],
 // np_products_geom.cc), each one DenseGemm on the op's stream, so products
 // accumulating into one block run in order. float32/float64 and, unlike the
@@ -15,7 +16,7 @@ namespace cuda {
 namespace {
 
 using tensor::NpGemmList;
-using Planner = NpGemmList (*)(const Shape&, const Shape&, Shape*);
+using Planner = tensor::NpProductPlanner;
 
 template <typename T>
 void RunList(const OpContext& ctx, const NpGemmList& g, const std::vector<TensorView>& in, OpReq req,
@@ -49,14 +50,14 @@ void RunListGPU(const OpContext& ctx, const char* op, const NpGemmList& g, const
 void Forward(Planner plan, const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
              const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   Shape shape;
-  RunListGPU(ctx, p.op()->name.c_str(), plan(in[0].shape, in[1].shape, &shape), in, req[0], out[0]);
+  RunListGPU(ctx, p.op()->name.c_str(), plan(p, in[0].shape, in[1].shape, &shape), in, req[0], out[0]);
 }
 
 void Backward(Planner plan, const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
               const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   Shape shape;
   NpGemmList grads[2];
-  tensor::NpProductBackward(plan(in[1].shape, in[2].shape, &shape), grads);
+  tensor::NpProductBackward(plan(p, in[1].shape, in[2].shape, &shape), grads);
   for (size_t i = 0; i < 2; ++i) RunListGPU(ctx, p.op()->name.c_str(), grads[i], in, req[i], out[i]);
 }
 
@@ -77,12 +78,33 @@ void NpMatmulBackward(const OpContext& ctx, const Params& p, const std::vector<T
   Backward(tensor::NpMatmulPlan, ctx, p, in, req, out);
 }
 
+void NpTensordot(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  Forward(tensor::NpTensordotPlan, ctx, p, in, req, out);
+}
+void NpTensordotBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  Backward(tensor::NpTensordotPlan, ctx, p, in, req, out);
+}
+void NpTensordotInt(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                    const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  Forward(tensor::NpTensordotIntPlan, ctx, p, in, req, out);
+}
+void NpTensordotIntBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                            const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  Backward(tensor::NpTensordotIntPlan, ctx, p, in, req, out);
+}
+
 }  // namespace
 
 WEFT_GPU_KERNEL_EXPORT(NpDotGpu, NpDot)                         // _np_dot
 WEFT_GPU_KERNEL_EXPORT(BackwardNpDotGpu, NpDotBackward)         // _backward_np_dot
 WEFT_GPU_KERNEL_EXPORT(NpMatmulGpu, NpMatmul)                   // _npi_matmul
 WEFT_GPU_KERNEL_EXPORT(BackwardNpMatmulGpu, NpMatmulBackward)   // _backward_npi_matmul
+WEFT_GPU_KERNEL_EXPORT(NpTensordotGpu, NpTensordot)             // _npi_tensordot
+WEFT_GPU_KERNEL_EXPORT(BackwardNpTensordotGpu, NpTensordotBackward)  // _backward_npi_tensordot
+WEFT_GPU_KERNEL_EXPORT(NpTensordotIntAxesGpu, NpTensordotInt)   // _npi_tensordot_int_axes
+WEFT_GPU_KERNEL_EXPORT(BackwardNpTensordotIntAxesGpu, NpTensordotIntBackward)  // _backward_npi_tensordot_int_axes
 
 }  // namespace cuda
 }  // namespace weft

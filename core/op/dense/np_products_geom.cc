@@ -13,7 +13,15 @@
 //    are not in the output); the batch axes (all but the last two) broadcast
 //    as NumPy's, so a block of a or b serves every output block it broadcasts
 //    to (its offset repeats). 0-d operands are refused, as NumPy does.
-// The backward of C = A B is dA = dC B^T and dB = A^T dC over the same blocks;
+//  * tensordot(a, b, axes): one product. With axes=N (_npi_tensordot_int_axes)
+//    a's last N axes are summed with b's first N: a (m, k) times b (k, n). With
+//    axis pairs (_npi_tensordot) the pairs, ordered by a's axis, must be a run
+//    of consecutive axes at a's start or end, matched by a run of increasing
+//    consecutive axes at b's start or end: then a is (m, k) or (k, m) and b
+//    (k, n) or (n, k) as stored, a transposed product. Other pairings need a
+//    transposing copy and are refused, naming the parameters.
+// The backward of C = A B is dA = dC B^T and dB = A^T dC over the same blocks
+// (with the transposes of a transposed product moved accordingly);
 // where a block of a (or b) served several products (dot's a for every j,
 // matmul's broadcast blocks) the gradient products accumulate into it, the
 // first one writing (accumulate = 0) unless the request is kAddTo. A product
@@ -44,7 +52,7 @@ bool Empty(const NpGemmList& g) { return g.m == 0 || g.n == 0 || g.k == 0; }
 
 }  // namespace
 
-NpGemmList NpDotPlan(const Shape& a, const Shape& b, Shape* out) {
+NpGemmList NpDotPlan(const Params&, const Shape& a, const Shape& b, Shape* out) {
   NpGemmList g;
   const int na = a.ndim(), nb = b.ndim();
   std::vector<int64_t> dims;
@@ -82,7 +90,7 @@ NpGemmList NpDotPlan(const Shape& a, const Shape& b, Shape* out) {
   return g;
 }
 
-NpGemmList NpMatmulPlan(const Shape& a, const Shape& b, Shape* out) {
+NpGemmList NpMatmulPlan(const Params&, const Shape& a, const Shape& b, Shape* out) {
   const int na = a.ndim(), nb = b.ndim();
   WEFT_CHECK(na > 0 && nb > 0, kShape) << "_npi_matmul: input operand " << (na == 0 ? 0 : 1)
                                        << " does not have enough dimensions (a " << a.ToString() << ", b "
@@ -137,37 +145,162 @@ NpGemmList NpMatmulPlan(const Shape& a, const Shape& b, Shape* out) {
   return g;
 }
 
+namespace {
+
+// One product a (rows_a, k) [or (k, rows_a) when trans_a] times b (k, cols_b)
+// [or (cols_b, k)], a and b contiguous.
+NpGemmList OneProduct(bool ta, bool tb, int64_t m, int64_t k, int64_t n) {
+  NpGemmList g;
+  g.trans_a = ta;
+  g.trans_b = tb;
+  g.m = m;
+  g.k = k;
+  g.n = n;
+  g.lda = ta ? m : k;
+  g.ldb = tb ? k : n;
+  g.ldc = n;
+  if (!Empty(g)) {
+    g.off_a.push_back(0);
+    g.off_b.push_back(0);
+    g.off_c.push_back(0);
+  }
+  MarkAccumulation(&g);
+  return g;
+}
+
+int64_t NormalizeAxis(const char* op, const char* param, int64_t axis, int ndim) {
+  WEFT_CHECK(axis >= -ndim && axis < ndim, kInvalidArgument)
+      << op << ": axis " << axis << " in '" << param << "' is out of range for an array of " << ndim << " dimensions";
+  return axis < 0 ? axis + ndim : axis;
+}
+
+}  // namespace
+
+NpGemmList NpTensordotIntPlan(const Params& p, const Shape& a, const Shape& b, Shape* out) {
+  const int64_t n = p.GetInt("axes");
+  const int na = a.ndim(), nb = b.ndim();
+  WEFT_CHECK(n >= 0 && n <= na && n <= nb, kInvalidArgument)
+      << "_npi_tensordot_int_axes: axes = " << n << " must be in [0, min(a.ndim, b.ndim)] (a " << a.ToString()
+      << ", b " << b.ToString() << ")";
+  const int k = static_cast<int>(n);
+  for (int i = 0; i < k; ++i)
+    WEFT_CHECK(a[na - k + i] == b[i], kShape) << "_npi_tensordot_int_axes: shape mismatch for sum: a " << a.ToString()
+                                              << " axis " << na - k + i << " and b " << b.ToString() << " axis " << i;
+  std::vector<int64_t> dims(a.dims().begin(), a.dims().end() - k);
+  dims.insert(dims.end(), b.dims().begin() + k, b.dims().end());
+  *out = Shape(dims);
+  return OneProduct(false, false, a.ProdRange(0, na - k), a.ProdRange(na - k, na), b.ProdRange(k, nb));
+}
+
+NpGemmList NpTensordotPlan(const Params& p, const Shape& a, const Shape& b, Shape* out) {
+  const char* op = "_npi_tensordot";
+  const std::vector<int64_t>& as = p.GetTuple("a_axes_summed");
+  const std::vector<int64_t>& bs = p.GetTuple("b_axes_summed");
+  WEFT_CHECK(as.size() == bs.size(), kInvalidArgument)
+      << op << ": a_axes_summed and b_axes_summed have different lengths (" << as.size() << " and " << bs.size() << ")";
+  const int na = a.ndim(), nb = b.ndim(), k = static_cast<int>(as.size());
+  // pairs ordered by a's axis
+  std::map<int64_t, int64_t> pairs;
+  std::vector<bool> used_b(static_cast<size_t>(nb), false);
+  for (int i = 0; i < k; ++i) {
+    const int64_t x = NormalizeAxis(op, "a_axes_summed", as[static_cast<size_t>(i)], na);
+    const int64_t y = NormalizeAxis(op, "b_axes_summed", bs[static_cast<size_t>(i)], nb);
+    WEFT_CHECK(!pairs.count(x) && !used_b[static_cast<size_t>(y)], kInvalidArgument)
+        << op << ": an axis is repeated in a_axes_summed or b_axes_summed";
+    WEFT_CHECK(a[static_cast<int>(x)] == b[static_cast<int>(y)], kShape)
+        << op << ": shape mismatch for sum: a " << a.ToString() << " axis " << x << " and b " << b.ToString()
+        << " axis " << y;
+    pairs[x] = y;
+    used_b[static_cast<size_t>(y)] = true;
+  }
+  std::vector<int64_t> dims;
+  for (int i = 0; i < na; ++i)
+    if (!pairs.count(i)) dims.push_back(a[i]);
+  for (int i = 0; i < nb; ++i)
+    if (!used_b[static_cast<size_t>(i)]) dims.push_back(b[i]);
+  *out = Shape(dims);
+  // Note [NumPy products as GEMM lists]: the summed axes as one run in each operand
+  const int64_t a0 = k ? pairs.begin()->first : 0, b0 = k ? pairs.begin()->second : 0;
+  bool runs = true;
+  int i = 0;
+  for (const auto& xy : pairs) {
+    runs = runs && xy.first == a0 + i && xy.second == b0 + i;
+    ++i;
+  }
+  const bool a_lead = k == 0 || a0 == 0, a_trail = k == 0 || a0 + k == na;
+  const bool b_lead = k == 0 || b0 == 0, b_trail = k == 0 || b0 + k == nb;
+  WEFT_CHECK(runs && (a_lead || a_trail) && (b_lead || b_trail), kInvalidArgument)
+      << op << ": a_axes_summed and b_axes_summed pair axes that are not one run of consecutive axes at the start "
+      << "or end of each operand, in the same order (a " << a.ToString() << ", b " << b.ToString()
+      << "); such a contraction needs a transposing copy, which is not supported";
+  const bool ta = !a_trail, tb = !b_lead;
+  const int64_t ksize = ta ? a.ProdRange(0, k) : a.ProdRange(na - k, na);
+  const int64_t m = ta ? a.ProdRange(k, na) : a.ProdRange(0, na - k);
+  const int64_t n = tb ? b.ProdRange(0, nb - k) : b.ProdRange(k, nb);
+  return OneProduct(ta, tb, m, ksize, n);
+}
+
 void NpProductBackward(const NpGemmList& f, NpGemmList grads[2]) {
-  // dA[m, k] = dC[m, n] * B^T (B stored [k, n])
+  // C[m, n] = op(A) op(B). a's gradient: dC op(B)^T, stored [m, k]; or, when
+  // A is stored [k, m], its transpose op(B) dC^T.
   NpGemmList& ga = grads[0];
   ga = NpGemmList();
-  ga.trans_b = true;
-  ga.m = f.m;
-  ga.n = f.k;
+  if (!f.trans_a) {
+    ga.trans_a = false;
+    ga.trans_b = !f.trans_b;
+    ga.m = f.m;
+    ga.n = f.k;
+    ga.input_a = 0;
+    ga.input_b = 2;
+    ga.lda = f.ldc;
+    ga.ldb = f.ldb;
+    ga.off_a = f.off_c;
+    ga.off_b = f.off_b;
+  } else {
+    ga.trans_a = f.trans_b;
+    ga.trans_b = true;
+    ga.m = f.k;
+    ga.n = f.m;
+    ga.input_a = 2;
+    ga.input_b = 0;
+    ga.lda = f.ldb;
+    ga.ldb = f.ldc;
+    ga.off_a = f.off_b;
+    ga.off_b = f.off_c;
+  }
   ga.k = f.n;
-  ga.lda = f.ldc;
-  ga.ldb = f.ldb;
   ga.ldc = f.lda;
-  ga.input_a = 0;
-  ga.input_b = 2;
-  ga.off_a = f.off_c;
-  ga.off_b = f.off_b;
   ga.off_c = f.off_a;
   MarkAccumulation(&ga);
-  // dB[k, n] = A^T (A stored [m, k]) * dC[m, n]
+  // b's gradient: op(A)^T dC, stored [k, n]; or, when B is stored [n, k],
+  // its transpose dC^T op(A).
   NpGemmList& gb = grads[1];
   gb = NpGemmList();
-  gb.trans_a = true;
-  gb.m = f.k;
-  gb.n = f.n;
+  if (!f.trans_b) {
+    gb.trans_a = !f.trans_a;
+    gb.trans_b = false;
+    gb.m = f.k;
+    gb.n = f.n;
+    gb.input_a = 1;
+    gb.input_b = 0;
+    gb.lda = f.lda;
+    gb.ldb = f.ldc;
+    gb.off_a = f.off_a;
+    gb.off_b = f.off_c;
+  } else {
+    gb.trans_a = true;
+    gb.trans_b = f.trans_a;
+    gb.m = f.n;
+    gb.n = f.k;
+    gb.input_a = 0;
+    gb.input_b = 1;
+    gb.lda = f.ldc;
+    gb.ldb = f.lda;
+    gb.off_a = f.off_c;
+    gb.off_b = f.off_a;
+  }
   gb.k = f.m;
-  gb.lda = f.lda;
-  gb.ldb = f.ldc;
   gb.ldc = f.ldb;
-  gb.input_a = 1;
-  gb.input_b = 0;
-  gb.off_a = f.off_a;
-  gb.off_b = f.off_c;
   gb.off_c = f.off_b;
   MarkAccumulation(&gb);
 }

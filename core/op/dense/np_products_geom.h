@@ -1,5 +1,6 @@
-// How _np_dot and _npi_matmul (np_products.cc) and their backward ops turn the
-// shapes of a and b into lists of matrix products (Note [NumPy products as
+// How _np_dot, _npi_matmul, _npi_tensordot and _npi_tensordot_int_axes
+// (np_products.cc) and their backward ops turn the shapes of a and b into lists
+// of matrix products (Note [NumPy products as
 // GEMM lists] in np_products_geom.cc). Shared by shape inference, the CPU
 // kernels and the GPU kernels (np_products.cu), which run the same products.
 // Host code: called before any kernel runs.
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "core/base/shape.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace tensor {
@@ -27,10 +29,14 @@ struct NpGemmList {
   std::vector<char> accumulate;
 };
 
-// The forward's products (inputs a = 0, b = 1) and its output shape; throws
-// kShape naming `op` for shapes NumPy refuses.
-NpGemmList NpDotPlan(const Shape& a, const Shape& b, Shape* out);     // NumPy's dot
-NpGemmList NpMatmulPlan(const Shape& a, const Shape& b, Shape* out);  // NumPy's matmul
+// The forward's products (inputs a = 0, b = 1) and its output shape, from the
+// op's parameters; throws kShape (kInvalidArgument for a parameter) naming the
+// op for shapes NumPy refuses.
+using NpProductPlanner = NpGemmList (*)(const Params& p, const Shape& a, const Shape& b, Shape* out);
+NpGemmList NpDotPlan(const Params& p, const Shape& a, const Shape& b, Shape* out);        // NumPy's dot
+NpGemmList NpMatmulPlan(const Params& p, const Shape& a, const Shape& b, Shape* out);     // NumPy's matmul
+NpGemmList NpTensordotPlan(const Params& p, const Shape& a, const Shape& b, Shape* out);  // axes pairs
+NpGemmList NpTensordotIntPlan(const Params& p, const Shape& a, const Shape& b, Shape* out);  // axes=N
 // The backward's two lists (inputs out_grad = 0, a = 1, b = 2): grads[0]
 // writes a's gradient, grads[1] b's.
 void NpProductBackward(const NpGemmList& forward, NpGemmList grads[2]);

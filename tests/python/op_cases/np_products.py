@@ -1,5 +1,6 @@
-"""Cases of _np_dot and _npi_matmul (MXNet 1.9.1's NumPy-mode dot and matmul,
-core/op/dense/np_products.cc) and their backward ops, against official NumPy.
+"""Cases of _np_dot, _npi_matmul, _npi_tensordot and _npi_tensordot_int_axes (MXNet
+1.9.1's NumPy-mode dot, matmul and tensordot, core/op/dense/np_products.cc) and their
+backward ops, against official NumPy.
 The CPU kernels are float32/float64 (16-bit data runs on GPU only)."""
 import numpy as np
 
@@ -37,6 +38,30 @@ def _grad_case(f, sa, sb, dtype, name, tol):
 
 DOT, MATMUL = _ref(np.dot), _ref(np.matmul)
 
+
+def _td(axes):
+    return lambda a, b: np.tensordot(a, b, axes=axes)
+
+
+def _td_case(sa, sb, a_axes, b_axes, dtype, name, tol=1e-5, backward=False):
+    f = _td((list(a_axes), list(b_axes)))
+    attrs = {"a_axes_summed": tuple(a_axes), "b_axes_summed": tuple(b_axes)}
+    if backward:
+        case = _grad_case(f, sa, sb, dtype, name, tol)
+        case.attrs = attrs
+        return case
+    return Case(_ins(rand(sa, dtype), rand(sb, dtype)), attrs=attrs, ref=_ref(f), rtol=tol, atol=tol, name=name)
+
+
+def _tdi_case(sa, sb, axes, dtype, name, tol=1e-5, backward=False):
+    f = _td(axes)
+    if backward:
+        case = _grad_case(f, sa, sb, dtype, name, tol)
+        case.attrs = {"axes": axes}
+        return case
+    return Case(_ins(rand(sa, dtype), rand(sb, dtype)), attrs={"axes": axes}, ref=_ref(f), rtol=tol, atol=tol,
+                name=name)
+
 CASES = {
     "_np_dot": [
         Case(_ins(rand((2, 3)), rand((3, 4))), ref=DOT, name="np_dot-matrices"),
@@ -73,5 +98,31 @@ CASES = {
         _grad_case(np.matmul, (3,), (2, 3, 4), F64, "backward_matmul-1d-a", 1e-12),
         _grad_case(np.matmul, (2, 4, 3), (3,), F32, "backward_matmul-1d-b", 1e-5),
         _grad_case(np.matmul, (0, 2, 3), (1, 3, 2), F64, "backward_matmul-zero-batch-zeros", 1e-12),
+    ],
+    "_npi_tensordot": [
+        _td_case((2, 3, 4), (3, 4, 5), (1, 2), (0, 1), F32, "tensordot-trailing-leading"),
+        _td_case((3, 4, 2), (3, 4, 5), (0, 1), (0, 1), F64, "tensordot-a-leading-transposed", 1e-12),
+        _td_case((2, 3, 4), (5, 3, 4), (2, 1), (2, 1), F32, "tensordot-b-trailing-transposed-pairs-unordered"),
+        _td_case((3, 2), (4, 3), (0,), (1,), F64, "tensordot-both-transposed", 1e-12),
+        _td_case((2, 3), (3, 4), (-1,), (-2,), F32, "tensordot-negative-axes"),
+        _td_case((2, 3), (4,), (), (), F32, "tensordot-no-axes-outer"),
+        _td_case((2, 0), (0, 3), (1,), (0,), F32, "tensordot-empty-sum-zeros"),
+    ],
+    "_backward_npi_tensordot": [
+        _td_case((2, 3, 4), (3, 4, 5), (1, 2), (0, 1), F64, "backward_tensordot-plain", 1e-12, True),
+        _td_case((3, 4, 2), (3, 4, 5), (0, 1), (0, 1), F64, "backward_tensordot-a-transposed", 1e-12, True),
+        _td_case((2, 3, 4), (5, 3, 4), (1, 2), (1, 2), F64, "backward_tensordot-b-transposed", 1e-12, True),
+        _td_case((3, 2), (4, 3), (0,), (1,), F32, "backward_tensordot-both-transposed", 1e-5, True),
+    ],
+    "_npi_tensordot_int_axes": [
+        _tdi_case((2, 3, 4), (3, 4, 5), 2, F32, "tensordot_int-2"),
+        _tdi_case((2, 3), (3, 4, 2), 1, F64, "tensordot_int-1", 1e-12),
+        _tdi_case((2, 3), (4,), 0, F32, "tensordot_int-0-outer"),
+        _tdi_case((3,), (3,), 1, F32, "tensordot_int-inner-0d"),
+        _tdi_case((2, 0), (0, 3), 1, F32, "tensordot_int-empty-sum-zeros"),
+    ],
+    "_backward_npi_tensordot_int_axes": [
+        _tdi_case((2, 3, 4), (3, 4, 5), 2, F64, "backward_tensordot_int-2", 1e-12, True),
+        _tdi_case((2, 3), (4,), 0, F64, "backward_tensordot_int-0", 1e-12, True),
     ],
 }

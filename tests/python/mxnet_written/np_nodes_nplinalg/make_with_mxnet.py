@@ -5,7 +5,8 @@ dict of V3 records), its inputs ("<case>/arg:<name>"), MXNet's outputs ("<case>/
 for a differentiable case, MXNet's input gradients for an all-ones head gradient
 ("<case>/grad:<name>"). Random cases draw 1000 samples under mx.random.seed(7): the test
 compares shapes, dtypes and moments with MXNet's sample, never values. The refused cases
-(REFUSED) are written as MXNet writes them and have no data: Weft must refuse them by name.
+(refused()) are written as MXNet writes them and have no data: Weft refuses them naming the
+attribute (refused_tensordot_pairing, t of shape (2, 3, 4) and c2 of (4, 3, 2), when bound).
 Not run by the tests (MXNet is never a test dependency): tests/python/test_np_nodes_nplinalg.py
 reads its files."""
 import json
@@ -22,7 +23,8 @@ def inputs():
             "u": onp.cos(onp.arange(40, dtype="float64")).reshape(5, 4, 2),
             "v": onp.sin(onp.arange(20, dtype="float64")).reshape(1, 4, 5),
             "vec": onp.array([0.5, -1.0, 2.0], dtype="float32"),
-            "ints": onp.arange(6, dtype="int32").reshape(2, 3)}
+            "ints": onp.arange(6, dtype="int32").reshape(2, 3),
+            "c": onp.tan(onp.arange(24, dtype="float64") / 30).reshape(3, 4, 2)}
 
 
 def cases(S, a):
@@ -31,6 +33,9 @@ def cases(S, a):
     m, t = a("m"), a("t")
     rnd, la = S.random, S.linalg
     return [
+        ("tensordot", S.tensordot(t, a("c"), axes=2), ["t", "c"], False),
+        ("tensordot_axes", S.tensordot(t, a("c"), axes=([1, 2], [0, 1])), ["t", "c"], True),
+        ("tensordot_transposed", S.tensordot(a("c"), t, axes=([0, 1], [1, 2])), ["c", "t"], True),
         ("full_like", S.full_like(m, 3.5), ["m"], True),
         ("full_like_int", S.full_like(a("ints"), 3.5), ["ints"], False),
         ("full_like_dtype", S.full_like(a("ints"), -2.25, dtype="float64"), ["ints"], False),
@@ -72,6 +77,7 @@ def refused(S, a):
         ("refused_norm_nuclear", S.linalg.norm(m, ord="nuc")),
         ("refused_norm_ord_no_axis", S.linalg.norm(m, ord=1)),
         ("refused_norm_ord3", S.linalg.norm(m, ord=3, axis=1)),
+        ("refused_tensordot_pairing", S.tensordot(a("t"), a("c2"), axes=([1, 2], [1, 0]))),
     ]
 
 
