@@ -615,6 +615,7 @@ void AddLinalg(std::vector<GradCase>* t) {
   t->push_back(C("_npi_tensordot", {X({2, 3}), X({4, 3})}, {{"a_axes_summed", "(1,)"}, {"b_axes_summed", "(1,)"}},
                  "b transposed"));
   t->push_back(C("_npi_tensordot_int_axes", {X({2, 3, 2}), X({3, 2, 2})}, {{"axes", "2"}}));
+  t->push_back(C("_np_trace", {X({2, 3, 4})}, {{"offset", "1"}, {"axis1", "2"}, {"axis2", "0"}}));
   t->push_back(C("_contrib_fft", {X({2, 4})}));
   t->push_back(C("_contrib_ifft", {X({2, 6})}));
   t->push_back(C("_contrib_count_sketch", {X({2, 5}), I({1, 5}, Fixed({0, 2, 1, 2, 0})), I({1, 5}, Fixed({1, -1, 1, 1, -1}))},

@@ -3,8 +3,9 @@ operators of issue 37's nplinalg group (point 3) load in Weft and compute what M
 
 tests/python/mxnet_written/np_nodes_nplinalg/ holds one graph per case as MXNet wrote it and,
 in data.params, the inputs, MXNet's outputs and MXNet's input gradients (its
-make_with_mxnet.py). _np_dot and _npi_matmul are Weft operators under MXNet's names
-(core/op/dense/np_products.cc); most other nodes are read as the legacy operator that computes them
+make_with_mxnet.py). _np_dot, _npi_matmul, _npi_tensordot(_int_axes), _np_trace and
+_npi_full_like are Weft operators under MXNet's names (core/op/dense/np_products.cc,
+core/op/reduce/np_trace.cc, core/op/init/np_full_like.cc); most other nodes are read as the legacy operator that computes them
 (Note [NumPy-mode random and norm nodes] in core/graph/np_nodes_nplinalg.cc); the names
 MXNet registers as aliases of a legacy operator (_npi_linspace, _npi_random_randint,
 _npi_shuffle, _npi_Custom) are aliases here too (core/opdef/np_op_names.cc)."""
@@ -22,7 +23,7 @@ HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mxnet_written",
 DATA = npx.load(os.path.join(HERE, "data.params"))
 
 DETERMINISTIC = ["dot", "dot_nd", "dot_vector", "matmul", "matmul_vector", "tensordot", "tensordot_axes",
-                 "tensordot_transposed", "full_like", "full_like_int",
+                 "tensordot_transposed", "trace", "trace_axes", "trace_int", "full_like", "full_like_int",
                  "full_like_dtype", "identity", "identity_f64", "linspace", "linspace_open", "norm", "norm_keepdims",
                  "norm_axis", "norm_ord1_axis", "norm_ord2_axis_keepdims", "norm_fro_axes", "norm_fro"]
 # The legacy norm's full reduction gives shape (1,) where MXNet's gives a 0-d array (Note
@@ -65,6 +66,7 @@ def test_every_case_has_its_files():
     # the operators as MXNet wrote them: its own NumPy-mode names, none of them a Weft op name
     assert _ops("norm") == ["_npi_norm"] and _ops("identity") == ["_npi_identity"]
     assert _ops("dot_nd") == ["_np_dot"] and _ops("matmul") == ["_npi_matmul"]
+    assert _ops("trace") == ["_np_trace"] and _ops("full_like") == ["_npi_full_like"]
     assert _ops("tensordot") == ["_npi_tensordot_int_axes"] and _ops("tensordot_axes") == ["_npi_tensordot"]
     assert {_ops(c)[0] for c, _, _ in RANDOM} == {"_npi_normal", "_npi_normal_n", "_npi_uniform", "_npi_uniform_n",
                                                   "_npi_exponential", "_npi_gamma", "_random_randint"}
