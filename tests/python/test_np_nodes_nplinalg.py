@@ -4,8 +4,9 @@ operators of issue 37's nplinalg group (point 3) load in Weft and compute what M
 tests/python/mxnet_written/np_nodes_nplinalg/ holds one graph per case as MXNet wrote it and,
 in data.params, the inputs, MXNet's outputs and MXNet's input gradients (its
 make_with_mxnet.py). _np_dot, _npi_matmul, _npi_tensordot(_int_axes), _np_trace and
-_npi_full_like are Weft operators under MXNet's names (core/op/dense/np_products.cc,
-core/op/reduce/np_trace.cc, core/op/init/np_full_like.cc); most other nodes are read as the legacy operator that computes them
+_npi_full_like, the windows, _npi_logspace and _npi_indices are Weft operators under
+MXNet's names (core/op/dense/np_products.cc, core/op/reduce/np_trace.cc,
+core/op/init/np_full_like.cc, np_index_fills.cc); most other nodes are read as the legacy operator that computes them
 (Note [NumPy-mode random and norm nodes] in core/graph/np_nodes_nplinalg.cc); the names
 MXNet registers as aliases of a legacy operator (_npi_linspace, _npi_random_randint,
 _npi_shuffle, _npi_Custom) are aliases here too (core/opdef/np_op_names.cc)."""
@@ -24,7 +25,8 @@ DATA = npx.load(os.path.join(HERE, "data.params"))
 
 DETERMINISTIC = ["dot", "dot_nd", "dot_vector", "matmul", "matmul_vector", "tensordot", "tensordot_axes",
                  "tensordot_transposed", "trace", "trace_axes", "trace_int", "full_like", "full_like_int",
-                 "full_like_dtype", "identity", "identity_f64", "linspace", "linspace_open", "norm", "norm_keepdims",
+                 "full_like_dtype", "hanning", "hamming", "blackman", "logspace", "logspace_f64", "indices",
+                 "indices_int64", "identity", "identity_f64", "linspace", "linspace_open", "norm", "norm_keepdims",
                  "norm_axis", "norm_ord1_axis", "norm_ord2_axis_keepdims", "norm_fro_axes", "norm_fro"]
 # The legacy norm's full reduction gives shape (1,) where MXNet's gives a 0-d array (Note
 # [NumPy-mode random and norm nodes]); values and dtypes are MXNet's.
