@@ -74,6 +74,11 @@ def cases(S, a):
         ("gamma", rnd.gamma(2.0, 3.0, size=(1000,)), [], False),
         ("gamma_f64", rnd.gamma(0.5, 1.0, size=(1000,), dtype="float64"), [], False),
         ("randint", rnd.randint(-3, 5, size=(1000,)), [], False),
+        ("gumbel", rnd.gumbel(1.0, 2.0, size=(1000,)), [], False),
+        ("logistic", rnd.logistic(-0.5, 0.5, size=(1000,)), [], False),
+        ("rayleigh", rnd.rayleigh(2.0, size=(1000,)), [], False),
+        ("weibull", rnd.weibull(1.5, size=(1000,)), [], False),
+        ("pareto", rnd.pareto(6.0, size=(1000,)), [], False),
         ("shuffle", __import__("mxnet").symbol.numpy._internal.shuffle(a("rows")), ["rows"], False),
     ]
 
@@ -83,6 +88,7 @@ def refused(S, a):
     m = a("m")
     return [
         ("refused_normal_array_loc", S.random.normal(m, 1.0, size=(2, 3))),
+        ("refused_gumbel_array_loc", S.random.gumbel(m, 1.0, size=(2, 3))),
         ("refused_norm_spectral", S.linalg.norm(m, ord=2, axis=(0, 1))),
         ("refused_norm_nuclear", S.linalg.norm(m, ord="nuc")),
         ("refused_norm_ord_no_axis", S.linalg.norm(m, ord=1)),

@@ -1,0 +1,64 @@
+"""Cases of _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull and _npi_pareto
+(MXNet 1.9.1's np.random samplers, core/op/random/np_samplers.cc): float32 samples of
+`size`, their mean and standard deviation within a few standard errors of the
+distribution's, half of them below its median, reproducible under weft.random.seed."""
+import math
+
+import numpy as np
+
+from .case import Case
+from .init_random import check_reproducible
+
+N = 20000
+EULER = 0.5772156649015329
+
+
+def _check(op, mean, std, median, std_tol=0.05, low=None):
+    def check(outs, _inputs, attrs):
+        x = outs[0]
+        assert x.dtype == np.float32, x.dtype
+        assert x.shape == tuple(attrs["size"]), x.shape
+        x = x.astype(np.float64)
+        assert np.isfinite(x).all()
+        if low is not None:
+            assert x.min() >= low, x.min()
+        assert abs(x.mean() - mean) < 5 * std / math.sqrt(x.size), (x.mean(), mean)
+        assert abs(x.std() - std) < std_tol * std, (x.std(), std)
+        assert abs(np.mean(x < median) - 0.5) < 0.02, np.mean(x < median)
+        check_reproducible(op, attrs)
+    return check
+
+
+def _case(op, check, name, **attrs):
+    return Case([], attrs=dict(attrs, size=(N,)), check=check, name=name)
+
+
+def _weibull(a):
+    m = math.gamma(1 + 1 / a)
+    return m, math.sqrt(math.gamma(1 + 2 / a) - m * m), math.log(2) ** (1 / a)
+
+
+def _pareto(a):
+    return 1 / (a - 1), math.sqrt(a / ((a - 1) ** 2 * (a - 2))), 2 ** (1 / a) - 1
+
+
+CASES = {
+    "_npi_gumbel": [
+        _case("_npi_gumbel", _check("_npi_gumbel", 1 + EULER * 2, math.pi * 2 / math.sqrt(6),
+                                    1 - 2 * math.log(math.log(2))), "gumbel", loc=1.0, scale=2.0),
+    ],
+    "_npi_logistic": [
+        _case("_npi_logistic", _check("_npi_logistic", -0.5, 0.5 * math.pi / math.sqrt(3), -0.5), "logistic",
+              loc=-0.5, scale=0.5),
+    ],
+    "_npi_rayleigh": [
+        _case("_npi_rayleigh", _check("_npi_rayleigh", 2 * math.sqrt(math.pi / 2), 2 * math.sqrt((4 - math.pi) / 2),
+                                      2 * math.sqrt(2 * math.log(2)), low=0), "rayleigh", scale=2.0),
+    ],
+    "_npi_weibull": [
+        _case("_npi_weibull", _check("_npi_weibull", *_weibull(1.5), low=0), "weibull", a=1.5),
+    ],
+    "_npi_pareto": [
+        _case("_npi_pareto", _check("_npi_pareto", *_pareto(6.0), std_tol=0.1, low=0), "pareto-lomax", a=6.0),
+    ],
+}
