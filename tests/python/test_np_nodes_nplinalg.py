@@ -40,7 +40,8 @@ RANDOM = [("normal", 1.5, 2.0), ("normal_n", 1.5, 2.0), ("normal_f64", -3.0, 0.5
           ("gumbel", 1 + 2 * 0.5772156649015329, 2 * math.pi / 6 ** 0.5), ("logistic", -0.5, 0.5 * math.pi / 3 ** 0.5),
           ("rayleigh", 2 * (math.pi / 2) ** 0.5, 2 * ((4 - math.pi) / 2) ** 0.5),
           ("weibull", math.gamma(1 + 1 / 1.5), (math.gamma(1 + 2 / 1.5) - math.gamma(1 + 1 / 1.5) ** 2) ** 0.5),
-          ("pareto", 1 / 5, (6 / (25 * 4)) ** 0.5)]
+          ("pareto", 1 / 5, (6 / (25 * 4)) ** 0.5), ("bernoulli", 0.3, (0.3 * 0.7) ** 0.5),
+          ("bernoulli_logit", 1 / (1 + math.exp(-0.5)), (0.5 / (1 + math.cosh(0.5))) ** 0.5)]
 # The sample standard deviation's tolerance (relative): the Pareto II of shape 6 has a large
 # kurtosis, so 1000 samples' deviation spreads about 10% around the distribution's.
 STD_TOL = {"pareto": 0.35}
@@ -80,7 +81,8 @@ def test_every_case_has_its_files():
     assert _ops("tensordot") == ["_npi_tensordot_int_axes"] and _ops("tensordot_axes") == ["_npi_tensordot"]
     assert {_ops(c)[0] for c, _, _ in RANDOM} == {"_npi_normal", "_npi_normal_n", "_npi_uniform", "_npi_uniform_n",
                                                   "_npi_exponential", "_npi_gamma", "_random_randint", "_npi_gumbel",
-                                                  "_npi_logistic", "_npi_rayleigh", "_npi_weibull", "_npi_pareto"}
+                                                  "_npi_logistic", "_npi_rayleigh", "_npi_weibull", "_npi_pareto",
+                                                  "_npi_bernoulli"}
 
 
 @pytest.mark.parametrize("case", DETERMINISTIC)
@@ -123,6 +125,8 @@ def test_random_draws_match_mxnets_distribution(case, mean, std):
     for sample in (got, mx_sample):
         assert abs(sample.mean() - mean) < 5 * std / n ** 0.5, (case, sample.mean(), mean)
         assert abs(sample.std() - std) < STD_TOL.get(case, 0.1) * std, (case, sample.std(), std)
+    if case.startswith("bernoulli"):
+        assert set(onp.unique(got)) == {0, 1}
     if case == "randint":
         assert got.min() >= -3 and got.max() < 5 and set(onp.unique(got)) == set(range(-3, 5))
     if case.startswith("uniform"):

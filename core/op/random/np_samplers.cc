@@ -1,13 +1,14 @@
-// _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull and _npi_pareto:
-// MXNet 1.9.1's np.random samplers with no legacy operator, under their
-// registered names and parameters (loc/scale or a, size, ctx; float32 out, as
-// MXNet's). Draws: np_samplers_rules.h (Note [Inverse-CDF samplers]) over the
+// _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull, _npi_pareto and
+// _npi_bernoulli: MXNet 1.9.1's np.random / npx.random samplers with no legacy
+// operator, under their registered names and parameters (loc/scale or a, size,
+// ctx; float32 out, as MXNet's; bernoulli: prob or logit, is_logit, dtype). Draws: np_samplers_rules.h (Note [Inverse-CDF samplers]) over the
 // device generator on the CPU and Philox on the GPU (np_samplers.cu).
 //
 // MXNet also takes a parameter as an array (np.random.gumbel(loc=array)): the
 // parameter is then None and the node has that array as an input. These
 // declarations take scalars only: such a node is refused when read (it has an
 // input the operator does not take) or when its None parameter is parsed.
+#include <cmath>
 #include <random>
 #include <string>
 #include <vector>
@@ -41,6 +42,14 @@ NpDistParams NpDistOf(const Params& p) {
     r.d = NpDist::kRayleigh;
     r.a = scalar("scale");
     WEFT_CHECK(r.a >= 0, kInvalidArgument) << op << ": parameter 'scale' must be >= 0, got " << r.a;
+  } else if (op == "_npi_bernoulli") {
+    r.d = NpDist::kBernoulli;
+    if (p.GetBool("is_logit")) {
+      r.a = 1.0 / (1.0 + std::exp(-scalar("logit")));
+    } else {
+      r.a = scalar("prob");
+      WEFT_CHECK(r.a >= 0 && r.a <= 1, kInvalidArgument) << op << ": parameter 'prob' must be in [0, 1], got " << r.a;
+    }
   } else {
     r.d = op == "_npi_weibull" ? NpDist::kWeibull : NpDist::kPareto;
     r.a = scalar("a");
@@ -71,7 +80,8 @@ void NpSampleCPU(const OpContext& ctx, const Params& p, const std::vector<Tensor
   tensor_cpu::ConvertCopy(TensorView{v.data(), DType::kFloat64, out[0].shape}, req[0], out[0]);
 }
 
-void Declare(const char* name, const std::string& doc, void (*params)(OpDef&)) {
+// has_dtype: the op's `dtype` parameter (bernoulli) sets the output dtype, else float32.
+void Declare(const char* name, const std::string& doc, void (*params)(OpDef&), bool has_dtype = false) {
   WEFT_REGISTER_OP(op, name).set_compute_gpu(WEFT_GPU(cuda::NpSampleGpu));
   op.describe(doc);
   params(op);
@@ -90,8 +100,14 @@ void Declare(const char* name, const std::string& doc, void (*params)(OpDef&)) {
         AssignShape(out, 0, Shape(size), p.op()->name + ": output (size)");
         return true;
       })
-      .set_infer_type([](const Params& p, std::vector<DType>*, std::vector<DType>* out) {
-        AssignType(out, 0, DType::kFloat32, p.op()->name + ": output");
+      .set_infer_type([has_dtype](const Params& p, std::vector<DType>*, std::vector<DType>* out) {
+        const DType t = has_dtype ? p.GetDType("dtype") : DType::kFloat32;
+        WEFT_CHECK(t == DType::kBool || t == DType::kFloat16 || t == DType::kFloat32 || t == DType::kFloat64 ||
+                       t == DType::kInt32 || t == DType::kUint8,
+                   kDType)
+            << p.op()->name << ": parameter 'dtype' must be one of bool, float16, float32, float64, int32, uint8, "
+            << "got " << DTypeName(t);
+        AssignType(out, 0, t, p.op()->name + ": output");
         return true;
       })
       .set_compute_cpu(NpSampleCPU)
@@ -117,6 +133,15 @@ void LocScale(OpDef& op) {
             op.add_optional_param("a", ParamType::kFloat,
                                   "The shape > 0 (a scalar; None: an input array, not supported).");
           });
+  Declare("_npi_bernoulli", "Bernoulli samples (npx.random.bernoulli): 1 with probability prob (or "
+          "sigmoid(logit) when is_logit), else 0, in `dtype`.",
+          [](OpDef& op) {
+            op.add_optional_param("prob", ParamType::kFloat, "The probability of a 1 (when not is_logit).")
+                .add_optional_param("logit", ParamType::kFloat, "The log-odds of a 1 (when is_logit).")
+                .add_required_param("is_logit", ParamType::kBool, "Whether logit, not prob, is given.")
+                .add_param("dtype", ParamType::kDType, "float32", "The output dtype.");
+          },
+          true);
   return true;
 }();
 

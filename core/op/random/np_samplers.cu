@@ -1,5 +1,5 @@
-// GPU kernel of _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull and
-// _npi_pareto (np_samplers.cc): element i draws from Philox(seed, i, 0) (Note
+// GPU kernel of _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull,
+// _npi_pareto and _npi_bernoulli (np_samplers.cc): element i draws from Philox(seed, i, 0) (Note
 // [GPU random draws]) through np_samplers_rules.h (Note [Inverse-CDF samplers]).
 #include <vector>
 
@@ -23,7 +23,7 @@ void NpSample(const OpContext& ctx, const Params& p, const std::vector<TensorVie
   const uint64_t seed = DrawSeed(ctx, p.op()->name.c_str());
   if (req[0] == OpReq::kNull) return;
   const OpReq r = req[0];
-  WEFT_GPU_REAL_SWITCH(out[0].dtype, p.op()->name.c_str(), T, {
+  WEFT_GPU_ALL_SWITCH(out[0].dtype, p.op()->name.c_str(), T, {
     T* o = out[0].ptr<T>();
     Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) {
       OnePhilox src{seed, static_cast<uint64_t>(i)};

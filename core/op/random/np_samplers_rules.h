@@ -12,6 +12,8 @@
 //   rayleigh(scale)      scale sqrt(-2 log u)
 //   weibull(a)           (-log u)^(1/a)   (0 for a = 0, as NumPy)
 //   pareto(a)            u^(-1/a) - 1     (Pareto II / Lomax, as NumPy and MXNet)
+//   bernoulli(p)         1 if the source's draw in [0, 1) is below p, else 0 (p is
+//                        prob, or sigmoid(logit) with is_logit)
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -22,11 +24,11 @@
 namespace weft {
 namespace sampler {
 
-enum class NpDist : int { kGumbel, kLogistic, kRayleigh, kWeibull, kPareto };
+enum class NpDist : int { kGumbel, kLogistic, kRayleigh, kWeibull, kPareto, kBernoulli };
 
 struct NpDistParams {
   NpDist d = NpDist::kGumbel;
-  double a = 0, b = 1;  // (loc, scale), (scale), or (a)
+  double a = 0, b = 1;  // (loc, scale), (scale), (a) or (p)
 };
 
 // The op's distribution and scalar parameters; throws kInvalidArgument naming
@@ -36,6 +38,7 @@ NpDistParams NpDistOf(const Params& p);
 
 template <typename Src>
 WEFT_HD inline double NpDraw(const NpDistParams& p, Src& s) {
+  if (p.d == NpDist::kBernoulli) return s.Next() < p.a ? 1.0 : 0.0;
   const double u = (s.Next() * 9007199254740992.0 + 0.5) * (1.0 / 9007199254740992.0);
   switch (p.d) {
     case NpDist::kGumbel: return p.a - p.b * std::log(-std::log(u));
@@ -43,6 +46,7 @@ WEFT_HD inline double NpDraw(const NpDistParams& p, Src& s) {
     case NpDist::kRayleigh: return p.a * std::sqrt(-2.0 * std::log(u));
     case NpDist::kWeibull: return p.a == 0.0 ? 0.0 : std::pow(-std::log(u), 1.0 / p.a);
     case NpDist::kPareto: return std::pow(u, -1.0 / p.a) - 1.0;
+    case NpDist::kBernoulli: break;
   }
   return 0.0;
 }

@@ -1,5 +1,5 @@
-"""Cases of _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull and _npi_pareto
-(MXNet 1.9.1's np.random samplers, core/op/random/np_samplers.cc): float32 samples of
+"""Cases of _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull, _npi_pareto and
+_npi_bernoulli (MXNet 1.9.1's np.random samplers, core/op/random/np_samplers.cc): samples of
 `size`, their mean and standard deviation within a few standard errors of the
 distribution's, half of them below its median, reproducible under weft.random.seed."""
 import math
@@ -62,3 +62,25 @@ CASES = {
         _case("_npi_pareto", _check("_npi_pareto", *_pareto(6.0), std_tol=0.1, low=0), "pareto-lomax", a=6.0),
     ],
 }
+
+
+def _bernoulli_check(p, dtype):
+    def check(outs, _inputs, attrs):
+        x = outs[0]
+        assert x.dtype == np.dtype(dtype), x.dtype
+        assert x.shape == tuple(attrs["size"]), x.shape
+        v = x.astype(np.float64)
+        assert set(np.unique(v)) <= {0.0, 1.0}
+        assert abs(v.mean() - p) < 5 * math.sqrt(p * (1 - p) / v.size), (v.mean(), p)
+        check_reproducible("_npi_bernoulli", attrs)
+    return check
+
+
+CASES["_npi_bernoulli"] = [
+    Case([], attrs={"prob": 0.3, "is_logit": False, "size": (N,)}, check=_bernoulli_check(0.3, np.float32),
+         name="bernoulli-prob"),
+    Case([], attrs={"logit": 0.5, "is_logit": True, "size": (N,), "dtype": "int32"},
+         check=_bernoulli_check(1 / (1 + math.exp(-0.5)), np.int32), name="bernoulli-logit-int32"),
+    Case([], attrs={"prob": 0.8, "is_logit": False, "size": (N,), "dtype": "bool"},
+         check=_bernoulli_check(0.8, np.bool_), name="bernoulli-bool"),
+]
