@@ -72,7 +72,7 @@ def _ops(case):
 
 def test_every_case_has_its_files():
     written = {os.path.basename(p)[:-len("-symbol.json")] for p in glob.glob(os.path.join(HERE, "*-symbol.json"))}
-    others = {"shuffle", "normal_scalar", "refused_tensordot_pairing", "refused_gumbel_array_loc"}
+    others = {"shuffle", "normal_scalar", "multinomial", "refused_tensordot_pairing", "refused_gumbel_array_loc"}
     assert written == set(DETERMINISTIC) | {c for c, _, _ in RANDOM} | set(REFUSED) | others
     # the operators as MXNet wrote them: its own NumPy-mode names, none of them a Weft op name
     assert _ops("norm") == ["_npi_norm"] and _ops("identity") == ["_npi_identity"]
@@ -141,6 +141,20 @@ def test_one_draw_is_a_0d_array():
     exe, _ = _bind("normal_scalar")
     got = exe.forward()[0]
     assert got.shape == _mx("normal_scalar", "out")["0"].shape == ()
+
+
+def test_multinomial_counts_match_mxnets():
+    weft.random.seed(7)
+    exe, _ = _bind("multinomial")
+    got = exe.forward()[0].asnumpy()
+    mx_sample = _mx("multinomial", "out")["0"]
+    assert _ops("multinomial") == ["_npi_multinomial"]
+    assert got.shape == mx_sample.shape == (1000, 3) and got.dtype == mx_sample.dtype == onp.int64
+    p = onp.array([0.2, 0.3, 0.5])
+    for sample in (got, mx_sample):
+        assert (sample.sum(axis=1) == 10).all() and (sample >= 0).all()
+        se = onp.sqrt(10 * p * (1 - p) / 1000)
+        assert (abs(sample.mean(axis=0) - 10 * p) < 5 * se).all(), sample.mean(axis=0)
 
 
 def test_shuffle_permutes_rows():

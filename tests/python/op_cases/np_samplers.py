@@ -84,3 +84,29 @@ CASES["_npi_bernoulli"] = [
     Case([], attrs={"prob": 0.8, "is_logit": False, "size": (N,), "dtype": "bool"},
          check=_bernoulli_check(0.8, np.bool_), name="bernoulli-bool"),
 ]
+
+
+def _multinomial_check(n, pvals, redraw=True):
+    def check(outs, _inputs, attrs):
+        x = outs[0]
+        k = len(pvals)
+        assert x.dtype == np.int64, x.dtype
+        assert x.shape == tuple(attrs.get("size") or ()) + (k,), x.shape
+        assert (x >= 0).all() and (x.sum(axis=-1) == n).all()
+        p = np.array(pvals[:-1] + [1 - sum(pvals[:-1])])
+        rows = x.reshape(-1, k).astype(np.float64)
+        se = np.sqrt(n * p * (1 - p) / rows.shape[0])
+        assert (np.abs(rows.mean(axis=0) - n * p) <= 5 * se + 1e-12).all(), (rows.mean(axis=0), n * p)
+        if redraw:  # n = 0 draws nothing: every call gives zeros
+            check_reproducible("_npi_multinomial", attrs)
+    return check
+
+
+CASES["_npi_multinomial"] = [
+    Case([], attrs={"n": 10, "pvals": (0.2, 0.3, 0.5), "size": (4000,)}, check=_multinomial_check(10, [0.2, 0.3, 0.5]),
+         name="multinomial"),
+    Case([], attrs={"n": 7, "pvals": (0.25, 0.5), "size": (30, 40)}, check=_multinomial_check(7, [0.25, 0.5]),
+         name="multinomial-last-takes-the-rest"),
+    Case([], attrs={"n": 0, "pvals": (1.0,)}, check=_multinomial_check(0, [1.0], redraw=False),
+         name="multinomial-n0-one-experiment"),
+]

@@ -79,6 +79,8 @@ def cases(S, a):
         ("rayleigh", rnd.rayleigh(2.0, size=(1000,)), [], False),
         ("weibull", rnd.weibull(1.5, size=(1000,)), [], False),
         ("pareto", rnd.pareto(6.0, size=(1000,)), [], False),
+        ("multinomial", __import__("mxnet").symbol.numpy._internal.multinomial(n=10, pvals=(0.2, 0.3, 0.5),
+                                                                              size=(1000,)), [], False),
         ("bernoulli", __import__("mxnet").sym.npx.random.bernoulli(prob=0.3, size=(1000,)), [], False),
         ("bernoulli_logit", __import__("mxnet").sym.npx.random.bernoulli(logit=0.5, size=(1000,), dtype="int32"),
          [], False),
