@@ -209,3 +209,41 @@ def test_graphs_naming_the_alias_compute_the_same(case, alias):
         outs.append(sym.bind(weft.cpu(), args).forward()[0].asnumpy())
     onp.testing.assert_array_equal(outs[0], outs[1])
     assert outs[0].dtype == _mx(case, "out")["0"].dtype
+
+
+class _Cube(weft.operator.CustomOp):
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, is_train, req, in_data, out_data, aux):
+        self.assign(out_data[0], req[0], self.scale * in_data[0] ** 3)
+
+    def backward(self, req, out_grad, in_data, out_data, in_grad, aux):
+        self.assign(in_grad[0], req[0], out_grad[0] * 3 * self.scale * in_data[0] ** 2)
+
+
+@weft.operator.register("nplinalg_cube")
+class _CubeProp(weft.operator.CustomOpProp):
+    def __init__(self, scale="1"):
+        super().__init__(need_top_grad=True)
+        self.scale = float(scale)
+
+    def create_operator(self, ctx, shapes, dtypes):
+        return _Cube(self.scale)
+
+
+def test_npi_custom_node_runs_the_custom_operator():
+    # MXNet writes "Custom" for np-mode custom ops (_npi_Custom is its add_alias name), but a graph
+    # naming _npi_Custom loads in MXNet, so here: the alias keeps Custom's free keyword arguments
+    graph = {"nodes": [{"op": "null", "name": "x", "inputs": []},
+                       {"op": "_npi_Custom", "name": "cube", "attrs": {"op_type": "nplinalg_cube", "scale": "2.5"},
+                        "inputs": [[0, 0, 0]]}],
+             "arg_nodes": [0], "heads": [[1, 0, 0]], "attrs": {"mxnet_version": ["int", 10901]}}
+    x = onp.array([[1.0, -2.0], [0.5, 3.0]], dtype=onp.float32)
+    grad = weft.nd.zeros(x.shape)
+    exe = weft.sym.load_json(json.dumps(graph)).bind(weft.cpu(), {"x": weft.nd.array(x)}, args_grad={"x": grad})
+    out = exe.forward(is_train=True)[0]
+    onp.testing.assert_allclose(out.asnumpy(), 2.5 * x ** 3, rtol=1e-6)
+    exe.backward([weft.nd.ones(x.shape)])
+    onp.testing.assert_allclose(grad.asnumpy(), 7.5 * x ** 2, rtol=1e-6)
