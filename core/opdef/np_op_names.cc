@@ -29,7 +29,8 @@
 // Left out because no Weft operator takes MXNet's parameters: the reductions
 // (`_np_sum`, `_npi_mean`, `_np_max` ... take `dtype`/`initial`),
 // `_npx_reshape` (its own special codes -1..-6; `_np_reshape` is its own
-// operator, core/op/shape/np_reshape.cc), `_npi_concatenate` (its `axis`), `_np_dot` (NumPy's N-d dot);
+// operator, core/op/shape/np_reshape.cc), `_npi_concatenate` (its `axis`), `_np_dot` (NumPy's N-d dot,
+// its own operator: core/op/dense/np_products.cc);
 // and the comparisons (`_npi_equal` ...), which return bool in MXNet where the
 // legacy operators return their input dtype. weft.sym.np writes the legacy
 // operator for those (Reshape, sum, Concat ...), which MXNet also loads, and
@@ -164,6 +165,12 @@ constexpr OpNameAlias kNumpyModeAliases[] = {
     {"_np_diag", "diag"},
     {"_npi_cholesky", "_linalg_potrf"},
     {"_npi_flip", "reverse"},
+    // MXNet registers these names as aliases of its legacy operator (add_alias), so
+    // its graphs write the legacy name; the NumPy-mode name is looked up too (exact)
+    {"_npi_Custom", "Custom"},
+    {"_npi_linspace", "_linspace"},
+    {"_npi_random_randint", "_random_randint"},
+    {"_npi_shuffle", "_shuffle"},
 };
 
 }  // namespace

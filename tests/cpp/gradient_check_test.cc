@@ -194,6 +194,7 @@ void AddUnary(std::vector<GradCase>* t) {
   for (const char* op : {"floor", "ceil", "round"}) t->push_back(Zero(C(op, {X(s, Steps())})));
   t->push_back(Zero(C("zeros_like", {X(s)})));
   t->push_back(Zero(C("ones_like", {X(s)})));
+  t->push_back(Zero(C("_npi_full_like", {X(s)}, {{"fill_value", "2.5"}})));
 }
 
 void AddBinary(std::vector<GradCase>* t) {
@@ -603,6 +604,18 @@ void AddLinalg(std::vector<GradCase>* t) {
   t->push_back(C("_npi_svd", {X({2, 4, 3})}, {}, "tall batch"));
   t->push_back(C("_npi_solve", {X({2, 3, 3}, Matrices(3, false, 3.0)), X({2, 3, 2})}));
   t->push_back(C("_npi_solve", {X({3, 3}, Matrices(3, false, 3.0)), X({3})}, {}, "vectors"));
+  // NumPy's dot and matmul (core/op/dense/np_products.cc): blocks of a shared by several products sum.
+  t->push_back(C("_np_dot", {X({2, 3}), X({3, 4})}));
+  t->push_back(C("_np_dot", {X({2, 3}), X({2, 3, 2})}, {}, "N-d b"));
+  t->push_back(C("_np_dot", {X({4}), X({4})}, {}, "inner"));
+  t->push_back(C("_npi_matmul", {X({2, 1, 2, 3}), X({3, 3, 2})}, {}, "broadcast batch"));
+  t->push_back(C("_npi_matmul", {X({3}), X({2, 3, 2})}, {}, "1-D a"));
+  t->push_back(C("_npi_tensordot", {X({3, 2, 2}), X({3, 2, 4})}, {{"a_axes_summed", "(0, 1)"}, {"b_axes_summed", "(0, 1)"}},
+                 "a transposed"));
+  t->push_back(C("_npi_tensordot", {X({2, 3}), X({4, 3})}, {{"a_axes_summed", "(1,)"}, {"b_axes_summed", "(1,)"}},
+                 "b transposed"));
+  t->push_back(C("_npi_tensordot_int_axes", {X({2, 3, 2}), X({3, 2, 2})}, {{"axes", "2"}}));
+  t->push_back(C("_np_trace", {X({2, 3, 4})}, {{"offset", "1"}, {"axis1", "2"}, {"axis2", "0"}}));
   t->push_back(C("_contrib_fft", {X({2, 4})}));
   t->push_back(C("_contrib_ifft", {X({2, 6})}));
   t->push_back(C("_contrib_count_sketch", {X({2, 5}), I({1, 5}, Fixed({0, 2, 1, 2, 0})), I({1, 5}, Fixed({1, -1, 1, 1, -1}))},

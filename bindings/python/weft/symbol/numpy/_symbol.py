@@ -186,6 +186,10 @@ _PREFIXES = ("_npi_", "_np_", "_npx_")
 # its operator list): a node is never written under these, or MXNet could not load
 # the file; the legacy name is written instead.
 _NOT_IN_MXNET = frozenset({"_np_broadcast_to", "_np_zeros_like", "_np_ones_like"})
+# NumPy-mode names MXNet 1.9.1 registers as aliases of its legacy operator (add_alias): its
+# graphs hold the legacy name (_shuffle, _random_randint, _linspace, Custom), so Weft writes
+# that too (core/opdef/np_op_names.cc reads both).
+_MXNET_WRITES_LEGACY = frozenset({"_npi_shuffle", "_npi_random_randint", "_npi_linspace", "_npi_Custom"})
 
 
 def np_name_of():
@@ -196,7 +200,7 @@ def np_name_of():
         names = {}
         for op, schema in _nd.SCHEMAS.items():
             found = sorted(a for a in schema.get("aliases", [])
-                           if a.startswith(_PREFIXES) and a not in _NOT_IN_MXNET)
+                           if a.startswith(_PREFIXES) and a not in _NOT_IN_MXNET | _MXNET_WRITES_LEGACY)
             if found:
                 # One op, two NumPy-mode names (none today): the first in sorted order, stably.
                 names[op] = found[0]
