@@ -288,8 +288,6 @@ void AddTensor(std::vector<GradCase>* t) {
   // tests/python/test_np_nodes_npshape.py compares their backward with MXNet's.
   t->push_back(Zero(C("_npi_argmax", {X(d)}, {{"axis", "1"}})));
   t->push_back(Zero(C("_npi_argmin", {X(d)}, {})));
-  t->push_back(Zero(C("_np_all", {X(d)}, {{"axis", "(0, 2)"}})));
-  t->push_back(Zero(C("_np_any", {X(d)}, {})));
   t->push_back(Zero(C("_npi_std", {I(d, U())}, {{"axis", "1"}})));
   t->push_back(Zero(C("_npi_var", {I(d, U())}, {{"ddof", "1"}})));
   // The NumPy-mode layout ops of core/op/shape/np_layout.cc.
@@ -1096,6 +1094,10 @@ TEST(GradientCheck, EveryOpWithAGradientRuleHasACase) {
         "_npi_bitwise_and",        "_npi_bitwise_or",        "_npi_bitwise_xor", "_npi_bitwise_not",
         "_npi_bitwise_and_scalar", "_npi_bitwise_or_scalar", "_npi_bitwise_xor_scalar"};
     if (kIntegerOnly.count(name)) continue;
+    // np.all/np.any give bool outputs, whose head gradients this harness cannot write;
+    // tests/python/test_np_nodes_npshape.py runs their backward in a bound graph and compares
+    // it with MXNet's (zeros, MakeZeroGradNodes).
+    if (name == "_np_all" || name == "_np_any") continue;
     ++with_rule;
     EXPECT_TRUE(covered.count(name)) << "operator '" << name
                                      << "' has a gradient rule but no case in tests/cpp/gradient_check_test.cc";
