@@ -296,6 +296,13 @@ void AddTensor(std::vector<GradCase>* t) {
   t->push_back(C("_np_roll", {X({2, 3})}, {{"shift", "4"}}, "flat"));
   t->push_back(C("_npi_tril", {X({2, 3, 4})}, {{"k", "1"}}));
   t->push_back(C("_npi_tril", {X({4})}, {{"k", "-1"}}, "1d"));
+  t->push_back(C("_npi_broadcast_to", {X({3, 1})}, {{"shape", "(2, 3, 4)"}}));
+  t->push_back(C("_np_diagflat", {X({2, 2})}, {{"k", "-1"}}));
+  t->push_back(C("_npi_rot90", {X({2, 3, 4})}, {{"k", "3"}, {"axes", "(2, 0)"}}));
+  t->push_back(C("_npi_rot90", {X({2, 3})}, {}, "k1"));
+  t->push_back(C("_np_atleast_2d", {X({3}), X({2, 3, 1})}, {{"num_args", "2"}}));
+  t->push_back(C("_np_atleast_1d", {X({4})}, {{"num_args", "1"}}));
+  t->push_back(C("_np_atleast_3d", {X({2, 3}), X({3})}, {{"num_args", "2"}}));
   // The NumPy-mode stacks of core/op/shape/np_stack.cc.
   t->push_back(C("_npi_vstack", {X({3}), X({2, 3})}, {{"num_args", "2"}}));
   t->push_back(C("_npi_hstack", {X({2, 1}), X({2, 3})}, {{"num_args", "2"}}));

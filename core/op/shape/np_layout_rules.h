@@ -59,5 +59,20 @@ std::vector<int> MoveAxisOrder(const Params& p, int ndim);
 Shape MoveAxisShape(const Params& p, const Shape& in);
 ViewPlan MoveAxisPlan(const Params& p, const Shape& in, const Shape& out);
 
+// np.broadcast_to (NumPy's rule: the input's axes align with the target's
+// last ones; an axis of size 1 repeats), np.diagflat (the flattened input on
+// the k-th diagonal of a square zero matrix) and np.rot90 (k quarter turns in
+// the plane of `axes`: flips and a swap of the two axes): one strided copy each.
+Shape NpBroadcastToShape(const Params& p, const Shape& in);
+ViewPlan NpBroadcastToPlan(const Params& p, const Shape& in, const Shape& out);
+Shape DiagflatShape(const Params& p, const Shape& in);
+ViewPlan DiagflatPlan(const Params& p, const Shape& in, const Shape& out);
+Shape Rot90Shape(const Params& p, const Shape& in);
+ViewPlan Rot90Plan(const Params& p, const Shape& in, const Shape& out);
+
+// np.atleast_{1,2,3}d: the input with size-1 axes added as NumPy adds them
+// (() -> (1,), (1, 1), (1, 1, 1); (n,) -> (1, n), (1, n, 1); (m, n) -> (m, n, 1)).
+Shape AtLeastShape(int ndim, const Shape& in);
+
 }  // namespace tensor
 }  // namespace weft

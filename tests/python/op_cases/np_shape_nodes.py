@@ -1,6 +1,7 @@
 """Cases of the NumPy-mode operators declared for issue 37's "npshape" group under MXNet
 1.9.1's registered names (core/op/reduce/np_reduce.cc: _npi_argmax, _npi_argmin, _np_all,
-_np_any, _npi_std, _npi_var; core/op/shape/np_layout.cc: _np_moveaxis, _np_roll, _npi_tril;
+_np_any, _npi_std, _npi_var; core/op/shape/np_layout.cc: _np_moveaxis, _np_roll, _npi_tril,
+_npi_broadcast_to, _np_diagflat, _npi_rot90, _np_atleast_1d/2d/3d;
 core/op/shape/np_stack.cc: _npi_vstack, _npi_hstack, _npi_dstack, _npi_column_stack and their
 backward ops),
 against official NumPy: values, shapes (0-d for a full reduction) and dtypes (int64 indices,
@@ -189,3 +190,49 @@ for _op, _fn in _STACKS.items():
                                   .astype(F64), np.zeros((4,), F64), np.zeros((4,), F64)],
              attrs={"num_args": 2}, ref=_stack_grad(_fn), rtol=0, atol=0, name="1d"),
     ]
+
+
+def _atleast(fn):
+    return lambda *xs: tuple(fn(x) for x in xs)
+
+
+CASES.update({
+    "_npi_broadcast_to": [
+        Case(ins(rand((3, 1))), attrs={"shape": (2, 3, 4)}, ref=lambda a: np.broadcast_to(a, (2, 3, 4)), rtol=0,
+             atol=0, name="more-axes"),
+        Case(ins(rand((4,), I32, -9, 9)), attrs={"shape": (3, 4)}, ref=lambda a: np.broadcast_to(a, (3, 4)), rtol=0,
+             atol=0, name="int-rows"),
+        Case([np.array(1.5, F64)], attrs={"shape": (2, 2)}, ref=lambda a: np.broadcast_to(a, (2, 2)), rtol=0, atol=0,
+             name="0d"),
+        Case(ins(rand((1, 2))), attrs={"shape": (0, 2)}, ref=lambda a: np.broadcast_to(a, (0, 2)), rtol=0, atol=0,
+             name="to-zero-size"),
+    ],
+    "_np_diagflat": [
+        Case(ins(rand((2, 2))), ref=lambda a: np.diagflat(a), rtol=0, atol=0, name="matrix"),
+        Case(ins(rand((3,), F64)), attrs={"k": 2}, ref=lambda a: np.diagflat(a, 2), rtol=0, atol=0, name="k2"),
+        Case(ins(rand((3,), I32, -9, 9)), attrs={"k": -1}, ref=lambda a: np.diagflat(a, -1), rtol=0, atol=0,
+             name="int-k-1"),
+    ],
+    "_npi_rot90": [
+        Case(ins(rand((2, 3))), ref=lambda a: np.rot90(a), rtol=0, atol=0, name="k1"),
+        Case(ins(rand((2, 3, 4), F64)), attrs={"k": 2, "axes": (0, 2)}, ref=lambda a: np.rot90(a, 2, (0, 2)), rtol=0,
+             atol=0, name="k2-axes"),
+        Case(ins(rand((2, 3, 4))), attrs={"k": 3, "axes": (2, 1)}, ref=lambda a: np.rot90(a, 3, (2, 1)), rtol=0,
+             atol=0, name="k3-reversed-axes"),
+        Case(ins(rand((3, 2), I32, -9, 9)), attrs={"k": -1}, ref=lambda a: np.rot90(a, -1), rtol=0, atol=0,
+             name="k-1-int"),
+        Case(ins(rand((2, 2))), attrs={"k": 4}, ref=lambda a: np.rot90(a, 4), rtol=0, atol=0, name="k4"),
+    ],
+    "_np_atleast_1d": [
+        Case([np.array(2.0, F32), np.arange(3, dtype=I32)], attrs={"num_args": 2}, ref=_atleast(np.atleast_1d),
+             rtol=0, atol=0, name="0d-and-1d"),
+    ],
+    "_np_atleast_2d": [
+        Case([np.array(2.0, F32), np.arange(3, dtype=F64), np.ones((2, 3, 1), F32)], attrs={"num_args": 3},
+             ref=_atleast(np.atleast_2d), rtol=0, atol=0, name="0d-1d-3d"),
+    ],
+    "_np_atleast_3d": [
+        Case([np.array(2.0, F32), np.arange(3, dtype=F32), np.ones((2, 3), I32)], attrs={"num_args": 3},
+             ref=_atleast(np.atleast_3d), rtol=0, atol=0, name="0d-1d-2d"),
+    ],
+})
