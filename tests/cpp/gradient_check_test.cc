@@ -290,6 +290,7 @@ void AddTensor(std::vector<GradCase>* t) {
   t->push_back(Zero(C("_npi_argmin", {X(d)}, {})));
   t->push_back(Zero(C("_npi_std", {I(d, U())}, {{"axis", "1"}})));
   t->push_back(Zero(C("_npi_var", {I(d, U())}, {{"ddof", "1"}})));
+  t->push_back(Zero(C("_npi_diag_indices_from", {X({3, 3})})));
   // The NumPy-mode layout ops of core/op/shape/np_layout.cc.
   t->push_back(C("_np_moveaxis", {X({2, 3, 4})}, {{"source", "(0, 2)"}, {"destination", "(1, 0)"}}));
   t->push_back(C("_np_roll", {X({3, 4})}, {{"shift", "(1, -3)"}, {"axis", "(0, 1)"}}));

@@ -107,7 +107,7 @@ def test_the_fixture_files_name_the_groups_operators():
             "_npi_slice_assign_scalar", "_npi_rnn_param_concat", "_npi_histogram", "_npi_hsplit", "_npi_dsplit",
             "_npi_hstack", "_npi_column_stack", "_npi_dstack", "_npi_argmax", "_npi_argmin", "_np_all", "_np_any",
             "_np_sometrue", "_npi_std", "_npi_var", "_np_moveaxis", "_np_roll", "_npi_tril", "_npi_vstack", "_npi_broadcast_to", "_np_diagflat", "_npi_rot90", "_np_atleast_1d", "_np_atleast_2d",
-            "_np_atleast_3d"} <= ops
+            "_np_atleast_3d", "_npi_diag_indices_from"} <= ops
 
 
 def test_aliases_are_registered_names():

@@ -2,6 +2,7 @@
 1.9.1's registered names (core/op/reduce/np_reduce.cc: _npi_argmax, _npi_argmin, _np_all,
 _np_any, _npi_std, _npi_var; core/op/shape/np_layout.cc: _np_moveaxis, _np_roll, _npi_tril,
 _npi_broadcast_to, _np_diagflat, _npi_rot90, _np_atleast_1d/2d/3d;
+core/op/index/np_diag_indices.cc: _npi_diag_indices_from;
 core/op/shape/np_stack.cc: _npi_vstack, _npi_hstack, _npi_dstack, _npi_column_stack and their
 backward ops),
 against official NumPy: values, shapes (0-d for a full reduction) and dtypes (int64 indices,
@@ -236,3 +237,10 @@ CASES.update({
              ref=_atleast(np.atleast_3d), rtol=0, atol=0, name="0d-1d-2d"),
     ],
 })
+
+CASES["_npi_diag_indices_from"] = [
+    Case(ins(rand((3, 3))), ref=lambda a: np.stack(np.diag_indices_from(a)).astype(I64), rtol=0, atol=0, name="2d"),
+    Case(ins(rand((2, 2, 2), I32, 0, 5)), ref=lambda a: np.stack(np.diag_indices_from(a)).astype(I64), rtol=0, atol=0,
+         name="3d-int"),
+    Case([np.zeros((0, 0), F32)], ref=lambda a: np.zeros((2, 0), I64), rtol=0, atol=0, name="empty"),
+]

@@ -88,6 +88,9 @@ def cases(mx, np, npx):
          None),
         ("np_atleast_2d", lambda v: S.atleast_2d(v["a"], v["b"]), {"a": _f32((3,)), "b": _f32((2, 2), seed=8)}, None),
         ("np_atleast_3d", lambda v: S.atleast_3d(v["a"], v["b"]), {"a": _f32((2, 3)), "b": _f32((4,), seed=9)}, None),
+        # np.diag_indices_from splits the node's (ndim, n) output into a tuple; the node itself:
+        ("npi_diag_indices_from", lambda v: mx.sym.np._internal.diag_indices_from(v["a"]), {"a": _f32((3, 3, 3))},
+         None),
         # ---- new operators (core/op/shape/np_stack.cc) ----
         ("npi_hstack", lambda v: S.hstack([v["a"], v["b"]]), {"a": _f32((2, 3)), "b": _f32((2, 1), seed=4)}, None),
         ("npi_hstack_1d", lambda v: S.hstack([v["a"], v["b"]]), {"a": _f32((3,)), "b": _f32((2,), seed=4)}, None),
