@@ -170,8 +170,8 @@ OpDef& NpRedDeclare(const char* name, const std::string& doc, const char* input)
 OpDef& NpRedArgOp(const char* name, const char* what) {
   return NpRedDeclare(name,
                       std::string("Returns the indices of the ") + what +
-                          " values along an axis as int64 (NumPy's argmax/argmin: the first one on ties, a NaN counts as "
-                          "the extreme; axis=None indexes the flattened array).",
+                          " values along an axis as int64 (NumPy's argmax/argmin: the first one on ties, a NaN "
+                          "counts as the extreme; axis=None indexes the flattened array).",
                       "data")
       .add_optional_param("axis", ParamType::kInt, "The axis to search along. None searches the flattened input.")
       .add_param("keepdims", ParamType::kBool, "False",

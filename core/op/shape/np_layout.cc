@@ -398,7 +398,8 @@ WEFT_REGISTER_OP("_npi_rot90").set_compute_gpu(WEFT_GPU(cuda::NpRot90Gpu))
     .set_fusion(FusionClass::kInjective)
     .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
       GradBuilder b(n);
-      return {b("_npi_rot90", {og[0]}, NpLayoutAttrs(b, "_npi_rot90", "k", std::to_string(-(n->params.GetInt("k") % 4))))};
+      const std::string back = std::to_string(-(n->params.GetInt("k") % 4));
+      return {b("_npi_rot90", {og[0]}, NpLayoutAttrs(b, "_npi_rot90", "k", back))};
     });
 
 void NpAtLeastCompute(const OpContext&, const Params& p, const std::vector<TensorView>& in,

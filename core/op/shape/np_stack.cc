@@ -32,7 +32,10 @@ NpStackParts NpStackPartsOf(const std::string& op, const std::vector<Shape>& ins
     const int nd = s.ndim();
     if (v) promoted.push_back(nd == 0 ? Shape{1, 1} : nd == 1 ? Shape{1, s[0]} : s);
     else if (h) promoted.push_back(nd == 0 ? Shape{1} : s);
-    else if (d) promoted.push_back(nd == 0 ? Shape{1, 1, 1} : nd == 1 ? Shape{1, s[0], 1} : nd == 2 ? Shape{s[0], s[1], 1} : s);
+    else if (d) promoted.push_back(nd == 0   ? Shape{1, 1, 1}
+                                   : nd == 1 ? Shape{1, s[0], 1}
+                                   : nd == 2 ? Shape{s[0], s[1], 1}
+                                             : s);
     else promoted.push_back(nd == 0 ? Shape{1, 1} : nd == 1 ? Shape{s[0], 1} : s);  // column_stack
   }
   NpStackParts parts;

@@ -97,8 +97,8 @@ def cases(mx, np, npx):
         ("npi_column_stack", lambda v: S.column_stack([v["a"], v["b"]]),
          {"a": _f32((3,)), "b": _f32((3, 3), seed=5)}, None),
         ("npi_dstack", lambda v: S.dstack([v["a"], v["b"]]), {"a": a234, "b": _f32((2, 3, 1), seed=6)}, None),
-        ("npi_dstack_2d", lambda v: S.dstack([v["a"], v["b"]]), {"a": _f32((2, 3)), "b": _f64((2, 3)).astype("float32")},
-         None),
+        ("npi_dstack_2d", lambda v: S.dstack([v["a"], v["b"]]),
+         {"a": _f32((2, 3)), "b": _f64((2, 3)).astype("float32")}, None),
         ("npi_vstack", lambda v: S.vstack([v["a"], v["b"]]), {"a": _f32((4,)), "b": _f32((2, 4), seed=7)}, None),
         # ---- new operators (core/op/shape/np_layout.cc) ----
         ("np_moveaxis", lambda v: S.moveaxis(v["a"], [0, 1], [2, 0]), {"a": _f32((2, 3, 4, 2))}, None),
