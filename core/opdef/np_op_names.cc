@@ -171,6 +171,19 @@ constexpr OpNameAlias kNumpyModeAliases[] = {
     {"_npi_linspace", "_linspace"},
     {"_npi_random_randint", "_random_randint"},
     {"_npi_shuffle", "_shuffle"},
+    // MXNet registers each as an alias of the legacy op (.add_alias), so exact; its files
+    // hold the legacy name, but it loads these too (issue 37, the "npshape" group)
+    {"_np_repeat", "repeat"},
+    {"_npi_argsort", "argsort"},
+    {"_npi_gather_nd", "gather_nd"},
+    {"_npi_histogram", "_histogram"},
+    {"_npi_scatter_set_nd", "_scatter_set_nd"},
+    {"_npi_slice", "slice"},
+    {"_npi_slice_assign", "_slice_assign"},
+    {"_npi_slice_assign_scalar", "_slice_assign_scalar"},
+    {"_npi_sort", "sort"},
+    {"_npi_take", "take"},
+    {"_npi_rnn_param_concat", "_rnn_param_concat"},
 };
 
 }  // namespace

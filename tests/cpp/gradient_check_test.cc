@@ -284,6 +284,32 @@ void AddTensor(std::vector<GradCase>* t) {
   t->push_back(norm32);
   t->push_back(Zero(C("argmax", {X(d)}, {{"axis", "1"}})));
   t->push_back(Zero(C("argmin", {X(d)}, {})));
+  // The NumPy-mode reductions of core/op/reduce/np_reduce.cc: MXNet 1.9.1 registers zero gradients
+  // (MakeZeroGradNodes) even for std/var, whose input is therefore not differentiated here;
+  // tests/python/test_np_nodes_npshape.py compares their backward with MXNet's.
+  t->push_back(Zero(C("_npi_argmax", {X(d)}, {{"axis", "1"}})));
+  t->push_back(Zero(C("_npi_argmin", {X(d)}, {})));
+  t->push_back(Zero(C("_npi_std", {I(d, U())}, {{"axis", "1"}})));
+  t->push_back(Zero(C("_npi_var", {I(d, U())}, {{"ddof", "1"}})));
+  t->push_back(Zero(C("_npi_diag_indices_from", {X({3, 3})})));
+  // The NumPy-mode layout ops of core/op/shape/np_layout.cc.
+  t->push_back(C("_np_moveaxis", {X({2, 3, 4})}, {{"source", "(0, 2)"}, {"destination", "(1, 0)"}}));
+  t->push_back(C("_np_roll", {X({3, 4})}, {{"shift", "(1, -3)"}, {"axis", "(0, 1)"}}));
+  t->push_back(C("_np_roll", {X({2, 3})}, {{"shift", "4"}}, "flat"));
+  t->push_back(C("_npi_tril", {X({2, 3, 4})}, {{"k", "1"}}));
+  t->push_back(C("_npi_tril", {X({4})}, {{"k", "-1"}}, "1d"));
+  t->push_back(C("_npi_broadcast_to", {X({3, 1})}, {{"shape", "(2, 3, 4)"}}));
+  t->push_back(C("_np_diagflat", {X({2, 2})}, {{"k", "-1"}}));
+  t->push_back(C("_npi_rot90", {X({2, 3, 4})}, {{"k", "3"}, {"axes", "(2, 0)"}}));
+  t->push_back(C("_npi_rot90", {X({2, 3})}, {}, "k1"));
+  t->push_back(C("_np_atleast_2d", {X({3}), X({2, 3, 1})}, {{"num_args", "2"}}));
+  t->push_back(C("_np_atleast_1d", {X({4})}, {{"num_args", "1"}}));
+  t->push_back(C("_np_atleast_3d", {X({2, 3}), X({3})}, {{"num_args", "2"}}));
+  // The NumPy-mode stacks of core/op/shape/np_stack.cc.
+  t->push_back(C("_npi_vstack", {X({3}), X({2, 3})}, {{"num_args", "2"}}));
+  t->push_back(C("_npi_hstack", {X({2, 1}), X({2, 3})}, {{"num_args", "2"}}));
+  t->push_back(C("_npi_dstack", {X({2, 3}), X({2, 3, 2})}, {{"num_args", "2"}}));
+  t->push_back(C("_npi_column_stack", {X({3}), X({3, 2})}, {{"num_args", "2"}}));
 
   t->push_back(C("Reshape", {X(d)}, {{"shape", "(4, -1)"}}));
   t->push_back(C("_np_reshape", {X(d)}, {{"newshape", "(-1, 2)"}}));
@@ -1089,6 +1115,10 @@ TEST(GradientCheck, EveryOpWithAGradientRuleHasACase) {
         "_npi_bitwise_and",        "_npi_bitwise_or",        "_npi_bitwise_xor", "_npi_bitwise_not",
         "_npi_bitwise_and_scalar", "_npi_bitwise_or_scalar", "_npi_bitwise_xor_scalar"};
     if (kIntegerOnly.count(name)) continue;
+    // np.all/np.any give bool outputs, whose head gradients this harness cannot write;
+    // tests/python/test_np_nodes_npshape.py runs their backward in a bound graph and compares
+    // it with MXNet's (zeros, MakeZeroGradNodes).
+    if (name == "_np_all" || name == "_np_any") continue;
     ++with_rule;
     EXPECT_TRUE(covered.count(name)) << "operator '" << name
                                      << "' has a gradient rule but no case in tests/cpp/gradient_check_test.cc";
