@@ -147,6 +147,11 @@ void NDArray::SyncCopyFromHost(const void* src, size_t nbytes) const {
   NDArray self = *this;
   // On a GPU the copy is queued on the copy lane's stream; the wait below
   // returns once the stream has run it, so src may be released afterwards.
+  // On the CPU, an array nothing is reading or writing is copied right here
+  // (Note [Small ops run at push]) rather than by the copy lane while this
+  // thread waits: a served prediction's input is such an array, and the hand-off
+  // to the lane and back cost two thread wake-ups per request in weft-serve.
+  RunIfReadyScope at_push(ctx().dev_type == DevType::kCPU);
   Engine::Get()->Push(
       [self, src, nbytes](RunContext rctx) {
         if (nbytes == 0) return;

@@ -94,3 +94,51 @@ def test_libgomp_starts_passive_unless_the_user_chose():
     out = _run({"OMP_DISPLAY_ENV": "TRUE", "OMP_WAIT_POLICY": "ACTIVE"}, code=code)
     assert "OMP_WAIT_POLICY = 'ACTIVE'" in out.stderr
     assert _budget({"GOMP_SPINCOUNT": "1000"})["wait_policy"] == "GOMP_SPINCOUNT=1000"
+
+
+_CONV_TEAM_PROBE = """
+import glob, json
+import weft as mx
+data = mx.nd.ones((1, 16, 32, 32))
+weight = mx.nd.ones((16, 16, 3, 3))
+for _ in range(3):
+    mx.nd.Convolution(data, weight, kernel=(3, 3), num_filter=16, no_bias=True).wait_to_read()
+# libgomp's team threads take the name of the thread that opened the team: the
+# engine's CPU worker, "cpu(0)/0".
+names = [open(t + "/comm").read().strip() for t in glob.glob("/proc/self/task/*")]
+print(json.dumps({"workers": names.count("cpu(0)/0")}))
+"""
+
+
+def test_a_convolution_keeps_to_the_budgets_team():
+    # Note [oneDNN threads are fixed at creation] (core/op/common/dnnl_common.cc): oneDNN
+    # takes a primitive's team size from the creating thread's OpenMP count, so the count
+    # must be set before the first convolution is made, not only before it runs. With a
+    # team of 1, the one CPU worker must not open a team of libgomp's default (every CPU).
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one usable CPU: libgomp's default team is 1 as well, so nothing can tell")
+    if not runtime.Features().is_enabled("MKLDNN"):
+        pytest.skip("this build has no oneDNN (the dependency-free build): no oneDNN primitive to create")
+    out = _run({"WEFT_OMP_THREADS": "1"}, code=_CONV_TEAM_PROBE)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == {"workers": 1}
+
+
+_HOST_COPY_PROBE = """
+import glob, json
+import numpy as np
+import weft as mx
+a = mx.nd.array(np.arange(12, dtype=np.float32).reshape(3, 4))
+for _ in range(3):
+    a[:] = np.ones((3, 4), dtype=np.float32)  # into an array nothing else uses
+total = float((a * 2).sum().asscalar())
+names = [open(t + "/comm").read().strip() for t in glob.glob("/proc/self/task/*")]
+print(json.dumps({"total": total, "copy_lanes": names.count("cpu(0)-copy/0")}))
+"""
+
+
+def test_a_host_copy_into_an_idle_array_needs_no_copy_lane():
+    # NDArray::SyncCopyFromHost (core/ndarray/ndarray.cc) copies on the calling thread when
+    # nothing reads or writes the array, as a small op runs at push (Note [Small ops run at
+    # push]); the copy lane's thread, started at its first op, is not even started then.
+    out = _run(code=_HOST_COPY_PROBE)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == {"total": 24.0, "copy_lanes": 0}

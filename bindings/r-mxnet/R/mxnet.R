@@ -8,6 +8,8 @@
 # exportPattern, which R applies after .onLoad, exports them. The bound values
 # are weft's own functions (their environment is weft's namespace), so nothing
 # runs twice and weft's S3 methods (predict, print, Ops ...) apply unchanged.
+# Their documentation is man/reexports.Rd, written from the same list by
+# configure (tools/gen_reexports.R) when the package is installed.
 .onLoad <- function(libname, pkgname) {
   ns <- environment(sys.function())
   for (name in getNamespaceExports("weft")) {

@@ -17,15 +17,30 @@ namespace weft {
 namespace dnnl_cpu {
 namespace {
 
-// oneDNN's Debian build uses OpenMP, whose thread count is per calling
-// thread; libgomp is already loaded with libdnnl, so look the setter up
-// rather than link OpenMP into every object.
-void SetOmpThreads() {
+// Note [oneDNN threads are fixed at creation]
+// oneDNN's Debian build uses OpenMP, whose thread count is an ICV of each
+// calling thread (libgomp is already loaded with libdnnl, so the setter is
+// looked up rather than OpenMP linked into every object). oneDNN reads it
+// when a primitive (descriptor) is created, not when it runs: a convolution
+// made on a thread whose count was never set keeps libgomp's default -- every
+// CPU -- and opens a team that large at every execution, wherever it runs and
+// whatever the budget says. Primitives are shared between threads
+// (CachedObject), and the first is made before the first execution asks for
+// ThreadStream, so the count is set on a thread before it makes anything
+// (CpuEngine) as well as before it runs something (ThreadStream). Measured in
+// weft-serve (digits CNN, 2 CPUs, kernel_threads 1): every convolution opened
+// a 2-thread team on the engine worker, a futex wake and a barrier per call;
+// the worker's CPU per request was 0.27 ms against 0.09 ms with
+// OMP_NUM_THREADS=1, and the server's context switches 20 against 10-14.
+void SetOmpThreadsOnce() {
+  thread_local bool done = false;
+  if (done) return;
   using SetFn = void (*)(int);
   static const SetFn set = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
   // The same count as every other kernel (op_util.h): OMP_NUM_THREADS=1 must
   // mean one thread here too.
   if (set != nullptr) set(KernelThreads());
+  done = true;
 }
 
 memory::format_tag PlainTag(size_t ndims) {
@@ -47,16 +62,13 @@ memory::format_tag PlainTag(size_t ndims) {
 
 dnnl::engine& CpuEngine() {
   static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  SetOmpThreadsOnce();  // before the caller makes a primitive: Note [oneDNN threads are fixed at creation]
   return eng;
 }
 
 dnnl::stream& ThreadStream() {
   thread_local dnnl::stream s(CpuEngine());
-  thread_local bool threads_set = false;
-  if (!threads_set) {
-    SetOmpThreads();
-    threads_set = true;
-  }
+  SetOmpThreadsOnce();
   return s;
 }
 

@@ -19,9 +19,12 @@ namespace dnnl_cpu {
 
 using dnnl::memory;
 
+// The CPU engine. Both set the calling thread's OpenMP thread count to
+// KernelThreads() (the thread budget's kernel_threads) the first time the
+// thread calls them: oneDNN fixes a primitive's team when it is created
+// (Note [oneDNN threads are fixed at creation] in dnnl_common.cc).
 dnnl::engine& CpuEngine();
-// A stream of the calling thread, with oneDNN's OpenMP thread count set to
-// WEFT_OMP_THREADS (default: all cores) for this thread.
+// A stream of the calling thread.
 dnnl::stream& ThreadStream();
 
 // Plain row-major descriptor of `dims` (ncw/nchw/ncdhw, x, oihw, goihw, ...).
