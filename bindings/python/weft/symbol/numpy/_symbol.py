@@ -186,6 +186,13 @@ _PREFIXES = ("_npi_", "_np_", "_npx_")
 # its operator list): a node is never written under these, or MXNet could not load
 # the file; the legacy name is written instead.
 _NOT_IN_MXNET = frozenset({"_np_broadcast_to", "_np_zeros_like", "_np_ones_like"})
+# Names MXNet 1.9.1 registers only as aliases of another operator (core/opdef/np_op_names.cc):
+# MXNet reads them but writes an operator's own name, so a node is never written under these.
+_MXNET_ALIASES = frozenset({"_npi_abs", "_npi_cast", "_npi_copyto", "_npi_hypot_scalar", "_npi_nonzero"} | {
+    "_npx__image_" + n for n in (
+        "adjust_lighting crop flip_left_right flip_top_bottom normalize random_brightness random_color_jitter "
+        "random_contrast random_flip_left_right random_flip_top_bottom random_hue random_lighting "
+        "random_saturation resize to_tensor").split()})
 
 
 def np_name_of():
@@ -196,7 +203,7 @@ def np_name_of():
         names = {}
         for op, schema in _nd.SCHEMAS.items():
             found = sorted(a for a in schema.get("aliases", [])
-                           if a.startswith(_PREFIXES) and a not in _NOT_IN_MXNET)
+                           if a.startswith(_PREFIXES) and a not in _NOT_IN_MXNET and a not in _MXNET_ALIASES)
             if found:
                 # One op, two NumPy-mode names (none today): the first in sorted order, stably.
                 names[op] = found[0]
