@@ -40,7 +40,9 @@ DECLARED = ["_npi_%s%s" % (op, sfx) for op in ("equal", "not_equal", "greater", 
 DECLARED += ["_npi_" + n for n in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "logical_not", "where",
                                    "where_lscalar", "where_rscalar", "where_scalar2", "arctan2", "arctan2_scalar",
                                    "rarctan2_scalar", "copysign", "copysign_scalar", "rcopysign_scalar", "ldexp",
-                                   "ldexp_scalar", "rldexp_scalar", "lcm", "lcm_scalar", "around", "nan_to_num")]
+                                   "ldexp_scalar", "rldexp_scalar", "lcm", "lcm_scalar", "around", "nan_to_num",
+                                   "boolean_mask_assign_scalar")]
+DECLARED += ["_npx_constraint_check"]  # core/op/reduce/np_constraint_check.cc
 
 
 # Cases whose node MXNet was given under an alias (it read and ran it): MXNet writes an
@@ -180,3 +182,13 @@ def test_around_with_huge_decimals_is_bounded():
     onp.testing.assert_array_equal(got, [onp.inf, -onp.inf, 0.0])
     got = _bind_one("_npi_around", {"decimals": str(-2 ** 62)}, x).forward()[0].asnumpy()
     onp.testing.assert_array_equal(got, [0.0, 0.0, 0.0])
+
+
+def test_constraint_check_raises_its_message():
+    ok = _bind_one("_npx_constraint_check", {"msg": "scale must be positive"}, onp.ones((2, 2), bool)).forward()[0]
+    assert ok.shape == () and ok.dtype == onp.bool_ and bool(ok.asnumpy())
+    exe = _bind_one("_npx_constraint_check", {"msg": "scale must be positive"}, onp.array([True, False]))
+    with pytest.raises(ValueError, match="scale must be positive"):
+        exe.forward()[0].asnumpy()
+    with pytest.raises(weft.DTypeError, match="_npx_constraint_check"):
+        _bind_one("_npx_constraint_check", {}, onp.ones(2, "float32")).forward()

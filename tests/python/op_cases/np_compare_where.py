@@ -3,7 +3,8 @@ registered names (issue 37 point 3; core/op/elemwise/np_compare.cc, np_where.cc)
 _npi_equal ... _npi_less_equal and their _scalar forms, _npi_logical_not,
 _npi_isnan/isinf/isfinite/isposinf/isneginf (bool outputs), _npi_where,
 _npi_where_lscalar/_rscalar/_scalar2 (three operands broadcast) and
-_npi_boolean_mask_assign_scalar (a where with the mask laid from start_axis), against NumPy."""
+_npi_boolean_mask_assign_scalar (a where with the mask laid from start_axis), and
+_npx_constraint_check (core/op/reduce/np_constraint_check.cc), against NumPy."""
 import numpy as np
 
 from .case import Case
@@ -182,5 +183,10 @@ CASES = {
              ref_takes_attrs=True, rtol=0, atol=0, name="boolean_mask_assign_scalar-f16-float-mask"),
         Case([np.zeros((0, 3), F32), np.zeros((0,), BOOL)], attrs={"value": 1.0}, ref=_mask_assign_ref,
              ref_takes_attrs=True, rtol=0, atol=0, name="boolean_mask_assign_scalar-zero-size"),
+    ],
+    "_npx_constraint_check": [
+        Case([np.ones((2, 3), BOOL)], attrs={"msg": "not all true"}, ref=lambda x: np.array(x.all()), rtol=0, atol=0,
+             name="constraint_check-all-true"),
+        Case([np.zeros((0,), BOOL)], ref=lambda x: np.array(True), rtol=0, atol=0, name="constraint_check-empty"),
     ],
 }

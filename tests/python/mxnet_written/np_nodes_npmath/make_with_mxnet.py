@@ -77,6 +77,7 @@ def cases():
          [f32(2, 3), mask], copy_first=True)  # no gradient kept: MXNet's is zeros (Note [NumPy where ...])
     case("boolean_mask_assign_scalar_int", "_npi_boolean_mask_assign_scalar", {"value": 3.7, "start_axis": 0},
          [ints.reshape(3, 2), mask], copy_first=True)
+    case("constraint_check", "_npx_constraint_check", {"msg": "all must hold"}, [onp.ones((2, 3), bool)])
     # names MXNet registers as aliases of operators Weft has (core/opdef/np_op_names.cc)
     case("abs", "_npi_abs", {}, [a], grad=(0,))
     case("cast", "_npi_cast", {"dtype": "int32"}, [a * 3])
