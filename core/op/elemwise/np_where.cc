@@ -28,6 +28,8 @@ using tensor::WherePlan;
 // broadcasts with 1). False while an input is unknown.
 bool WhereShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
   const OpDef& op = *p.op();
+  // _npi_where_scalar2: the condition's shape, known from either side
+  if (in->size() == 1) return SameShapeInfer(op, p, in, out);
   int nd = 0;
   for (const Shape& s : *in) {
     if (!s.known()) return false;
