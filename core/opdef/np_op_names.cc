@@ -32,7 +32,9 @@
 // operator, core/op/shape/np_reshape.cc), `_npi_concatenate` (its `axis`), `_np_dot` (NumPy's N-d dot,
 // its own operator: core/op/dense/np_products.cc);
 // and the comparisons (`_npi_equal` ...), which return bool in MXNet where the
-// legacy operators return their input dtype. weft.sym.np writes the legacy
+// legacy operators return their input dtype (they are operators of their own,
+// core/op/elemwise/np_compare.cc, as are `_npi_where` and the other NumPy-only
+// functions of core/op/elemwise/np_*.cc). weft.sym.np writes the legacy
 // operator for those (Reshape, sum, Concat ...), which MXNet also loads, and
 // the symbol-file reader takes MXNet's nodes of the first kinds as those legacy
 // operators (Note [NumPy-mode nodes read as legacy ones], core/graph/np_json_nodes.cc).
@@ -184,6 +186,28 @@ constexpr OpNameAlias kNumpyModeAliases[] = {
     {"_npi_sort", "sort"},
     {"_npi_take", "take"},
     {"_npi_rnn_param_concat", "_rnn_param_concat"},
+    // MXNet registers these names as aliases of the operator named (checked in
+    // MXNet 1.9.1: MXSymbolGetAtomicSymbolInfo gives the target's name), so exact
+    {"_npi_abs", "abs"},
+    {"_npi_cast", "Cast"},
+    {"_npi_copyto", "_copyto"},
+    {"_npi_hypot_scalar", "_hypot_scalar"},
+    {"_npi_nonzero", "_npx_nonzero"},
+    {"_npx__image_adjust_lighting", "_image_adjust_lighting"},
+    {"_npx__image_crop", "_image_crop"},
+    {"_npx__image_flip_left_right", "_image_flip_left_right"},
+    {"_npx__image_flip_top_bottom", "_image_flip_top_bottom"},
+    {"_npx__image_normalize", "_image_normalize"},
+    {"_npx__image_random_brightness", "_image_random_brightness"},
+    {"_npx__image_random_color_jitter", "_image_random_color_jitter"},
+    {"_npx__image_random_contrast", "_image_random_contrast"},
+    {"_npx__image_random_flip_left_right", "_image_random_flip_left_right"},
+    {"_npx__image_random_flip_top_bottom", "_image_random_flip_top_bottom"},
+    {"_npx__image_random_hue", "_image_random_hue"},
+    {"_npx__image_random_lighting", "_image_random_lighting"},
+    {"_npx__image_random_saturation", "_image_random_saturation"},
+    {"_npx__image_resize", "_image_resize"},
+    {"_npx__image_to_tensor", "_image_to_tensor"},
 };
 
 }  // namespace

@@ -186,10 +186,19 @@ _PREFIXES = ("_npi_", "_np_", "_npx_")
 # its operator list): a node is never written under these, or MXNet could not load
 # the file; the legacy name is written instead.
 _NOT_IN_MXNET = frozenset({"_np_broadcast_to", "_np_zeros_like", "_np_ones_like"})
-# NumPy-mode names MXNet 1.9.1 registers as aliases of its legacy operator (add_alias): its
-# graphs hold the legacy name (_shuffle, _random_randint, _linspace, Custom), so Weft writes
-# that too (core/opdef/np_op_names.cc reads both).
-_MXNET_WRITES_LEGACY = frozenset({"_npi_shuffle", "_npi_random_randint", "_npi_linspace", "_npi_Custom"})
+# NumPy-mode names MXNet 1.9.1 registers only as aliases of another operator (add_alias;
+# checked in MXNet 1.9.1: MXSymbolGetAtomicSymbolInfo gives the target's name). MXNet reads
+# them but writes the operator's own name (Custom, take, _image_resize ...), so Weft writes
+# that too; core/opdef/np_op_names.cc reads both.
+_MXNET_ALIASES = frozenset({
+    "_npi_shuffle", "_npi_random_randint", "_npi_linspace", "_npi_Custom",
+    "_np_repeat", "_npi_argsort", "_npi_gather_nd", "_npi_histogram", "_npi_scatter_set_nd", "_npi_slice",
+    "_npi_slice_assign", "_npi_slice_assign_scalar", "_npi_sort", "_npi_take", "_npi_rnn_param_concat",
+    "_npi_abs", "_npi_cast", "_npi_copyto", "_npi_hypot_scalar", "_npi_nonzero"} | {
+    "_npx__image_" + n for n in (
+        "adjust_lighting crop flip_left_right flip_top_bottom normalize random_brightness random_color_jitter "
+        "random_contrast random_flip_left_right random_flip_top_bottom random_hue random_lighting "
+        "random_saturation resize to_tensor").split()})
 
 
 def np_name_of():
@@ -199,8 +208,10 @@ def np_name_of():
     if _NP_NAMES is None:
         names = {}
         for op, schema in _nd.SCHEMAS.items():
+            if op.startswith(_PREFIXES):
+                continue  # already MXNet's NumPy-mode name (_np_any, not its alias _np_sometrue)
             found = sorted(a for a in schema.get("aliases", [])
-                           if a.startswith(_PREFIXES) and a not in _NOT_IN_MXNET | _MXNET_WRITES_LEGACY)
+                           if a.startswith(_PREFIXES) and a not in _NOT_IN_MXNET | _MXNET_ALIASES)
             if found:
                 # One op, two NumPy-mode names (none today): the first in sorted order, stably.
                 names[op] = found[0]
