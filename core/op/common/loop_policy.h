@@ -6,7 +6,7 @@
 //   L::kHalf, L::Half            whether float16 storage is built for it, and its type;
 //   L::Unsupported(op, dtype)    throws the DTypeError of a dtype the policy lacks.
 // Used by the detection ops (detect/detect_impl.h) and the optimizer updates
-// (optim/optim_more_impl.h).
+// (optim/update_drivers.h).
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -2,7 +2,7 @@
 // the corner/center encodings of MXNet 1.9.1's contrib box ops
 // (bounding_box-inl.h), one WEFT_HD rule each, used by the CPU kernels
 // (detect_cpu.cc) and the GPU kernels (detect.cu) through the drivers of
-// detect_impl.h (as Note [One optimizer rule] in core/op/optim/optim_more_rules.h).
+// detect_impl.h (as Note [One optimizer rule] in core/op/optim/optim_rules.h).
 #pragma once
 #include <cstdint>
 

@@ -7,8 +7,8 @@
 //
 // Note [One optimizer rule]
 // Each rule is one WEFT_HD function of the compute type A, called by the CPU
-// kernels (optim_more_cpu.cc) and the GPU kernels (optim_more.cu) through the
-// drivers of optim_more_impl.h, so both devices compute with the same
+// kernels (update_drivers_cpu.cc) and the GPU kernels (update_drivers.cu) through the
+// drivers of update_drivers.h, so both devices compute with the same
 // arithmetic in the same order. "No clipping" (a negative bound) is an
 // infinite bound (Note [Branch-free updates] in optimizer_update_cpu.cc).
 #pragma once
