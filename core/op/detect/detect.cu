@@ -6,9 +6,11 @@
 #include "core/op/detect/detect_gpu.h"
 
 #include "core/op/common/gpu_loop.h"
-#include "core/op/detect/box_drivers.h"
-#include "core/op/detect/multibox_drivers.h"
-#include "core/op/detect/proposal_drivers.h"
+// The drivers are named only inside WEFT_DETECT_KERNELS' expansion, which
+// include-what-you-use charges to detect_kernels.h: hence the keep pragmas.
+#include "core/op/detect/box_drivers.h"  // IWYU pragma: keep
+#include "core/op/detect/multibox_drivers.h"  // IWYU pragma: keep
+#include "core/op/detect/proposal_drivers.h"  // IWYU pragma: keep
 
 namespace weft {
 namespace cuda {

@@ -8,7 +8,6 @@
 #include "core/op/detect/box_drivers.h"
 #include "core/op/detect/multibox_drivers.h"
 #include "core/op/detect/proposal_drivers.h"
-#include "core/op/op_util.h"
 
 namespace weft {
 namespace detect {

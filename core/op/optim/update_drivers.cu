@@ -5,7 +5,7 @@
 #include "core/op/optim/update_drivers_gpu.h"
 
 #include "core/op/common/gpu_loop.h"
-#include "core/op/optim/update_drivers.h"
+#include "core/op/optim/update_drivers.h"  // IWYU pragma: keep (used in WEFT_OPTIM_UPDATE_KERNELS' expansion)
 
 namespace weft {
 namespace cuda {

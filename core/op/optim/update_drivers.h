@@ -12,8 +12,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/base/dtype.h"
-#include "core/base/error.h"
 #include "core/op/common/hd.h"
 #include "core/op/common/loop_policy.h"
 #include "core/opdef/op_def.h"

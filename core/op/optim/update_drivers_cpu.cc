@@ -2,8 +2,7 @@
 // the drivers of update_drivers.h over a loop split across threads.
 #include "core/op/optim/update_drivers_cpu.h"
 
-#include "core/op/op_util.h"
-#include "core/op/optim/update_drivers.h"
+#include "core/op/optim/update_drivers.h"  // IWYU pragma: keep (used in WEFT_OPTIM_UPDATE_KERNELS' expansion)
 
 namespace weft {
 namespace optim {
