@@ -9,8 +9,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/base/dtype.h"
-#include "core/base/error.h"
 #include "core/op/common/hd.h"
 #include "core/op/common/loop_policy.h"
 #include "core/op/detect/box_rules.h"
