@@ -52,6 +52,11 @@ MAPPING = os.path.join(HERE, "iwyu.imp")
 # parse every file as the library compiles it.
 DEFINES = ["-DWEFT_BUILDING_LIB=1", "-DWEFT_USE_DNNL=1", '-DWEFT_VERSION_STRING="0"']
 
+# core/gpu/*_cuda.cc talk to the CUDA runtime and are compiled only in the
+# CUDA build (CMakeLists.txt filters them out of the CPU one), which iwyu
+# cannot parse without CUDA's headers: not checked.
+CUDA_ONLY = re.compile(r"(^|/)core/gpu/[a-z_]*_cuda\.cc$")
+
 # Note [Folders held free of dead includes].
 HELD = ["core/op/dense", "core/op/detect", "core/op/optim"]
 
@@ -139,7 +144,8 @@ def sources(root, paths):
         for dirpath, _, names in os.walk(full):
             for n in names:
                 rel = os.path.relpath(os.path.join(dirpath, n), root)
-                if n.endswith(SOURCE_EXTS) and not (n.endswith((".h", ".cuh")) and has_source(root, rel)):
+                if n.endswith(SOURCE_EXTS) and not (n.endswith((".h", ".cuh")) and has_source(root, rel)) \
+                        and not CUDA_ONLY.search(rel):
                     out.append(rel)
     return sorted(out)
 
