@@ -15,6 +15,8 @@ PKGS="$PKGS libopenmpi-dev"
 # ASan + UBSan build and fuzzing (scripts/build_asan.sh, tests/fuzz): Debian's clang,
 # its sanitizer and libFuzzer runtimes, and its OpenMP runtime.
 PKGS="$PKGS clang-14 libclang-rt-14-dev libomp-14-dev"
+# The dead-include check of scripts/check_includes.py (issue 36): Debian's include-what-you-use.
+PKGS="$PKGS iwyu"
 # The C++ ImageRecordIter's decoders (core/io/, Note [Image decoders]): libjpeg-turbo (its libjpeg API), libpng.
 PKGS="$PKGS libjpeg-dev libpng-dev"
 # HMAC-SHA256 authentication of the parameter server's messages (Note [PS authentication]): libcrypto.

@@ -51,6 +51,8 @@ stage_build() {
 }
 
 stage_cpp() {
+  echo "== Dead project includes in core/ (scripts/check_includes.py: include-what-you-use)"
+  python3 scripts/check_includes.py
   echo "== C++ and C tests (ctest)"
   ctest --test-dir build --output-on-failure -j 2
 }

@@ -1,6 +1,6 @@
 """mx.test_utils' defaults, random test data and comparisons (assert_almost_equal and its
 kin): the bottom of the test helpers, which test_utils.py re-exports and _test_checks.py /
-_test_more.py build on, so none of them imports test_utils back (issue 36 point 4)."""
+_test_builders.py build on, so none of them imports test_utils back (issue 36 point 4)."""
 # pylint: disable=invalid-name,too-many-arguments,too-many-locals,too-many-branches
 import numbers
 

@@ -44,12 +44,12 @@ from ._test_checks import (almost_equal_ignore_nan, assign_each, assign_each2, c
                            collapse_sum_like, compare_ndarray_tuple, compare_optimizer, create_2d_tensor,
                            create_vector, retry, same_symbol_structure, set_env_var, simple_forward,
                            verify_generator)
-from ._test_more import (check_gluon_hybridize_consistency, create_sparse_array, create_sparse_array_zd,
+from ._test_builders import (check_gluon_hybridize_consistency, create_sparse_array, create_sparse_array_zd,
                          download_model, get_cifar10, get_identity_mat, get_identity_mat_batch, get_im2rec_path,
                          is_aarch64_run, new_matrix_with_real_eigvals_2d, new_matrix_with_real_eigvals_nd,
                          new_orthonormal_matrix_2d, new_sym_matrix_with_real_eigvals_2d,
                          new_sym_matrix_with_real_eigvals_nd, rand_sparse_ndarray, shuffle_csr_column_indices)
-from ._test_more import __all__ as _more_all
+from ._test_builders import __all__ as _builders_all
 
 __all__ = [
     "default_context", "set_default_context", "default_dtype", "default_rtols", "default_atols",
@@ -65,7 +65,7 @@ __all__ = [
     "create_vector", "collapse_sum_like", "download", "get_bz2_data", "get_zip_data", "EnvManager", "is_cd_run",
     "has_tvm_ops", "is_op_runnable", "gen_buckets_probs_with_ppf", "mean_check", "var_check", "use_np",
 ]
-__all__ += _more_all
+__all__ += _builders_all
 
 
 # ---- symbolic checks ------------------------------------------------------------------------------

@@ -5,8 +5,8 @@
 //   L::Temp(ctx, bytes, &hold)   scratch memory on the op's device, valid for the call;
 //   L::kHalf, L::Half            whether float16 storage is built for it, and its type;
 //   L::Unsupported(op, dtype)    throws the DTypeError of a dtype the policy lacks.
-// Used by the detection ops (detect/detect_impl.h) and the optimizer updates
-// (optim/optim_more_impl.h).
+// Used by the detection ops (detect/box_drivers.h and its siblings) and the optimizer updates
+// (optim/update_drivers.h).
 #pragma once
 #include <cstdint>
 #include <vector>

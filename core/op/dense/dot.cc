@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/op/axis_util.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/dense/dot_cpu.h"
 #include "core/op/dense/dot_geom.h"

@@ -5,10 +5,6 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/graph/grad_builder.h"
-#include "core/op/axis_util.h"
-#include "core/op/shape/concat_cpu.h"
-#include "core/op/common/copy_cpu.h"
 #include "core/op/dense/dot_cpu.h"
 
 #include "core/op/dense/dot_geom.h"

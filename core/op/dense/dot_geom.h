@@ -7,7 +7,6 @@
 #pragma once
 #include "core/base/shape.h"
 #include "core/op/dense/dot_cpu.h"
-#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace tensor {

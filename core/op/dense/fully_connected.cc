@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/graph/grad_builder.h"
 #include "core/op/common/layer_grad.h"
 #include "core/op/conv/layer_cpu.h"
 #include "core/op/conv/layer_geom.h"

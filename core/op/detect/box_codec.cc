@@ -1,6 +1,6 @@
 // _contrib_box_encode and _contrib_box_decode (MXNet 1.9.1 bounding_box.cc):
 // SSD/Faster-RCNN style normalized center offsets of boxes against anchors.
-// Zero gradients (MXNet's MakeZeroGradNodes). Drivers: detect_impl.h.
+// Zero gradients (MXNet's MakeZeroGradNodes). Drivers: box_drivers.h.
 #include <string>
 #include <vector>
 

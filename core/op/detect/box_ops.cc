@@ -1,7 +1,7 @@
 // Box ops of MXNet 1.9.1's contrib (bounding_box.cc): _contrib_box_iou,
 // _contrib_box_nms (alias _contrib_box_non_maximum_suppression; a hidden
 // second output records where each kept row came from, for the gradient) and
-// _backward_contrib_box_nms. Rules: box_rules.h; drivers: detect_impl.h.
+// _backward_contrib_box_nms. Rules: box_rules.h; drivers: box_drivers.h.
 #include <string>
 #include <vector>
 

@@ -2,7 +2,9 @@
 // the corner/center encodings of MXNet 1.9.1's contrib box ops
 // (bounding_box-inl.h), one WEFT_HD rule each, used by the CPU kernels
 // (detect_cpu.cc) and the GPU kernels (detect.cu) through the drivers of
-// detect_impl.h (as Note [One optimizer rule] in core/op/optim/optim_more_rules.h).
+// box_drivers.h, multibox_drivers.h and proposal_drivers.h (as Note [One
+// optimizer rule] in core/op/optim/optim_rules.h); and the box loads and the
+// stable score sort those drivers share.
 #pragma once
 #include <cstdint>
 
@@ -68,6 +70,34 @@ WEFT_HD inline void CenterToCorner(A* b) {
   b[1] = y - h;
   b[2] = x + w;
   b[3] = y + h;
+}
+
+// Box b[0..3] of p, converted to the compute type A.
+template <typename T, typename A>
+WEFT_HD inline void Load4(const T* p, A* b) {
+  for (int j = 0; j < 4; ++j) b[j] = static_cast<A>(p[j]);
+}
+
+// Bottom-up merge sort of idx[0, k) by descending score rows[idx * stride +
+// off], ties in input order (std::stable_sort's order); tmp holds k entries.
+template <typename T, typename A>
+WEFT_HD inline void SortByScoreDesc(int32_t* idx, int32_t* tmp, int64_t k, const T* rows, int64_t stride,
+                                    int64_t off) {
+  for (int64_t width = 1; width < k; width *= 2) {
+    for (int64_t lo = 0; lo < k; lo += 2 * width) {
+      const int64_t mid = lo + width < k ? lo + width : k;
+      const int64_t hi = lo + 2 * width < k ? lo + 2 * width : k;
+      int64_t x = lo, y = mid, z = lo;
+      while (x < mid && y < hi) {
+        const A sx = static_cast<A>(rows[idx[x] * stride + off]);
+        const A sy = static_cast<A>(rows[idx[y] * stride + off]);
+        tmp[z++] = sy > sx ? idx[y++] : idx[x++];
+      }
+      while (x < mid) tmp[z++] = idx[x++];
+      while (y < hi) tmp[z++] = idx[y++];
+    }
+    for (int64_t j = 0; j < k; ++j) idx[j] = tmp[j];
+  }
 }
 
 }  // namespace detect

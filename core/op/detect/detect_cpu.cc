@@ -1,12 +1,13 @@
-// CPU kernels of the detection ops: the drivers of detect_impl.h over a loop
-// split across threads, and the settings they read (host code, shared with
-// detect.cu).
+// CPU kernels of the detection ops: the drivers of box_drivers.h,
+// multibox_drivers.h and proposal_drivers.h over a loop split across threads,
+// and the settings they read (host code, shared with detect.cu).
 #include "core/op/detect/detect_cpu.h"
 
 #include <cmath>
 
-#include "core/op/detect/detect_impl.h"
-#include "core/op/op_util.h"
+#include "core/op/detect/box_drivers.h"
+#include "core/op/detect/multibox_drivers.h"
+#include "core/op/detect/proposal_drivers.h"
 
 namespace weft {
 namespace detect {

@@ -1,7 +1,7 @@
 // The CPU kernels of core/op/detect/detect_cpu.cc (one per row of
 // WEFT_DETECT_KERNELS), and the host-side settings the drivers read.
 #pragma once
-#include "core/op/detect/detect_list.h"
+#include "core/op/detect/detect_kernels.h"
 #include "core/opdef/op_def.h"
 
 namespace weft {

@@ -1,7 +1,7 @@
 // The GPU kernels of core/op/detect/detect.cu (one per row of
 // WEFT_DETECT_KERNELS), attached with set_compute_gpu(WEFT_GPU(...)).
 #pragma once
-#include "core/op/detect/detect_list.h"
+#include "core/op/detect/detect_kernels.h"
 #include "core/opdef/op_def.h"
 
 namespace weft {

@@ -1,6 +1,6 @@
 // _contrib_MultiBoxDetection (MXNet 1.9.1 contrib/multibox_detection.cc):
 // SSD detections from class probabilities, box regressions and anchors.
-// Rule: detect_impl.h DetectBatch; kernels: detect_cpu.cc, detect.cu.
+// Rule: multibox_drivers.h DetectBatch; kernels: detect_cpu.cc, detect.cu.
 #include <string>
 #include <vector>
 

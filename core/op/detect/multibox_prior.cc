@@ -1,6 +1,6 @@
 // _contrib_MultiBoxPrior (MXNet 1.9.1 contrib/multibox_prior.cc): the SSD
 // anchor boxes of a (batch, channel, height, width) feature map. Rule:
-// detect_impl.h PriorBox; kernels: detect_cpu.cc, detect.cu.
+// multibox_drivers.h PriorBox; kernels: detect_cpu.cc, detect.cu.
 #include <string>
 #include <vector>
 
@@ -10,7 +10,7 @@
 #include "core/op/common/nnx_util.h"
 #include "core/op/detect/detect_cpu.h"
 #include "core/op/detect/detect_gpu.h"
-#include "core/op/detect/detect_impl.h"
+#include "core/op/detect/multibox_drivers.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 

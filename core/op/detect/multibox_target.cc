@@ -1,6 +1,6 @@
 // _contrib_MultiBoxTarget (MXNet 1.9.1 contrib/multibox_target.cc): SSD
 // training targets from anchors, labels and class predictions. Rule:
-// detect_impl.h TargetBatch; kernels: detect_cpu.cc, detect.cu.
+// multibox_drivers.h TargetBatch; kernels: detect_cpu.cc, detect.cu.
 #include <string>
 #include <vector>
 

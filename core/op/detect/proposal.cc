@@ -2,7 +2,7 @@
 // contrib/proposal.cc, multi_proposal.cc): Faster R-CNN region proposals
 // from RPN scores and box deltas. Proposal takes one image, MultiProposal a
 // batch; the rows of rois are [image index, x1, y1, x2, y2]; the score
-// output is visible with output_score. Rule: detect_impl.h ProposalImage.
+// output is visible with output_score. Rule: proposal_drivers.h ProposalImage.
 #include <string>
 #include <vector>
 
@@ -12,7 +12,7 @@
 #include "core/op/common/nnx_util.h"
 #include "core/op/detect/detect_cpu.h"
 #include "core/op/detect/detect_gpu.h"
-#include "core/op/detect/detect_impl.h"
+#include "core/op/detect/proposal_drivers.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 

@@ -6,14 +6,14 @@
 // _contrib_multi_lamb_update and _contrib_multi_mp_lamb_update. The inputs are
 // num_weights (num_tensors) groups (weight, grad, states..., [weight32]); the
 // outputs are the new weights, one per group; the states are updated in place.
-// Rules: optim_more_rules.h; kernels: optim_more_cpu.cc, optim_more.cu.
+// Rules: optim_rules.h; kernels: update_drivers_cpu.cc, update_drivers.cu.
 #include <string>
 #include <vector>
 
 #include "core/opdef/op_def.h"
-#include "core/op/optim/optim_more_cpu.h"
-#include "core/op/optim/optim_more_decl.h"
-#include "core/op/optim/optim_more_gpu.h"
+#include "core/op/optim/update_drivers_cpu.h"
+#include "core/op/optim/update_infer.h"
+#include "core/op/optim/update_drivers_gpu.h"
 
 namespace weft {
 namespace optim {

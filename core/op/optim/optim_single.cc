@@ -4,16 +4,16 @@
 // mp_nag_mom_update, _contrib_adamw_update, _contrib_mp_adamw_update,
 // _contrib_group_adagrad_update and multi_lars. The mp_* updates keep a
 // float32 master copy (weight32) of a float16/float32 weight and float32
-// states. Rules: optim_more_rules.h; kernels: optim_more_cpu.cc, optim_more.cu.
+// states. Rules: optim_rules.h; kernels: update_drivers_cpu.cc, update_drivers.cu.
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "core/op/common/nnx_util.h"
 #include "core/opdef/op_def.h"
-#include "core/op/optim/optim_more_cpu.h"
-#include "core/op/optim/optim_more_decl.h"
-#include "core/op/optim/optim_more_gpu.h"
+#include "core/op/optim/update_drivers_cpu.h"
+#include "core/op/optim/update_infer.h"
+#include "core/op/optim/update_drivers_gpu.h"
 
 namespace weft {
 namespace optim {

@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "core/base/error.h"
 #include "core/op/optim/optimizer_update_cpu.h"
 #include "core/op/common/nnx_util.h"
 #include "core/opdef/op_def.h"

@@ -1,9 +1,5 @@
 #include "core/op/optim/optimizer_update_cpu.h"
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
-
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/op_util.h"
 
@@ -15,14 +11,9 @@ namespace {
 // The kind is a template argument and "no clipping" (a negative bound) is an
 // infinite bound, so the per-element loop has no branches and vectorises; a
 // switch on the kind inside the loop made sgd_update 5x slower than the two
-// NDArray ops (w -= lr * g) it replaces. Clip keeps NaN (min/max argument
-// order: a comparison with NaN is false and returns v).
-template <typename A>
-inline A Clip(A v, A c) { return std::max(std::min(v, c), -c); }
-
-template <typename A>
-inline A Sign(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0); }
-
+// NDArray ops (w -= lr * g) it replaces. ClipTo keeps NaN (min/max argument
+// order: a comparison with NaN is false and returns v). The element's rule is
+// optim::FusedUpdateRule (optim_rules.h), which the GPU kernels call too.
 template <typename T, OptimizerKind kind, bool kAddTo>
 void UpdateT(const OptimizerArgs& args, const std::vector<TensorView>& in, const TensorView& out) {
   using A = Acc<T>;
@@ -39,67 +30,7 @@ void UpdateT(const OptimizerArgs& args, const std::vector<TensorView>& in, const
     // only index i of every array, so the vector loop is safe without it
     // (3x faster over an MLP's 669k parameters).
 #pragma GCC ivdep
-    for (int64_t i = b; i < e; ++i) {
-      const A wi = static_cast<A>(w[i]);
-      const A gr = c.rescale * static_cast<A>(g[i]);
-      A nw = wi;
-      switch (kind) {
-        case OptimizerKind::kSGD:
-          nw = (A(1) - c.lr * c.wd) * wi - c.lr * Clip(gr, c.clip);
-          break;
-        case OptimizerKind::kSGDMom: {
-          const A m = c.momentum * static_cast<A>(s0[i]) - c.lr * c.wd * wi - c.lr * Clip(gr, c.clip);
-          s0[i] = static_cast<T>(m);
-          nw = wi + m;
-          break;
-        }
-        case OptimizerKind::kNAG: {
-          const A gg = Clip(gr, c.clip) + c.wd * wi;
-          const A m = c.momentum * static_cast<A>(s0[i]) + gg;
-          s0[i] = static_cast<T>(m);
-          nw = wi - c.lr * (c.momentum * m + gg);
-          break;
-        }
-        case OptimizerKind::kAdam: {
-          const A gg = Clip(gr + c.wd * wi, c.clip);
-          const A m = c.beta1 * static_cast<A>(s0[i]) + (A(1) - c.beta1) * gg;
-          const A v = c.beta2 * static_cast<A>(s1[i]) + (A(1) - c.beta2) * gg * gg;
-          s0[i] = static_cast<T>(m);
-          s1[i] = static_cast<T>(v);
-          nw = wi - c.lr * m / (std::sqrt(v) + c.eps);
-          break;
-        }
-        case OptimizerKind::kRMSProp: {
-          const A gg = Clip(gr + c.wd * wi, c.clip);
-          const A n = (A(1) - c.gamma1) * gg * gg + c.gamma1 * static_cast<A>(s0[i]);
-          s0[i] = static_cast<T>(n);
-          nw = wi - c.lr * gg / std::sqrt(n + c.eps);
-          nw = Clip(nw, c.clip_w);
-          break;
-        }
-        case OptimizerKind::kFtrl: {
-          const A gg = Clip(gr, c.clip);
-          const A n0 = static_cast<A>(s1[i]);
-          const A z = static_cast<A>(s0[i]) + gg - (std::sqrt(n0 + gg * gg) - std::sqrt(n0)) * wi / c.lr;
-          const A n = n0 + gg * gg;
-          s0[i] = static_cast<T>(z);
-          s1[i] = static_cast<T>(n);
-          nw = std::fabs(z) > c.lamda1 ? (Sign(z) * c.lamda1 - z) / ((c.beta + std::sqrt(n)) / c.lr + c.wd) : A(0);
-          break;
-        }
-        case OptimizerKind::kSignum: {
-          const A m = c.momentum * static_cast<A>(s0[i]) - (A(1) - c.momentum) * c.wd * wi -
-                      (A(1) - c.momentum) * Clip(gr, c.clip);
-          s0[i] = static_cast<T>(m);
-          nw = (A(1) - c.lr * c.wd_lh) * wi + c.lr * Sign(m);
-          break;
-        }
-        case OptimizerKind::kSignSGD:
-          nw = (A(1) - c.lr * c.wd) * wi - c.lr * Sign(gr);
-          break;
-      }
-      Store(req, o + i, nw);
-    }
+    for (int64_t i = b; i < e; ++i) Store(req, o + i, optim::FusedUpdateAt<kind, A>(w, g, s0, s1, i, c));
   });
 }
 

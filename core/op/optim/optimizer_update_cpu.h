@@ -6,13 +6,17 @@
 #include <limits>
 #include <vector>
 
+#include "core/op/optim/optim_rules.h"
 #include "core/opdef/op_def.h"
 #include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace nnx_cpu {
 
-enum class OptimizerKind : int { kSGD, kSGDMom, kNAG, kAdam, kRMSProp, kFtrl, kSignum, kSignSGD };
+// The kinds and their per-element rule live in optim_rules.h (Note [One
+// optimizer rule]), shared with the GPU kernels.
+using optim::OptimizerConsts;
+using optim::OptimizerKind;
 
 struct OptimizerArgs {
   double lr = 0, wd = 0, rescale_grad = 1, clip_gradient = -1;
@@ -27,17 +31,12 @@ struct OptimizerArgs {
 // shared by the CPU and GPU kernels.
 OptimizerArgs OptimizerArgsOf(const Params& p);
 
-// The settings in the update's compute type A, converted once before the
-// per-element loop (CPU) or the kernel launch (GPU, which captures them by
-// value): host code, shared by this file's kernels and the GPU kernels
-// (core/op/optim/optimizer_update.cu) so both compute with the same constants.
-// "No clipping" (a negative bound) is an infinite bound (Note [Branch-free
-// updates] in core/op/optim/optimizer_update_cpu.cc).
-template <typename A>
-struct OptimizerConsts {
-  A lr, wd, rescale, clip, momentum, beta1, beta2, eps, gamma1, clip_w, lamda1, beta, wd_lh;
-};
-
+// The settings in the update's compute type A (OptimizerConsts, optim_rules.h),
+// converted once before the per-element loop (CPU) or the kernel launch (GPU,
+// which captures them by value): host code, shared by this file's kernels and
+// the GPU kernels (core/op/optim/optimizer_update.cu) so both compute with the
+// same constants. "No clipping" (a negative bound) is an infinite bound (Note
+// [Branch-free updates] in core/op/optim/optimizer_update_cpu.cc).
 template <typename A>
 A NoClipIsInfinite(double bound) {
   return bound >= 0 ? static_cast<A>(bound) : std::numeric_limits<A>::infinity();

@@ -1,7 +1,7 @@
 // CPU kernel of _np_cumsum and its backward (core/op/reduce/cumsum.cc).
 #pragma once
 #include "core/opdef/op_def.h"
-#include "core/op/reduce/cumsum_geom.h"
+#include "core/op/reduce/cumsum_rules.h"
 #include "core/opdef/tensor_view.h"
 
 namespace weft {

@@ -1,5 +1,5 @@
 // _contrib_AdaptiveAvgPooling2D (MXNet 1.x contrib) and its backward op: data
-// (N, C, H, W) averaged over output_size bins (adaptive_avg_pool_rule.h).
+// (N, C, H, W) averaged over output_size bins (adaptive_avg_pool_rules.h).
 #include <string>
 #include <vector>
 

@@ -1,9 +1,9 @@
 // GPU kernels of _contrib_AdaptiveAvgPooling2D and its backward: the rule of
-// adaptive_avg_pool_rule.h, one index per output element / input plane.
+// adaptive_avg_pool_rules.h, one index per output element / input plane.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/spatial/adaptive_avg_pool_rule.h"
+#include "core/op/spatial/adaptive_avg_pool_rules.h"
 
 namespace weft {
 namespace cuda {

@@ -1,8 +1,8 @@
 // CPU kernels of _contrib_AdaptiveAvgPooling2D and its backward: the rule of
-// adaptive_avg_pool_rule.h over the output elements / the input planes.
+// adaptive_avg_pool_rules.h over the output elements / the input planes.
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/adaptive_avg_pool_rule.h"
+#include "core/op/spatial/adaptive_avg_pool_rules.h"
 #include "core/op/spatial/spatial_cpu.h"
 
 namespace weft {

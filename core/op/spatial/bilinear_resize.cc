@@ -2,7 +2,7 @@
 // data (N, C, H, W) resized to (N, C, OH, OW) by bilinear interpolation; the
 // size comes from height/width or scale_height/scale_width ('size'), from a
 // second input `like` ('like'), or from H, W rounded to even/odd sizes. The
-// value rule: bilinear_resize_rule.h. The gradient flows to data only (like's
+// value rule: bilinear_resize_rules.h. The gradient flows to data only (like's
 // gradient is zero, as in MXNet).
 #include <cmath>
 #include <string>

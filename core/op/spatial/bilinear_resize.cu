@@ -1,9 +1,9 @@
 // GPU kernels of _contrib_BilinearResize2D and its backward: the rule of
-// bilinear_resize_rule.h, one index per output element / input plane.
+// bilinear_resize_rules.h, one index per output element / input plane.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/spatial/bilinear_resize_rule.h"
+#include "core/op/spatial/bilinear_resize_rules.h"
 
 namespace weft {
 namespace cuda {

@@ -1,8 +1,8 @@
 // CPU kernels of _contrib_BilinearResize2D and its backward: the rule of
-// bilinear_resize_rule.h over the output elements / the input planes.
+// bilinear_resize_rules.h over the output elements / the input planes.
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/bilinear_resize_rule.h"
+#include "core/op/spatial/bilinear_resize_rules.h"
 #include "core/op/spatial/spatial_cpu.h"
 
 namespace weft {

@@ -1,5 +1,5 @@
 // Correlation (MXNet 1.x, FlowNet's correlation layer) and
-// _backward_Correlation (correlation_rule.h). Outputs (output, tmp1, tmp2) as
+// _backward_Correlation (correlation_rules.h). Outputs (output, tmp1, tmp2) as
 // in MXNet: the hidden tmp1/tmp2 are the padded inputs in (N, H + 2 pad,
 // W + 2 pad, C). Gradients flow to both inputs.
 #include <string>
@@ -10,7 +10,7 @@
 #include "core/op/common/nnx_util.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/correlation_rule.h"
+#include "core/op/spatial/correlation_rules.h"
 #include "core/op/spatial/spatial_cpu.h"
 #include "core/op/spatial/spatial_gpu.h"
 

@@ -1,9 +1,9 @@
 // GPU kernels of Correlation and _backward_Correlation: the rule of
-// correlation_rule.h, one index per output / input element.
+// correlation_rules.h, one index per output / input element.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/spatial/correlation_rule.h"
+#include "core/op/spatial/correlation_rules.h"
 
 namespace weft {
 namespace cuda {

@@ -1,8 +1,8 @@
 // CPU kernels of Correlation and _backward_Correlation: the rule of
-// correlation_rule.h over the output / input elements.
+// correlation_rules.h over the output / input elements.
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/correlation_rule.h"
+#include "core/op/spatial/correlation_rules.h"
 #include "core/op/spatial/spatial_cpu.h"
 
 namespace weft {

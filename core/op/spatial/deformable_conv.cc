@@ -1,7 +1,7 @@
 // _contrib_DeformableConvolution and _contrib_ModulatedDeformableConvolution
 // (MXNet 1.x contrib: deformable convolution v1 and v2) and their backward
 // ops. Each image is unfolded by the deformable im2col (Note [Deformable
-// im2col], deformable_conv_rule.h) and multiplied by the weight per group with
+// im2col], deformable_conv_rules.h) and multiplied by the weight per group with
 // a GEMM; gradients flow to data, offset, mask, weight and bias.
 #include <string>
 #include <utility>

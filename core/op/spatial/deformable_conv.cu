@@ -1,5 +1,5 @@
 // GPU kernels of the deformable convolutions and their backward ops: per
-// image, the deformable im2col of deformable_conv_rule.h and one gpu::Gemm
+// image, the deformable im2col of deformable_conv_rules.h and one gpu::Gemm
 // per group, as on the CPU (deformable_conv_cpu.cc).
 #include <string>
 #include <vector>

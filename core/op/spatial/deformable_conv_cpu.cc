@@ -1,5 +1,5 @@
 // CPU kernels of the deformable convolutions and their backward ops: per
-// image, the deformable im2col (deformable_conv_rule.h) and one nn_cpu::Gemm
+// image, the deformable im2col (deformable_conv_rules.h) and one nn_cpu::Gemm
 // per group (core/op/dense/gemm_cpu.cc); float32 and float64.
 #include <string>
 

@@ -7,7 +7,7 @@
 
 #include "core/base/shape.h"
 #include "core/opdef/params.h"
-#include "core/op/spatial/deformable_conv_rule.h"
+#include "core/op/spatial/deformable_conv_rules.h"
 
 namespace weft {
 namespace spatial {

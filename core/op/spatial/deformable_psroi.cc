@@ -1,5 +1,5 @@
 // _contrib_DeformablePSROIPooling (MXNet 1.x contrib, deformable R-FCN) and
-// its backward op (deformable_psroi_rule.h). Inputs (data, rois[, trans]),
+// its backward op (deformable_psroi_rules.h). Inputs (data, rois[, trans]),
 // outputs (output, top_count) with only output visible, as in MXNet.
 // Gradients flow to data and trans (rois get zeros).
 #include <string>
@@ -10,7 +10,7 @@
 #include "core/op/common/nnx_util.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/deformable_psroi_rule.h"
+#include "core/op/spatial/deformable_psroi_rules.h"
 #include "core/op/spatial/roi_common.h"
 #include "core/op/spatial/spatial_cpu.h"
 #include "core/op/spatial/spatial_gpu.h"

@@ -1,10 +1,10 @@
 // GPU kernels of _contrib_DeformablePSROIPooling and its backward: the rule of
-// deformable_psroi_rule.h, one index per output element / data plane / trans
+// deformable_psroi_rules.h, one index per output element / data plane / trans
 // element.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/spatial/deformable_psroi_rule.h"
+#include "core/op/spatial/deformable_psroi_rules.h"
 
 namespace weft {
 namespace cuda {

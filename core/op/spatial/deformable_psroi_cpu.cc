@@ -1,8 +1,8 @@
 // CPU kernels of _contrib_DeformablePSROIPooling and its backward: the rule of
-// deformable_psroi_rule.h over the output elements / data planes / trans.
+// deformable_psroi_rules.h over the output elements / data planes / trans.
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/deformable_psroi_rule.h"
+#include "core/op/spatial/deformable_psroi_rules.h"
 #include "core/op/spatial/spatial_cpu.h"
 
 namespace weft {

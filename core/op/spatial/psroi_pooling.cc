@@ -1,5 +1,5 @@
 // _contrib_PSROIPooling (MXNet 1.x contrib, R-FCN) and _backward_PSROIPooling:
-// position-sensitive average pooling over roi bins (psroi_pooling_rule.h).
+// position-sensitive average pooling over roi bins (psroi_pooling_rules.h).
 // Gradient: to data only (rois get zeros, as in MXNet).
 #include <string>
 #include <vector>
@@ -9,7 +9,7 @@
 #include "core/op/common/nnx_util.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/psroi_pooling_rule.h"
+#include "core/op/spatial/psroi_pooling_rules.h"
 #include "core/op/spatial/roi_common.h"
 #include "core/op/spatial/spatial_cpu.h"
 #include "core/op/spatial/spatial_gpu.h"

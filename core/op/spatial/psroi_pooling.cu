@@ -1,9 +1,9 @@
 // GPU kernels of _contrib_PSROIPooling and _backward_PSROIPooling: the rule of
-// psroi_pooling_rule.h, one index per output element / data plane.
+// psroi_pooling_rules.h, one index per output element / data plane.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/spatial/psroi_pooling_rule.h"
+#include "core/op/spatial/psroi_pooling_rules.h"
 
 namespace weft {
 namespace cuda {

@@ -1,8 +1,8 @@
 // CPU kernels of _contrib_PSROIPooling and _backward_PSROIPooling: the rule of
-// psroi_pooling_rule.h over the output elements / the data planes.
+// psroi_pooling_rules.h over the output elements / the data planes.
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/psroi_pooling_rule.h"
+#include "core/op/spatial/psroi_pooling_rules.h"
 #include "core/op/spatial/spatial_cpu.h"
 
 namespace weft {

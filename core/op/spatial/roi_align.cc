@@ -1,5 +1,5 @@
 // _contrib_ROIAlign (MXNet 1.x contrib) and _backward_ROIAlign: average
-// pooling of bilinear samples over each roi's bins (roi_align_rule.h).
+// pooling of bilinear samples over each roi's bins (roi_align_rules.h).
 // Gradient: to data only (rois get zeros, as in MXNet).
 #include <string>
 #include <vector>

@@ -1,9 +1,9 @@
 // GPU kernels of _contrib_ROIAlign and _backward_ROIAlign: the rule of
-// roi_align_rule.h, one index per output element / data plane.
+// roi_align_rules.h, one index per output element / data plane.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/spatial/roi_align_rule.h"
+#include "core/op/spatial/roi_align_rules.h"
 
 namespace weft {
 namespace cuda {

@@ -1,8 +1,8 @@
 // CPU kernels of _contrib_ROIAlign and _backward_ROIAlign: the rule of
-// roi_align_rule.h over the output elements / the data planes.
+// roi_align_rules.h over the output elements / the data planes.
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/roi_align_rule.h"
+#include "core/op/spatial/roi_align_rules.h"
 #include "core/op/spatial/spatial_cpu.h"
 
 namespace weft {

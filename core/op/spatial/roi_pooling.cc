@@ -1,5 +1,5 @@
 // ROIPooling (MXNet 1.x) and _backward_ROIPooling: max pooling over each roi's
-// bins (roi_pooling_rule.h). Outputs (output, max_idx), only output visible,
+// bins (roi_pooling_rules.h). Outputs (output, max_idx), only output visible,
 // as in MXNet. Gradient: to data only (rois get zeros).
 #include <string>
 #include <vector>

@@ -1,9 +1,9 @@
 // GPU kernels of ROIPooling and _backward_ROIPooling: the rule of
-// roi_pooling_rule.h, one index per output element / data plane.
+// roi_pooling_rules.h, one index per output element / data plane.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/spatial/roi_pooling_rule.h"
+#include "core/op/spatial/roi_pooling_rules.h"
 
 namespace weft {
 namespace cuda {

@@ -1,8 +1,8 @@
 // CPU kernels of ROIPooling and _backward_ROIPooling: the rule of
-// roi_pooling_rule.h over the output elements / the data planes.
+// roi_pooling_rules.h over the output elements / the data planes.
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/roi_pooling_rule.h"
+#include "core/op/spatial/roi_pooling_rules.h"
 #include "core/op/spatial/spatial_cpu.h"
 
 namespace weft {

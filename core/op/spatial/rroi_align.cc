@@ -1,5 +1,5 @@
 // _contrib_RROIAlign (MXNet 1.x contrib): RoIAlign over rotated rois
-// (rroi_align_rule.h). MXNet implements no gradient for it (its backward
+// (rroi_align_rules.h). MXNet implements no gradient for it (its backward
 // aborts "Not Implemented"), so none is declared here.
 #include <string>
 #include <vector>

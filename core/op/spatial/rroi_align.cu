@@ -1,9 +1,9 @@
-// GPU kernel of _contrib_RROIAlign: the rule of rroi_align_rule.h, one index
+// GPU kernel of _contrib_RROIAlign: the rule of rroi_align_rules.h, one index
 // per output element.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/spatial/rroi_align_rule.h"
+#include "core/op/spatial/rroi_align_rules.h"
 
 namespace weft {
 namespace cuda {

@@ -1,8 +1,8 @@
-// CPU kernel of _contrib_RROIAlign: the rule of rroi_align_rule.h over the
+// CPU kernel of _contrib_RROIAlign: the rule of rroi_align_rules.h over the
 // output elements.
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/rroi_align_rule.h"
+#include "core/op/spatial/rroi_align_rules.h"
 #include "core/op/spatial/spatial_cpu.h"
 
 namespace weft {

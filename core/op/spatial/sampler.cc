@@ -1,6 +1,6 @@
 // GridGenerator, BilinearSampler and SpatialTransformer (MXNet 1.x: the
 // spatial transformer network's grid, sampler, and both in one) and their
-// backward ops; the value rules are sampler_rule.h. Each keeps MXNet's hidden
+// backward ops; the value rules are sampler_rules.h. Each keeps MXNet's hidden
 // outputs (GridGenerator's grid_dst, BilinearSampler's tmp,
 // SpatialTransformer's grid_dst and grid_src), filled with what MXNet keeps
 // there; only `output` is visible.

@@ -1,10 +1,10 @@
 // GPU kernels of GridGenerator, BilinearSampler, SpatialTransformer and their
-// backward ops: the rules of sampler_rule.h, one index per output element or
+// backward ops: the rules of sampler_rules.h, one index per output element or
 // data plane.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/spatial/sampler_rule.h"
+#include "core/op/spatial/sampler_rules.h"
 
 namespace weft {
 namespace cuda {

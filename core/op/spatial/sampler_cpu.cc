@@ -1,8 +1,8 @@
 // CPU kernels of GridGenerator, BilinearSampler, SpatialTransformer and their
-// backward ops: the rules of sampler_rule.h over the output elements / planes.
+// backward ops: the rules of sampler_rules.h over the output elements / planes.
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/sampler_rule.h"
+#include "core/op/spatial/sampler_rules.h"
 #include "core/op/spatial/spatial_cpu.h"
 
 namespace weft {

@@ -1,5 +1,5 @@
 // CPU kernels of the spatial family (core/op/spatial/), attached by the op
-// declarations with set_compute_cpu; each runs its op's rule (<name>_rule.h)
+// declarations with set_compute_cpu; each runs its op's rule (<name>_rules.h)
 // over the indices (Note [One spatial rule], spatial_hd.h).
 #pragma once
 #include <vector>

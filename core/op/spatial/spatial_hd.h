@@ -5,7 +5,7 @@
 //
 // Note [One spatial rule]
 // Every op of core/op/spatial/ writes its value at one output index (forward)
-// or one input plane (backward) as a WEFT_HD function in <name>_rule.h. The
+// or one input plane (backward) as a WEFT_HD function in <name>_rules.h. The
 // CPU kernel (<name>_cpu.cc) runs it over the indices with ParallelFor, the GPU
 // kernel (<name>.cu) with Launch. Gradients that scatter (an input element
 // read by many outputs) are written per input plane: one index owns one

@@ -1,4 +1,4 @@
-#include "core/op/optim/optim_more_decl.h"
+#include "core/op/optim/update_infer.h"
 
 #include "core/base/error.h"
 #include "core/op/common/nnx_util.h"

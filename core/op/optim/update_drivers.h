@@ -1,10 +1,10 @@
 // The drivers of the optimizer updates of optim_single.cc / optim_multi.cc,
-// shared by the CPU kernels (optim_more_cpu.cc) and the GPU kernels
-// (optim_more.cu): each is a template over a loop policy L with
+// shared by the CPU kernels (update_drivers_cpu.cc) and the GPU kernels
+// (update_drivers.cu): each is a template over a loop policy L with
 //   L::For(ctx, n, f)            f(i) for i in [0, n) (threads on CPU, a grid on GPU),
 //   L::Temp(ctx, bytes, &hold)   scratch memory on the op's device,
 //   L::kHalf                     whether float16/bfloat16 storage is built,
-// and calls the rules of optim_more_rules.h (Note [One optimizer rule]), so
+// and calls the rules of optim_rules.h (Note [One optimizer rule]), so
 // the two devices share one body per update; only the loop differs.
 // Included by exactly those two files.
 #pragma once
@@ -12,13 +12,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/base/dtype.h"
-#include "core/base/error.h"
 #include "core/op/common/hd.h"
 #include "core/op/common/loop_policy.h"
 #include "core/opdef/op_def.h"
-#include "core/op/optim/optim_more_args.h"
-#include "core/op/optim/optim_more_rules.h"
+#include "core/op/optim/update_args.h"
+#include "core/op/optim/optim_rules.h"
 
 namespace weft {
 namespace optim {

@@ -1,12 +1,12 @@
 // The settings of the optimizer updates of optim_single.cc / optim_multi.cc,
 // read from an op's parameters once per call (host code, shared by the CPU
-// and GPU drivers of optim_more_impl.h).
+// and GPU drivers of update_drivers.h).
 #pragma once
 #include <cstdint>
 #include <limits>
 #include <vector>
 
-#include "core/op/optim/optim_more_rules.h"
+#include "core/op/optim/optim_rules.h"
 #include "core/opdef/params.h"
 
 namespace weft {

@@ -1,4 +1,4 @@
-#include "core/op/optim/optim_more_args.h"
+#include "core/op/optim/update_args.h"
 
 #include <cmath>
 

@@ -1,10 +1,10 @@
 // The kernels of the optimizer updates declared in optim_single.cc and
-// optim_multi.cc: X(entry point, driver of optim_more_impl.h over the loop
+// optim_multi.cc: X(entry point, driver of update_drivers.h over the loop
 // policy L). From this list come the CPU entry points (<name>Cpu,
-// optim_more_cpu.cc) and the GPU ones (<name>Gpu, optim_more.cu).
+// update_drivers_cpu.cc) and the GPU ones (<name>Gpu, update_drivers.cu).
 #pragma once
 
-#define WEFT_OPTIM_MORE_KERNELS(X)                          \
+#define WEFT_OPTIM_UPDATE_KERNELS(X)                          \
   X(FtmlUpdate, ThreeStates<L, true>)                       \
   X(RmspropAlexUpdate, ThreeStates<L, false>)               \
   X(LambUpdatePhase1, LambPhase1<L, false>)                 \

@@ -4,12 +4,12 @@
 // height, angle in degrees); the sampling grid of ROIAlign is laid out in the
 // roi's frame (origin at its centre) and rotated into the map by
 // x = xx cos + yy sin + cx, y = yy cos - xx sin + cy; each sample is read by
-// ROIAlign's bilinear rule (roi_align_rule.h). Width and height are at least 1.
+// ROIAlign's bilinear rule (roi_align_rules.h). Width and height are at least 1.
 #pragma once
 #include <cmath>
 #include <cstdint>
 
-#include "core/op/spatial/roi_align_rule.h"
+#include "core/op/spatial/roi_align_rules.h"
 
 namespace weft {
 namespace spatial {

@@ -1,6 +1,7 @@
 // The kernels of the detection family: X(entry point, driver of
-// detect_impl.h over the loop policy L); from it come the CPU entry points
-// (<name>Cpu, detect_cpu.cc) and the GPU ones (<name>Gpu, detect.cu).
+// box_drivers.h, multibox_drivers.h or proposal_drivers.h over the loop
+// policy L); from it come the CPU entry points (<name>Cpu, detect_cpu.cc)
+// and the GPU ones (<name>Gpu, detect.cu).
 #pragma once
 
 #define WEFT_DETECT_KERNELS(X)          \
