@@ -9,8 +9,16 @@
 #        hostile-input and round-trip tests, the RecordIO readers, control flow,
 #        inference folding, the float-to-int edge cases, and every op on
 #        degenerate input (UBSan-clean: 11,399 variants, 0 reports);
-#   core (CI's sanitizer step, scripts/test.sh): Note [ASan core subset].
+#   core (CI's sanitizer step, scripts/test.sh): Note [ASan core subset];
+#   everything: every tests/python/test_*.py (issue 35 point 6b; run it in
+#        chunks with scripts/test_asan_python_chunks.sh, Note [Whole suite
+#        under ASan] there);
+#   files: the files named in WEFT_ASAN_FILES (space-separated), so a chunk or
+#        a repeat of some files runs without editing this script.
 # Every sanitizer report fails the run (Note [Sanitizer reports fail the run]).
+# WEFT_ASAN_REPORT_DIR, when set, is where the sanitizer logs go and stay
+# (default: a temporary folder removed at exit), so that a run in the
+# background leaves its reports to read afterwards.
 #
 # Note [ASan core subset]
 # ~~~~~~~~~~~~~~~~~~~~~~~
@@ -76,10 +84,20 @@ case "${WEFT_ASAN_SUBSET:-all}" in
            tests/python/test_control_flow_symbolic.py tests/python/test_inference_folding.py
            tests/python/test_nul_names.py tests/python/test_float_to_int_edges.py tests/python/test_op_degenerate.py
            tests/python/test_engine_fork.py) ;;
-  *) echo "test_asan_python.sh: WEFT_ASAN_SUBSET is core or all, not '$WEFT_ASAN_SUBSET'" >&2; exit 2 ;;
+  everything)
+    files=(tests/python/test_*.py) ;;
+  files)
+    read -r -a files <<< "${WEFT_ASAN_FILES:-}"
+    [ "${#files[@]}" -gt 0 ] || { echo "test_asan_python.sh: WEFT_ASAN_SUBSET=files needs WEFT_ASAN_FILES" >&2; exit 2; } ;;
+  *) echo "test_asan_python.sh: WEFT_ASAN_SUBSET is core, all, everything or files, not '$WEFT_ASAN_SUBSET'" >&2; exit 2 ;;
 esac
-reports=$(mktemp -d)
-trap 'rm -rf "$reports"' EXIT
+if [ -n "${WEFT_ASAN_REPORT_DIR:-}" ]; then
+  reports=$WEFT_ASAN_REPORT_DIR
+  mkdir -p "$reports"
+else
+  reports=$(mktemp -d)
+  trap 'rm -rf "$reports"' EXIT
+fi
 symbolizer=$(command -v llvm-symbolizer-14 || command -v llvm-symbolizer)
 [ -n "$symbolizer" ] || { echo "test_asan_python.sh: no llvm-symbolizer (scripts/setup.sh installs clang-14)" >&2; exit 1; }
 printf '#!/bin/sh\nunset LD_PRELOAD\nexec "%s" "$@"\n' "$symbolizer" > "$reports/llvm-symbolizer"
