@@ -31,6 +31,18 @@
 # its timeout never reaches the script's own check. pytest's faulthandler
 # dumps every thread's Python stack of a test that runs past 300 s, so a hang
 # names itself in pytest.log.
+#
+# BUILD_DIR may also be a folder holding the release libweft.so (and its
+# libweft_mpi.so, which the allreduce tests load from beside it): the ASan
+# runtime is preloaded all the same, so every heap block gets redzones and
+# every memcpy/memset/memmove (the libc calls the uninstrumented library
+# makes) is checked against them. That finds the overflows a mem* call makes,
+# such as the WRITE of 108 bytes of the original sighting (a runtime-sized
+# copy is a call, not inlined), but not an inlined store, a stack overflow or
+# UBSan's checks, which need the ASan build. The whole suite took about 80
+# chunk-minutes that way here (load ~20), the ASan build several times that,
+# so a session can afford both: the whole suite in that mode and the
+# engine-heavy files on the ASan build (docs/ASAN_PYTHON_RUNS.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || { echo "usage: test_asan_python_chunks.sh BUILD_DIR OUT_DIR [pytest args...]" >&2; exit 2; }
