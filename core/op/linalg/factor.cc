@@ -59,6 +59,10 @@ void ForEachMatrix(int64_t batch, int64_t n, F f) {
 
 void PotrfCompute(const OpContext&, const Params& p, const std::vector<TensorView>& in,
                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  // An empty batch has nothing to factor, a null buffer (memcpy from NULL is
+  // undefined even for 0 bytes: UBSan under the ASan Python run) and, for
+  // 0x0 matrices, no n * n to divide by.
+  if (in[0].Size() == 0) return;
   const bool lower = p.GetBool("lower");
   const int64_t n = in[0].shape[in[0].ndim() - 1], batch = in[0].Size() / (n * n);
   LINALG_REAL(out[0].dtype, T, {
@@ -81,6 +85,10 @@ void PotrfCompute(const OpContext&, const Params& p, const std::vector<TensorVie
 
 void PotriCompute(const OpContext&, const Params& p, const std::vector<TensorView>& in,
                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  // An empty batch has nothing to factor, a null buffer (memcpy from NULL is
+  // undefined even for 0 bytes: UBSan under the ASan Python run) and, for
+  // 0x0 matrices, no n * n to divide by.
+  if (in[0].Size() == 0) return;
   const bool lower = p.GetBool("lower");
   const int64_t n = in[0].shape[in[0].ndim() - 1], batch = in[0].Size() / (n * n);
   LINALG_REAL(out[0].dtype, T, {
@@ -430,6 +438,7 @@ void GelqfCompute(const OpContext&, const Params&, const std::vector<TensorView>
 
 void SyevdCompute(const OpContext&, const Params&, const std::vector<TensorView>& in,
                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+  if (in[0].Size() == 0) return;  // both outputs are empty too: as in PotrfCompute
   const int64_t n = in[0].shape[in[0].ndim() - 1], batch = in[0].Size() / (n * n);
   LINALG_REAL(out[0].dtype, T, {
     linalg::WithReq<T>(req[0], out[0], [&](T* U) {
