@@ -165,6 +165,7 @@ NOT_BACKWARD = {
     "_contrib_arange_like": "with axis=... the output is 1-D, the input's length along that axis",
     "argsort": "with axis=None the output is the flattened input",
     "khatri_rao": "of several matrices the output has the product of their row counts",
+    "_npi_tril": "a 1-D input of length n gives an (n, n) output",
 }
 
 

@@ -26,6 +26,7 @@ WEFT_REGISTER_OP("_npi_full_like").set_compute_gpu(WEFT_GPU(cuda::NpFullLikeGpu)
     .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
       return ShapeOfInput(p, in, out, 0);
     })
+    .set_same_shape(SameShapeSlots::Data())  // so a known output shape gives a's
     .set_infer_type([](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
       if (!p.IsNone("dtype")) {
         AssignType(out, 0, p.GetDType("dtype"), "_npi_full_like: output (dtype)");

@@ -317,6 +317,7 @@ WEFT_REGISTER_OP("_np_roll").set_compute_gpu(WEFT_GPU(cuda::NpRollGpu))
       return true;
     })
     .set_compute_cpu(NpRollCompute)
+    .set_same_shape(SameShapeSlots::Data())  // so a known output shape gives the input's
     .set_fusion(FusionClass::kInjective)
     .set_gradient([](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
       GradBuilder b(n);
