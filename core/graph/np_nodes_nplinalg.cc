@@ -45,21 +45,18 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/graph/np_node_attrs.h"
 
 namespace weft {
 namespace json_numpy {
 // A named namespace around the helpers: the unity build compiles this file in
-// one translation unit with np_json_nodes.cc, whose anonymous namespace has
-// helpers of the same names.
+// one translation unit with the other translation files, whose anonymous
+// namespaces may hold helpers of the same names (the shared ones are in
+// np_node_attrs.h).
 namespace nplinalg_nodes {
 namespace {
 
 using Attrs = std::map<std::string, std::string>;
-
-bool IsNone(const Attrs& attrs, const std::string& key) {
-  auto it = attrs.find(key);
-  return it == attrs.end() || it->second == "None";
-}
 
 double ReadDouble(const std::string& op, const std::string& key, const std::string& text) {
   char* end = nullptr;
@@ -74,29 +71,6 @@ std::string WriteDouble(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.17g", v);
   return buf;
-}
-
-// "(2, 3)", "[2,3]", "2" or "(2,)" as integers; throws kIO naming op and key.
-std::vector<long long> ReadInts(const std::string& op, const std::string& key, const std::string& text) {
-  std::vector<long long> out;
-  std::string cur;
-  auto flush = [&]() {
-    size_t b = cur.find_first_not_of(' '), e = cur.find_last_not_of(' ');
-    if (b == std::string::npos) { cur.clear(); return; }
-    std::string t = cur.substr(b, e - b + 1);
-    char* end = nullptr;
-    long long v = std::strtoll(t.c_str(), &end, 10);
-    WEFT_CHECK(end != t.c_str() && *end == '\0', kIO)
-        << op << ": attribute '" << key << "' = '" << text << "' is not a tuple of integers";
-    out.push_back(v);
-    cur.clear();
-  };
-  for (char c : text) {
-    if (c == '(' || c == ')' || c == '[' || c == ']' || c == 'L') continue;
-    if (c == ',') flush(); else cur += c;
-  }
-  flush();
-  return out;
 }
 
 // The sampler's scalar parameter `key` must be given (not read from an input
