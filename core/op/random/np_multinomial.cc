@@ -48,6 +48,15 @@ MultinomialRule MultinomialRuleOf(const Params& p, Shape* out) {
       WEFT_CHECK(d >= 0, kInvalidArgument) << op << ": parameter 'size' " << tensor::TupleString(dims)
                                            << " has a negative dimension";
   }
+  // Note [Multinomial by categorical draws]: one uniform per draw, so the work is bounded.
+  int64_t draws = r.n;
+  for (int64_t d : dims)
+    WEFT_CHECK(!__builtin_mul_overflow(draws, d, &draws) && draws <= MultinomialRule::kMaxDraws, kInvalidArgument)
+        << op << ": n * prod(size) = " << r.n << " * " << tensor::TupleString(dims) << " draws is more than "
+        << MultinomialRule::kMaxDraws << " (each draw is made one by one)";
+  WEFT_CHECK(draws <= MultinomialRule::kMaxDraws, kInvalidArgument)
+      << op << ": parameter 'n' = " << r.n << " draws is more than " << MultinomialRule::kMaxDraws
+      << " (each draw is made one by one)";
   dims.push_back(r.k);
   *out = Shape(dims);
   return r;

@@ -8,7 +8,12 @@
 // else the last one (its probability is 1 - sum(pvals[:-1]), whatever
 // pvals[-1] says, as NumPy and MXNet), and counts them. The cumulative sums
 // travel by value in the rule (kernels take them as a parameter), so k is
-// capped at kMaxCategories.
+// capped at kMaxCategories. The work is one uniform per draw, so the draws of
+// one call, n * prod(size), are capped at kMaxDraws (2^28, about a second on
+// one core) and a larger request is refused naming the parameters, where
+// MXNet's kernel would run for minutes or hours (n = 2^31 ran past the
+// degenerate-input test's 20 s watchdog). A sampler that splits large n into
+// binomial draws would lift the cap.
 #pragma once
 #include <cstdint>
 
@@ -22,6 +27,7 @@ namespace sampler {
 
 struct MultinomialRule {
   static constexpr int kMaxCategories = 128;
+  static constexpr int64_t kMaxDraws = int64_t{1} << 28;
   int64_t n = 0;
   int k = 0;
   double cum[kMaxCategories] = {};  // cum[j] = p_0 + ... + p_j
