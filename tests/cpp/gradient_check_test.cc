@@ -934,6 +934,24 @@ void AddCustom(std::vector<GradCase>* t) {
   t->push_back(C("Custom", {X({3, 4})}, {{"op_type", "grad_check_cube"}, {"scale", "0.5"}}));
 }
 
+// einsum, tensorinv and tensorsolve (core/op/dense/np_einsum.cc, core/op/linalg/np_tensor_solve.cc).
+// Appended last in Table(): a case's inputs are drawn from a seed of its index, so cases added
+// in the middle would change every later case's draws.
+void AddNpContractions(std::vector<GradCase>* t) {
+  // einsum: a product, a diagonal, a broadcast '...' and three operands.
+  t->push_back(C("_npi_einsum", {X({2, 3}), X({3, 4})}, {{"num_args", "2"}, {"subscripts", "ij,jk->ik"}}));
+  t->push_back(C("_npi_einsum", {X({3, 3}), X({3})}, {{"num_args", "2"}, {"subscripts", "ii,i->i"}}, "diagonal"));
+  t->push_back(C("_npi_einsum", {X({2, 1, 3}), X({4, 3})}, {{"num_args", "2"}, {"subscripts", "...j,...j->..."}},
+                 "broadcast ellipsis"));
+  t->push_back(C("_npi_einsum", {X({2, 3}), X({3}), X({3, 2})}, {{"num_args", "3"}, {"subscripts", "ij,j,jk"}},
+                 "three operands implicit"));
+  // tensorinv / tensorsolve: well-conditioned (6, 6) matrices.
+  t->push_back(C("_npi_tensorinv", {X({2, 3, 6}, Matrices(6, false, 3.0))}, {{"ind", "2"}}));
+  t->push_back(C("_npi_tensorsolve", {X({2, 3, 6}, Matrices(6, false, 3.0)), X({2, 3})}));
+  t->push_back(C("_npi_tensorsolve", {X({6, 2, 3}, Matrices(6, false, 3.0)), X({2, 3})}, {{"a_axes", "(0,)"}},
+                 "axes moved"));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -952,6 +970,7 @@ const std::vector<GradCase>& Table() {
     AddCustom(&t);
     AddImage(&t);
     AddRandomPdf(&t);
+    AddNpContractions(&t);
     return t;
   }();
   return table;
