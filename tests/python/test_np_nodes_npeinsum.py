@@ -143,3 +143,16 @@ def test_tensorinv_and_tensorsolve_errors_name_the_operator():
         weft.nd._npi_tensorsolve(a, weft.nd.ones((5,))).asnumpy()
     with pytest.raises(MXNetError, match="_npi_tensorsolve.*'a_axes'"):
         weft.nd._npi_tensorsolve(a, weft.nd.ones((6,)), a_axes=(3,)).asnumpy()
+
+
+def test_traced_einsum_writes_mxnets_node_and_equals_numpy():
+    a, b = weft.sym.var("a").as_np_ndarray(), weft.sym.var("b").as_np_ndarray()
+    s = weft.sym.np.einsum("bij,bjk->bik", a, b, optimize=True)
+    nodes = [n for n in json.loads(s.tojson())["nodes"] if n["op"] != "null"]
+    assert [(n["op"], n["attrs"]) for n in nodes] == [
+        ("_npi_einsum", {"subscripts": "bij,bjk->bik", "num_args": "2", "optimize": "1"})]
+    x, y = onp.arange(12.0).reshape(2, 2, 3), onp.arange(18.0).reshape(2, 3, 3) / 7
+    exe = s.bind(weft.cpu(), {"a": weft.nd.array(x, dtype="float64"), "b": weft.nd.array(y, dtype="float64")})
+    onp.testing.assert_allclose(exe.forward()[0].asnumpy(), onp.einsum("bij,bjk->bik", x, y), rtol=1e-12)
+    with pytest.raises(TypeError, match="einsum: the first argument must be the subscripts"):
+        weft.sym.np.einsum(a, b)

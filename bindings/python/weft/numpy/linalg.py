@@ -7,10 +7,10 @@ engine, on any device with the op's kernels, and is recorded by autograd:
 registered as MXNet's ``_npi_inv``/``_npi_det``/``_npi_slogdet`` too),
 ``eigh``/``eigvalsh`` (``_linalg_syevd``), ``qr`` (``_linalg_gelqf`` of the
 transpose), ``svd`` (``_npi_svd``), ``solve`` (``_npi_solve``), ``eig``/
-``eigvals`` (``_npi_eig``/``_npi_eigvals``); the rest are compositions of
-those (``pinv``, ``lstsq``, ``matrix_rank``, ``cond``, ``norm``'s 2/-2/'nuc'
-orders from ``svd``; ``tensorinv``/``tensorsolve`` reshape around
-``inv``/``solve``; ``matrix_power``/``multi_dot`` are products).
+``eigvals`` (``_npi_eig``/``_npi_eigvals``), ``tensorinv``/``tensorsolve``
+(``_npi_tensorinv``/``_npi_tensorsolve``: inv/solve on reshaped views); the
+rest are compositions of those (``pinv``, ``lstsq``, ``matrix_rank``, ``cond``,
+``norm``'s 2/-2/'nuc' orders from ``svd``; ``matrix_power``/``multi_dot`` are products).
 
 Note [Eager linalg errors]
 ~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -250,8 +250,7 @@ def tensorinv(a, ind=2):
     if ind > a.ndim or rows != cols:
         raise LinAlgError("tensorinv: argument 'a' of shape %s is not 'square' over its first %d axes "
                           "(prod(a.shape[:ind]) == prod(a.shape[ind:]) is required)" % (old, ind))
-    out = _waited("tensorinv", _invoke("_linalg_inverse", [_reshape(a, (rows, cols))]))
-    return _reshape(out, old[ind:] + old[:ind])
+    return _waited("tensorinv", _invoke("_npi_tensorinv", [a], ind=int(ind)))
 
 
 def tensorsolve(a, b, axes=None):
@@ -260,6 +259,7 @@ def tensorsolve(a, b, axes=None):
     a = _array("tensorsolve", "a", a)
     b = _array("tensorsolve", "b", b)
     an = a.ndim
+    shape = list(a.shape)
     if axes is not None:
         order = list(range(an))
         for k in axes:
@@ -267,16 +267,15 @@ def tensorsolve(a, b, axes=None):
                 raise ValueError("tensorsolve: axis %d in 'axes' is out of range for a of %d dimensions" % (k, an))
             order.remove(k % an)
             order.append(k % an)
-        a = _invoke("transpose", [a], axes=tuple(order))
+        shape = [a.shape[i] for i in order]
+        axes = tuple(int(k) for k in axes)
     if b.ndim > an:
         raise LinAlgError("tensorsolve: argument 'b' has more dimensions (%d) than 'a' (%d)" % (b.ndim, an))
-    old = a.shape[b.ndim:]
-    prod = int(_onp.prod(old))
-    if int(_onp.prod(a.shape)) != prod * prod or a.shape[:b.ndim] != b.shape:
+    prod = int(_onp.prod(shape[b.ndim:]))
+    if int(_onp.prod(shape)) != prod * prod or tuple(shape[:b.ndim]) != b.shape:
         raise LinAlgError("tensorsolve: shapes a %s and b %s do not fit: prod(a.shape[b.ndim:]) must equal "
-                          "prod(a.shape[:b.ndim]) and a.shape[:b.ndim] must equal b.shape" % (a.shape, b.shape))
-    x = _waited("tensorsolve", _invoke("_npi_solve", [_reshape(a, (prod, prod)), _reshape(b, (prod,))]))
-    return _reshape(x, old)
+                          "prod(a.shape[:b.ndim]) and a.shape[:b.ndim] must equal b.shape" % (tuple(shape), b.shape))
+    return _waited("tensorsolve", _invoke("_npi_tensorsolve", [a, b], a_axes=axes))
 
 
 def _sv_inverse(s, cutoff):

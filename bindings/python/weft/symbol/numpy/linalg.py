@@ -5,8 +5,8 @@ an export loads there).
 A traced symbol has no shape: a 2-d input's per-matrix result (det, slogdet) has
 shape (1,) in a graph where ``weft.np`` gives a 0-d array (whether the input is one
 matrix or a stack is unknown at trace time; Note [NumPy-semantics symbols]); a
-norm over every axis (axis=None) is 0-d. MXNet's ``tensorinv`` and ``tensorsolve`` reshape by
-the input's shape and are not provided here."""
+norm over every axis (axis=None) is 0-d. ``tensorinv`` and ``tensorsolve`` are MXNet's
+``_npi_tensorinv`` / ``_npi_tensorsolve`` nodes, which read the input's shape when bound."""
 # pylint: disable=invalid-name
 import numbers
 
@@ -14,7 +14,7 @@ from ..symbol import Symbol
 from ._symbol import binary, check_axes, np_op
 
 __all__ = ["cholesky", "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "norm", "pinv", "slogdet", "solve",
-           "svd"]
+           "svd", "tensorinv", "tensorsolve"]
 
 
 def _sym(fname, arg, x):
@@ -146,3 +146,24 @@ def norm(x, ord=None, axis=None, keepdims=False):  # pylint: disable=redefined-b
         return np_op("max" if ord > 0 else "min", np_op("_npi_absolute", x), axis=axes, keepdims=keep)
     raise NotImplementedError("norm: ord=%r is not available in a traced graph (1, 2, inf, -inf over one axis)"
                               % (ord,))
+
+
+def tensorinv(a, ind=2):
+    """The inverse of a with respect to tensordot over its first ``ind`` axes
+    (``_npi_tensorinv``): shape a.shape[ind:] + a.shape[:ind] once bound."""
+    _sym("tensorinv", "a", a)
+    if not isinstance(ind, numbers.Integral) or isinstance(ind, bool) or ind <= 0:
+        raise ValueError("tensorinv: ind must be a positive integer, got %r" % (ind,))
+    return np_op("_npi_tensorinv", a, ind=int(ind))
+
+
+def tensorsolve(a, b, axes=None):
+    """x with tensordot(a, x, x.ndim) = b (``_npi_tensorsolve``); ``axes`` of a
+    move to the end first, as NumPy's."""
+    _sym("tensorsolve", "a", a)
+    _sym("tensorsolve", "b", b)
+    if axes is None:
+        return np_op("_npi_tensorsolve", a, b)
+    axes = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
+    check_axes("tensorsolve", "axes", axes)
+    return np_op("_npi_tensorsolve", a, b, a_axes=tuple(int(k) for k in axes))
