@@ -934,7 +934,8 @@ void AddCustom(std::vector<GradCase>* t) {
   t->push_back(C("Custom", {X({3, 4})}, {{"op_type", "grad_check_cube"}, {"scale", "0.5"}}));
 }
 
-// einsum, tensorinv and tensorsolve (core/op/dense/np_einsum.cc, core/op/linalg/np_tensor_solve.cc).
+// einsum, tensorinv and tensorsolve (core/op/dense/np_einsum.cc, core/op/linalg/np_tensor_solve.cc), and
+// the tensordot pairings that run as einsum.
 // Appended last in Table(): a case's inputs are drawn from a seed of its index, so cases added
 // in the middle would change every later case's draws.
 void AddNpContractions(std::vector<GradCase>* t) {
@@ -950,6 +951,9 @@ void AddNpContractions(std::vector<GradCase>* t) {
   t->push_back(C("_npi_tensorsolve", {X({2, 3, 6}, Matrices(6, false, 3.0)), X({2, 3})}));
   t->push_back(C("_npi_tensorsolve", {X({6, 2, 3}, Matrices(6, false, 3.0)), X({2, 3})}, {{"a_axes", "(0,)"}},
                  "axes moved"));
+  // a tensordot pairing that is no single product (Note [Tensordot pairings as einsum])
+  t->push_back(C("_npi_tensordot", {X({2, 3, 4}), X({4, 3, 2})}, {{"a_axes_summed", "(1, 2)"}, {"b_axes_summed", "(1, 0)"}},
+                 "pairs as einsum"));
 }
 
 const std::vector<GradCase>& Table() {
