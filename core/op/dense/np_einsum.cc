@@ -20,6 +20,9 @@
 #include "core/opdef/op_def.h"
 
 namespace weft {
+// A named namespace: the unity build compiles this folder's files as one
+// translation unit, where other files' file-local helpers may share these names.
+namespace np_einsum_op {
 namespace {
 
 using tensor::EinsumGather;
@@ -139,4 +142,5 @@ OpDef& EinsumParams(OpDef& op, const char* num_args_doc) {
 }();
 
 }  // namespace
+}  // namespace np_einsum_op
 }  // namespace weft

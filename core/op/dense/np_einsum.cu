@@ -11,6 +11,8 @@
 
 namespace weft {
 namespace cuda {
+// Named: the CUDA build compiles a family's .cu files as one translation unit.
+namespace np_einsum_gpu {
 namespace {
 
 using tensor::EinsumGather;
@@ -61,9 +63,10 @@ void EinsumBackward(const OpContext& ctx, const Params& p, const std::vector<Ten
 }
 
 }  // namespace
+}  // namespace np_einsum_gpu
 
-WEFT_GPU_KERNEL_EXPORT(NpEinsumGpu, Einsum)                  // _npi_einsum
-WEFT_GPU_KERNEL_EXPORT(BackwardNpEinsumGpu, EinsumBackward)  // _backward_npi_einsum
+WEFT_GPU_KERNEL_EXPORT(NpEinsumGpu, np_einsum_gpu::Einsum)                  // _npi_einsum
+WEFT_GPU_KERNEL_EXPORT(BackwardNpEinsumGpu, np_einsum_gpu::EinsumBackward)  // _backward_npi_einsum
 
 }  // namespace cuda
 }  // namespace weft

@@ -30,6 +30,9 @@
 #include "core/opdef/op_def.h"
 
 namespace weft {
+// A named namespace: the unity build compiles this folder's files as one
+// translation unit, where other files' file-local helpers may share these names.
+namespace np_tensor_solve_op {
 namespace {
 
 TensorView AsMatrix(const TensorView& v, int64_t rows, int64_t cols) {
@@ -322,4 +325,5 @@ const char* const kAxesDoc = "a's axes moved to the end before the solve (NumPy'
 }();
 
 }  // namespace
+}  // namespace np_tensor_solve_op
 }  // namespace weft

@@ -14,6 +14,8 @@
 
 namespace weft {
 namespace cuda {
+// Named: the CUDA build compiles a family's .cu files as one translation unit.
+namespace np_tensor_solve_gpu {
 namespace {
 
 // The side P of the (P, P) matrix that a (its shape `a`) is, split after axis ind.
@@ -59,11 +61,12 @@ void OnHost(const OpContext& ctx, const Params& p, const std::vector<TensorView>
 }
 
 }  // namespace
+}  // namespace np_tensor_solve_gpu
 
-WEFT_GPU_KERNEL_EXPORT(NpTensorinvGpu, Tensorinv)                  // _npi_tensorinv
-WEFT_GPU_KERNEL_EXPORT(BackwardNpTensorinvGpu, TensorinvBackward)  // _backward_npi_tensorinv
-WEFT_GPU_KERNEL_EXPORT(NpTensorsolveGpu, OnHost)                   // _npi_tensorsolve
-WEFT_GPU_KERNEL_EXPORT(BackwardNpTensorsolveGpu, OnHost)           // _backward_npi_tensorsolve
+WEFT_GPU_KERNEL_EXPORT(NpTensorinvGpu, np_tensor_solve_gpu::Tensorinv)                  // _npi_tensorinv
+WEFT_GPU_KERNEL_EXPORT(BackwardNpTensorinvGpu, np_tensor_solve_gpu::TensorinvBackward)  // _backward_npi_tensorinv
+WEFT_GPU_KERNEL_EXPORT(NpTensorsolveGpu, np_tensor_solve_gpu::OnHost)                   // _npi_tensorsolve
+WEFT_GPU_KERNEL_EXPORT(BackwardNpTensorsolveGpu, np_tensor_solve_gpu::OnHost)           // _backward_npi_tensorsolve
 
 }  // namespace cuda
 }  // namespace weft
