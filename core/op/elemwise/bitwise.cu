@@ -11,7 +11,6 @@
 #include "core/op/elemwise/bitwise_gpu.h"
 #include "core/op/elemwise/bitwise_rules.h"
 #include "core/op/elemwise/broadcast_plan_gpu.h"
-#include "core/op/elemwise/elemwise_cpu.h"
 
 namespace weft {
 namespace cuda {

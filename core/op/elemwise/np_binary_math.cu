@@ -8,7 +8,6 @@
 #include "core/op/common/half_hd.h"
 #include "core/op/common/req_hd.h"
 #include "core/op/elemwise/broadcast_plan_gpu.h"
-#include "core/op/elemwise/elemwise_cpu.h"
 #include "core/op/elemwise/np_binary_math_gpu.h"
 #include "core/op/elemwise/np_binary_math_rules.h"
 #include "core/op/elemwise/np_compare_rules.h"

@@ -6,10 +6,8 @@
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/common/half_hd.h"
 #include "core/op/common/req_hd.h"
 #include "core/op/elemwise/broadcast_plan_gpu.h"
-#include "core/op/elemwise/elemwise_cpu.h"
 #include "core/op/elemwise/np_compare_gpu.h"
 #include "core/op/elemwise/np_compare_rules.h"
 
