@@ -301,7 +301,7 @@ void AddTensor(std::vector<GradCase>* t) {
                  {{"to_begin_arr_given", "True"}, {"to_end_arr_given", "True"}}));
   t->push_back(C("_npi_ediff1d", {X({5}), X({2})}, {{"to_begin_scalar", "1.5"}, {"to_end_arr_given", "True"}},
                  "end_array"));
-  t->push_back(Zero(C("_npi_percentile", {X(d)}, {{"q_scalar", "50"}, {"axis", "1"}})));
+  t->push_back(Zero(C("_npi_percentile", {I(d, U())}, {{"q_scalar", "50"}, {"axis", "1"}})));
   // The NumPy-mode layout ops of core/op/shape/np_layout.cc.
   t->push_back(C("_np_moveaxis", {X({2, 3, 4})}, {{"source", "(0, 2)"}, {"destination", "(1, 0)"}}));
   t->push_back(C("_np_roll", {X({3, 4})}, {{"shift", "(1, -3)"}, {"axis", "(0, 1)"}}));
