@@ -301,6 +301,11 @@ void AddTensor(std::vector<GradCase>* t) {
                  {{"to_begin_arr_given", "True"}, {"to_end_arr_given", "True"}}));
   t->push_back(C("_npi_ediff1d", {X({5}), X({2})}, {{"to_begin_scalar", "1.5"}, {"to_end_arr_given", "True"}},
                  "end_array"));
+  // data[mask] = value (core/op/index/np_mask_assign_tensor.cc): the mask fixed, data and value differentiated.
+  t->push_back(C("_npi_boolean_mask_assign_tensor", {X({4, 3}), I({4}, Fixed({1, 0, 1, 1})), X({3})},
+                 {{"start_axis", "0"}}));
+  t->push_back(C("_npi_boolean_mask_assign_tensor", {X({2, 4, 3}), I({4}, Fixed({0, 1, 1, 0})), X({2, 2, 1})},
+                 {{"start_axis", "1"}}, "start_axis1"));
   t->push_back(Zero(C("_npi_percentile", {I(d, U())}, {{"q_scalar", "50"}, {"axis", "1"}})));
   // The NumPy-mode layout ops of core/op/shape/np_layout.cc.
   t->push_back(C("_np_moveaxis", {X({2, 3, 4})}, {{"source", "(0, 2)"}, {"destination", "(1, 0)"}}));

@@ -1,5 +1,6 @@
 """Graphs MXNet 1.9.1 wrote in NumPy mode naming the operators of issue 37's "npinsert" group
-(_npi_insert_scalar/_slice/_tensor, _npi_delete, _npi_average, _npi_ediff1d, _npi_percentile) load
+(_npi_insert_scalar/_slice/_tensor, _npi_delete, _npi_average, _npi_ediff1d, _npi_percentile,
+_npi_boolean_mask_assign_tensor) load
 in Weft and compute what MXNet computed (values, shapes, dtypes), forward and, where MXNet has a
 gradient, one backward.
 
@@ -17,7 +18,7 @@ import weft
 from weft import gluon, npx
 from weft.ndarray.op_call import _call
 
-WRITTEN_BY_MXNET = ("_npi_average", "_npi_delete", "_npi_ediff1d", "_npi_insert_scalar", "_npi_insert_slice",
+WRITTEN_BY_MXNET = ("_npi_average", "_npi_boolean_mask_assign_tensor", "_npi_delete", "_npi_ediff1d", "_npi_insert_scalar", "_npi_insert_slice",
                     "_npi_insert_tensor", "_npi_percentile")
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mxnet_written", "np_nodes_npinsert")
 CASES = sorted(os.path.basename(p)[:-len("-symbol.json")] for p in glob.glob(os.path.join(HERE, "*-symbol.json")))
@@ -49,7 +50,7 @@ def _load(case):
 
 
 def test_every_group_case_is_in_the_fixtures():
-    assert len(CASES) == 36  # the cases make_with_mxnet.py writes
+    assert len(CASES) == 39  # the cases make_with_mxnet.py writes
 
 
 @pytest.mark.parametrize("case", sorted(set(CASES) - DYNAMIC))
@@ -159,6 +160,12 @@ def test_delete_reads_a_bool_obj_as_integers_as_mxnet_does():
     ("_npi_percentile", [onp.ones((3, 4), onp.bool_)], {"q_scalar": 5}, r"got bool"),
     ("_npi_ediff1d", [onp.ones((3,), onp.int32), onp.ones((2,), onp.float32)], {"to_end_arr_given": True},
      r"input1's dtype int32"),
+    ("_npi_boolean_mask_assign_tensor", [onp.ones((3, 4), onp.float32), onp.ones((4,), onp.bool_),
+                                         onp.ones((4,), onp.float32)], {"start_axis": 0},
+     r"'mask' of shape \(4,\) does not match data \(3, 4\)"),
+    ("_npi_boolean_mask_assign_tensor", [onp.ones((3, 4), onp.float32), onp.array([True, False, True]),
+                                         onp.ones((3, 4), onp.float32)], {"start_axis": 0},
+     r"'value' of shape \(3, 4\) cannot be broadcast to the selection of 2 masked elements"),
 ])
 def test_bad_input_is_refused_naming_op_and_argument(op, inputs, attrs, match):
     with pytest.raises(weft.base.MXNetError, match=match):
@@ -169,3 +176,22 @@ def test_nan_gives_a_nan_percentile_as_in_mxnet():
     a = onp.array([[1.0, onp.nan, 3.0], [1.0, 2.0, 3.0]], onp.float64)
     got = _call("_npi_percentile", [_nd(a)], q_scalar=50, axis=1).asnumpy()
     assert onp.isnan(got[0]) and got[1] == 2.0
+
+
+def test_mask_assignment_of_an_array_differentiates_data_and_value():
+    # Note [Boolean-mask assignment of an array]: g at data's unselected elements; for value, g
+    # summed over the selection positions each value element was broadcast to (MXNet: zeros)
+    d = weft.nd.array(onp.arange(12.0).reshape(4, 3))
+    m = weft.nd.array(onp.array([True, False, True, True]), dtype="bool")
+    v = weft.nd.array(onp.array([1.0, 2.0, 3.0]))
+    d.attach_grad()
+    v.attach_grad()
+    g = onp.arange(12.0).reshape(4, 3) + 1
+    with weft.autograd.record():
+        y = _call("_npi_boolean_mask_assign_tensor", [d, m, v], start_axis=0)
+    y.backward(weft.nd.array(g))
+    want = onp.arange(12.0).reshape(4, 3)
+    want[[0, 2, 3]] = [1.0, 2.0, 3.0]
+    onp.testing.assert_array_equal(y.asnumpy(), want)
+    onp.testing.assert_array_equal(d.grad.asnumpy(), g * onp.array([0, 1, 0, 0])[:, None])
+    onp.testing.assert_array_equal(v.grad.asnumpy(), g[[0, 2, 3]].sum(axis=0))

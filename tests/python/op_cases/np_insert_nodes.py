@@ -2,7 +2,8 @@
 registered names (core/op/reduce/np_average.cc: _npi_average, _backward_np_average;
 core/op/reduce/np_ediff1d.cc: _npi_ediff1d, _npi_backward_ediff1d; core/op/reduce/np_percentile.cc:
 _npi_percentile; core/op/index/np_insert.cc: _npi_insert_scalar/_slice/_tensor;
-core/op/index/np_delete.cc: _npi_delete), against official NumPy where MXNet follows it and
+core/op/index/np_delete.cc: _npi_delete; core/op/index/np_mask_assign_tensor.cc:
+_npi_boolean_mask_assign_tensor and its value gradient), against official NumPy where MXNet follows it and
 against MXNet's own rule where it does not (integer averages truncate, percentile's 'nearest'
 rounds halves away from zero and gives float32 for non-float64 input, delete reads its obj array
 as integers and skips those outside [0, n))."""
@@ -112,6 +113,25 @@ def _del_ref(obj, axis=None):
     return ref
 
 
+def _mask_assign(start_axis):
+    def ref(d, m, v):
+        out = d.copy()
+        out[(slice(None),) * start_axis + (m.astype(bool),)] = v.astype(d.dtype)
+        return out
+    return ref
+
+
+def _mask_assign_value_grad(start_axis):
+    def ref(g, m, v):
+        sel = g[(slice(None),) * start_axis + (m.astype(bool),)]
+        lead = sel.ndim - v.ndim  # summed over the dims value lacks, then over its stretched 1s
+        s = sel.sum(axis=tuple(range(lead))) if lead else sel
+        return s.sum(axis=tuple(i for i in range(v.ndim) if v.shape[i] == 1 and s.shape[i] != 1),
+                     keepdims=True).reshape(v.shape).astype(v.dtype)
+    return ref
+
+
+_M23 = np.array([[True, False, True], [False, False, True]])
 _W1 = np.array([0.5, 1.5, 1.0], F32)
 
 CASES = {
@@ -219,5 +239,21 @@ CASES = {
              ref=_del_ref(None, 1), rtol=0, atol=0, name="array-skips-negative-and-out-of-range"),
         Case(ins(rand((12,), F32), np.array([[1, 2], [3, 1]], I64)), ref=_del_ref(None), rtol=0, atol=0,
              name="array-2d-obj"),
+    ],
+    "_npi_boolean_mask_assign_tensor": [
+        Case(ins(rand((2, 3, 4), F32), _M23, rand((4,), F32)), attrs={"start_axis": 0}, ref=_mask_assign(0),
+             rtol=0, atol=0, name="broadcast-rows"),
+        Case(ins(rand((4, 3), F64), np.array([False, True, True, False]), rand((2, 3), F64)),
+             attrs={"start_axis": 0}, ref=_mask_assign(0), rtol=0, atol=0, name="one-per-selected"),
+        Case(ins(rand((2, 4, 3), I32, -9, 9), np.array([1, 0, 1, 1], I32), rand((2, 1, 3), F32)),
+             attrs={"start_axis": 1}, ref=_mask_assign(1), rtol=0, atol=0, name="start-axis1-int-mask-cast"),
+        Case(ins(rand((3, 2), F32), np.zeros((3,), np.bool_), rand((1,), F32)), attrs={"start_axis": 0},
+             ref=_mask_assign(0), rtol=0, atol=0, name="nothing-selected"),
+    ],
+    "_backward_npi_boolean_mask_assign_tensor": [
+        Case(ins(rand((2, 3, 4), F64), _M23, rand((4,), F64)), attrs={"start_axis": 0},
+             ref=_mask_assign_value_grad(0), rtol=1e-12, atol=1e-12, name="broadcast-rows"),
+        Case(ins(rand((2, 4, 3), F64), np.array([True, False, True, True]), rand((2, 1, 3), F64)),
+             attrs={"start_axis": 1}, ref=_mask_assign_value_grad(1), rtol=1e-12, atol=1e-12, name="stretched-1"),
     ],
 }

@@ -96,12 +96,25 @@ def cases(mx, np, npx):
          {"a": a34, "o": _i64([0, 2, 2, -1, 9])}, None),
         ("npi_delete_array_flat", lambda v: S.delete(v["a"], v["o"]),
          {"a": _f32((2, 3)), "o": _i64([[1, 5], [-6, 1]])}, None),
+        # ---- data[mask] = array (core/op/index/np_mask_assign_tensor.cc) ----
+        ("npi_boolean_mask_assign_tensor",
+         lambda v: S._internal.boolean_mask_assign_tensor(v["d"], v["m"], v["v"], start_axis=0),
+         {"d": _f32((2, 3, 4)), "m": onp.array([[True, False, True], [False, False, True]]),
+          "v": _f32((4,), seed=1)}, None),
+        ("npi_boolean_mask_assign_tensor_rows",
+         lambda v: S._internal.boolean_mask_assign_tensor(v["d"], v["m"], v["v"], start_axis=0),
+         {"d": _f64((4, 3)), "m": onp.array([False, True, True, False]), "v": _f64((2, 3), seed=2)}, None),
+        ("npi_boolean_mask_assign_tensor_axis1",
+         lambda v: S._internal.boolean_mask_assign_tensor(v["d"], v["m"], v["v"], start_axis=1),
+         {"d": _f32((2, 4, 3)), "m": onp.array([True, False, True, True]), "v": _f32((2, 3, 3), seed=3)}, None),
     ]
 
 
 # np.delete's output shape depends on obj, and MXNet's bound executor sizes it before running:
 # it gives a (0,) output for every delete graph. MXNet's imperative np.delete sizes it after, so
 # these cases store what that computes on the same inputs (the graph is still MXNet's own).
+# MXNet runs boolean_mask_assign_tensor only in place (its kernel refuses another output), so a
+# bound graph cannot run it there: its cases store MXNet's in-place `a[mask] = value`.
 IMPERATIVE = {
     "npi_delete": lambda np, a: np.delete(a["a"], 1, axis=0),
     "npi_delete_negative": lambda np, a: np.delete(a["a"], -4, axis=1),
@@ -109,7 +122,18 @@ IMPERATIVE = {
     "npi_delete_slice_flat": lambda np, a: np.delete(a["a"], slice(-1, None)),
     "npi_delete_array": lambda np, a: np.delete(a["a"], a["o"], axis=1),
     "npi_delete_array_flat": lambda np, a: np.delete(a["a"], a["o"]),
+    "npi_boolean_mask_assign_tensor": lambda np, a: _assigned(a, 0),
+    "npi_boolean_mask_assign_tensor_rows": lambda np, a: _assigned(a, 0),
+    "npi_boolean_mask_assign_tensor_axis1": lambda np, a: _assigned(a, 1),
 }
+
+
+def _assigned(a, start_axis):
+    """MXNet's in-place data[mask] = value (the frontend's call, out=data)."""
+    import mxnet as mx
+    d = a["d"].copy()
+    mx.nd.np._internal.boolean_mask_assign_tensor(d, a["m"], a["v"], start_axis=start_axis, out=d)
+    return d
 
 
 def _run(mx, np, npx, case, build, inputs, rename, store):
@@ -130,23 +154,25 @@ def _run(mx, np, npx, case, build, inputs, rename, store):
     floats = [k for k, a in inputs.items() if a.dtype.kind == "f"]
     grads = {k: np.zeros(a.shape, dtype=a.dtype) for k, a in inputs.items() if k in floats}
     req = {k: ("write" if k in floats else "null") for k in inputs}
-    try:
-        if case in IMPERATIVE:  # no gradient; delete with an obj array has an integer input only
-            raise mx.base.MXNetError("np.delete: no FGradient")
-        exe = sym.bind(mx.cpu(), args=args, args_grad=grads, grad_req=req)
-    except mx.base.MXNetError as e:  # no FGradient in MXNet: forward only
-        print("  no gradient:", str(e).strip().splitlines()[-1][:120])
+    if case in IMPERATIVE:  # no gradient to compare: MXNet's is zeros or absent for these
         floats = []
-        exe = sym.bind(mx.cpu(), args=args)
-    outs = [o.as_np_ndarray() for o in exe.forward(is_train=True)]
-    if case in IMPERATIVE:
         outs = [IMPERATIVE[case](np, args)]
+    else:
+        try:
+            exe = sym.bind(mx.cpu(), args=args, args_grad=grads, grad_req=req)
+        except mx.base.MXNetError as e:  # no FGradient in MXNet: forward only
+            print("  no gradient:", str(e).strip().splitlines()[-1][:120])
+            floats = []
+            exe = sym.bind(mx.cpu(), args=args)
+        outs = [o.as_np_ndarray() for o in exe.forward(is_train=True)]
     for k, o in enumerate(outs):
         store["%s:out:%d" % (case, k)] = o
     for k, a in args.items():
         store["%s:in:%s" % (case, k)] = a
     has_grad = bool(floats)
     try:
+        if not has_grad:
+            raise mx.base.MXNetError("forward only")
         heads = [np.array((onp.arange(o.size).reshape(o.shape) % 5 + 1).astype(o.dtype) / 4) for o in outs]
         exe.backward(heads)
         for k, o in enumerate(heads):
