@@ -29,7 +29,6 @@
 #include "core/op/index/np_delete_gpu.h"
 #include "core/op/index/np_insert_geom.h"
 #include "core/op/op_util.h"
-#include "core/opdef/dynamic_shape.h"
 #include "core/opdef/op_def.h"
 
 namespace weft {
