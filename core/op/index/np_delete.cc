@@ -81,6 +81,16 @@ std::vector<int64_t> KeptRows(const Params& p, const DeleteGeom& g, const Tensor
   return kept;
 }
 
+// How many rows an int or a slice obj keeps, by arithmetic: shape inference
+// runs this with huge sentinel dims (Note [Partial shapes]), so never a walk.
+int64_t KeptCount(const Params& p, const DeleteGeom& g) {
+  if (p.IsNone("int_ind")) return g.n - SliceRangeOf(p, g.n).count;
+  const int64_t i = p.GetInt("int_ind");
+  WEFT_CHECK(i >= -g.n && i < g.n, kInvalidArgument) << kOp << ": index " << i << " in 'obj' is out of bounds "
+      << "for axis " << g.axis << " with size " << g.n;
+  return g.n - 1;
+}
+
 Shape OutShape(const DeleteGeom& g, int64_t kept) {
   Shape s = g.arr;
   s[g.axis] = kept;
@@ -134,8 +144,8 @@ namespace np_delete_op {
         if (!(*in)[0].known()) return false;
         const index_np::np_delete::DeleteGeom g = index_np::np_delete::GeomOf(p, (*in)[0]);
         if (index_np::np_delete::HasObjInput(p)) return false;  // Note [Data-dependent output shapes]
-        const int64_t kept = static_cast<int64_t>(index_np::np_delete::KeptRows(p, g, nullptr).size());
-        AssignShape(out, 0, index_np::np_delete::OutShape(g, kept), "_npi_delete: output");
+        AssignShape(out, 0, index_np::np_delete::OutShape(g, index_np::np_delete::KeptCount(p, g)),
+                    "_npi_delete: output");
         return true;
       })
       .set_infer_type([](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {

@@ -56,7 +56,7 @@ std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& shape) {
 
 }  // namespace np_insert
 
-std::vector<int64_t> SliceIndices(const Params& p, int64_t n) {
+SliceRange SliceRangeOf(const Params& p, int64_t n) {
   const std::string& op = p.op()->name;
   const int64_t step = p.IsNone("step") ? 1 : p.GetInt("step");
   WEFT_CHECK(step != 0, kInvalidArgument) << op << ": parameter 'step' (of slice obj) must not be zero";
@@ -67,9 +67,22 @@ std::vector<int64_t> SliceIndices(const Params& p, int64_t n) {
     if (v < 0) v += n;
     return std::min(std::max(v, lo), hi);
   };
-  const int64_t start = bound("start", step > 0 ? 0 : n - 1), stop = bound("stop", step > 0 ? n : -1);
-  std::vector<int64_t> idx;
-  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) idx.push_back(i);
+  SliceRange r;
+  r.start = bound("start", step > 0 ? 0 : n - 1);
+  r.step = step;
+  const int64_t stop = bound("stop", step > 0 ? n : -1);
+  // arithmetic, never a walk: shape inference runs this with huge sentinel dims
+  const uint64_t span = step > 0 ? (stop > r.start ? static_cast<uint64_t>(stop - r.start) : 0)
+                                 : (r.start > stop ? static_cast<uint64_t>(r.start - stop) : 0);
+  const uint64_t mag = step > 0 ? static_cast<uint64_t>(step) : 0 - static_cast<uint64_t>(step);
+  r.count = span == 0 ? 0 : static_cast<int64_t>((span - 1) / mag + 1);
+  return r;
+}
+
+std::vector<int64_t> SliceIndices(const Params& p, int64_t n) {
+  const SliceRange r = SliceRangeOf(p, n);
+  std::vector<int64_t> idx(static_cast<size_t>(r.count));
+  for (int64_t k = 0; k < r.count; ++k) idx[static_cast<size_t>(k)] = r.start + k * r.step;
   return idx;
 }
 
@@ -104,7 +117,7 @@ InsertGeom InsertGeomOf(const Params& p, InsertForm form, const Shape& arr_in, c
     WEFT_CHECK(!p.IsNone("int_ind"), kInvalidArgument) << op << ": parameter 'int_ind' (the int obj) is required";
     moved = true;
   } else if (form == InsertForm::kSlice) {
-    count = static_cast<int64_t>(SliceIndices(p, g.n).size());
+    count = SliceRangeOf(p, g.n).count;
     one_index = count == 1;
   } else {
     WEFT_CHECK(obj != nullptr && obj->ndim() <= 1, kShape)

@@ -37,8 +37,15 @@ InsertGeom InsertGeomOf(const Params& p, InsertForm form, const Shape& arr, cons
 std::vector<int64_t> InsertPositions(const Params& p, InsertForm form, const InsertGeom& g,
                                      const std::vector<int64_t>& obj);
 
-// NumPy's slice.indices(n) expanded: the indices start:stop:step (params
-// start, stop, step; None as in Python) picks from n; _npi_delete's too.
+// NumPy's slice.indices(n) for the params start, stop, step (None as in
+// Python): the first index, the step and how many; _npi_delete's too. O(1),
+// for shape inference (which may pass huge sentinel dims).
+struct SliceRange {
+  int64_t start = 0, step = 1, count = 0;
+};
+SliceRange SliceRangeOf(const Params& p, int64_t n);
+
+// The indices of SliceRangeOf, expanded (kernels: n is a real array's length).
 std::vector<int64_t> SliceIndices(const Params& p, int64_t n);
 
 // The kernel of all three ops (the form read from the op's name).
