@@ -10,14 +10,14 @@ namespace weft {
 namespace cuda {
 namespace {
 
-void DeleteKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
-                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+void NpDeleteKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                    const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   RunOnHostCopies(index_np::DeleteCompute, ctx, p, in, req, out, in.size());
 }
 
 }  // namespace
 
-WEFT_GPU_KERNEL_EXPORT(NpDeleteGpu, DeleteKernel)
+WEFT_GPU_KERNEL_EXPORT(NpDeleteGpu, NpDeleteKernel)
 
 }  // namespace cuda
 }  // namespace weft

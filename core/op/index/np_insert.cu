@@ -11,14 +11,14 @@ namespace weft {
 namespace cuda {
 namespace {
 
-void InsertKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
-                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+void NpInsertKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                    const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   RunOnHostCopies(index_np::InsertCompute, ctx, p, in, req, out, in.size());
 }
 
 }  // namespace
 
-WEFT_GPU_KERNEL_EXPORT(NpInsertGpu, InsertKernel)
+WEFT_GPU_KERNEL_EXPORT(NpInsertGpu, NpInsertKernel)
 
 }  // namespace cuda
 }  // namespace weft

@@ -11,20 +11,20 @@ namespace weft {
 namespace cuda {
 namespace {
 
-void MaskAssignTensorKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
-                            const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+void NpMaskAssignTensorKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                              const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   RunOnHostCopies(index_np::MaskAssignTensorCompute, ctx, p, in, req, out, in.size());
 }
 
-void MaskAssignTensorValueGradKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
-                                     const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+void NpMaskAssignTensorValueGradKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                                       const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   RunOnHostCopies(index_np::MaskAssignTensorValueGrad, ctx, p, in, req, out, in.size());
 }
 
 }  // namespace
 
-WEFT_GPU_KERNEL_EXPORT(NpMaskAssignTensorGpu, MaskAssignTensorKernel)
-WEFT_GPU_KERNEL_EXPORT(NpMaskAssignTensorValueGradGpu, MaskAssignTensorValueGradKernel)
+WEFT_GPU_KERNEL_EXPORT(NpMaskAssignTensorGpu, NpMaskAssignTensorKernel)
+WEFT_GPU_KERNEL_EXPORT(NpMaskAssignTensorValueGradGpu, NpMaskAssignTensorValueGradKernel)
 
 }  // namespace cuda
 }  // namespace weft

@@ -10,20 +10,20 @@ namespace weft {
 namespace cuda {
 namespace {
 
-void AverageKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
-                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+void NpAverageKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                     const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   RunOnHostCopies(reduce_np::AverageCompute, ctx, p, in, req, out, in.size());
 }
 
-void AverageBackwardKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
-                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+void NpAverageBackwardKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                             const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   RunOnHostCopies(reduce_np::AverageBackwardCompute, ctx, p, in, req, out, in.size());
 }
 
 }  // namespace
 
-WEFT_GPU_KERNEL_EXPORT(NpAverageGpu, AverageKernel)
-WEFT_GPU_KERNEL_EXPORT(NpAverageBackwardGpu, AverageBackwardKernel)
+WEFT_GPU_KERNEL_EXPORT(NpAverageGpu, NpAverageKernel)
+WEFT_GPU_KERNEL_EXPORT(NpAverageBackwardGpu, NpAverageBackwardKernel)
 
 }  // namespace cuda
 }  // namespace weft

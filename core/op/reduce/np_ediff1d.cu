@@ -10,20 +10,20 @@ namespace weft {
 namespace cuda {
 namespace {
 
-void Ediff1dKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
-                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+void NpEdiff1dKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                     const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   RunOnHostCopies(reduce_np::Ediff1dCompute, ctx, p, in, req, out, in.size());
 }
 
-void Ediff1dBackwardKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
-                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+void NpEdiff1dBackwardKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                             const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   RunOnHostCopies(reduce_np::Ediff1dBackwardCompute, ctx, p, in, req, out, in.size());
 }
 
 }  // namespace
 
-WEFT_GPU_KERNEL_EXPORT(NpEdiff1dGpu, Ediff1dKernel)
-WEFT_GPU_KERNEL_EXPORT(NpEdiff1dBackwardGpu, Ediff1dBackwardKernel)
+WEFT_GPU_KERNEL_EXPORT(NpEdiff1dGpu, NpEdiff1dKernel)
+WEFT_GPU_KERNEL_EXPORT(NpEdiff1dBackwardGpu, NpEdiff1dBackwardKernel)
 
 }  // namespace cuda
 }  // namespace weft

@@ -10,14 +10,14 @@ namespace weft {
 namespace cuda {
 namespace {
 
-void PercentileKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
-                      const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
+void NpPercentileKernel(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
+                        const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   RunOnHostCopies(reduce_np::PercentileCompute, ctx, p, in, req, out, in.size());
 }
 
 }  // namespace
 
-WEFT_GPU_KERNEL_EXPORT(NpPercentileGpu, PercentileKernel)
+WEFT_GPU_KERNEL_EXPORT(NpPercentileGpu, NpPercentileKernel)
 
 }  // namespace cuda
 }  // namespace weft
