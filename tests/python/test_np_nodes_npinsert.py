@@ -195,3 +195,58 @@ def test_mask_assignment_of_an_array_differentiates_data_and_value():
     onp.testing.assert_array_equal(y.asnumpy(), want)
     onp.testing.assert_array_equal(d.grad.asnumpy(), g * onp.array([0, 1, 0, 0])[:, None])
     onp.testing.assert_array_equal(v.grad.asnumpy(), g[[0, 2, 3]].sum(axis=0))
+
+
+def _none_free(attrs):
+    """A node's attributes without the ones written as None (MXNet writes some, Weft omits them)."""
+    return {k: v for k, v in (attrs or {}).items() if v != "None"}
+
+
+# weft.sym.np calls that should write the node MXNet wrote for a fixture case (same inputs order)
+SYM_NP_CASES = {
+    "npi_average_weights_1d": lambda S, v: S.average(v["a"], axis=0, weights=v["w"], returned=True),
+    "npi_average_returned_count": lambda S, v: S.average(v["a"], axis=(0, 1), returned=True),
+    "npi_ediff1d_end_array": lambda S, v: S.ediff1d(v["a"], to_begin=3.0, to_end=v["e"]),
+    "npi_ediff1d_arrays": lambda S, v: S.ediff1d(v["a"], to_begin=v["b"], to_end=v["e"]),
+    "npi_percentile_q_array": lambda S, v: S.percentile(v["a"], v["q"], axis=1),
+    "npi_percentile_lower": lambda S, v: S.percentile(v["a"], 30, axis=(0, 2), interpolation="lower",
+                                                      keepdims=True),
+    "npi_insert_scalar": lambda S, v: S.insert(v["a"], 1, v["v"], axis=1),
+    "npi_insert_scalar_val": lambda S, v: S.insert(v["a"], 2, 7.5),
+    "npi_insert_slice": lambda S, v: S.insert(v["a"], slice(0, 3), v["v"], axis=1),
+    "npi_insert_tensor": lambda S, v: S.insert(v["a"], v["o"], v["v"], axis=1),
+    "npi_delete_slice": lambda S, v: S.delete(v["a"], slice(0, None, 2), axis=1),
+    "npi_delete_negative": lambda S, v: S.delete(v["a"], -4, axis=1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SYM_NP_CASES))
+def test_sym_np_writes_the_node_mxnet_writes_and_computes_its_values(case, arrays):
+    with open(os.path.join(HERE, case + "-symbol.json")) as f:
+        theirs = [n for n in json.load(f)["nodes"] if n["op"] != "null"]
+    inputs = _of(arrays, case, "in")
+    y = SYM_NP_CASES[case](weft.sym.np, {k: weft.sym.var(k) for k in inputs})
+    y = weft.sym.Group(y) if isinstance(y, list) else y
+    ours = [n for n in json.loads(y.tojson())["nodes"] if n["op"] != "null"]
+    assert [n["op"] for n in ours] == [n["op"] for n in theirs]
+    assert _none_free(ours[0].get("attrs")) == _none_free(theirs[0].get("attrs")), case
+    got = y.bind(weft.cpu(), {k: weft.nd.array(v, dtype=v.dtype) for k, v in inputs.items()}).forward()
+    for k, g in enumerate(got):
+        want = _of(arrays, case, "out")[str(k)]
+        assert g.dtype == want.dtype and g.shape == want.shape
+        onp.testing.assert_allclose(g.asnumpy(), want, **_tol(want, inputs))
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda S, a: S.average([1.0], axis=0), r"average: a must be a Symbol"),
+    (lambda S, a: S.ediff1d(a, to_end="x"), r"ediff1d: to_end must be a Symbol, a number or None"),
+    (lambda S, a: S.percentile(a, "50"), r"percentile: q must be a number or a Symbol"),
+    (lambda S, a: S.percentile(a, 50, overwrite_input=True), r"overwrite_input"),
+    (lambda S, a: S.insert(a, 1.5, 2.0), r"insert: obj must be an integer"),
+    (lambda S, a: S.insert(a, 1, "v"), r"insert: values must be a Symbol or a number"),
+    (lambda S, a: S.delete(a, slice(0, 2.5)), r"delete: obj.stop must be an integer"),
+    (lambda S, a: S.delete(a, 0, axis=1.0), r"delete: axis must be an integer"),
+])
+def test_sym_np_bad_arguments_name_function_and_argument(call, match):
+    with pytest.raises((TypeError, NotImplementedError), match=match):
+        call(weft.sym.np, weft.sym.var("a"))
