@@ -18,8 +18,8 @@ import weft
 from weft import gluon, npx
 from weft.ndarray.op_call import _call
 
-WRITTEN_BY_MXNET = ("_npi_average", "_npi_boolean_mask_assign_tensor", "_npi_delete", "_npi_ediff1d", "_npi_insert_scalar", "_npi_insert_slice",
-                    "_npi_insert_tensor", "_npi_percentile")
+WRITTEN_BY_MXNET = ("_npi_average", "_npi_boolean_mask_assign_tensor", "_npi_delete", "_npi_ediff1d",
+                    "_npi_insert_scalar", "_npi_insert_slice", "_npi_insert_tensor", "_npi_percentile")
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mxnet_written", "np_nodes_npinsert")
 CASES = sorted(os.path.basename(p)[:-len("-symbol.json")] for p in glob.glob(os.path.join(HERE, "*-symbol.json")))
 # np.delete with an obj array: the output's shape depends on obj's values, so a bound executor

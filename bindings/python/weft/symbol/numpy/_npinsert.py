@@ -77,8 +77,8 @@ def ediff1d(ary, to_end=None, to_begin=None):
     return np_op("_npi_ediff1d", *inputs, **params)
 
 
-def percentile(a, q, axis=None, out=None, overwrite_input=None, interpolation="linear",  # pylint: disable=unused-argument
-               keepdims=False):
+def percentile(a, q, axis=None, out=None,  # pylint: disable=unused-argument
+               overwrite_input=None, interpolation="linear", keepdims=False):
     """The q-th percentiles along axis (``_npi_percentile``): q a number or a 0-d/1-D
     Symbol; float64 for a float64 input, float32 otherwise (MXNet's rule)."""
     if overwrite_input is not None:
