@@ -292,6 +292,21 @@ void AddTensor(std::vector<GradCase>* t) {
   t->push_back(Zero(C("_npi_std", {I(d, U())}, {{"axis", "1"}})));
   t->push_back(Zero(C("_npi_var", {I(d, U())}, {{"ddof", "1"}})));
   t->push_back(Zero(C("_npi_diag_indices_from", {X({3, 3})})));
+  // np.average and np.ediff1d under MXNet's names (core/op/reduce/np_average.cc, np_ediff1d.cc); the
+  // weights kept away from a zero sum.
+  t->push_back(C("_npi_average", {X(d), X(d, U(0.5, 1.5))}, {{"axis", "(0, 2)"}}));
+  t->push_back(C("_npi_average", {X({3, 4}), X({3}, U(0.5, 1.5))}, {{"axis", "0"}}, "weights_1d"));
+  t->push_back(C("_npi_average", {X(d)}, {{"weighted", "False"}}, "unweighted"));
+  t->push_back(C("_npi_ediff1d", {X({2, 3}), X({2}), X({1, 3})},
+                 {{"to_begin_arr_given", "True"}, {"to_end_arr_given", "True"}}));
+  t->push_back(C("_npi_ediff1d", {X({5}), X({2})}, {{"to_begin_scalar", "1.5"}, {"to_end_arr_given", "True"}},
+                 "end_array"));
+  // data[mask] = value (core/op/index/np_mask_assign_tensor.cc): the mask fixed, data and value differentiated.
+  t->push_back(C("_npi_boolean_mask_assign_tensor", {X({4, 3}), I({4}, Fixed({1, 0, 1, 1})), X({3})},
+                 {{"start_axis", "0"}}));
+  t->push_back(C("_npi_boolean_mask_assign_tensor", {X({2, 4, 3}), I({4}, Fixed({0, 1, 1, 0})), X({2, 2, 1})},
+                 {{"start_axis", "1"}}, "start_axis1"));
+  t->push_back(Zero(C("_npi_percentile", {I(d, U())}, {{"q_scalar", "50"}, {"axis", "1"}})));
   // The NumPy-mode layout ops of core/op/shape/np_layout.cc.
   t->push_back(C("_np_moveaxis", {X({2, 3, 4})}, {{"source", "(0, 2)"}, {"destination", "(1, 0)"}}));
   t->push_back(C("_np_roll", {X({3, 4})}, {{"shift", "(1, -3)"}, {"axis", "(0, 1)"}}));

@@ -10,6 +10,7 @@ import numbers
 from ..symbol import Symbol
 from . import linalg, random
 from ._broadcasting import matmul, where
+from ._npinsert import average, delete, ediff1d, insert, percentile
 from ._symbol import (_Symbol, as_legacy_symbol, as_np_symbol, binary, check_axes, check_newshape, comparison,
                       is_scalar, np_op, reduce)
 
@@ -21,7 +22,8 @@ __all__ = ["_Symbol", "add", "subtract", "multiply", "divide", "true_divide", "m
            "transpose", "swapaxes", "expand_dims", "squeeze", "concatenate", "stack", "split", "broadcast_to",
            "tile", "clip", "copy", "zeros_like", "ones_like", "zeros", "ones", "full", "arange", "eye", "dot",
            "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "as_np_symbol", "as_legacy_symbol",
-           "where", "matmul", "einsum", "linalg", "random"]
+           "where", "matmul", "einsum", "linalg", "random", "average", "ediff1d", "percentile", "insert",
+           "delete"]
 
 
 def _sym(fname, arg, x):
