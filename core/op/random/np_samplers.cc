@@ -1,7 +1,9 @@
-// _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull, _npi_pareto and
-// _npi_bernoulli: MXNet 1.9.1's np.random / npx.random samplers with no legacy
-// operator, under their registered names and parameters (loc/scale or a, size,
-// ctx; float32 out, as MXNet's; bernoulli: prob or logit, is_logit, dtype). Draws: np_samplers_rules.h (Note [Inverse-CDF samplers]) over the
+// _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull, _npi_pareto,
+// _npi_powerd and _npi_bernoulli: MXNet 1.9.1's np.random / npx.random samplers
+// with no legacy operator, under their registered names and parameters
+// (loc/scale or a, size, ctx; powerd: a and size, no ctx; float32 out, as
+// MXNet's; bernoulli: prob or logit, is_logit, dtype). Draws:
+// np_samplers_rules.h (Note [Inverse-CDF samplers]) over the
 // device generator on the CPU and Philox on the GPU (np_samplers.cu).
 //
 // MXNet also takes a parameter as an array (np.random.gumbel(loc=array)): the
@@ -51,7 +53,7 @@ NpDistParams NpDistOf(const Params& p) {
       WEFT_CHECK(r.a >= 0 && r.a <= 1, kInvalidArgument) << op << ": parameter 'prob' must be in [0, 1], got " << r.a;
     }
   } else {
-    r.d = op == "_npi_weibull" ? NpDist::kWeibull : NpDist::kPareto;
+    r.d = op == "_npi_weibull" ? NpDist::kWeibull : op == "_npi_powerd" ? NpDist::kPower : NpDist::kPareto;
     r.a = scalar("a");
     WEFT_CHECK(r.d == NpDist::kWeibull ? r.a >= 0 : r.a > 0, kInvalidArgument)
         << op << ": parameter 'a' must be " << (r.d == NpDist::kWeibull ? ">= 0" : "> 0") << ", got " << r.a;
@@ -80,14 +82,16 @@ void NpSampleCPU(const OpContext& ctx, const Params& p, const std::vector<Tensor
   tensor_cpu::ConvertCopy(TensorView{v.data(), DType::kFloat64, out[0].shape}, req[0], out[0]);
 }
 
-// has_dtype: the op's `dtype` parameter (bernoulli) sets the output dtype, else float32.
-void Declare(const char* name, const std::string& doc, void (*params)(OpDef&), bool has_dtype = false) {
+// has_dtype: the op's `dtype` parameter (bernoulli) sets the output dtype, else float32;
+// has_ctx: the op takes MXNet's `ctx` (every one but _npi_powerd, whose MXNet parameters are a and size).
+void Declare(const char* name, const std::string& doc, void (*params)(OpDef&), bool has_dtype = false,
+             bool has_ctx = true) {
   WEFT_REGISTER_OP(op, name).set_compute_gpu(WEFT_GPU(cuda::NpSampleGpu));
   op.describe(doc);
   params(op);
-  op.add_optional_param("size", ParamType::kShape, "Output shape; None: one draw (a 0-d array).")
-      .add_param("ctx", ParamType::kString, "cpu", "Device of the output, e.g. 'cpu(0)'.")
-      .set_infer_shape([](const Params& p, std::vector<Shape>*, std::vector<Shape>* out) {
+  op.add_optional_param("size", ParamType::kShape, "Output shape; None: one draw (a 0-d array).");
+  if (has_ctx) op.add_param("ctx", ParamType::kString, "cpu", "Device of the output, e.g. 'cpu(0)'.");
+  op.set_infer_shape([](const Params& p, std::vector<Shape>*, std::vector<Shape>* out) {
         sampler::NpDistOf(p);  // bad parameters fail on the caller's thread, before anything is pushed
         std::vector<int64_t> size;
         if (!p.IsNone("size")) {
@@ -133,6 +137,12 @@ void LocScale(OpDef& op) {
             op.add_optional_param("a", ParamType::kFloat,
                                   "The shape > 0 (a scalar; None: an input array, not supported).");
           });
+  Declare("_npi_powerd", "Samples of the power distribution of exponent a (np.random.power): u^(1/a) in [0, 1].",
+          [](OpDef& op) {
+            op.add_optional_param("a", ParamType::kFloat,
+                                  "The exponent > 0 (a scalar; None: an input array, not supported).");
+          },
+          false, false);
   Declare("_npi_bernoulli", "Bernoulli samples (npx.random.bernoulli): 1 with probability prob (or "
           "sigmoid(logit) when is_logit), else 0, in `dtype`.",
           [](OpDef& op) {

@@ -1,5 +1,6 @@
-// The distributions of np.random.gumbel, logistic, rayleigh, weibull and
-// pareto (MXNet 1.9.1's _npi_gumbel ... _npi_pareto, np_samplers.cc), written
+// The distributions of np.random.gumbel, logistic, rayleigh, weibull, pareto
+// and power (MXNet 1.9.1's _npi_gumbel ... _npi_pareto, _npi_powerd,
+// np_samplers.cc), written
 // once for the CPU and the GPU kernels over the uniform sources of Note [One
 // sampler rule] (sampler_rules.h).
 //
@@ -12,6 +13,7 @@
 //   rayleigh(scale)      scale sqrt(-2 log u)
 //   weibull(a)           (-log u)^(1/a)   (0 for a = 0, as NumPy)
 //   pareto(a)            u^(-1/a) - 1     (Pareto II / Lomax, as NumPy and MXNet)
+//   power(a)             u^(1/a)          (density a x^(a-1) on [0, 1], a > 0)
 //   bernoulli(p)         1 if the source's draw in [0, 1) is below p, else 0 (p is
 //                        prob, or sigmoid(logit) with is_logit)
 #pragma once
@@ -24,7 +26,7 @@
 namespace weft {
 namespace sampler {
 
-enum class NpDist : int { kGumbel, kLogistic, kRayleigh, kWeibull, kPareto, kBernoulli };
+enum class NpDist : int { kGumbel, kLogistic, kRayleigh, kWeibull, kPareto, kPower, kBernoulli };
 
 struct NpDistParams {
   NpDist d = NpDist::kGumbel;
@@ -46,6 +48,7 @@ WEFT_HD inline double NpDraw(const NpDistParams& p, Src& s) {
     case NpDist::kRayleigh: return p.a * std::sqrt(-2.0 * std::log(u));
     case NpDist::kWeibull: return p.a == 0.0 ? 0.0 : std::pow(-std::log(u), 1.0 / p.a);
     case NpDist::kPareto: return std::pow(u, -1.0 / p.a) - 1.0;
+    case NpDist::kPower: return std::pow(u, 1.0 / p.a);
     case NpDist::kBernoulli: break;
   }
   return 0.0;

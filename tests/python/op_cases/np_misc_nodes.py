@@ -1,0 +1,65 @@
+"""Cases of the npmisc group's operators under MXNet 1.9.1's NumPy-mode names (issue 37
+point 3): _npi_share_memory (core/op/reduce/np_share_memory.cc), _npi_powerd
+(core/op/random/np_samplers.cc) and _npi_choice (core/op/random/np_choice.cc). None has a
+gradient (MXNet registers none)."""
+import math
+
+import numpy as np
+
+import weft
+
+from .case import Case
+from .init_random import check_reproducible
+from .np_samplers import _check
+
+N = 20000
+
+
+def _same_buffer(x):
+    # one array as both inputs: the buffers overlap (Note [Shared memory as overlapping byte ranges])
+    return weft.nd._npi_share_memory(x, x)
+
+
+def _power(a):
+    return a / (a + 1), math.sqrt(a / ((a + 1) ** 2 * (a + 2))), 0.5 ** (1 / a)
+
+
+def _choice_check(p, replace=True):
+    def check(outs, _inputs, attrs):
+        x = outs[0]
+        assert x.dtype == np.int64, x.dtype
+        assert x.shape == tuple(attrs["size"]), x.shape
+        n = len(p)
+        assert x.min() >= 0 and x.max() < n
+        if not replace:
+            assert len(set(x.ravel())) == x.size
+            return
+        f = np.bincount(x.ravel(), minlength=n) / x.size
+        se = np.sqrt(np.array(p) * (1 - np.array(p)) / x.size)
+        assert (abs(f - p) <= 5 * se + 1e-12).all(), (f, p)
+        if not attrs.get("weighted"):  # a redraw takes no inputs
+            check_reproducible("_npi_choice", attrs)
+    return check
+
+
+CASES = {
+    "_npi_share_memory": [
+        Case([np.ones((2, 3), np.float32), np.ones((2, 3), np.float32)], ref=lambda a, b: np.array(False), rtol=0,
+             atol=0, name="share_memory-two-arrays"),
+        Case([np.ones((4,), np.int64)], call=_same_buffer, ref=lambda a: np.array(True), rtol=0, atol=0,
+             name="share_memory-one-array"),
+        Case([np.zeros((0,), np.float32), np.ones(3, np.uint8)], ref=lambda a, b: np.array(False), rtol=0, atol=0,
+             name="share_memory-empty"),
+    ],
+    "_npi_powerd": [
+        Case([], attrs={"a": 2.0, "size": (N,)}, check=_check("_npi_powerd", *_power(2.0), low=0), name="power-a2"),
+        Case([], attrs={"a": 0.5, "size": (N,)}, check=_check("_npi_powerd", *_power(0.5), low=0), name="power-a0.5"),
+    ],
+    "_npi_choice": [
+        Case([], attrs={"a": 5, "size": (N,)}, check=_choice_check([0.2] * 5), name="choice-uniform"),
+        Case([], attrs={"a": 50, "size": (5, 8), "replace": False}, check=_choice_check([0.02] * 50, replace=False),
+             name="choice-no-replace"),
+        Case([np.array([0.1, 0.0, 0.6, 0.3])], attrs={"a": 4, "size": (N,), "weighted": True},
+             check=_choice_check([0.1, 0.0, 0.6, 0.3]), name="choice-weighted"),
+    ],
+}
