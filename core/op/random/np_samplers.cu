@@ -1,5 +1,5 @@
 // GPU kernel of _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull,
-// _npi_pareto and _npi_bernoulli (np_samplers.cc): element i draws from Philox(seed, i, 0) (Note
+// _npi_pareto, _npi_powerd and _npi_bernoulli (np_samplers.cc): element i draws from Philox(seed, i, 0) (Note
 // [GPU random draws]) through np_samplers_rules.h (Note [Inverse-CDF samplers]).
 #include <vector>
 
@@ -34,7 +34,7 @@ void NpSample(const OpContext& ctx, const Params& p, const std::vector<TensorVie
 
 }  // namespace
 
-WEFT_GPU_KERNEL_EXPORT(NpSampleGpu, NpSample)  // _npi_gumbel ... _npi_pareto
+WEFT_GPU_KERNEL_EXPORT(NpSampleGpu, NpSample)  // _npi_gumbel ... _npi_pareto, _npi_powerd
 
 }  // namespace cuda
 }  // namespace weft
