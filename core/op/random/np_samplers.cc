@@ -1,8 +1,8 @@
 // _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull, _npi_pareto,
 // _npi_powerd and _npi_bernoulli: MXNet 1.9.1's np.random / npx.random samplers
 // with no legacy operator, under their registered names and parameters
-// (loc/scale or a, size, ctx; powerd: a and size, no ctx; float32 out, as
-// MXNet's; bernoulli: prob or logit, is_logit, dtype). Draws:
+// (loc/scale or a, size, ctx; float32 out, as MXNet's; bernoulli: prob or
+// logit, is_logit, dtype). Draws:
 // np_samplers_rules.h (Note [Inverse-CDF samplers]) over the
 // device generator on the CPU and Philox on the GPU (np_samplers.cu).
 //
@@ -82,16 +82,17 @@ void NpSampleCPU(const OpContext& ctx, const Params& p, const std::vector<Tensor
   tensor_cpu::ConvertCopy(TensorView{v.data(), DType::kFloat64, out[0].shape}, req[0], out[0]);
 }
 
-// has_dtype: the op's `dtype` parameter (bernoulli) sets the output dtype, else float32;
-// has_ctx: the op takes MXNet's `ctx` (every one but _npi_powerd, whose MXNet parameters are a and size).
-void Declare(const char* name, const std::string& doc, void (*params)(OpDef&), bool has_dtype = false,
-             bool has_ctx = true) {
+// has_dtype: the op's `dtype` parameter (bernoulli) sets the output dtype, else float32.
+// Every one takes `ctx`, _npi_powerd too: MXNet's has none (its output follows the calling
+// context), but here an op without inputs is placed by its ctx, so np.random.power on gpu(0)
+// needs it; MXNet's graphs, which write no ctx for powerd, load unchanged.
+void Declare(const char* name, const std::string& doc, void (*params)(OpDef&), bool has_dtype = false) {
   WEFT_REGISTER_OP(op, name).set_compute_gpu(WEFT_GPU(cuda::NpSampleGpu));
   op.describe(doc);
   params(op);
-  op.add_optional_param("size", ParamType::kShape, "Output shape; None: one draw (a 0-d array).");
-  if (has_ctx) op.add_param("ctx", ParamType::kString, "cpu", "Device of the output, e.g. 'cpu(0)'.");
-  op.set_infer_shape([](const Params& p, std::vector<Shape>*, std::vector<Shape>* out) {
+  op.add_optional_param("size", ParamType::kShape, "Output shape; None: one draw (a 0-d array).")
+      .add_param("ctx", ParamType::kString, "cpu", "Device of the output, e.g. 'cpu(0)'.")
+      .set_infer_shape([](const Params& p, std::vector<Shape>*, std::vector<Shape>* out) {
         sampler::NpDistOf(p);  // bad parameters fail on the caller's thread, before anything is pushed
         std::vector<int64_t> size;
         if (!p.IsNone("size")) {
@@ -141,8 +142,7 @@ void LocScale(OpDef& op) {
           [](OpDef& op) {
             op.add_optional_param("a", ParamType::kFloat,
                                   "The exponent > 0 (a scalar; None: an input array, not supported).");
-          },
-          false, false);
+          });
   Declare("_npi_bernoulli", "Bernoulli samples (npx.random.bernoulli): 1 with probability prob (or "
           "sigmoid(logit) when is_logit), else 0, in `dtype`.",
           [](OpDef& op) {
