@@ -172,11 +172,14 @@ def test_refused_nodes_name_the_attribute(case, attr):
         _sym(case)
 
 
-def test_sampler_with_an_array_parameter_is_refused_when_read():
+def test_sampler_with_an_array_parameter_loads():
     # np.random.gumbel(loc=array): MXNet's node has loc=None and the array as an input, which
-    # Weft's _npi_gumbel (scalar parameters only, core/op/random/np_samplers.cc) does not take
-    with pytest.raises(weft.base.WeftIOError, match=r"operator _npi_gumbel takes 0 inputs \(\), but the node has 1"):
-        _sym("refused_gumbel_array_loc")
+    # _npi_gumbel takes (Note [Sampler parameters from arrays] in core/op/random/np_samplers_rules.h;
+    # the npmisc group's test compares such draws with MXNet's)
+    weft.random.seed(7)
+    m = _mx("norm", "arg")["m"]
+    got = _sym("refused_gumbel_array_loc").bind(weft.cpu(), {"m": weft.nd.array(m)}).forward()[0].asnumpy()
+    assert got.shape == (2, 3) and got.dtype == onp.float32 and onp.isfinite(got).all()
 
 
 def test_tensordot_pairing_that_needs_a_copy_is_refused_when_bound():

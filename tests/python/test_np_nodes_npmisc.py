@@ -48,7 +48,8 @@ def test_every_name_loads_as_an_operator():
     for name in DECLARED:
         assert weft.base.op_exists(name), name
     graph_ops = {n["op"] for g in GRAPHS.values() for n in g["nodes"]} - {"null"}
-    assert set(DECLARED) | {"_cvimresize", "take"} == graph_ops
+    samplers = {"_npi_gumbel", "_npi_logistic", "_npi_rayleigh", "_npi_weibull", "_npi_pareto", "_npi_bernoulli"}
+    assert set(DECLARED) | samplers | {"_cvimresize", "take"} == graph_ops
 
 
 @pytest.mark.parametrize("name", DETERMINISTIC)
@@ -206,3 +207,86 @@ def test_bad_power_exponent_is_refused():
     g["nodes"][0]["attrs"]["a"] = "0"
     with pytest.raises(weft.base.InvalidArgumentError, match="_npi_powerd: parameter 'a' must be > 0"):
         weft.sym.load_json(json.dumps(g)).bind(weft.cpu(), {}).forward()
+
+
+EULER = 0.5772156649015329
+
+
+def _weibull(a):
+    m = math.gamma(1 + 1 / a)
+    return m, math.sqrt(math.gamma(1 + 2 / a) - m * m)
+
+
+def _pareto(a):
+    return 1 / (a - 1), math.sqrt(a / ((a - 1) ** 2 * (a - 2)))
+
+
+# (case, [(index into the output, mean, standard deviation, std tolerance)]): each group of
+# elements draws with one parameter set (Note [Sampler parameters from arrays])
+ARRAY_PARAMS = [
+    ("gumbel_array_loc", [(r, loc + 2 * EULER, 2 * math.pi / math.sqrt(6), 0.1) for r, loc in ((0, -5.0), (1, 5.0))]),
+    ("logistic_arrays", [((r, slice(c, None, 2)), loc, s * math.pi / math.sqrt(3), 0.15)
+                         for r, loc in ((0, -5.0), (1, 5.0)) for c, s in ((0, 0.5), (1, 1.5))]),
+    ("rayleigh_array_scale", [((slice(None), c), s * math.sqrt(math.pi / 2), s * math.sqrt((4 - math.pi) / 2), 0.1)
+                              for c, s in ((0, 1.0), (1, 3.0))]),
+    ("weibull_array_a", [(r, *_weibull(a), 0.1) for r, a in ((0, 1.0), (1, 3.0))]),
+    ("pareto_array_a", [(r, *_pareto(a), 0.35) for r, a in ((0, 8.0), (1, 20.0))]),
+    ("powerd_array_a", [(r, *_power_moments(a), 0.1) for r, a in ((0, 0.5), (1, 4.0))]),
+    ("bernoulli_array_prob", [(r, p, math.sqrt(p * (1 - p)), 0.1) for r, p in ((0, 0.2), (1, 0.9))]),
+]
+
+
+@pytest.mark.parametrize("name, groups", ARRAY_PARAMS, ids=[c for c, _ in ARRAY_PARAMS])
+def test_samplers_with_array_parameters_match_mxnets_distributions(name, groups):
+    got, want = _run(name)
+    for index, mean, std, std_tol in groups:
+        for sample in (got[index].astype(onp.float64), want[index].astype(onp.float64)):
+            assert abs(sample.mean() - mean) < 5 * std / math.sqrt(sample.size), (name, index, sample.mean(), mean)
+            assert abs(sample.std() - std) < std_tol * std, (name, index, sample.std(), std)
+
+
+def _sampler(op, attrs, *arrays):
+    nodes = [{"op": "null", "name": "in%d" % i, "inputs": []} for i in range(len(arrays))]
+    nodes.append({"op": op, "name": "node", "attrs": attrs, "inputs": [[i, 0, 0] for i in range(len(arrays))]})
+    sym = weft.sym.load_json(json.dumps({"nodes": nodes, "arg_nodes": list(range(len(arrays))),
+                                         "heads": [[len(arrays), 0, 0]]}))
+    args = {"in%d" % i: weft.nd.array(a, dtype=a.dtype) for i, a in enumerate(arrays)}
+    return sym.bind(weft.cpu(), args, grad_req="null").forward()[0].asnumpy()
+
+
+def test_array_parameters_without_size_broadcast_together():
+    got = _sampler("_npi_gumbel", {"loc": "None", "scale": "None"}, onp.zeros((3, 1), "float32"),
+                   onp.ones((4,), "float64"))
+    assert got.shape == (3, 4) and got.dtype == onp.float32
+    got = _sampler("_npi_rayleigh", {"scale": "None"}, onp.ones((), "float32"))
+    assert got.shape == ()
+    # scalar parameters still draw one value without size, and a zero scale gives loc
+    got = _sampler("_npi_logistic", {"loc": "None", "scale": "0"}, onp.array([1.5, -2.0], "float32"))
+    onp.testing.assert_array_equal(got, [1.5, -2.0])
+
+
+@pytest.mark.parametrize("op, attrs, arrays, error, match", [
+    ("_npi_gumbel", {"loc": "None", "scale": "1", "size": "(3,)"}, [onp.zeros((2, 1), "float32")],
+     weft.base.ShapeError, r"_npi_gumbel: input 'loc' of shape \(2, 1\) does not broadcast to size \(3,\)"),
+    ("_npi_gumbel", {"loc": "None", "scale": "None"}, [onp.zeros(3, "float32"), onp.ones(2, "float32")],
+     weft.base.ShapeError, "_npi_gumbel: input 'scale' of shape \\(2,\\) does not broadcast with the other"),
+    ("_npi_weibull", {"a": "None"}, [onp.array([1.0, -1.0], "float32")], weft.base.InvalidArgumentError,
+     "_npi_weibull: parameter 'a' must be >= 0, got -1"),
+    ("_npi_pareto", {"a": "None"}, [onp.array([0.0], "float64")], weft.base.InvalidArgumentError,
+     "_npi_pareto: parameter 'a' must be > 0, got 0"),
+    ("_npi_bernoulli", {"is_logit": "False"}, [onp.array([1.5], "float32")], weft.base.InvalidArgumentError,
+     r"_npi_bernoulli: parameter 'prob' must be in \[0, 1\], got 1.5"),
+    ("_npi_rayleigh", {"scale": "None"}, [onp.ones(2, "int32")], weft.DTypeError,
+     "_npi_rayleigh: input 'scale' \\(the parameter as an array\\) must be float32 or float64"),
+])
+def test_bad_array_parameters_are_refused_naming_them(op, attrs, arrays, error, match):
+    with pytest.raises(error, match=match):
+        _sampler(op, attrs, *arrays)
+
+
+def test_bernoulli_logits_as_an_array():
+    logit = onp.array([[-3.0], [3.0]], "float32")
+    weft.random.seed(5)
+    got = _sampler("_npi_bernoulli", {"is_logit": "True", "size": "(2, 4000)"}, logit)
+    p = 1 / (1 + onp.exp(-logit[:, 0]))
+    assert (abs(got.mean(axis=1) - p) < 5 * onp.sqrt(p * (1 - p) / 4000)).all(), got.mean(axis=1)

@@ -8,8 +8,9 @@ graph (inputs in0, in1, ...), either as a one-node graph of the op and attribute
 (np.random.choice of an array writes _npi_choice and a take node), has MXNet read it and write
 it back (graphs.json holds MXNet's text), binds it on deterministic inputs, runs forward and
 saves inputs and outputs with npx.save into arrays.params, keyed "<case>/in<k>" and
-"<case>/out0". Random cases draw under mx.random.seed(7): the test compares shapes, dtypes
-and moments with MXNet's sample, never values. None of these operators has a gradient in
+"<case>/out0". Random cases (np.random's samplers with array parameters too) draw under
+mx.random.seed(7): the test compares shapes, dtypes and moments with MXNet's sample, never
+values. None of these operators has a gradient in
 MXNet 1.9.1 (its backward through _npi_share_memory fails as non-differentiable)."""
 import json
 
@@ -56,6 +57,21 @@ def cases():
     case("choice_population", rnd(lambda R, v: R.choice(v("in0"), size=(1000,))), [x])
     case("choice_population_weighted", rnd(lambda R, v: R.choice(v("in0"), size=(1000,), p=v("in1"))),
          [x, onp.array([0.5, 0.0, 0.0, 0.25, 0.25], "float64")])
+    # np.random's samplers with array parameters (Note [Sampler parameters from arrays])
+    loc = onp.array([[-5.0], [5.0]], "float32")
+    case("gumbel_array_loc", rnd(lambda R, v: R.gumbel(v("in0"), 2.0, size=(2, 1000))), [loc])
+    case("logistic_arrays", rnd(lambda R, v: R.logistic(v("in0"), v("in1"))),
+         [onp.repeat(loc, 1000, axis=1), onp.array([0.5, 1.5] * 500, "float32")])
+    case("rayleigh_array_scale", rnd(lambda R, v: R.rayleigh(v("in0"), size=(1000, 2))),
+         [onp.array([1.0, 3.0], "float32")])
+    case("weibull_array_a", rnd(lambda R, v: R.weibull(v("in0"), size=(2, 1000))),
+         [onp.array([[1.0], [3.0]], "float32")])
+    case("pareto_array_a", rnd(lambda R, v: R.pareto(v("in0"), size=(2, 1000))),
+         [onp.array([[8.0], [20.0]], "float32")])
+    case("powerd_array_a", node("_npi_powerd", {"a": "None", "size": (2, 1000)}, [0]),
+         [onp.array([[0.5], [4.0]], "float32")])
+    case("bernoulli_array_prob", lambda mx, _n: mx.sym.npx.random.bernoulli(
+        prob=mx.sym.var("in0").as_np_ndarray(), size=(2, 1000)), [onp.array([[0.2], [0.9]], "float32")])
     img = (onp.arange(5 * 7 * 3) * 37 % 256).astype("uint8").reshape(5, 7, 3)
     case("cvimresize", node("_npi_cvimresize", {"w": 4, "h": 3}, [0]), [img])
     case("cvimresize_nearest", node("_npi_cvimresize", {"w": 9, "h": 6, "interp": 0}, [0]), [img])
