@@ -17,12 +17,15 @@ import pytest
 import weft
 from weft import npx
 
+from image_bombs import jpeg_claiming, png_claiming, truncated_jpeg, truncated_png
+
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mxnet_written", "np_nodes_npmisc")
 with open(os.path.join(HERE, "graphs.json")) as _f:
     GRAPHS = json.load(_f)
 ARRAYS = {k: v.asnumpy() for k, v in npx.load(os.path.join(HERE, "arrays.params")).items()}
 DECLARED = ["_npi_share_memory", "_npi_powerd", "_npi_choice"]
 DETERMINISTIC = sorted(n for n in GRAPHS if n.startswith(("share_memory", "cvimresize")))
+DECODES = sorted({k.split("/")[0] for k in ARRAYS if k.startswith("decode_")})
 
 
 def _inputs(name):
@@ -49,7 +52,9 @@ def test_every_name_loads_as_an_operator():
         assert weft.base.op_exists(name), name
     graph_ops = {n["op"] for g in GRAPHS.values() for n in g["nodes"]} - {"null"}
     samplers = {"_npi_gumbel", "_npi_logistic", "_npi_rayleigh", "_npi_weibull", "_npi_pareto", "_npi_bernoulli"}
-    assert set(DECLARED) | samplers | {"_cvimresize", "take"} == graph_ops
+    assert set(DECLARED) | samplers | {"_cvimresize", "_cvimdecode", "take"} == graph_ops
+    for name in ("_npi_cvimdecode", "_npi_cvimread"):  # aliases of _cvimdecode/_cvimread, as in MXNet
+        assert json.loads(weft.base.op_schema(name))["name"] == name[len("_npi"):]
 
 
 @pytest.mark.parametrize("name", DETERMINISTIC)
@@ -290,3 +295,68 @@ def test_bernoulli_logits_as_an_array():
     got = _sampler("_npi_bernoulli", {"is_logit": "True", "size": "(2, 4000)"}, logit)
     p = 1 / (1 + onp.exp(-logit[:, 0]))
     assert (abs(got.mean(axis=1) - p) < 5 * onp.sqrt(p * (1 - p) / 4000)).all(), got.mean(axis=1)
+
+
+@pytest.mark.parametrize("name", DECODES)
+def test_decode_and_read_give_mxnets_pixels(name):
+    # MXNet's imperative results (it cannot bind a graph of these: Note [Decoding ops over the
+    # C++ decoders] in core/io/cv_image_ops.cc); the same options for the buffer and the file
+    flag = 0 if name.endswith("_grey") else 1
+    to_rgb = not name.endswith("_bgr")
+    buf = ARRAYS[name + "/in0"]
+    want = ARRAYS[name + "/out0"]
+    path = os.path.join(HERE, "photo.jpg" if "jpeg" in name else "pattern.png")
+    got = [weft.nd._npi_cvimdecode(weft.nd.array(buf, dtype="uint8"), flag=flag, to_rgb=to_rgb).asnumpy(),
+           weft.nd._cvimread(filename=path, flag=flag, to_rgb=to_rgb).asnumpy()]
+    for g in got:
+        assert g.shape == want.shape and g.dtype == want.dtype == onp.uint8
+        onp.testing.assert_array_equal(g, want)
+    onp.testing.assert_array_equal(ARRAYS[name + "/read"], want)
+
+
+def test_a_graph_of_decode_loads_and_binding_it_is_refused():
+    # the output's size is the image's: bind refuses it, as MXNet's executor cannot run it either
+    sym = weft.sym.load_json(json.dumps(GRAPHS["decode_graph"]))
+    assert sym.list_arguments() == ["in0"]
+    buf = weft.nd.array(ARRAYS["decode_png/in0"], dtype="uint8")
+    with pytest.raises(weft.base.WeftError, match="_cvimdecode"):
+        sym.bind(weft.cpu(), {"in0": buf}).forward()
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: weft.nd._cvimdecode(weft.nd.array([1, 2, 3], dtype="uint8")), weft.base.WeftIOError,
+     "_cvimdecode: not an image"),
+    (lambda: weft.nd._cvimdecode(weft.nd.array(ARRAYS["decode_png/in0"][:40], dtype="uint8")),
+     weft.base.WeftIOError, "_cvimdecode"),
+    (lambda: weft.nd._cvimdecode(weft.nd.array([1.0, 2.0])), weft.DTypeError, "_cvimdecode: input 'buf' must be uint8"),
+    (lambda: weft.nd._cvimdecode(weft.nd.array(ARRAYS["decode_png/in0"], dtype="uint8"), flag=3),
+     weft.base.InvalidArgumentError, "_cvimdecode: parameter 'flag' must be 0 \\(grey\\) or 1"),
+    (lambda: weft.nd._cvimread(filename="/dev/zero"), weft.base.WeftIOError,
+     "_cvimread: '/dev/zero' is not a regular file"),
+    (lambda: weft.nd._cvimread(filename=os.path.join(HERE, "no-such.png")), weft.base.WeftIOError,
+     "_cvimread: cannot read"),
+    (lambda: weft.nd._cvimread(filename=os.path.join(HERE, "graphs.json")), weft.base.WeftIOError,
+     "_cvimread: not an image"),
+])
+def test_bad_images_are_refused_naming_the_operator(call, error, match):
+    with pytest.raises(error, match=match):
+        call().asnumpy()
+
+
+def test_a_header_over_the_pixel_budget_is_refused_before_allocating(monkeypatch):
+    monkeypatch.setenv("WEFT_MAX_IMAGE_PIXELS", "100")  # the 12 x 16 pattern has 192
+    with pytest.raises(weft.base.WeftIOError, match="over the image budget"):
+        weft.nd._cvimdecode(weft.nd.array(ARRAYS["decode_png/in0"], dtype="uint8")).asnumpy()
+
+
+@pytest.mark.parametrize("data, match", [
+    (lambda: png_claiming(1 << 20, 1 << 20), "over the image budget"),
+    (lambda: jpeg_claiming(60000, 60000), "over the image budget"),
+    (truncated_png, "_cvimdecode"),
+    (truncated_jpeg, "_cvimdecode"),
+])
+def test_hostile_headers_are_refused_without_a_huge_allocation(data, match):
+    # Note [Image pixel budget]: the header's size is checked before anything is allocated
+    buf = weft.nd.array(onp.frombuffer(data(), onp.uint8), dtype="uint8")
+    with pytest.raises(weft.base.WeftIOError, match=match):
+        weft.nd._cvimdecode(buf).asnumpy()

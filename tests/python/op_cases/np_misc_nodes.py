@@ -1,8 +1,12 @@
 """Cases of the npmisc group's operators under MXNet 1.9.1's NumPy-mode names (issue 37
 point 3): _npi_share_memory (core/op/reduce/np_share_memory.cc), _npi_powerd
-(core/op/random/np_samplers.cc) and _npi_choice (core/op/random/np_choice.cc). None has a
-gradient (MXNet registers none)."""
+(core/op/random/np_samplers.cc), _npi_choice (core/op/random/np_choice.cc) and _cvimdecode /
+_cvimread (core/io/cv_image_ops.cc; _npi_cvimdecode and _npi_cvimread are their aliases).
+None has a gradient (MXNet registers none)."""
 import math
+import os
+import struct
+import zlib
 
 import numpy as np
 
@@ -11,6 +15,10 @@ import weft
 from .case import Case
 from .init_random import check_reproducible
 from .np_samplers import _check
+
+# MXNet 1.9.1 wrote its decode of this file (tests/python/test_np_nodes_npmisc.py compares them)
+PATTERN = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "mxnet_written", "np_nodes_npmisc",
+                       "pattern.png")
 
 N = 20000
 
@@ -42,6 +50,34 @@ def _choice_check(p, replace=True):
     return check
 
 
+def _png(img):
+    """An 8-bit RGB PNG of img (H, W, 3), rows unfiltered: known bytes without an encoder."""
+    h, w, _ = img.shape
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    raw = b"".join(b"\x00" + img[y].tobytes() for y in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+IMAGE = (np.arange(5 * 7 * 3) * 37 % 256).astype(np.uint8).reshape(5, 7, 3)
+
+
+def _png_bytes(_rng):
+    return [np.frombuffer(_png(IMAGE), np.uint8)]
+
+
+def _grey(img):
+    # OpenCV's grey of a PNG: libpng's rgb_to_gray, 0.299/0.587 in 15 bits, truncated
+    r, g, b = (img[..., k].astype(np.int64) for k in range(3))
+    return ((9797 * r + 19234 * g + 3737 * b) >> 15).astype(np.uint8)[..., None]
+
+
+def _pattern(**_attrs):
+    return weft.npx.load(os.path.join(os.path.dirname(PATTERN), "arrays.params"))["decode_png/out0"].asnumpy()
+
+
 CASES = {
     "_npi_share_memory": [
         Case([np.ones((2, 3), np.float32), np.ones((2, 3), np.float32)], ref=lambda a, b: np.array(False), rtol=0,
@@ -54,6 +90,16 @@ CASES = {
     "_npi_powerd": [
         Case([], attrs={"a": 2.0, "size": (N,)}, check=_check("_npi_powerd", *_power(2.0), low=0), name="power-a2"),
         Case([], attrs={"a": 0.5, "size": (N,)}, check=_check("_npi_powerd", *_power(0.5), low=0), name="power-a0.5"),
+    ],
+    "_cvimdecode": [
+        Case(_png_bytes, ref=lambda buf: IMAGE, rtol=0, atol=0, name="cvimdecode-png-rgb"),
+        Case(_png_bytes, attrs={"to_rgb": False}, ref=lambda buf: IMAGE[..., ::-1], rtol=0, atol=0,
+             name="cvimdecode-png-bgr"),
+        Case(_png_bytes, attrs={"flag": 0}, ref=lambda buf: _grey(IMAGE), rtol=0, atol=0, name="cvimdecode-png-grey"),
+    ],
+    "_cvimread": [
+        Case([], attrs={"filename": PATTERN}, ref=_pattern, ref_takes_attrs=True, rtol=0, atol=0,
+             name="cvimread-png"),
     ],
     "_npi_choice": [
         Case([], attrs={"a": 5, "size": (N,)}, check=_choice_check([0.2] * 5), name="choice-uniform"),

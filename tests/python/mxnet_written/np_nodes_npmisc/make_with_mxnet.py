@@ -79,6 +79,29 @@ def cases():
     case("refused_cvimresize_area", node("_npi_cvimresize", {"w": 3, "h": 2, "interp": 3}, [0]), [img])
 
 
+# (case, file, attrs) decoded by MXNet's _npi_cvimdecode / _npi_cvimread imperatively: MXNet
+# 1.9.1 registers them without a kernel its executor can run (binding a graph of one crashes
+# it), so their graphs (decode_graph) are written but only the imperative results recorded.
+# pattern.png and photo.jpg were encoded by OpenCV (tests/python/image_data.py: rgb_image(12,
+# 16, 3), PNG and JPEG of quality 90).
+DECODES = [("decode_png", "pattern.png", {}), ("decode_png_grey", "pattern.png", {"flag": 0}),
+           ("decode_png_bgr", "pattern.png", {"to_rgb": 0}), ("decode_jpeg", "photo.jpg", {}),
+           ("decode_jpeg_grey", "photo.jpg", {"flag": 0})]
+
+
+def decodes(mx, np, graphs, arrays):
+    npi = mx.nd.numpy._internal
+    for name, path, attrs in DECODES:
+        with open(path, "rb") as f:
+            buf = np.array(onp.frombuffer(f.read(), dtype="uint8"), dtype="uint8")
+        arrays[name + "/in0"] = buf
+        arrays[name + "/out0"] = npi.cvimdecode(buf, **attrs)
+        arrays[name + "/read"] = npi.cvimread(filename=path, **attrs)
+        assert (arrays[name + "/read"].asnumpy() == arrays[name + "/out0"].asnumpy()).all()
+        print(name, arrays[name + "/out0"].shape)
+    graphs["decode_graph"] = json.loads(node("_npi_cvimdecode", {"flag": 1, "to_rgb": 1}, [0])(mx, 1).tojson())
+
+
 def main():
     import mxnet as mx  # pylint: disable=import-outside-toplevel
     from mxnet import np, npx  # pylint: disable=import-outside-toplevel
@@ -97,6 +120,7 @@ def main():
             arrays["%s/in%d" % (name, i)] = args["in%d" % i]
         arrays["%s/out0" % name] = out.as_np_ndarray() if hasattr(out, "as_np_ndarray") else out
         print(name, [n["op"] for n in graphs[name]["nodes"] if n["op"] != "null"], out.shape, out.dtype)
+    decodes(mx, np, graphs, arrays)
     with open("graphs.json", "w") as f:
         json.dump(graphs, f, indent=None, sort_keys=True)
     npx.save("arrays.params", arrays)
