@@ -38,6 +38,8 @@ def _run(name, ctx, arrays=None):
                           (1, 5.0 + 2 * 0.5772156649015329, 2 * math.pi / math.sqrt(6))]),
     ("powerd_array_a", [(0, 1 / 3, math.sqrt(0.5 / (1.5 ** 2 * 2.5))), (1, 0.8, math.sqrt(4 / (25 * 6)))]),
     ("bernoulli_array_prob", [(0, 0.2, 0.4), (1, 0.9, 0.3)]),
+    ("normal_array_loc", [(0, -5.0, 2.0), (1, 5.0, 2.0)]),  # Box-Muller: both words of the element's Philox
+    ("uniform_arrays", [(0, 0.5, 1 / math.sqrt(12)), (1, 12.0, 4 / math.sqrt(12))]),
 ])
 def test_array_parameters_draw_per_element_on_gpu(name, groups):
     got = _run(name, GPU)

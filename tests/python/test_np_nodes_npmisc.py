@@ -51,7 +51,8 @@ def test_every_name_loads_as_an_operator():
     for name in DECLARED:
         assert weft.base.op_exists(name), name
     graph_ops = {n["op"] for g in GRAPHS.values() for n in g["nodes"]} - {"null"}
-    samplers = {"_npi_gumbel", "_npi_logistic", "_npi_rayleigh", "_npi_weibull", "_npi_pareto", "_npi_bernoulli"}
+    samplers = {"_npi_gumbel", "_npi_logistic", "_npi_rayleigh", "_npi_weibull", "_npi_pareto", "_npi_bernoulli",
+                "_npi_normal", "_npi_uniform", "_npi_exponential"}
     assert set(DECLARED) | samplers | {"_cvimresize", "_cvimdecode", "take"} == graph_ops
     for name in ("_npi_cvimdecode", "_npi_cvimread"):  # aliases of _cvimdecode/_cvimread, as in MXNet
         assert json.loads(weft.base.op_schema(name))["name"] == name[len("_npi"):]
@@ -238,6 +239,9 @@ ARRAY_PARAMS = [
     ("pareto_array_a", [(r, *_pareto(a), 0.35) for r, a in ((0, 8.0), (1, 20.0))]),
     ("powerd_array_a", [(r, *_power_moments(a), 0.1) for r, a in ((0, 0.5), (1, 4.0))]),
     ("bernoulli_array_prob", [(r, p, math.sqrt(p * (1 - p)), 0.1) for r, p in ((0, 0.2), (1, 0.9))]),
+    ("normal_array_loc", [(r, loc, 2.0, 0.1) for r, loc in ((0, -5.0), (1, 5.0))]),
+    ("uniform_arrays", [(r, (lo + hi) / 2, (hi - lo) / math.sqrt(12), 0.1) for r, lo, hi in ((0, 0, 1), (1, 10, 14))]),
+    ("exponential_array_scale", [(r, s, s, 0.15) for r, s in ((0, 0.5), (1, 3.0))]),
 ]
 
 
@@ -281,6 +285,12 @@ def test_array_parameters_without_size_broadcast_together():
      "_npi_pareto: parameter 'a' must be > 0, got 0"),
     ("_npi_bernoulli", {"is_logit": "False"}, [onp.array([1.5], "float32")], weft.base.InvalidArgumentError,
      r"_npi_bernoulli: parameter 'prob' must be in \[0, 1\], got 1.5"),
+    ("_npi_normal_n", {"loc": "None", "scale": "1", "size": "(3,)"}, [onp.zeros(3, "float32")],
+     weft.base.InvalidArgumentError, "_npi_normal_n: parameter 'loc' = None \\(an input array"),
+    ("_npi_exponential", {"scale": "None"}, [onp.array([1.0, -0.5], "float32")], weft.base.InvalidArgumentError,
+     "_npi_exponential: parameter 'scale' must be >= 0, got -0.5"),
+    ("_npi_normal", {"loc": "0", "scale": "1", "dtype": "int32"}, [], weft.DTypeError,
+     "_npi_normal: parameter 'dtype' must be float16, float32 or float64"),
     ("_npi_rayleigh", {"scale": "None"}, [onp.ones(2, "int32")], weft.DTypeError,
      "_npi_rayleigh: input 'scale' \\(the parameter as an array\\) must be float32 or float64"),
 ])

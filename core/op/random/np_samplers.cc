@@ -40,6 +40,9 @@ std::vector<ArrayParam> ParamsOf(const Params& p) {
   if (op == "_npi_gumbel" || op == "_npi_logistic") return {{"loc", 0}, {"scale", 1}};
   if (op == "_npi_rayleigh") return {{"scale", 0}};
   if (op == "_npi_bernoulli") return {{p.GetBool("is_logit") ? "logit" : "prob", 0}};
+  if (op == "_npi_normal" || op == "_npi_normal_n") return {{"loc", 0}, {"scale", 1}};
+  if (op == "_npi_uniform" || op == "_npi_uniform_n") return {{"low", 0}, {"high", 1}};
+  if (op == "_npi_exponential") return {{"scale", 0}};
   return {{"a", 0}};
 }
 
@@ -53,7 +56,7 @@ std::vector<ArrayParam> ArrayParamsOf(const Params& p) {
 
 // Throws naming op and parameter when v is out of the distribution's range for `name`.
 void CheckValue(const std::string& op, NpDist d, const std::string& name, double v) {
-  if (name == "loc" || name == "logit") return;
+  if (name == "loc" || name == "logit" || name == "low" || name == "high") return;
   if (name == "prob") {
     WEFT_CHECK(v >= 0 && v <= 1, kInvalidArgument) << op << ": parameter 'prob' must be in [0, 1], got " << v;
   } else if (name == "scale" || d == NpDist::kWeibull) {
@@ -74,6 +77,12 @@ NpDistParams NpDistOf(const Params& p) {
     r.d = NpDist::kRayleigh;
   } else if (op == "_npi_bernoulli") {
     r.d = NpDist::kBernoulli;
+  } else if (op == "_npi_normal" || op == "_npi_normal_n") {
+    r.d = NpDist::kNormal;
+  } else if (op == "_npi_uniform" || op == "_npi_uniform_n") {
+    r.d = NpDist::kUniform;
+  } else if (op == "_npi_exponential") {
+    r.d = NpDist::kExponential;
   } else {
     r.d = op == "_npi_weibull" ? NpDist::kWeibull : op == "_npi_powerd" ? NpDist::kPower : NpDist::kPareto;
   }
@@ -165,6 +174,11 @@ bool NpSampleShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* 
       WEFT_CHECK(d >= 0, kInvalidArgument) << op << ": parameter 'size' " << tensor::TupleString(size)
                                            << " has a negative dimension";
   }
+  // npx.random's _n forms prefix `size` to the parameters' shape (a batch of draws per
+  // parameter set); with numbers they are the plain samplers, so only those load
+  WEFT_CHECK(arrays.empty() || op.compare(op.size() - 2, 2, "_n") != 0, kInvalidArgument)
+      << op << ": parameter '" << arrays[0].name << "' = None (an input array: size as a batch prefix) is not "
+      << "supported; only numbers";
   bool known = true;
   std::vector<int64_t> joint;  // the arrays broadcast together
   for (size_t k = 0; k < in->size() && k < arrays.size(); ++k) {
@@ -213,11 +227,15 @@ void Declare(const char* name, const std::string& doc, void (*params)(OpDef&), b
       .set_infer_shape(NpSampleShape)
       .set_infer_type([has_dtype](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
         const DType t = has_dtype ? p.GetDType("dtype") : DType::kFloat32;
-        WEFT_CHECK(t == DType::kBool || t == DType::kFloat16 || t == DType::kFloat32 || t == DType::kFloat64 ||
-                       t == DType::kInt32 || t == DType::kUint8,
-                   kDType)
-            << p.op()->name << ": parameter 'dtype' must be one of bool, float16, float32, float64, int32, uint8, "
-            << "got " << DTypeName(t);
+        const bool floats = t == DType::kFloat16 || t == DType::kFloat32 || t == DType::kFloat64;
+        if (p.op()->name == "_npi_bernoulli") {
+          WEFT_CHECK(floats || t == DType::kBool || t == DType::kInt32 || t == DType::kUint8, kDType)
+              << p.op()->name << ": parameter 'dtype' must be one of bool, float16, float32, float64, int32, uint8, "
+              << "got " << DTypeName(t);
+        } else {
+          WEFT_CHECK(floats, kDType) << p.op()->name << ": parameter 'dtype' must be float16, float32 or float64, got "
+                                     << DTypeName(t);
+        }
         AssignType(out, 0, t, p.op()->name + ": output");
         const std::vector<sampler::ArrayParam> arrays = sampler::ArrayParamsOf(p);
         bool known = true;
@@ -264,6 +282,29 @@ void LocScale(OpDef& op) {
           [](OpDef& op) {
             op.add_optional_param("a", ParamType::kFloat,
                                   "The exponent > 0 (a scalar; None: an input array).");
+          });
+  // np.random.normal/uniform/exponential and npx.random's normal_n/uniform_n (numbers only):
+  // legacy samplers compute the number forms, but MXNet's graphs also give arrays
+  auto loc_scale_dtype = [](OpDef& op) {
+    op.add_optional_param("loc", ParamType::kFloat, "The mean (a scalar; None: an input array).")
+        .add_optional_param("scale", ParamType::kFloat, "The standard deviation >= 0 (None: an input array).")
+        .add_param("dtype", ParamType::kDType, "float32", "The output dtype: float16, float32 or float64.");
+  };
+  auto low_high_dtype = [](OpDef& op) {
+    op.add_optional_param("low", ParamType::kFloat, "The lower bound (a scalar; None: an input array).")
+        .add_optional_param("high", ParamType::kFloat, "The upper bound, excluded (None: an input array).")
+        .add_param("dtype", ParamType::kDType, "float32", "The output dtype: float16, float32 or float64.");
+  };
+  Declare("_npi_normal", "Samples of the normal distribution N(loc, scale^2).", loc_scale_dtype, true);
+  Declare("_npi_normal_n", "Samples of N(loc, scale^2) (npx.random.normal_n; number parameters).",
+          loc_scale_dtype, true);
+  Declare("_npi_uniform", "Samples of the uniform distribution on [low, high).", low_high_dtype, true);
+  Declare("_npi_uniform_n", "Samples of the uniform distribution on [low, high) (npx.random.uniform_n; number "
+          "parameters).", low_high_dtype, true);
+  Declare("_npi_exponential", "Samples of the exponential distribution of scale (mean) scale: -scale log(u).",
+          [](OpDef& op) {
+            op.add_param("scale", ParamType::kFloat, "1", "The scale >= 0 (None: an input array).");
+            op.params.back().optional = true;  // MXNet's optional<float> with default 1
           });
   Declare("_npi_bernoulli", "Bernoulli samples (npx.random.bernoulli): 1 with probability prob (or "
           "sigmoid(logit) when is_logit), else 0, in `dtype`.",

@@ -14,10 +14,15 @@ namespace weft {
 namespace cuda {
 namespace {
 
-// One uniform per element: the first word of Philox(seed, i, 0).
+// Up to two uniforms per element (normal takes two): the words of Philox(seed, i, 0).
 struct OnePhilox {
   uint64_t seed, i;
-  WEFT_HD double Next() { return UnitFromBits(Philox(seed, i, 0).a, 53); }
+  int used = 0;
+  Random128 r{0, 0};
+  WEFT_HD double Next() {
+    if (used == 0) r = Philox(seed, i, 0);
+    return UnitFromBits(used++ == 0 ? r.a : r.b, 53);
+  }
 };
 
 // Note [Sampler parameters from arrays]: their values are checked on host copies first.
@@ -41,7 +46,7 @@ void NpSample(const OpContext& ctx, const Params& p, const std::vector<TensorVie
   WEFT_GPU_ALL_SWITCH(out[0].dtype, p.op()->name.c_str(), T, {
     T* o = out[0].ptr<T>();
     Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) {
-      OnePhilox src{seed, static_cast<uint64_t>(i)};
+      OnePhilox src{seed, static_cast<uint64_t>(i), 0, Random128{0, 0}};
       Assign(o, i, r, static_cast<T>(sampler::NpDraw(arr.n ? sampler::NpParamsAt(d, arr, i) : d, src)));
     });
   });

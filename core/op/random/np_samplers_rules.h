@@ -14,6 +14,12 @@
 //   weibull(a)           (-log u)^(1/a)   (0 for a = 0, as NumPy)
 //   pareto(a)            u^(-1/a) - 1     (Pareto II / Lomax, as NumPy and MXNet)
 //   power(a)             u^(1/a)          (density a x^(a-1) on [0, 1], a > 0)
+//   exponential(scale)   -scale log u
+//   normal(loc, scale)   loc + scale sqrt(-2 log u) cos(2 pi v)   (Box-Muller, a
+//                        second uniform v from the source)
+//   uniform(low, high)   low + (high - low) w, w the source's draw in [0, 1)
+// (normal, uniform and exponential are here for their array parameters; Note
+// [Sampler parameters from arrays]).
 //   bernoulli(p)         1 if the source's draw in [0, 1) is below p, else 0 (p is
 //                        prob, or sigmoid(logit) with is_logit)
 #pragma once
@@ -27,7 +33,8 @@
 namespace weft {
 namespace sampler {
 
-enum class NpDist : int { kGumbel, kLogistic, kRayleigh, kWeibull, kPareto, kPower, kBernoulli };
+enum class NpDist : int { kGumbel, kLogistic, kRayleigh, kWeibull, kPareto, kPower, kBernoulli, kNormal, kUniform,
+                          kExponential };
 
 struct NpDistParams {
   NpDist d = NpDist::kGumbel;
@@ -92,6 +99,7 @@ WEFT_HD inline NpDistParams NpParamsAt(const NpDistParams& d, const NpParamArray
 template <typename Src>
 WEFT_HD inline double NpDraw(const NpDistParams& p, Src& s) {
   if (p.d == NpDist::kBernoulli) return s.Next() < p.a ? 1.0 : 0.0;
+  if (p.d == NpDist::kUniform) return p.a + (p.b - p.a) * s.Next();
   const double u = (s.Next() * 9007199254740992.0 + 0.5) * (1.0 / 9007199254740992.0);
   switch (p.d) {
     case NpDist::kGumbel: return p.a - p.b * std::log(-std::log(u));
@@ -100,7 +108,10 @@ WEFT_HD inline double NpDraw(const NpDistParams& p, Src& s) {
     case NpDist::kWeibull: return p.a == 0.0 ? 0.0 : std::pow(-std::log(u), 1.0 / p.a);
     case NpDist::kPareto: return std::pow(u, -1.0 / p.a) - 1.0;
     case NpDist::kPower: return std::pow(u, 1.0 / p.a);
-    case NpDist::kBernoulli: break;
+    case NpDist::kExponential: return -p.a * std::log(u);
+    case NpDist::kNormal: return p.a + p.b * std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * s.Next());
+    case NpDist::kBernoulli:
+    case NpDist::kUniform: break;
   }
   return 0.0;
 }

@@ -32,6 +32,14 @@ def _power(a):
     return a / (a + 1), math.sqrt(a / ((a + 1) ** 2 * (a + 2))), 0.5 ** (1 / a)
 
 
+def _float64(check):
+    """check (of a float32 draw) on a draw that must be float64."""
+    def checked(outs, inputs, attrs):
+        assert outs[0].dtype == np.float64, outs[0].dtype
+        check([outs[0].astype(np.float32)], inputs, attrs)
+    return checked
+
+
 def _choice_check(p, replace=True):
     def check(outs, _inputs, attrs):
         x = outs[0]
@@ -100,6 +108,29 @@ CASES = {
     "_cvimread": [
         Case([], attrs={"filename": PATTERN}, ref=_pattern, ref_takes_attrs=True, rtol=0, atol=0,
              name="cvimread-png"),
+    ],
+    # normal/uniform/exponential: number parameters here (arrays: test_np_nodes_npmisc.py)
+    "_npi_normal": [
+        Case([], attrs={"loc": 1.5, "scale": 2.0, "size": (N,)}, check=_check("_npi_normal", 1.5, 2.0, 1.5),
+             name="normal"),
+        Case([], attrs={"loc": -1.0, "scale": 0.5, "size": (N,), "dtype": "float64"},
+             check=_float64(_check("_npi_normal", -1.0, 0.5, -1.0)), name="normal-float64"),
+    ],
+    "_npi_normal_n": [
+        Case([], attrs={"loc": 0.0, "scale": 1.0, "size": (N,)}, check=_check("_npi_normal_n", 0.0, 1.0, 0.0),
+             name="normal_n"),
+    ],
+    "_npi_uniform": [
+        Case([], attrs={"low": -1.0, "high": 3.0, "size": (N,)},
+             check=_check("_npi_uniform", 1.0, 4 / math.sqrt(12), 1.0, low=-1.0), name="uniform"),
+    ],
+    "_npi_uniform_n": [
+        Case([], attrs={"low": 2.0, "high": 2.5, "size": (N,)},
+             check=_check("_npi_uniform_n", 2.25, 0.5 / math.sqrt(12), 2.25, low=2.0), name="uniform_n"),
+    ],
+    "_npi_exponential": [
+        Case([], attrs={"scale": 2.0, "size": (N,)},
+             check=_check("_npi_exponential", 2.0, 2.0, 2.0 * math.log(2), low=0), name="exponential"),
     ],
     "_npi_choice": [
         Case([], attrs={"a": 5, "size": (N,)}, check=_choice_check([0.2] * 5), name="choice-uniform"),

@@ -72,6 +72,11 @@ def cases():
          [onp.array([[0.5], [4.0]], "float32")])
     case("bernoulli_array_prob", lambda mx, _n: mx.sym.npx.random.bernoulli(
         prob=mx.sym.var("in0").as_np_ndarray(), size=(2, 1000)), [onp.array([[0.2], [0.9]], "float32")])
+    case("normal_array_loc", rnd(lambda R, v: R.normal(v("in0"), 2.0, size=(2, 1000))), [loc])
+    case("uniform_arrays", rnd(lambda R, v: R.uniform(v("in0"), v("in1"), size=(2, 1000))),
+         [onp.array([[0.0], [10.0]], "float32"), onp.array([[1.0], [14.0]], "float32")])
+    case("exponential_array_scale", rnd(lambda R, v: R.exponential(v("in0"), size=(2, 1000))),
+         [onp.array([[0.5], [3.0]], "float32")])
     img = (onp.arange(5 * 7 * 3) * 37 % 256).astype("uint8").reshape(5, 7, 3)
     case("cvimresize", node("_npi_cvimresize", {"w": 4, "h": 3}, [0]), [img])
     case("cvimresize_nearest", node("_npi_cvimresize", {"w": 9, "h": 6, "interp": 0}, [0]), [img])
