@@ -24,7 +24,8 @@
 //             off the diagonal, 0 on it (distinct eigenvalues only);
 //   eigvalsh: dA = V diag(dw) V^T, V from an _npi_eigh node in the backward
 //             graph (eigvalsh has no eigenvector output to read);
-//   pinv:     the gradient of A+ for a locally constant rank (np_pinv.cc).
+//   pinv:     the gradient of the function computed, the cutoff included
+//             (Note [Pseudo-inverse] in np_pinv.cc).
 #include <cmath>
 #include <cstring>
 #include <string>

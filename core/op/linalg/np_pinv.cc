@@ -128,6 +128,16 @@ void PinvBatch(const std::string& op, const TensorView& a, const std::vector<dou
   });
 }
 
+// rcond's shape against A's batch axes (Note [Pseudo-inverse]).
+void CheckRcond(const std::string& op, const Shape& a, const Shape& r) {
+  const int nd = a.ndim();
+  bool fits = r.ndim() <= nd - 2;
+  for (int j = r.ndim() - 1, i = nd - 3; fits && j >= 0; --j, --i) fits = r[j] == 1 || r[j] == a[i];
+  WEFT_CHECK(fits, kShape) << op << ": input 'rcond' of shape " << r.ToString()
+                           << " does not broadcast to the batch shape of input 'A' " << a.ToString()
+                           << " (its axes right-aligned with A's leading ones, each equal or 1)";
+}
+
 bool PinvShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
   const Shape& a = (*in)[0];
   if (!a.known()) return false;
@@ -136,14 +146,7 @@ bool PinvShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out)
   const int nd = a.ndim();
   WEFT_CHECK(!p.GetBool("hermitian") || a[nd - 1] == a[nd - 2], kShape)
       << op << ": input 'A' must be a (batch of) square matrices with hermitian=True, got shape " << a.ToString();
-  if (in->size() > 1 && (*in)[1].known()) {
-    const Shape& r = (*in)[1];
-    bool fits = r.ndim() <= nd - 2;
-    for (int j = r.ndim() - 1, i = nd - 3; fits && j >= 0; --j, --i) fits = r[j] == 1 || r[j] == a[i];
-    WEFT_CHECK(fits, kShape) << op << ": input 'rcond' of shape " << r.ToString()
-                             << " does not broadcast to the batch shape of input 'A' " << a.ToString()
-                             << " (its axes right-aligned with A's leading ones, each equal or 1)";
-  }
+  if (in->size() > 1 && (*in)[1].known()) CheckRcond(op, a, (*in)[1]);
   Shape o = a;
   o[nd - 2] = a[nd - 1];
   o[nd - 1] = a[nd - 2];
@@ -258,6 +261,10 @@ bool PinvBackwardShape(const Params& p, std::vector<Shape>* in, std::vector<Shap
   t[a.ndim() - 1] = a[a.ndim() - 2];
   AssignShape(in, 0, t, p.op()->name + ": input 'out_grad'");
   AssignShape(out, 0, a, p.op()->name + ": output");
+  if (in->size() > 2) {
+    if (!(*in)[2].known()) return false;
+    CheckRcond(p.op()->name, a, (*in)[2]);
+  }
   return true;
 }
 
@@ -305,6 +312,9 @@ void PinvBackwardCompute(const OpContext&, const Params& p, const std::vector<Te
     for (int64_t b = begin; b < end; ++b) {
       CopyAsFloat(in[1], b * d.m * d.n, d.m * d.n, DType::kFloat64, a.data());
       CopyAsFloat(in[0], b * d.m * d.n, d.m * d.n, DType::kFloat64, g.data());
+      for (const double x : a)  // LAPACK refuses (gesdd) or may abort on them, as in the forward kernel
+        WEFT_CHECK(std::isfinite(x), kInvalidArgument)
+            << op << ": input 'A' (matrix " << b << " of the batch) contains inf or NaN";
       if (hermitian)
         PinvHermitianGradOne(op, b, d.n, rcond[static_cast<size_t>(b)], a.data(), g.data(), da.data());
       else
@@ -328,8 +338,8 @@ WEFT_REGISTER_OP("_npi_pinv")
     .describe("Moore-Penrose pseudo-inverse (np.linalg.pinv with an array rcond, MXNet 1.9.1's _npi_pinv): A "
               "(..., M, N) gives (..., N, M) from A's SVD, singular values <= rcond * max(s) dropped; rcond's "
               "axes broadcast to A's leading (batch) axes (Note [Pseudo-inverse]). float32 gives float32, float64 "
-              "and integer input float64 (Note [np.linalg dtypes of eigh and pinv]). Differentiable for a locally "
-              "constant rank, where MXNet 1.9.1 gives zeros; rcond's gradient is zero.")
+              "and integer input float64 (Note [np.linalg dtypes of eigh and pinv]). Differentiable (distinct "
+              "singular values), the cutoff included, where MXNet 1.9.1 gives zeros; rcond's gradient is zero.")
     .add_input("A")
     .add_input("rcond")
     .add_param("hermitian", ParamType::kBool, "False", kHermitianDoc)
@@ -342,7 +352,7 @@ WEFT_REGISTER_OP("_npi_pinv")
 WEFT_REGISTER_OP("_npi_pinv_scalar_rcond")
     .describe("Moore-Penrose pseudo-inverse with a number rcond (np.linalg.pinv(a, rcond=float), MXNet 1.9.1's "
               "_npi_pinv_scalar_rcond): as _npi_pinv, singular values <= rcond * max(s) dropped (Note "
-              "[Pseudo-inverse]). Differentiable for a locally constant rank, where MXNet 1.9.1 gives zeros.")
+              "[Pseudo-inverse]). Differentiable (distinct singular values), where MXNet 1.9.1 gives zeros.")
     .add_input("A")
     .add_param("rcond", ParamType::kFloat, "1e-15", "Cutoff for small singular values, relative to the largest.")
     .add_param("hermitian", ParamType::kBool, "False", kHermitianDoc)

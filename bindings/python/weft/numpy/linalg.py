@@ -295,8 +295,8 @@ def pinv(a, rcond=1e-15, hermitian=False):
     array rcond has a's leading axes or fewer, each equal or 1 (``_npi_pinv``;
     MXNet refuses one that would add matrices). hermitian=True reads a as
     symmetric (its lower triangle) and inverts its eigenvalues, as NumPy (MXNet
-    1.9.1 raises NotImplementedError). Differentiable for a locally constant
-    rank (MXNet 1.9.1's gradient is zero)."""
+    1.9.1 raises NotImplementedError). Differentiable for distinct singular
+    values, the cutoff included (MXNet 1.9.1's gradient is zero)."""
     a = _array("pinv", "a", a)
     _stacked("pinv", "a", a, square=bool(hermitian))
     if not isinstance(hermitian, bool):
