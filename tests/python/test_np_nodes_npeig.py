@@ -183,3 +183,20 @@ def test_a_nan_outside_the_read_triangle_is_ignored():
     b[1, 2, 0] = onp.nan  # lower triangle; UPLO='U' reads the upper one
     w = _bind_args("eigvalsh_upper_batch", b=weft.nd.array(b)).forward()[0].asnumpy()
     onp.testing.assert_array_equal(w, onp.ones((2, 3)))
+
+
+def test_weft_np_linalg_runs_these_operators():
+    # weft.np.linalg's eigh/eigvalsh/pinv are these ops: integer input gives float64, as MXNet's
+    ints = _mx("eigh_int", "arg")["ints"]
+    w, v = weft.np.linalg.eigh(weft.np.array(ints, dtype=ints.dtype))
+    assert w.dtype == v.dtype == onp.float64
+    onp.testing.assert_allclose(v.asnumpy(), _mx("eigh_int", "out")["1"], rtol=1e-10, atol=1e-12)
+    w = weft.np.linalg.eigvalsh(weft.np.array(ints, dtype=ints.dtype), UPLO="u")
+    onp.testing.assert_allclose(w.asnumpy(), _mx("eigh_int", "out")["0"], rtol=1e-10)
+    tall, rc = _mx("pinv_array_rcond", "arg")["tall"], _mx("pinv_array_rcond", "arg")["rc"]
+    got = weft.np.linalg.pinv(weft.np.array(tall), rcond=weft.np.array(rc))
+    onp.testing.assert_allclose(got.asnumpy(), _mx("pinv_array_rcond", "out")["0"], rtol=2e-5, atol=2e-5)
+    with pytest.raises(ValueError, match=r"pinv: argument 'rcond' of shape \(3,\) does not broadcast"):
+        weft.np.linalg.pinv(weft.np.array(tall), rcond=weft.np.array(onp.ones(3, dtype=onp.float32)))
+    with pytest.raises(TypeError, match=r"pinv: argument 'a' has dtype int64"):
+        weft.np.linalg.pinv(weft.np.array(ints, dtype=ints.dtype))

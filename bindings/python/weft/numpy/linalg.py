@@ -26,8 +26,10 @@ price of NumPy's contract. ``LinAlgError`` derives from weft's
 ``weft.base.MXNetError`` (what MXNet raises).
 
 Inputs must be ``weft.np``/``weft.nd`` arrays of float32 or float64, as
-MXNet's linalg operators require (NumPy would also accept integers);
-anything else raises ``TypeError`` naming the function and the argument.
+MXNet's linalg operators require (NumPy would also accept integers), except
+for ``eigh``/``eigvalsh``, which take integers as MXNet 1.9.1's do (float64
+results); anything else raises ``TypeError`` naming the function and the
+argument.
 """
 # pylint: disable=invalid-name,redefined-builtin
 import numbers
@@ -59,11 +61,13 @@ class LinAlgError(InvalidArgumentError):
 
 # ---- argument checks ----
 
-def _array(fname, argname, x):
-    """x as a np array of float32/float64, or TypeError naming fname/argname."""
+def _array(fname, argname, x, integers=False):
+    """x as a np array of float32/float64 (or, with integers=True, of an integer
+    or bool dtype too), or TypeError naming fname/argname."""
     if not isinstance(x, NDArray):
         raise TypeError("%s: argument '%s' must be a weft.np.ndarray, got %s" % (fname, argname, type(x).__name__))
-    if x.dtype not in (_onp.float32, _onp.float64):
+    kind = _onp.dtype(x.dtype).kind
+    if x.dtype not in (_onp.float32, _onp.float64) and not (integers and kind in "biu"):
         raise TypeError("%s: argument '%s' has dtype %s; np.linalg takes float32 or float64 (as MXNet)"
                         % (fname, argname, _onp.dtype(x.dtype).name))
     return x.as_np_ndarray()
@@ -181,10 +185,11 @@ def eigh(a, UPLO="L"):
     """(w, v) of a symmetric a (..., M, M): eigenvalues ascending, eigenvectors
     as the columns of v; only the UPLO ('L' or 'U') triangle is read
     (``_npi_eigh``). Eigenvector signs: each has its largest-magnitude entry
-    positive (MXNet's rule). Differentiable for distinct eigenvalues (MXNet
+    positive (MXNet's rule). Integer or bool input gives float64 results, as
+    MXNet 1.9.1's. Differentiable for distinct eigenvalues (MXNet
     1.9.1's gradient is zero)."""
     UPLO = _uplo("eigh", UPLO)
-    a = _array("eigh", "a", a)
+    a = _array("eigh", "a", a, integers=True)
     _stacked("eigh", "a", a, square=True)
     return tuple(_waited("eigh", _invoke("_npi_eigh", [a], UPLO=UPLO)))
 
@@ -192,7 +197,7 @@ def eigh(a, UPLO="L"):
 def eigvalsh(a, UPLO="L"):
     """Eigenvalues (ascending) of a symmetric a (..., M, M) (``_npi_eigvalsh``); see eigh."""
     UPLO = _uplo("eigvalsh", UPLO)
-    a = _array("eigvalsh", "a", a)
+    a = _array("eigvalsh", "a", a, integers=True)
     _stacked("eigvalsh", "a", a, square=True)
     return _waited("eigvalsh", _invoke("_npi_eigvalsh", [a], UPLO=UPLO))
 
