@@ -971,6 +971,20 @@ void AddNpContractions(std::vector<GradCase>* t) {
                  "pairs as einsum"));
 }
 
+// np.linalg's eigh, eigvalsh and pinv (np_eigh.cc, np_pinv.cc: Note [Gradients of eigh, eigvalsh and pinv]),
+// added last so that the seeds of the cases before them (1000 + their index) stay as they were.
+void AddNpEighPinv(std::vector<GradCase>* t) {
+  // eigh/eigvalsh read one triangle (the symmetrized loss, as syevd); pinv of full-rank matrices, rcond held.
+  t->push_back(WithLoss(C("_npi_eigh", {X({3, 3}, Matrices(3, true, 0.0))}), Symmetrized("_npi_eigh", 3)));
+  t->push_back(WithLoss(C("_npi_eigvalsh", {X({2, 3, 3}, Matrices(3, true, 0.0))}, {{"UPLO", "U"}}, "upper batch"),
+                        Symmetrized("_npi_eigvalsh", 3)));
+  t->push_back(C("_npi_pinv_scalar_rcond", {X({3, 4})}));
+  t->push_back(WithLoss(C("_npi_pinv_scalar_rcond", {X({3, 3}, Matrices(3, true, 1.0))}, {{"hermitian", "True"}},
+                          "hermitian"),
+                        Symmetrized("_npi_pinv_scalar_rcond", 3)));
+  t->push_back(C("_npi_pinv", {X({2, 4, 3}), I({2}, Fixed({1e-6, 1e-6}))}));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -990,6 +1004,7 @@ const std::vector<GradCase>& Table() {
     AddImage(&t);
     AddRandomPdf(&t);
     AddNpContractions(&t);
+    AddNpEighPinv(&t);
     return t;
   }();
   return table;
