@@ -44,9 +44,10 @@
 // (teardown)" with its NUL, the test whose kernel ran then -- or read a freed
 // string (SEGV in strlen). Made here, on the thread that makes the first engine
 // and before that engine has any worker, the copy is over before anything
-// runs beside it (tests/python/test_openmp_env_race.py; a forked child
-// re-initialises in Child() below, on the forking thread). GNU OpenMP reads its
-// settings in its constructor, at load, so the GCC build never raced.
+// runs beside it (docs/ASAN_PYTHON_RUNS.md has the reproduction; a forked
+// child's libomp starts again at Child()'s omp_set_num_threads, on the forking
+// thread). GNU OpenMP reads its settings in its constructor, at load, so the
+// GCC build never raced.
 #include <pthread.h>
 
 #include <algorithm>
