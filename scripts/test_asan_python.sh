@@ -53,7 +53,8 @@
 # machine: a fraction of a minute added to CI (whole CI about 33 of its ~40
 # minutes). Left out for time: test_clean_exit (24 fresh interpreters per
 # test, 381 s with the runtime preloaded), test_deep_graph (300,000-node
-# chains; two of its workers passed their 120 s limit under load), the ONNX
+# chains: 686 s of tests on the ASan build, its watchdogs scaled for it by Note
+# [Watchdogs under ASan]), the ONNX
 # exports (the zoo exports alone take over 800 s), and the op-by-op passes.
 #
 # Added with the Open MPI suppression (issue 35; scripts/asan_openmpi.supp):
