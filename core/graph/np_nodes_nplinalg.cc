@@ -10,7 +10,7 @@
 //   _npi_identity(shape = (n, n), ctx, dtype)
 //                       -> _eye(N = n, M = n, ctx, dtype)
 //   _npi_norm(ord, axis, keepdims, flag)
-//                       -> norm(ord, axis, keepdims)
+//                       -> norm(ord, axis, keepdims)  (or _weft_np_svd_norm)
 // size=None is one draw: shape () gives a 0-d array, as MXNet's.
 // (_npi_normal(_n), _npi_uniform(_n) and _npi_exponential, once read here as
 // the legacy samplers, are operators of their own, which also take their
@@ -27,14 +27,19 @@
 //    ord over given axes) is the legacy norm for ord 1 and 2 over one axis.
 //    Refused: flag -1 with axis=None (a matrix norm for 2-D input, a vector
 //    norm for 1-D: the rank is unknown when the graph is read), other ords
-//    (0, -1, 3 ...: no legacy operator), and flags 0 and 2 (spectral and
-//    nuclear norms, singular values).
+//    (0, -1, 3 ...: no legacy operator). Flags 0 (ord=2 or -2) and 2
+//    ('nuc') over two axes, the norms from singular values, are Weft's
+//    _weft_np_svd_norm(ord = '2' / '-2' / 'nuc', axis, keepdims) instead
+//    (core/op/linalg/np_svd_norm.cc, Note [Singular-value norms]); MXNet's
+//    node has four outputs there (the norm, then its SVD's), graphs read
+//    only the first, the one this op gives.
 // The legacy norm's full reduction (flag -2 without keepdims) gives shape
 // (1,) where MXNet gives a 0-d array (the legacy reductions' rule, as for the
 // reductions in np_json_nodes.cc); its values are MXNet's.
 #include "core/graph/np_nodes_nplinalg.h"
 
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "core/base/error.h"
@@ -84,8 +89,32 @@ void Sampler(const std::string& op, Attrs* attrs, const std::vector<std::pair<st
   (*attrs)["shape"] = size;
 }
 
-void Norm(const std::string& op, Attrs* attrs) {
+// Flags 0 (ord=2 or -2) and 2 ('nuc', MXNet writing ord=2 beside it): the
+// singular-value norms over two axes, _weft_np_svd_norm.
+// axis=None (MXNet writes it for np.linalg.norm(m, 'nuc'), m 2-D, as NumPy
+// asks) is the last two axes, the whole of a 2-D input.
+std::string SvdNorm(const std::string& op, long long flag, Attrs* attrs) {
+  if (IsNone(*attrs, "axis")) (*attrs)["axis"] = "(-2, -1)";
+  WEFT_CHECK(ReadInts(op, "axis", (*attrs)["axis"]).size() == 2, kIO)
+      << op << ": attribute 'axis' = '" << (*attrs)["axis"] << "' with flag " << flag
+      << " (a singular-value norm) must name two axes";
+  std::string ord = "nuc";
+  if (flag == 0) {
+    const double v = IsNone(*attrs, "ord") ? 2.0 : ReadDouble(op, "ord", (*attrs)["ord"]);
+    WEFT_CHECK(v == 2.0 || v == -2.0, kIO) << op << ": attribute 'ord' = '" << (*attrs)["ord"]
+        << "' with flag 0 is not supported (2 or -2)";
+    ord = v == 2.0 ? "2" : "-2";
+  }
+  (*attrs)["ord"] = ord;
+  attrs->erase("flag");
+  return "_weft_np_svd_norm";
+}
+
+// The operator _npi_norm's node is read as: the legacy norm, or for flags 0
+// and 2 _weft_np_svd_norm.
+std::string Norm(const std::string& op, Attrs* attrs) {
   long long flag = IsNone(*attrs, "flag") ? -2 : ReadInts(op, "flag", (*attrs)["flag"]).at(0);
+  if (flag == 0 || flag == 2) return SvdNorm(op, flag, attrs);
   double ord = IsNone(*attrs, "ord") ? 2.0 : ReadDouble(op, "ord", (*attrs)["ord"]);
   bool no_axis = IsNone(*attrs, "axis");
   if (!no_axis) {
@@ -107,12 +136,12 @@ void Norm(const std::string& op, Attrs* attrs) {
           << "' is not supported (1 or 2)";
       break;
     default:
-      WEFT_CHECK(false, kIO) << op << ": attribute 'flag' = '" << (*attrs)["flag"]
-          << "' (the spectral or nuclear norm) is not supported";
+      WEFT_CHECK(false, kIO) << op << ": attribute 'flag' = '" << (*attrs)["flag"] << "' is not supported";
   }
   (*attrs)["ord"] = ord == 1.0 ? "1" : "2";
   attrs->erase("flag");
   if (no_axis) attrs->erase("axis");
+  return "norm";
 }
 
 }  // namespace
@@ -135,8 +164,7 @@ bool Translate(const std::string& op, Attrs* attrs, std::string* legacy) {
     return true;
   }
   if (op == "_npi_norm") {
-    Norm(op, attrs);
-    *legacy = "norm";
+    *legacy = Norm(op, attrs);
     return true;
   }
   return false;
