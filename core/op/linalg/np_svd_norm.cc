@@ -74,7 +74,8 @@ SvdNormGeom GeomOf(const std::string& op, const Params& p, const Shape& a) {
 // batch axes) and the strides of the row and column axes.
 int64_t BatchOffset(const Shape& a, const SvdNormGeom& g, int64_t b) {
   std::vector<int64_t> stride(static_cast<size_t>(a.ndim()), 1);
-  for (int d = a.ndim() - 2; d >= 0; --d) stride[static_cast<size_t>(d)] = stride[static_cast<size_t>(d + 1)] * a[d + 1];
+  for (int d = a.ndim() - 2; d >= 0; --d)
+    stride[static_cast<size_t>(d)] = stride[static_cast<size_t>(d + 1)] * a[d + 1];
   int64_t off = 0;
   for (int i = static_cast<int>(g.rest.size()) - 1; i >= 0; --i) {
     const int d = g.rest[static_cast<size_t>(i)];
@@ -175,8 +176,10 @@ void SvdNormBackwardCompute(const OpContext&, const Params& p, const std::vector
         for (int64_t r = 0; r < g.m; ++r)
           for (int64_t c = 0; c < g.n; ++c) {
             double v = 0;  // (U diag(w) V^T)[r][c]
-            for (int64_t l = 0; l < g.k; ++l)
-              v += U[static_cast<size_t>(r * g.k + l)] * w[static_cast<size_t>(l)] * V[static_cast<size_t>(l * g.n + c)];
+            for (int64_t l = 0; l < g.k; ++l) {
+              const size_t ul = static_cast<size_t>(r * g.k + l), vl = static_cast<size_t>(l * g.n + c);
+              v += U[ul] * w[static_cast<size_t>(l)] * V[vl];
+            }
             StoreReq(req[0], d + r * rs + c * cs, static_cast<T>(gb * v));
           }
       }
