@@ -1,26 +1,20 @@
 // Note [NumPy-mode random and norm nodes]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// np.random.gamma, np.identity and np.linalg.norm write MXNet operators of
-// their own in NumPy mode (`_npi_gamma` ...), whose parameters are the legacy
-// sampler's and norm's under other names. As in Note [NumPy-mode nodes read as
+// np.identity and np.linalg.norm write MXNet operators of their own in NumPy
+// mode (`_npi_identity`, `_npi_norm`), whose parameters are the legacy
+// operators' under other names. As in Note [NumPy-mode nodes read as
 // legacy ones] (np_json_nodes.cc) the symbol reader takes such a node as the
 // legacy operator:
-//   _npi_gamma(shape, scale, size, ctx, dtype)
-//                       -> _random_gamma(alpha = shape, beta = scale, ...)
 //   _npi_identity(shape = (n, n), ctx, dtype)
 //                       -> _eye(N = n, M = n, ctx, dtype)
 //   _npi_norm(ord, axis, keepdims, flag)
 //                       -> norm(ord, axis, keepdims)  (or _weft_np_svd_norm)
-// size=None is one draw: shape () gives a 0-d array, as MXNet's.
-// (_npi_normal(_n), _npi_uniform(_n) and _npi_exponential, once read here as
+// (_npi_gamma, _npi_normal(_n), _npi_uniform(_n) and _npi_exponential, once read here as
 // the legacy samplers, are operators of their own, which also take their
 // parameters as arrays: core/op/random/np_samplers.cc, Note [Sampler parameters
 // from arrays].)
 //
 // Refused with an error naming the node's attribute:
-//  * gamma with a parameter None: MXNet then reads it from an input array,
-//    broadcast against `size`; the legacy sampler takes scalars only
-//    (`_sample_*` prefixes the parameters' shape instead of broadcasting).
 //  * _npi_norm's flag (how weft.np's and MXNet's norm() chose the kernel):
 //    -2 (ord=None, axis=None: the 2-norm of everything) and 1 (Frobenius, or
 //    the 2-norm over one axis) are the legacy norm with ord=2; -1 (an explicit
@@ -63,30 +57,6 @@ double ReadDouble(const std::string& op, const std::string& key, const std::stri
   WEFT_CHECK(end != text.c_str() && end && *end == '\0', kIO)
       << op << ": attribute '" << key << "' = '" << text << "' is not a number";
   return v;
-}
-
-// The sampler's scalar parameter `key` must be given (not read from an input
-// array: Note [NumPy-mode random and norm nodes]).
-void RequireScalar(const std::string& op, const Attrs& attrs, const std::string& key) {
-  WEFT_CHECK(!IsNone(attrs, key), kIO) << op << ": attribute '" << key
-      << "' = None (the parameter read from an input array) is not supported; only a scalar "
-      << key << " loads";
-}
-
-// size -> shape, keeping ctx and dtype; `renames` maps MXNet's parameter
-// names to the legacy operator's.
-void Sampler(const std::string& op, Attrs* attrs, const std::vector<std::pair<std::string, std::string>>& renames) {
-  for (const auto& r : renames) {
-    RequireScalar(op, *attrs, r.first);
-    std::string v = (*attrs)[r.first];
-    ReadDouble(op, r.first, v);
-    attrs->erase(r.first);
-    (*attrs)[r.second] = v;
-  }
-  std::string size = IsNone(*attrs, "size") ? "()" : (*attrs)["size"];
-  ReadInts(op, "size", size);  // validated here so the error names MXNet's attribute
-  attrs->erase("size");
-  (*attrs)["shape"] = size;
 }
 
 // Flags 0 (ord=2 or -2) and 2 ('nuc', MXNet writing ord=2 beside it): the
@@ -147,11 +117,6 @@ std::string Norm(const std::string& op, Attrs* attrs) {
 }  // namespace
 
 bool Translate(const std::string& op, Attrs* attrs, std::string* legacy) {
-  if (op == "_npi_gamma") {
-    Sampler(op, attrs, {{"shape", "alpha"}, {"scale", "beta"}});
-    *legacy = "_random_gamma";
-    return true;
-  }
   if (op == "_npi_identity") {
     std::vector<long long> shape = IsNone(*attrs, "shape") ? std::vector<long long>{}
                                                            : ReadInts(op, "shape", (*attrs)["shape"]);

@@ -1,6 +1,7 @@
 // _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull, _npi_pareto,
-// _npi_powerd and _npi_bernoulli: MXNet 1.9.1's np.random / npx.random samplers
-// with no legacy operator, under their registered names and parameters
+// _npi_powerd, _npi_bernoulli, _npi_normal(_n), _npi_uniform(_n), _npi_exponential
+// and _npi_gamma: MXNet 1.9.1's np.random / npx.random samplers
+// under their registered names and parameters
 // (loc/scale or a, size, ctx; float32 out, as MXNet's; bernoulli: prob or
 // logit, is_logit, dtype). Draws:
 // np_samplers_rules.h (Note [Inverse-CDF samplers]) over the
@@ -43,6 +44,7 @@ std::vector<ArrayParam> ParamsOf(const Params& p) {
   if (op == "_npi_normal" || op == "_npi_normal_n") return {{"loc", 0}, {"scale", 1}};
   if (op == "_npi_uniform" || op == "_npi_uniform_n") return {{"low", 0}, {"high", 1}};
   if (op == "_npi_exponential") return {{"scale", 0}};
+  if (op == "_npi_gamma") return {{"shape", 0}, {"scale", 1}};
   return {{"a", 0}};
 }
 
@@ -59,7 +61,7 @@ void CheckValue(const std::string& op, NpDist d, const std::string& name, double
   if (name == "loc" || name == "logit" || name == "low" || name == "high") return;
   if (name == "prob") {
     WEFT_CHECK(v >= 0 && v <= 1, kInvalidArgument) << op << ": parameter 'prob' must be in [0, 1], got " << v;
-  } else if (name == "scale" || d == NpDist::kWeibull) {
+  } else if (name == "scale" || d == NpDist::kWeibull || d == NpDist::kGamma) {
     WEFT_CHECK(v >= 0, kInvalidArgument) << op << ": parameter '" << name << "' must be >= 0, got " << v;
   } else {
     WEFT_CHECK(v > 0, kInvalidArgument) << op << ": parameter '" << name << "' must be > 0, got " << v;
@@ -83,6 +85,8 @@ NpDistParams NpDistOf(const Params& p) {
     r.d = NpDist::kUniform;
   } else if (op == "_npi_exponential") {
     r.d = NpDist::kExponential;
+  } else if (op == "_npi_gamma") {
+    r.d = NpDist::kGamma;
   } else {
     r.d = op == "_npi_weibull" ? NpDist::kWeibull : op == "_npi_powerd" ? NpDist::kPower : NpDist::kPareto;
   }
@@ -311,6 +315,17 @@ void LocScale(OpDef& op) {
             op.add_param("scale", ParamType::kFloat, "1", "The scale >= 0 (None: an input array).");
             op.params.back().optional = true;  // MXNet's optional<float> with default 1
           });
+  // MXNet's optional<float> shape and scale; np.random.gamma's shape is required in
+  // Python, and a graph with neither None draws Gamma(shape, scale) by the legacy samplers' rule
+  Declare("_npi_gamma", "Samples of the gamma distribution of shape k and scale theta (np.random.gamma; mean "
+          "k * theta), by Marsaglia-Tsang; shape 0 gives 0.",
+          [](OpDef& op) {
+            op.add_optional_param("shape", ParamType::kFloat, "The shape k >= 0 (a scalar; None: an input array).")
+                .add_param("scale", ParamType::kFloat, "1", "The scale theta >= 0 (None: an input array).")
+                .add_param("dtype", ParamType::kDType, "float32", "The output dtype: float16, float32 or float64.");
+            op.params[1].optional = true;  // MXNet's optional<float> with default 1
+          },
+          true);
   Declare("_npi_bernoulli", "Bernoulli samples (npx.random.bernoulli): 1 with probability prob (or "
           "sigmoid(logit) when is_logit), else 0, in `dtype`.",
           [](OpDef& op) {
