@@ -7,7 +7,7 @@ make_with_mxnet.py). _np_dot, _npi_matmul, _npi_tensordot(_int_axes), _np_trace 
 _npi_full_like, the windows, _npi_logspace and _npi_indices are Weft operators under
 MXNet's names (core/op/dense/np_products.cc, core/op/reduce/np_trace.cc,
 core/op/init/np_full_like.cc, np_index_fills.cc); most other nodes are read as the legacy operator that computes them
-(Note [NumPy-mode random and norm nodes] in core/graph/np_nodes_nplinalg.cc; normal, uniform
+(Note [NumPy-mode random and norm nodes] in core/graph/np_nodes_nplinalg.cc; gamma, normal, uniform
 and exponential are operators of their own now, core/op/random/np_samplers.cc); the names
 MXNet registers as aliases of a legacy operator (_npi_linspace, _npi_random_randint,
 _npi_shuffle, _npi_Custom) are aliases here too (core/opdef/np_op_names.cc)."""
