@@ -1,40 +1,39 @@
 // Note [NumPy-mode random and norm nodes]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// np.random.gamma, np.identity and np.linalg.norm write MXNet operators of
-// their own in NumPy mode (`_npi_gamma` ...), whose parameters are the legacy
-// sampler's and norm's under other names. As in Note [NumPy-mode nodes read as
+// np.identity and np.linalg.norm write MXNet operators of their own in NumPy
+// mode (`_npi_identity`, `_npi_norm`), whose parameters are the legacy
+// operators' under other names. As in Note [NumPy-mode nodes read as
 // legacy ones] (np_json_nodes.cc) the symbol reader takes such a node as the
 // legacy operator:
-//   _npi_gamma(shape, scale, size, ctx, dtype)
-//                       -> _random_gamma(alpha = shape, beta = scale, ...)
 //   _npi_identity(shape = (n, n), ctx, dtype)
 //                       -> _eye(N = n, M = n, ctx, dtype)
 //   _npi_norm(ord, axis, keepdims, flag)
-//                       -> norm(ord, axis, keepdims)
-// size=None is one draw: shape () gives a 0-d array, as MXNet's.
-// (_npi_normal(_n), _npi_uniform(_n) and _npi_exponential, once read here as
+//                       -> norm(ord, axis, keepdims)  (or _weft_np_svd_norm)
+// (_npi_gamma, _npi_normal(_n), _npi_uniform(_n) and _npi_exponential, once read here as
 // the legacy samplers, are operators of their own, which also take their
 // parameters as arrays: core/op/random/np_samplers.cc, Note [Sampler parameters
 // from arrays].)
 //
 // Refused with an error naming the node's attribute:
-//  * gamma with a parameter None: MXNet then reads it from an input array,
-//    broadcast against `size`; the legacy sampler takes scalars only
-//    (`_sample_*` prefixes the parameters' shape instead of broadcasting).
 //  * _npi_norm's flag (how weft.np's and MXNet's norm() chose the kernel):
 //    -2 (ord=None, axis=None: the 2-norm of everything) and 1 (Frobenius, or
 //    the 2-norm over one axis) are the legacy norm with ord=2; -1 (an explicit
 //    ord over given axes) is the legacy norm for ord 1 and 2 over one axis.
 //    Refused: flag -1 with axis=None (a matrix norm for 2-D input, a vector
 //    norm for 1-D: the rank is unknown when the graph is read), other ords
-//    (0, -1, 3 ...: no legacy operator), and flags 0 and 2 (spectral and
-//    nuclear norms, singular values).
+//    (0, -1, 3 ...: no legacy operator). Flags 0 (ord=2 or -2) and 2
+//    ('nuc') over two axes, the norms from singular values, are Weft's
+//    _weft_np_svd_norm(ord = '2' / '-2' / 'nuc', axis, keepdims) instead
+//    (core/op/linalg/np_svd_norm.cc, Note [Singular-value norms]); MXNet's
+//    node has four outputs there (the norm, then its SVD's), graphs read
+//    only the first, the one this op gives.
 // The legacy norm's full reduction (flag -2 without keepdims) gives shape
 // (1,) where MXNet gives a 0-d array (the legacy reductions' rule, as for the
 // reductions in np_json_nodes.cc); its values are MXNet's.
 #include "core/graph/np_nodes_nplinalg.h"
 
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "core/base/error.h"
@@ -60,32 +59,32 @@ double ReadDouble(const std::string& op, const std::string& key, const std::stri
   return v;
 }
 
-// The sampler's scalar parameter `key` must be given (not read from an input
-// array: Note [NumPy-mode random and norm nodes]).
-void RequireScalar(const std::string& op, const Attrs& attrs, const std::string& key) {
-  WEFT_CHECK(!IsNone(attrs, key), kIO) << op << ": attribute '" << key
-      << "' = None (the parameter read from an input array) is not supported; only a scalar "
-      << key << " loads";
-}
-
-// size -> shape, keeping ctx and dtype; `renames` maps MXNet's parameter
-// names to the legacy operator's.
-void Sampler(const std::string& op, Attrs* attrs, const std::vector<std::pair<std::string, std::string>>& renames) {
-  for (const auto& r : renames) {
-    RequireScalar(op, *attrs, r.first);
-    std::string v = (*attrs)[r.first];
-    ReadDouble(op, r.first, v);
-    attrs->erase(r.first);
-    (*attrs)[r.second] = v;
+// Flags 0 (ord=2 or -2) and 2 ('nuc', MXNet writing ord=2 beside it): the
+// singular-value norms over two axes, _weft_np_svd_norm.
+// axis=None (MXNet writes it for np.linalg.norm(m, 'nuc'), m 2-D, as NumPy
+// asks) is the last two axes, the whole of a 2-D input.
+std::string SvdNorm(const std::string& op, long long flag, Attrs* attrs) {
+  if (IsNone(*attrs, "axis")) (*attrs)["axis"] = "(-2, -1)";
+  WEFT_CHECK(ReadInts(op, "axis", (*attrs)["axis"]).size() == 2, kIO)
+      << op << ": attribute 'axis' = '" << (*attrs)["axis"] << "' with flag " << flag
+      << " (a singular-value norm) must name two axes";
+  std::string ord = "nuc";
+  if (flag == 0) {
+    const double v = IsNone(*attrs, "ord") ? 2.0 : ReadDouble(op, "ord", (*attrs)["ord"]);
+    WEFT_CHECK(v == 2.0 || v == -2.0, kIO) << op << ": attribute 'ord' = '" << (*attrs)["ord"]
+        << "' with flag 0 is not supported (2 or -2)";
+    ord = v == 2.0 ? "2" : "-2";
   }
-  std::string size = IsNone(*attrs, "size") ? "()" : (*attrs)["size"];
-  ReadInts(op, "size", size);  // validated here so the error names MXNet's attribute
-  attrs->erase("size");
-  (*attrs)["shape"] = size;
+  (*attrs)["ord"] = ord;
+  attrs->erase("flag");
+  return "_weft_np_svd_norm";
 }
 
-void Norm(const std::string& op, Attrs* attrs) {
+// The operator _npi_norm's node is read as: the legacy norm, or for flags 0
+// and 2 _weft_np_svd_norm.
+std::string Norm(const std::string& op, Attrs* attrs) {
   long long flag = IsNone(*attrs, "flag") ? -2 : ReadInts(op, "flag", (*attrs)["flag"]).at(0);
+  if (flag == 0 || flag == 2) return SvdNorm(op, flag, attrs);
   double ord = IsNone(*attrs, "ord") ? 2.0 : ReadDouble(op, "ord", (*attrs)["ord"]);
   bool no_axis = IsNone(*attrs, "axis");
   if (!no_axis) {
@@ -107,22 +106,17 @@ void Norm(const std::string& op, Attrs* attrs) {
           << "' is not supported (1 or 2)";
       break;
     default:
-      WEFT_CHECK(false, kIO) << op << ": attribute 'flag' = '" << (*attrs)["flag"]
-          << "' (the spectral or nuclear norm) is not supported";
+      WEFT_CHECK(false, kIO) << op << ": attribute 'flag' = '" << (*attrs)["flag"] << "' is not supported";
   }
   (*attrs)["ord"] = ord == 1.0 ? "1" : "2";
   attrs->erase("flag");
   if (no_axis) attrs->erase("axis");
+  return "norm";
 }
 
 }  // namespace
 
 bool Translate(const std::string& op, Attrs* attrs, std::string* legacy) {
-  if (op == "_npi_gamma") {
-    Sampler(op, attrs, {{"shape", "alpha"}, {"scale", "beta"}});
-    *legacy = "_random_gamma";
-    return true;
-  }
   if (op == "_npi_identity") {
     std::vector<long long> shape = IsNone(*attrs, "shape") ? std::vector<long long>{}
                                                            : ReadInts(op, "shape", (*attrs)["shape"]);
@@ -135,8 +129,7 @@ bool Translate(const std::string& op, Attrs* attrs, std::string* legacy) {
     return true;
   }
   if (op == "_npi_norm") {
-    Norm(op, attrs);
-    *legacy = "norm";
+    *legacy = Norm(op, attrs);
     return true;
   }
   return false;

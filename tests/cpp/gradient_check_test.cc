@@ -985,6 +985,14 @@ void AddNpEighPinv(std::vector<GradCase>* t) {
   t->push_back(C("_npi_pinv", {X({2, 4, 3}), I({2}, Fixed({1e-6, 1e-6}))}));
 }
 
+void AddNpSvdNorm(std::vector<GradCase>* t) {
+  // _weft_np_svd_norm (np.linalg.norm ord=2/-2/'nuc'): random matrices have distinct nonzero singular values.
+  t->push_back(C("_weft_np_svd_norm", {X({3, 4})}, {{"ord", "2"}}, "spectral"));
+  t->push_back(C("_weft_np_svd_norm", {X({2, 4, 3})}, {{"ord", "-2"}, {"axis", "(2, 1)"}}, "smallest batch"));
+  t->push_back(C("_weft_np_svd_norm", {X({3, 2, 4})}, {{"ord", "nuc"}, {"axis", "(0, 2)"}, {"keepdims", "True"}},
+                 "nuclear keepdims"));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -1005,6 +1013,7 @@ const std::vector<GradCase>& Table() {
     AddRandomPdf(&t);
     AddNpContractions(&t);
     AddNpEighPinv(&t);
+    AddNpSvdNorm(&t);
     return t;
   }();
   return table;

@@ -61,9 +61,17 @@ def test_nonzero_of_0d_counts_one_element():
         onp.testing.assert_array_equal(_np(onp.float32(v)).nonzero()[0].asnumpy(), want)
 
 
+def test_npx_nonzero_of_0d_reads_it_as_1d():
+    # MXNet 1.9.1 (checked there): npx.nonzero(np.array(3.0)) is [[0]] (1, 1) and
+    # npx.nonzero(np.array(0.0)) has shape (0, 1); NumPy 2's argwhere gives (N, 0)
+    for v, shape in ((3.0, (1, 1)), (0.0, (0, 1))):
+        got = npx.nonzero(_np(onp.float32(v)))
+        assert got.shape == shape and got.dtype == onp.int64
+        assert got.asnumpy().tolist() == ([[0]] if v else [])
+    onp.testing.assert_array_equal(npx.nonzero(_np(onp.array(True))).asnumpy(), [[0]])
+
+
 def test_nonzero_bad_input():
-    with pytest.raises(ValueError, match=r"_npx_nonzero: input 'x' must be at least one dimensional"):
-        npx.nonzero(_np(onp.float32(1.0)))
     with pytest.raises(TypeError, match="nonzero: argument 'a' must be a weft.np.ndarray, got list"):
         np.nonzero([1, 0])
     with pytest.raises(TypeError, match="flatnonzero: argument 'a' must be a weft.np.ndarray, got int"):

@@ -1,7 +1,9 @@
 // _npx_nonzero (npx.nonzero, MXNet 1.9.1's registered name; np.nonzero,
 // np.flatnonzero and np.argwhere are built on it): the indices of the
 // nonzero elements of x as an int64 (N, x.ndim) array, one row per element in
-// row-major order (NumPy's argwhere). N is known only from x's values: Note
+// row-major order (NumPy's argwhere). A 0-d x counts as one element of shape
+// (1,): (1, 1) [[0]] when nonzero, (0, 1) when not -- MXNet 1.9.1's result
+// (checked there); NumPy 2's argwhere gives (N, 0) and its nonzero raises. N is known only from x's values: Note
 // [Data-dependent output shapes] (core/opdef/dynamic_shape.h) -- imperative and
 // hybridized calls size the output after x is ready; bind refuses it, as
 // MXNet does. No gradient (integer output, as in MXNet). GPU kernel:
@@ -9,7 +11,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/base/error.h"
 #include "core/op/index/nonzero_gpu.h"
 #include "core/op/index/nonzero_rules.h"
 #include "core/opdef/op_def.h"
@@ -20,10 +21,8 @@ namespace {
 
 constexpr const char* kNonzeroOp = "_npx_nonzero";
 
-void CheckNonzeroInput(const Shape& x) {
-  WEFT_CHECK(x.ndim() >= 1, kShape) << kNonzeroOp << ": input 'x' must be at least one dimensional, got a 0-d "
-                                    << "array (use atleast_1d first, as NumPy 2 asks)";
-}
+// The shape the rows index: a 0-d x is read as the 1-d (1,) (MXNet 1.9.1).
+Shape IndexedShape(const Shape& x) { return x.ndim() == 0 ? Shape{1} : x; }
 
 int64_t CountNonzero(const TensorView& x) {
   int64_t count = 0;
@@ -37,7 +36,7 @@ int64_t CountNonzero(const TensorView& x) {
 void NonzeroCpu(const OpContext&, const Params&, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
                 const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull || out[0].Size() == 0) return;
-  const Shape& s = in[0].shape;
+  const Shape s = IndexedShape(in[0].shape);
   const int nd = s.ndim();
   int64_t* y = out[0].ptr<int64_t>();
   const bool add = req[0] == OpReq::kAddTo;
@@ -60,8 +59,7 @@ WEFT_REGISTER_OP(kNonzeroOp)
               "row i holds the index of the i-th nonzero element in row-major order (NumPy's argwhere).\n\n"
               "Example::\n\n   nonzero([[1, 0], [0, 2]]) = [[0, 0], [1, 1]]")
     .add_input("x")
-    .set_infer_shape([](const Params&, std::vector<Shape>* in, std::vector<Shape>*) {
-      if ((*in)[0].known()) CheckNonzeroInput((*in)[0]);
+    .set_infer_shape([](const Params&, std::vector<Shape>*, std::vector<Shape>*) {
       return false;  // N is known only from x's values
     })
     .set_infer_type([](const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
@@ -72,9 +70,8 @@ WEFT_REGISTER_OP(kNonzeroOp)
     .set_compute_gpu(WEFT_GPU(cuda::NonzeroGpu))
     .set_dynamic_shape(DynamicShapeRule{{0}, [](const Params&, const std::vector<Shape>& in,
                                                 const std::vector<TensorView>& v) {
-                                          CheckNonzeroInput(in[0]);
-                                          return std::vector<Shape>{
-                                              Shape(std::vector<int64_t>{CountNonzero(v[0]), in[0].ndim()})};
+                                          return std::vector<Shape>{Shape(std::vector<int64_t>{
+                                              CountNonzero(v[0]), IndexedShape(in[0]).ndim()})};
                                         }});
 
 }  // namespace

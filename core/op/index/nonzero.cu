@@ -17,8 +17,10 @@ void NonzeroForward(const OpContext& ctx, const Params&, const std::vector<Tenso
                     const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull || out[0].Size() == 0) return;
   const int64_t n = in[0].Size();
-  const int nd = in[0].ndim();
-  const Dims dims = ToDims(in[0].shape);
+  // a 0-d x is read as the 1-d (1,), as nonzero.cc does (MXNet 1.9.1)
+  const Shape s = in[0].shape.ndim() == 0 ? Shape{1} : in[0].shape;
+  const int nd = s.ndim();
+  const Dims dims = ToDims(s);
   int64_t* row = static_cast<int64_t*>(Scratch(ctx, static_cast<size_t>(n) * sizeof(int64_t)));
   int64_t* y = out[0].ptr<int64_t>();
   const bool add = req[0] == OpReq::kAddTo;

@@ -1,6 +1,7 @@
 // _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull, _npi_pareto,
-// _npi_powerd and _npi_bernoulli: MXNet 1.9.1's np.random / npx.random samplers
-// with no legacy operator, under their registered names and parameters
+// _npi_powerd, _npi_bernoulli, _npi_normal(_n), _npi_uniform(_n), _npi_exponential
+// and _npi_gamma: MXNet 1.9.1's np.random / npx.random samplers
+// under their registered names and parameters
 // (loc/scale or a, size, ctx; float32 out, as MXNet's; bernoulli: prob or
 // logit, is_logit, dtype). Draws:
 // np_samplers_rules.h (Note [Inverse-CDF samplers]) over the
@@ -43,6 +44,7 @@ std::vector<ArrayParam> ParamsOf(const Params& p) {
   if (op == "_npi_normal" || op == "_npi_normal_n") return {{"loc", 0}, {"scale", 1}};
   if (op == "_npi_uniform" || op == "_npi_uniform_n") return {{"low", 0}, {"high", 1}};
   if (op == "_npi_exponential") return {{"scale", 0}};
+  if (op == "_npi_gamma") return {{"shape", 0}, {"scale", 1}};
   return {{"a", 0}};
 }
 
@@ -59,7 +61,7 @@ void CheckValue(const std::string& op, NpDist d, const std::string& name, double
   if (name == "loc" || name == "logit" || name == "low" || name == "high") return;
   if (name == "prob") {
     WEFT_CHECK(v >= 0 && v <= 1, kInvalidArgument) << op << ": parameter 'prob' must be in [0, 1], got " << v;
-  } else if (name == "scale" || d == NpDist::kWeibull) {
+  } else if (name == "scale" || d == NpDist::kWeibull || d == NpDist::kGamma) {
     WEFT_CHECK(v >= 0, kInvalidArgument) << op << ": parameter '" << name << "' must be >= 0, got " << v;
   } else {
     WEFT_CHECK(v > 0, kInvalidArgument) << op << ": parameter '" << name << "' must be > 0, got " << v;
@@ -83,6 +85,8 @@ NpDistParams NpDistOf(const Params& p) {
     r.d = NpDist::kUniform;
   } else if (op == "_npi_exponential") {
     r.d = NpDist::kExponential;
+  } else if (op == "_npi_gamma") {
+    r.d = NpDist::kGamma;
   } else {
     r.d = op == "_npi_weibull" ? NpDist::kWeibull : op == "_npi_powerd" ? NpDist::kPower : NpDist::kPareto;
   }
@@ -174,11 +178,11 @@ bool NpSampleShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* 
       WEFT_CHECK(d >= 0, kInvalidArgument) << op << ": parameter 'size' " << tensor::TupleString(size)
                                            << " has a negative dimension";
   }
-  // npx.random's _n forms prefix `size` to the parameters' shape (a batch of draws per
-  // parameter set); with numbers they are the plain samplers, so only those load
-  WEFT_CHECK(arrays.empty() || op.compare(op.size() - 2, 2, "_n") != 0, kInvalidArgument)
-      << op << ": parameter '" << arrays[0].name << "' = None (an input array: size as a batch prefix) is not "
-      << "supported; only numbers";
+  // npx.random's _n forms prefix `size` (their batch_shape) to the parameters' broadcast
+  // shape, a batch of draws per parameter set: MXNet 1.9.1's normal_n(loc (1, 3), scale
+  // (2, 1), batch_shape=(4,)) is (4, 2, 3). The kernels read each parameter aligned to the
+  // output's last dims, its strides over the prefix zero (NpArraysOf).
+  const bool batch_prefix = op.compare(op.size() - 2, 2, "_n") == 0;
   bool known = true;
   std::vector<int64_t> joint;  // the arrays broadcast together
   for (size_t k = 0; k < in->size() && k < arrays.size(); ++k) {
@@ -189,7 +193,7 @@ bool NpSampleShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* 
     }
     std::vector<int64_t> dims(static_cast<size_t>(s.ndim()));
     for (int j = 0; j < s.ndim(); ++j) dims[static_cast<size_t>(j)] = s[j];
-    if (has_size) {
+    if (has_size && !batch_prefix) {
       bool fits = dims.size() <= size.size();
       for (size_t j = 1; fits && j <= dims.size(); ++j)
         fits = dims[dims.size() - j] == 1 || dims[dims.size() - j] == size[size.size() - j];
@@ -206,8 +210,12 @@ bool NpSampleShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* 
       if (o == 1) o = d;
     }
   }
-  if (has_size) {
+  if (has_size && !batch_prefix) {
     AssignShape(out, 0, Shape(size), op + ": output (size)");
+  } else if (known && has_size) {
+    std::vector<int64_t> dims = size;
+    dims.insert(dims.end(), joint.begin(), joint.end());
+    AssignShape(out, 0, Shape(dims), op + ": output (size, then the parameters broadcast)");
   } else if (known) {
     AssignShape(out, 0, Shape(joint), op + ": output (the parameters broadcast)");
   }
@@ -283,7 +291,7 @@ void LocScale(OpDef& op) {
             op.add_optional_param("a", ParamType::kFloat,
                                   "The exponent > 0 (a scalar; None: an input array).");
           });
-  // np.random.normal/uniform/exponential and npx.random's normal_n/uniform_n (numbers only):
+  // np.random.normal/uniform/exponential and npx.random's normal_n/uniform_n:
   // legacy samplers compute the number forms, but MXNet's graphs also give arrays
   auto loc_scale_dtype = [](OpDef& op) {
     op.add_optional_param("loc", ParamType::kFloat, "The mean (a scalar; None: an input array).")
@@ -296,16 +304,28 @@ void LocScale(OpDef& op) {
         .add_param("dtype", ParamType::kDType, "float32", "The output dtype: float16, float32 or float64.");
   };
   Declare("_npi_normal", "Samples of the normal distribution N(loc, scale^2).", loc_scale_dtype, true);
-  Declare("_npi_normal_n", "Samples of N(loc, scale^2) (npx.random.normal_n; number parameters).",
+  Declare("_npi_normal_n", "Samples of N(loc, scale^2) (npx.random.normal_n): `size` (its batch_shape) "
+          "prefixes the shape of the array parameters broadcast together.",
           loc_scale_dtype, true);
   Declare("_npi_uniform", "Samples of the uniform distribution on [low, high).", low_high_dtype, true);
-  Declare("_npi_uniform_n", "Samples of the uniform distribution on [low, high) (npx.random.uniform_n; number "
-          "parameters).", low_high_dtype, true);
+  Declare("_npi_uniform_n", "Samples of the uniform distribution on [low, high) (npx.random.uniform_n): `size` "
+          "prefixes the shape of the array parameters broadcast together.", low_high_dtype, true);
   Declare("_npi_exponential", "Samples of the exponential distribution of scale (mean) scale: -scale log(u).",
           [](OpDef& op) {
             op.add_param("scale", ParamType::kFloat, "1", "The scale >= 0 (None: an input array).");
             op.params.back().optional = true;  // MXNet's optional<float> with default 1
           });
+  // MXNet's optional<float> shape and scale; np.random.gamma's shape is required in
+  // Python, and a graph with neither None draws Gamma(shape, scale) by the legacy samplers' rule
+  Declare("_npi_gamma", "Samples of the gamma distribution of shape k and scale theta (np.random.gamma; mean "
+          "k * theta), by Marsaglia-Tsang; shape 0 gives 0.",
+          [](OpDef& op) {
+            op.add_optional_param("shape", ParamType::kFloat, "The shape k >= 0 (a scalar; None: an input array).")
+                .add_param("scale", ParamType::kFloat, "1", "The scale theta >= 0 (None: an input array).")
+                .add_param("dtype", ParamType::kDType, "float32", "The output dtype: float16, float32 or float64.");
+            op.params[1].optional = true;  // MXNet's optional<float> with default 1
+          },
+          true);
   Declare("_npi_bernoulli", "Bernoulli samples (npx.random.bernoulli): 1 with probability prob (or "
           "sigmoid(logit) when is_logit), else 0, in `dtype`.",
           [](OpDef& op) {

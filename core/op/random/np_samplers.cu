@@ -14,14 +14,15 @@ namespace weft {
 namespace cuda {
 namespace {
 
-// Up to two uniforms per element (normal takes two): the words of Philox(seed, i, 0).
+// The words of Philox(seed, i, 0), then of (seed, i, 1) ...: one or two uniforms per
+// element for most (normal takes two), any number for gamma's rejection loop.
 struct OnePhilox {
   uint64_t seed, i;
   int used = 0;
   Random128 r{0, 0};
   WEFT_HD double Next() {
-    if (used == 0) r = Philox(seed, i, 0);
-    return UnitFromBits(used++ == 0 ? r.a : r.b, 53);
+    if (used % 2 == 0) r = Philox(seed, i, static_cast<uint64_t>(used / 2));
+    return UnitFromBits(used++ % 2 == 0 ? r.a : r.b, 53);
   }
 };
 

@@ -28,17 +28,18 @@
 #include <vector>
 
 #include "core/op/common/hd.h"
+#include "core/op/random/sampler_rules.h"
 #include "core/opdef/op_def.h"
 
 namespace weft {
 namespace sampler {
 
 enum class NpDist : int { kGumbel, kLogistic, kRayleigh, kWeibull, kPareto, kPower, kBernoulli, kNormal, kUniform,
-                          kExponential };
+                          kExponential, kGamma };
 
 struct NpDistParams {
   NpDist d = NpDist::kGumbel;
-  double a = 0, b = 1;  // (loc, scale), (scale), (a) or (p)
+  double a = 0, b = 1;  // (loc, scale), (scale), (a), (p) or gamma's (shape, scale)
   bool logit = false;   // bernoulli with an array of log-odds: a is one, its sigmoid the probability
 };
 
@@ -100,6 +101,9 @@ template <typename Src>
 WEFT_HD inline double NpDraw(const NpDistParams& p, Src& s) {
   if (p.d == NpDist::kBernoulli) return s.Next() < p.a ? 1.0 : 0.0;
   if (p.d == NpDist::kUniform) return p.a + (p.b - p.a) * s.Next();
+  // Marsaglia-Tsang, the legacy samplers' rule (sampler_rules.h): a rejection loop,
+  // so its source must give any number of uniforms
+  if (p.d == NpDist::kGamma) return Gamma(p.a, p.b, s);
   const double u = (s.Next() * 9007199254740992.0 + 0.5) * (1.0 / 9007199254740992.0);
   switch (p.d) {
     case NpDist::kGumbel: return p.a - p.b * std::log(-std::log(u));
@@ -111,7 +115,8 @@ WEFT_HD inline double NpDraw(const NpDistParams& p, Src& s) {
     case NpDist::kExponential: return -p.a * std::log(u);
     case NpDist::kNormal: return p.a + p.b * std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * s.Next());
     case NpDist::kBernoulli:
-    case NpDist::kUniform: break;
+    case NpDist::kUniform:
+    case NpDist::kGamma: break;
   }
   return 0.0;
 }

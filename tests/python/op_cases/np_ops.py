@@ -47,7 +47,8 @@ def _polyval_grad_ref(g, p, x):
 # ---- _npx_nonzero ------------------------------------------------------------------
 
 def _nonzero_ref(x):
-    return np.argwhere(x).astype(I64)
+    # a 0-d x counts as the 1-d (1,), as MXNet 1.9.1 gives ([[0]] / shape (0, 1))
+    return np.argwhere(np.atleast_1d(x)).astype(I64)
 
 
 def _sparse(shape, dtype=F32):
@@ -210,6 +211,8 @@ CASES = {
         Case(_ins(rand((2, 6), BOOL)), ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-bool"),
         Case([np.zeros((3, 2), F64)], ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-none"),
         Case([np.zeros((0, 3), F32)], ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-zero-size"),
+        Case([np.array(3.0, F32)], ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-0d-set"),
+        Case([np.array(0, I32)], ref=_nonzero_ref, rtol=0, atol=0, name="nonzero-0d-zero"),
     ],
     "_npi_bitwise_and": _bitwise_cases("bitwise_and", np.bitwise_and),
     "_npi_bitwise_or": _bitwise_cases("bitwise_or", np.bitwise_or),

@@ -108,9 +108,12 @@ def norm(x, ord=None, axis=None, keepdims=False):  # pylint: disable=redefined-b
     values for ord=inf/-inf over one axis).
 
     ord None (2-norm of the flattened array or over axis, Frobenius over two axes),
-    'fro' (two axes or None), 1 or 2 (one axis) and inf/-inf (one axis). The matrix
-    norms ord=1, 2, inf, 'nuc' over two axes need an SVD or the axes' sizes and
-    raise NotImplementedError in a traced graph."""
+    'fro' (two axes or None), 1 or 2 (one axis), inf/-inf (one axis), and 2, -2 or
+    'nuc' over two axes ('nuc' with axis None: the last two), which write Weft's
+    ``_weft_np_svd_norm`` (MXNet writes ``_npi_norm`` with flag 0 or 2, which Weft
+    reads as that operator; MXNet cannot read Weft's). The matrix norms ord=1, -1,
+    inf, -inf over two axes, and 2/-2 with axis=None (x's rank is unknown in a
+    traced graph), raise NotImplementedError."""
     _sym("norm", "x", x)
     if axis is not None:
         axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
@@ -128,6 +131,15 @@ def norm(x, ord=None, axis=None, keepdims=False):  # pylint: disable=redefined-b
         return out if keep else np_op("_np_reshape", out, newshape=())
     if ord == "fro":
         raise ValueError("norm: invalid norm order 'fro' for vectors")
+    if ord == "nuc" and axes is None:
+        axes = (-2, -1)  # NumPy takes 'nuc' of 2-D x only; MXNet's graph reads the last two axes
+    if axes is not None and len(axes) == 2 and (ord == "nuc" or (ord in (2, -2) and not isinstance(ord, bool))):
+        # Note [Singular-value norms] (core/op/linalg/np_svd_norm.cc): Weft's own operator, the
+        # one MXNet's _npi_norm node with flag 0 or 2 is read as
+        return np_op("_weft_np_svd_norm", x, ord="nuc" if ord == "nuc" else str(int(ord)), axis=axes,
+                     keepdims=keep)
+    if ord == "nuc":
+        raise ValueError("norm: ord='nuc' needs two axes, got axis=%r" % (axis,))
     if axes is None or len(axes) != 1:
         raise NotImplementedError("norm: ord=%r needs exactly one axis in a traced graph (matrix norms other than "
                                   "'fro' are not available)" % (ord,))
