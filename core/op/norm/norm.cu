@@ -13,7 +13,7 @@
 
 #include "core/op/norm/norm_cpu.h"
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/norm/norm_geom.h"
+#include "core/op/norm/norm_rules.h"
 
 namespace weft {
 namespace cuda {
