@@ -46,7 +46,7 @@
 #include "core/op/common/nnx_util.h"
 #include "core/op/common/weight_cache.h"
 #include "core/op/conv/layer_cpu.h"
-#include "core/op/conv/layer_geom.h"
+#include "core/op/conv/layer_rules.h"
 #include "core/op/fused/fused_conv_bn.h"
 #include "core/op/fused/fused_elemwise_cpu.h"
 #include "core/op/fused/fused_nn_cpu.h"

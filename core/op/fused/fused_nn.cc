@@ -12,7 +12,7 @@
 #include "core/base/error.h"
 #include "core/op/fused/fused_elemwise_cpu.h"
 #include "core/op/fused/fused_nn_cpu.h"
-#include "core/op/conv/layer_geom.h"
+#include "core/op/conv/layer_rules.h"
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/layer_util.h"
 #include "core/op/common/nnx_util.h"
