@@ -1,9 +1,9 @@
 // GPU kernels of moments and _backward_moments: one thread per output element
-// (moments_geom.h), the CPU's two-pass double accumulation.
+// (moments_rules.h), the CPU's two-pass double accumulation.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/reduce/moments_geom.h"
+#include "core/op/reduce/moments_rules.h"
 #include "core/op/reduce/moments_gpu.h"
 
 namespace weft {

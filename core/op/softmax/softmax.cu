@@ -11,7 +11,7 @@
 
 #include "core/op/softmax/softmax_cpu.h"
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/softmax/softmax_geom.h"
+#include "core/op/softmax/softmax_rules.h"
 
 namespace weft {
 namespace cuda {
