@@ -7,7 +7,6 @@
 #include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
-#include "core/graph/grad_builder.h"
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/layer_grad.h"
 #include "core/op/conv/layer_cpu.h"

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/common/half_hd.h"
 #include "core/op/common/req_hd.h"
 #include "core/op/elemwise/broadcast_plan_gpu.h"
 #include "core/op/elemwise/elemwise_cpu.h"

@@ -40,10 +40,8 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/op/act/activation_cpu.h"
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/layer_util.h"
-#include "core/op/common/nnx_util.h"
 #include "core/op/common/weight_cache.h"
 #include "core/op/conv/layer_cpu.h"
 #include "core/op/conv/layer_rules.h"
