@@ -7,7 +7,6 @@
 #pragma once
 #include "core/base/shape.h"
 #include "core/op/norm/norm_cpu.h"
-#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace nnx {
