@@ -9,7 +9,6 @@
 
 #include "core/base/shape.h"
 #include "core/op/common/nnx_util.h"
-#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace nnx {
