@@ -29,6 +29,25 @@
 // handlers are registered (omp_get_max_threads, weak: absent without OpenMP),
 // making ours run first: the workers are gone before libomp locks anything.
 // With GNU OpenMP (the GCC build) the call is harmless.
+//
+// Note [OpenMP reads the environment once]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The same call has a second purpose. libomp's initialisation (at its first
+// call in a process, and again in a forked child) copies the whole environment:
+// it measures every variable, allocates one block, then copies each. Before the
+// call above existed, the process's first OpenMP call was a kernel's, on an
+// engine worker, while the Python thread went on and could set a variable in
+// between (pytest sets PYTEST_CURRENT_TEST at every test phase): the copy then
+// overran its block by the longer value -- issue 35's intermittent "WRITE of
+// size 108" on an engine worker under ASan, the length of
+// "PYTEST_CURRENT_TEST=...::test_array_from_ndarray_keeps_dtype_and_copies
+// (teardown)" with its NUL, the test whose kernel ran then -- or read a freed
+// string (SEGV in strlen). Made here, on the thread that makes the first engine
+// and before that engine has any worker, the copy is over before anything
+// runs beside it (docs/ASAN_PYTHON_RUNS.md has the reproduction; a forked
+// child's libomp starts again at Child()'s omp_set_num_threads, on the forking
+// thread). GNU OpenMP reads its settings in its constructor, at load, so the
+// GCC build never raced.
 #include <pthread.h>
 
 #include <algorithm>
@@ -76,7 +95,8 @@ void Child() {
 
 void RegisterForFork(ThreadedEngine* engine) {
   static const bool installed = [] {
-    if (omp_get_max_threads != nullptr) omp_get_max_threads();  // Note [Fork handler order]
+    // Note [Fork handler order], Note [OpenMP reads the environment once]
+    if (omp_get_max_threads != nullptr) omp_get_max_threads();
     return pthread_atfork(Prepare, Parent, Child) == 0;
   }();
   (void)installed;

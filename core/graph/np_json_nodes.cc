@@ -26,6 +26,7 @@
 #include "core/base/error.h"
 #include "core/graph/np_node_attrs.h"
 #include "core/graph/np_nodes_nplinalg.h"
+#include "core/graph/np_nodes_npmisc.h"
 #include "core/graph/np_nodes_npshape.h"
 
 namespace weft {
@@ -52,6 +53,7 @@ void Reduction(const std::string& op, std::map<std::string, std::string>* attrs)
 bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy) {
   if (NplinalgToLegacy(op, attrs, legacy)) return true;
   if (np_nodes_npshape::ToLegacy(op, attrs, legacy)) return true;
+  if (np_nodes_npmisc::ToLegacy(op, attrs, legacy)) return true;
   static const std::map<std::string, std::string> kReductions = {
       {"_np_sum", "sum"}, {"_npi_mean", "mean"}, {"_np_max", "max"}, {"_np_min", "min"}, {"_np_prod", "prod"}};
   auto red = kReductions.find(op);

@@ -1,32 +1,26 @@
 // Note [NumPy-mode random and norm nodes]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// np.random.normal/uniform/exponential/gamma, np.identity and np.linalg.norm
-// write MXNet operators of their own in NumPy mode (`_npi_normal` ...), whose
-// parameters are the legacy samplers' and norm's under other names. As in
-// Note [NumPy-mode nodes read as legacy ones] (np_json_nodes.cc) the symbol
-// reader takes such a node as the legacy operator:
-//   _npi_normal, _npi_normal_n(loc, scale, size, ctx, dtype)
-//                       -> _random_normal(loc, scale, shape, ctx, dtype)
-//   _npi_uniform, _npi_uniform_n(low, high, size, ctx, dtype)
-//                       -> _random_uniform(low, high, shape, ctx, dtype)
-//   _npi_exponential(scale, size, ctx)
-//                       -> _random_exponential(lam = 1/scale, shape, ctx)
+// np.random.gamma, np.identity and np.linalg.norm write MXNet operators of
+// their own in NumPy mode (`_npi_gamma` ...), whose parameters are the legacy
+// sampler's and norm's under other names. As in Note [NumPy-mode nodes read as
+// legacy ones] (np_json_nodes.cc) the symbol reader takes such a node as the
+// legacy operator:
 //   _npi_gamma(shape, scale, size, ctx, dtype)
 //                       -> _random_gamma(alpha = shape, beta = scale, ...)
 //   _npi_identity(shape = (n, n), ctx, dtype)
 //                       -> _eye(N = n, M = n, ctx, dtype)
 //   _npi_norm(ord, axis, keepdims, flag)
 //                       -> norm(ord, axis, keepdims)
-// size=None is one draw: shape () gives a 0-d array, as MXNet's. The `_n`
-// forms differ from the plain ones only in how array parameters broadcast
-// against `size`; with scalar parameters both draw `size` samples.
+// size=None is one draw: shape () gives a 0-d array, as MXNet's.
+// (_npi_normal(_n), _npi_uniform(_n) and _npi_exponential, once read here as
+// the legacy samplers, are operators of their own, which also take their
+// parameters as arrays: core/op/random/np_samplers.cc, Note [Sampler parameters
+// from arrays].)
 //
 // Refused with an error naming the node's attribute:
-//  * a sampler whose parameter is None: MXNet then reads it from an input
-//    array (np.random.normal(loc=array)), broadcast against `size`; the legacy
-//    samplers take scalars only (`_sample_*` prefixes the parameters' shape
-//    instead of broadcasting).
-//  * exponential's scale <= 0 (no rate 1/scale).
+//  * gamma with a parameter None: MXNet then reads it from an input array,
+//    broadcast against `size`; the legacy sampler takes scalars only
+//    (`_sample_*` prefixes the parameters' shape instead of broadcasting).
 //  * _npi_norm's flag (how weft.np's and MXNet's norm() chose the kernel):
 //    -2 (ord=None, axis=None: the 2-norm of everything) and 1 (Frobenius, or
 //    the 2-norm over one axis) are the legacy norm with ord=2; -1 (an explicit
@@ -40,7 +34,6 @@
 // reductions in np_json_nodes.cc); its values are MXNet's.
 #include "core/graph/np_nodes_nplinalg.h"
 
-#include <cstdio>
 #include <cstdlib>
 #include <vector>
 
@@ -65,12 +58,6 @@ double ReadDouble(const std::string& op, const std::string& key, const std::stri
   WEFT_CHECK(end != text.c_str() && end && *end == '\0', kIO)
       << op << ": attribute '" << key << "' = '" << text << "' is not a number";
   return v;
-}
-
-std::string WriteDouble(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.17g", v);
-  return buf;
 }
 
 // The sampler's scalar parameter `key` must be given (not read from an input
@@ -131,30 +118,9 @@ void Norm(const std::string& op, Attrs* attrs) {
 }  // namespace
 
 bool Translate(const std::string& op, Attrs* attrs, std::string* legacy) {
-  if (op == "_npi_normal" || op == "_npi_normal_n") {
-    Sampler(op, attrs, {{"loc", "loc"}, {"scale", "scale"}});
-    *legacy = "_random_normal";
-    return true;
-  }
-  if (op == "_npi_uniform" || op == "_npi_uniform_n") {
-    Sampler(op, attrs, {{"low", "low"}, {"high", "high"}});
-    *legacy = "_random_uniform";
-    return true;
-  }
   if (op == "_npi_gamma") {
     Sampler(op, attrs, {{"shape", "alpha"}, {"scale", "beta"}});
     *legacy = "_random_gamma";
-    return true;
-  }
-  if (op == "_npi_exponential") {
-    // MXNet's default scale is 1 (np.random.exponential())
-    double scale = IsNone(*attrs, "scale") ? 1.0 : ReadDouble(op, "scale", (*attrs)["scale"]);
-    WEFT_CHECK(scale > 0, kIO) << op << ": attribute 'scale' = '" << (*attrs)["scale"]
-        << "' is not supported (scale > 0)";
-    attrs->erase("scale");
-    (*attrs)["lam"] = WriteDouble(1.0 / scale);
-    Sampler(op, attrs, {});
-    *legacy = "_random_exponential";
     return true;
   }
   if (op == "_npi_identity") {

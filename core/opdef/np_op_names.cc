@@ -208,6 +208,8 @@ constexpr OpNameAlias kNumpyModeAliases[] = {
     {"_npx__image_random_saturation", "_image_random_saturation"},
     {"_npx__image_resize", "_image_resize"},
     {"_npx__image_to_tensor", "_image_to_tensor"},
+    {"_npi_cvimdecode", "_cvimdecode"},  // core/io/cv_image_ops.cc
+    {"_npi_cvimread", "_cvimread"},
 };
 
 }  // namespace

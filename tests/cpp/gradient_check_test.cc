@@ -292,6 +292,21 @@ void AddTensor(std::vector<GradCase>* t) {
   t->push_back(Zero(C("_npi_std", {I(d, U())}, {{"axis", "1"}})));
   t->push_back(Zero(C("_npi_var", {I(d, U())}, {{"ddof", "1"}})));
   t->push_back(Zero(C("_npi_diag_indices_from", {X({3, 3})})));
+  // np.average and np.ediff1d under MXNet's names (core/op/reduce/np_average.cc, np_ediff1d.cc); the
+  // weights kept away from a zero sum.
+  t->push_back(C("_npi_average", {X(d), X(d, U(0.5, 1.5))}, {{"axis", "(0, 2)"}}));
+  t->push_back(C("_npi_average", {X({3, 4}), X({3}, U(0.5, 1.5))}, {{"axis", "0"}}, "weights_1d"));
+  t->push_back(C("_npi_average", {X(d)}, {{"weighted", "False"}}, "unweighted"));
+  t->push_back(C("_npi_ediff1d", {X({2, 3}), X({2}), X({1, 3})},
+                 {{"to_begin_arr_given", "True"}, {"to_end_arr_given", "True"}}));
+  t->push_back(C("_npi_ediff1d", {X({5}), X({2})}, {{"to_begin_scalar", "1.5"}, {"to_end_arr_given", "True"}},
+                 "end_array"));
+  // data[mask] = value (core/op/index/np_mask_assign_tensor.cc): the mask fixed, data and value differentiated.
+  t->push_back(C("_npi_boolean_mask_assign_tensor", {X({4, 3}), I({4}, Fixed({1, 0, 1, 1})), X({3})},
+                 {{"start_axis", "0"}}));
+  t->push_back(C("_npi_boolean_mask_assign_tensor", {X({2, 4, 3}), I({4}, Fixed({0, 1, 1, 0})), X({2, 2, 1})},
+                 {{"start_axis", "1"}}, "start_axis1"));
+  t->push_back(Zero(C("_npi_percentile", {I(d, U())}, {{"q_scalar", "50"}, {"axis", "1"}})));
   // The NumPy-mode layout ops of core/op/shape/np_layout.cc.
   t->push_back(C("_np_moveaxis", {X({2, 3, 4})}, {{"source", "(0, 2)"}, {"destination", "(1, 0)"}}));
   t->push_back(C("_np_roll", {X({3, 4})}, {{"shift", "(1, -3)"}, {"axis", "(0, 1)"}}));
@@ -934,6 +949,42 @@ void AddCustom(std::vector<GradCase>* t) {
   t->push_back(C("Custom", {X({3, 4})}, {{"op_type", "grad_check_cube"}, {"scale", "0.5"}}));
 }
 
+// einsum, tensorinv and tensorsolve (core/op/dense/np_einsum.cc, core/op/linalg/np_tensor_solve.cc), and
+// the tensordot pairings that run as einsum.
+// Appended last in Table(): a case's inputs are drawn from a seed of its index, so cases added
+// in the middle would change every later case's draws.
+void AddNpContractions(std::vector<GradCase>* t) {
+  // einsum: a product, a diagonal, a broadcast '...' and three operands.
+  t->push_back(C("_npi_einsum", {X({2, 3}), X({3, 4})}, {{"num_args", "2"}, {"subscripts", "ij,jk->ik"}}));
+  t->push_back(C("_npi_einsum", {X({3, 3}), X({3})}, {{"num_args", "2"}, {"subscripts", "ii,i->i"}}, "diagonal"));
+  t->push_back(C("_npi_einsum", {X({2, 1, 3}), X({4, 3})}, {{"num_args", "2"}, {"subscripts", "...j,...j->..."}},
+                 "broadcast ellipsis"));
+  t->push_back(C("_npi_einsum", {X({2, 3}), X({3}), X({3, 2})}, {{"num_args", "3"}, {"subscripts", "ij,j,jk"}},
+                 "three operands implicit"));
+  // tensorinv / tensorsolve: well-conditioned (6, 6) matrices.
+  t->push_back(C("_npi_tensorinv", {X({2, 3, 6}, Matrices(6, false, 3.0))}, {{"ind", "2"}}));
+  t->push_back(C("_npi_tensorsolve", {X({2, 3, 6}, Matrices(6, false, 3.0)), X({2, 3})}));
+  t->push_back(C("_npi_tensorsolve", {X({6, 2, 3}, Matrices(6, false, 3.0)), X({2, 3})}, {{"a_axes", "(0,)"}},
+                 "axes moved"));
+  // a tensordot pairing that is no single product (Note [Tensordot pairings as einsum])
+  t->push_back(C("_npi_tensordot", {X({2, 3, 4}), X({4, 3, 2})}, {{"a_axes_summed", "(1, 2)"}, {"b_axes_summed", "(1, 0)"}},
+                 "pairs as einsum"));
+}
+
+// np.linalg's eigh, eigvalsh and pinv (np_eigh.cc, np_pinv.cc: Note [Gradients of eigh, eigvalsh and pinv]),
+// added last so that the seeds of the cases before them (1000 + their index) stay as they were.
+void AddNpEighPinv(std::vector<GradCase>* t) {
+  // eigh/eigvalsh read one triangle (the symmetrized loss, as syevd); pinv of full-rank matrices, rcond held.
+  t->push_back(WithLoss(C("_npi_eigh", {X({3, 3}, Matrices(3, true, 0.0))}), Symmetrized("_npi_eigh", 3)));
+  t->push_back(WithLoss(C("_npi_eigvalsh", {X({2, 3, 3}, Matrices(3, true, 0.0))}, {{"UPLO", "U"}}, "upper batch"),
+                        Symmetrized("_npi_eigvalsh", 3)));
+  t->push_back(C("_npi_pinv_scalar_rcond", {X({3, 4})}));
+  t->push_back(WithLoss(C("_npi_pinv_scalar_rcond", {X({3, 3}, Matrices(3, true, 1.0))}, {{"hermitian", "True"}},
+                          "hermitian"),
+                        Symmetrized("_npi_pinv_scalar_rcond", 3)));
+  t->push_back(C("_npi_pinv", {X({2, 4, 3}), I({2}, Fixed({1e-6, 1e-6}))}));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -952,6 +1003,8 @@ const std::vector<GradCase>& Table() {
     AddCustom(&t);
     AddImage(&t);
     AddRandomPdf(&t);
+    AddNpContractions(&t);
+    AddNpEighPinv(&t);
     return t;
   }();
   return table;

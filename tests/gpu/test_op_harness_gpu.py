@@ -42,7 +42,8 @@ def f32_f64_only(op):
     if op.startswith(("_linalg_", "linalg_", "_backward_linalg_")) or op in ("khatri_rao", "_backward_khatri_rao"):
         return True
     # The np.linalg ops of the same family (core/op/linalg/np_*.cc): LAPACK on the CPU as well.
-    if op in ("_npi_svd", "_backward_npi_svd", "_npi_solve", "_backward_npi_solve", "_npi_eig", "_npi_eigvals"):
+    if op in ("_npi_svd", "_backward_npi_svd", "_npi_solve", "_backward_npi_solve", "_npi_eig", "_npi_eigvals",
+              "_npi_eigh", "_npi_eigvalsh", "_npi_pinv", "_npi_pinv_scalar_rcond"):
         return True
     # The CPU RNN kernels are float32/float64 only (rnn_cpu.cc), so a 16-bit GPU
     # RNN would have no reference here; the GPU kernel keeps the CPU's types.

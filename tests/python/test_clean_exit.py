@@ -11,6 +11,8 @@ import textwrap
 
 import pytest
 
+from sanitizer_time import time_limit
+
 # A small hybridized CNN, called on a batch; the caller appends what to do next.
 CNN = """
 import sys
@@ -45,11 +47,11 @@ def _run_scripts(source, count, parallel=PARALLEL, timeout=240):
                  for _ in range(min(parallel, count - start))]
         for p in procs:
             try:
-                out, err = p.communicate(timeout=timeout)
+                out, err = p.communicate(timeout=time_limit(timeout))  # Note [Watchdogs under ASan]
             except subprocess.TimeoutExpired:
                 p.kill()
                 out, err = p.communicate()
-                err += "\n[killed: no exit within %d s]" % timeout
+                err += "\n[killed: no exit within %d s]" % time_limit(timeout)
             results.append((p.returncode, out, err))
     return results
 

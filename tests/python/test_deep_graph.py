@@ -5,7 +5,8 @@ node count (98 s for 20,000 relus with gradients).
 
 Each scenario runs in a subprocess (tests/python/deep_graph_worker.py), so a stack
 overflow fails the test with the signal instead of killing pytest, under a time
-limit far above what the run needs.
+limit far above what the run needs (longer under the ASan build: Note [Watchdogs under
+ASan] in sanitizer_time.py).
 """
 import json
 import os
@@ -16,6 +17,7 @@ import pytest
 
 import weft
 from weft.base import WeftIOError
+from sanitizer_time import time_limit
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deep_graph_worker.py")
 
@@ -24,8 +26,8 @@ def _run(args, env_extra=None, timeout=120):
     env = dict(os.environ)
     env.pop("WEFT_MAX_GRAPH_NODES", None)
     env.update(env_extra or {})
-    proc = subprocess.run([sys.executable, WORKER] + args, capture_output=True, text=True, timeout=timeout,
-                          env=env)
+    proc = subprocess.run([sys.executable, WORKER] + args, capture_output=True, text=True,
+                          timeout=time_limit(timeout), env=env)
     how = "signal %d" % -proc.returncode if proc.returncode < 0 else "exit %d" % proc.returncode
     assert proc.returncode == 0, "worker %s died (%s):\n%s" % (" ".join(args), how, proc.stderr[-3000:])
     lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]

@@ -7,7 +7,8 @@ make_with_mxnet.py). _np_dot, _npi_matmul, _npi_tensordot(_int_axes), _np_trace 
 _npi_full_like, the windows, _npi_logspace and _npi_indices are Weft operators under
 MXNet's names (core/op/dense/np_products.cc, core/op/reduce/np_trace.cc,
 core/op/init/np_full_like.cc, np_index_fills.cc); most other nodes are read as the legacy operator that computes them
-(Note [NumPy-mode random and norm nodes] in core/graph/np_nodes_nplinalg.cc); the names
+(Note [NumPy-mode random and norm nodes] in core/graph/np_nodes_nplinalg.cc; normal, uniform
+and exponential are operators of their own now, core/op/random/np_samplers.cc); the names
 MXNet registers as aliases of a legacy operator (_npi_linspace, _npi_random_randint,
 _npi_shuffle, _npi_Custom) are aliases here too (core/opdef/np_op_names.cc)."""
 import glob
@@ -45,7 +46,7 @@ RANDOM = [("normal", 1.5, 2.0), ("normal_n", 1.5, 2.0), ("normal_f64", -3.0, 0.5
 # The sample standard deviation's tolerance (relative): the Pareto II of shape 6 has a large
 # kurtosis, so 1000 samples' deviation spreads about 10% around the distribution's.
 STD_TOL = {"pareto": 0.35}
-REFUSED = {"refused_normal_array_loc": "'loc'", "refused_norm_spectral": "'flag'",
+REFUSED = {"refused_norm_spectral": "'flag'",
            "refused_norm_nuclear": "'flag'", "refused_norm_ord_no_axis": "'axis'",
            "refused_norm_ord3": "'ord'"}
 
@@ -72,7 +73,8 @@ def _ops(case):
 
 def test_every_case_has_its_files():
     written = {os.path.basename(p)[:-len("-symbol.json")] for p in glob.glob(os.path.join(HERE, "*-symbol.json"))}
-    others = {"shuffle", "normal_scalar", "multinomial", "refused_tensordot_pairing", "refused_gumbel_array_loc"}
+    others = {"shuffle", "normal_scalar", "multinomial", "refused_tensordot_pairing", "refused_gumbel_array_loc",
+              "refused_normal_array_loc"}
     assert written == set(DETERMINISTIC) | {c for c, _, _ in RANDOM} | set(REFUSED) | others
     # the operators as MXNet wrote them: its own NumPy-mode names, none of them a Weft op name
     assert _ops("norm") == ["_npi_norm"] and _ops("identity") == ["_npi_identity"]
@@ -172,19 +174,27 @@ def test_refused_nodes_name_the_attribute(case, attr):
         _sym(case)
 
 
-def test_sampler_with_an_array_parameter_is_refused_when_read():
+@pytest.mark.parametrize("case", ["refused_gumbel_array_loc", "refused_normal_array_loc"])
+def test_sampler_with_an_array_parameter_loads(case):
     # np.random.gumbel(loc=array): MXNet's node has loc=None and the array as an input, which
-    # Weft's _npi_gumbel (scalar parameters only, core/op/random/np_samplers.cc) does not take
-    with pytest.raises(weft.base.WeftIOError, match=r"operator _npi_gumbel takes 0 inputs \(\), but the node has 1"):
-        _sym("refused_gumbel_array_loc")
+    # _npi_gumbel and _npi_normal take (Note [Sampler parameters from arrays] in
+    # core/op/random/np_samplers_rules.h; the npmisc group's test compares such draws with MXNet's)
+    weft.random.seed(7)
+    m = _mx("norm", "arg")["m"]
+    got = _sym(case).bind(weft.cpu(), {"m": weft.nd.array(m)}).forward()[0].asnumpy()
+    assert got.shape == (2, 3) and got.dtype == onp.float32 and onp.isfinite(got).all()
 
 
-def test_tensordot_pairing_that_needs_a_copy_is_refused_when_bound():
-    # Note [NumPy products as GEMM lists]: the pairs (1, 1), (2, 0) are no run of b's axes in a's order
+def test_tensordot_pairing_that_needs_a_copy_runs_as_einsum():
+    # The pairs (1, 1), (2, 0) are no run of b's axes in a's order: Weft refused this graph
+    # (hence the case's name, which MXNet's files keep) until such pairings ran as an einsum
+    # (Note [Tensordot pairings as einsum]); MXNet wrote no data for it, so NumPy is the reference.
     sym = _sym("refused_tensordot_pairing")
-    args = {"t": weft.nd.zeros((2, 3, 4), dtype="float64"), "c2": weft.nd.zeros((4, 3, 2), dtype="float64")}
-    with pytest.raises(weft.base.InvalidArgumentError, match=r"_npi_tensordot: a_axes_summed and b_axes_summed"):
-        sym.bind(weft.cpu(), args).forward()
+    t = onp.arange(24, dtype="float64").reshape(2, 3, 4) / 5
+    c2 = onp.cos(onp.arange(24, dtype="float64")).reshape(4, 3, 2)
+    args = {"t": weft.nd.array(t, dtype="float64"), "c2": weft.nd.array(c2, dtype="float64")}
+    got = sym.bind(weft.cpu(), args).forward()[0].asnumpy()
+    onp.testing.assert_allclose(got, onp.tensordot(t, c2, axes=([1, 2], [1, 0])), rtol=1e-12)
 
 
 @pytest.mark.parametrize("alias,legacy", [("_npi_linspace", "_linspace"), ("_npi_random_randint", "_random_randint"),

@@ -12,14 +12,15 @@ from np_mode_helpers import HybridFn, np_mode  # pylint: disable=unused-import (
 
 pytestmark = [pytest.mark.usefixtures("np_mode"), pytest.mark.filterwarnings(r"error:hybridize\(\)")]
 
-# mx.sym.np.linalg's public names in MXNet 1.9.1 (dir() of its pip build) but tensorinv and
-# tensorsolve, which reshape by the input's shape (module docstring).
-NAMES = ["cholesky", "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "norm", "pinv", "slogdet", "solve", "svd"]
+# mx.sym.np.linalg's public names in MXNet 1.9.1 (dir() of its pip build).
+NAMES = ["cholesky", "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "norm", "pinv", "slogdet", "solve", "svd",
+         "tensorinv", "tensorsolve"]
 # The operators they write, checked by hand against MXNet 1.9.1's MXListAllOpNames.
 MXNET_HAS = {"_linalg_potrf", "_npi_det", "_npi_eig", "_npi_eigvals", "_linalg_syevd", "_npi_swapaxes", "_npi_inv",
              "norm", "_npi_absolute", "max", "min", "_npi_svd", "_npi_multiply_scalar", "broadcast_greater",
              "elemwise_div", "elemwise_sub", "_npi_add_scalar", "_npi_multiply", "_npi_expand_dims", "_linalg_gemm2",
-             "_npi_slogdet", "_npi_solve", "_np_reshape", "_npi_cholesky"}
+             "_npi_slogdet", "_npi_solve", "_np_reshape", "_npi_cholesky", "_npi_tensorinv", "_npi_tensorsolve",
+             "_npi_eigh", "_npi_eigvalsh", "_npi_pinv", "_npi_pinv_scalar_rcond"}
 
 
 def _run(fn, *arrays, hybrid=True):
@@ -34,6 +35,8 @@ R = onp.random.RandomState(0)
 M = R.randn(2, 3, 3)
 SPD = (M @ M.transpose(0, 2, 1) + 3 * onp.eye(3)).astype("float64")
 RECT = R.randn(3, 5).astype("float64")
+T4 = (R.randn(4, 4) + 4 * onp.eye(4)).reshape(2, 2, 4)
+RHS = R.randn(2, 2)
 
 CASES = [
     ("inv", lambda F, a: F.np.linalg.inv(a), SPD, onp.linalg.inv(SPD)),
@@ -45,6 +48,8 @@ CASES = [
     ("eigvals", lambda F, a: F.np.linalg.eigvals(a), SPD, None),
     ("solve", lambda F, a, b: F.np.linalg.solve(a, b), (SPD, M), onp.linalg.solve(SPD, M)),
     ("pinv", lambda F, a: F.np.linalg.pinv(a), RECT, onp.linalg.pinv(RECT)),
+    ("pinv_rcond_array", lambda F, a, r: F.np.linalg.pinv(a, r), (SPD, onp.array([1e-15, 0.5])),
+     onp.linalg.pinv(SPD, onp.array([1e-15, 0.5]))),
     ("svd_l", lambda F, a: F.np.linalg.svd(a)[1], RECT, onp.linalg.svd(RECT)[1]),
     ("norm", lambda F, a: F.np.linalg.norm(a), RECT, onp.linalg.norm(RECT)),
     ("norm_fro", lambda F, a: F.np.linalg.norm(a, "fro", axis=(-2, -1)), M, onp.linalg.norm(M, "fro", axis=(-2, -1))),
@@ -52,6 +57,10 @@ CASES = [
     ("norm_inf", lambda F, a: F.np.linalg.norm(a, onp.inf, axis=-1, keepdims=True), RECT,
      onp.linalg.norm(RECT, onp.inf, axis=-1, keepdims=True)),
     ("norm_ninf", lambda F, a: F.np.linalg.norm(a, -onp.inf, axis=0), RECT, onp.linalg.norm(RECT, -onp.inf, axis=0)),
+    ("tensorinv", lambda F, a: F.np.linalg.tensorinv(a, ind=2), T4, onp.linalg.tensorinv(T4, ind=2)),
+    ("tensorsolve", lambda F, a, b: F.np.linalg.tensorsolve(a, b), (T4, RHS), onp.linalg.tensorsolve(T4, RHS)),
+    ("tensorsolve_axes", lambda F, a, b: F.np.linalg.tensorsolve(a, b, axes=(0,)), (T4.transpose(2, 0, 1), RHS),
+     onp.linalg.tensorsolve(T4.transpose(2, 0, 1), RHS, axes=(0,))),
 ]
 
 
@@ -94,8 +103,9 @@ def test_names_match_mxnet_and_write_mxnet_operators():
     a, b = mx.sym.var("a").as_np_ndarray(), mx.sym.var("b").as_np_ndarray()
     la = mx.sym.np.linalg
     outs = [la.inv(a), la.det(a), la.cholesky(a), la.slogdet(a)[1], la.eigh(a, "U")[1], la.eigvalsh(a), la.pinv(a),
-            la.norm(a), la.norm(a, 1, axis=1), la.norm(a, onp.inf, axis=-1), la.norm(a, -onp.inf, axis=0),
-            la.svd(a)[0], la.solve(a, b), la.eig(a)[0], la.eigvals(a)]
+            la.pinv(a, rcond=b), la.norm(a), la.norm(a, 1, axis=1), la.norm(a, onp.inf, axis=-1),
+            la.norm(a, -onp.inf, axis=0), la.svd(a)[0], la.solve(a, b), la.eig(a)[0], la.eigvals(a), la.tensorinv(a),
+            la.tensorsolve(a, b, (0,))]
     ops = set()
     for o in outs:
         assert isinstance(o, mx.sym.np._Symbol)
@@ -110,8 +120,8 @@ def test_bad_input_raises_naming_the_function():
         la.inv(onp.eye(2))
     with pytest.raises(ValueError, match="eigh: UPLO must be 'L' or 'U'"):
         la.eigh(a, "X")
-    with pytest.raises(TypeError, match="pinv: rcond must be a number"):
-        la.pinv(a, rcond=a)
+    with pytest.raises(TypeError, match="pinv: rcond must be a number or a Symbol"):
+        la.pinv(a, rcond="x")
     with pytest.raises(ValueError, match="norm: invalid norm order 'fro' for vectors"):
         la.norm(a, "fro", axis=0)
     with pytest.raises(NotImplementedError, match="norm: ord='nuc'"):

@@ -48,6 +48,43 @@ def test_linked_features_match_readelf():
     assert features.is_enabled("OPENMP") == any(n.startswith(("libgomp", "libomp")) for n in needed)
 
 
+@pytest.mark.skipif(shutil.which("nm") is None, reason="nm (binutils, installed by scripts/setup.sh) "
+                                                      "is the independent reference")
+def test_sanitizer_features_match_the_dynamic_symbols():
+    # The ASan build of scripts/build_asan.sh links no sanitizer runtime, so only its imported
+    # symbols tell (Note [Where the features come from]); under that build this test sees True.
+    out = subprocess.run(["nm", "-D", base.LIB_PATH], check=True, capture_output=True, text=True).stdout
+    names = {line.split()[-1] for line in out.splitlines() if line.strip()}
+    needed = runtime._elf_needed(base.LIB_PATH)  # pylint: disable=protected-access
+    features = runtime.Features()
+    assert features.is_enabled("ASAN") == ("__asan_init" in names or any(n.startswith("libasan") for n in needed))
+    assert features.is_enabled("TSAN") == ("__tsan_init" in names or any(n.startswith("libtsan") for n in needed))
+    assert features.is_enabled("UBSAN") == (any(n.startswith("__ubsan_handle_") for n in names)
+                                            or any(n.startswith("libubsan") for n in needed))
+
+
+CLANG = shutil.which("clang-14") or shutil.which("clang")
+
+
+@pytest.mark.skipif(CLANG is None, reason="clang (clang-14, installed by scripts/setup.sh) builds the "
+                                          "sanitized libraries this test reads")
+@pytest.mark.parametrize("flags,want", [
+    ([], set()),
+    (["-fsanitize=address,undefined"], {"ASAN", "UBSAN"}),
+    (["-fsanitize=thread"], {"TSAN"}),
+])
+def test_sanitizers_found_in_a_library_without_their_runtime(tmp_path, flags, want):
+    # clang links no sanitizer runtime into a shared library, as in the ASan build of libweft.so:
+    # a DT_NEEDED reading alone called that build unsanitized.
+    src = tmp_path / "f.c"
+    src.write_text("int f(int *p, int s) { return p[1] << s; }\n")
+    lib = tmp_path / "libf.so"
+    subprocess.run([CLANG, "-shared", "-fPIC", "-O1"] + flags + ["-o", str(lib), str(src)], check=True,
+                   capture_output=True)
+    found = runtime._linked_features(str(lib))  # pylint: disable=protected-access
+    assert {k for k in ("ASAN", "TSAN", "UBSAN", "LSAN") if found[k]} == want, found
+
+
 def test_elf_reader_rejects_other_files(tmp_path):
     (tmp_path / "x.so").write_bytes(b"not an elf")
     with pytest.raises(mx.base.MXNetError, match="not an ELF"):

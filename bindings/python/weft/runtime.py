@@ -12,7 +12,14 @@ Note [Where the features come from]
         OpenBLAS / MKL / ATLAS (BLAS_*), LAPACK, oneDNN (MKLDNN, MXNet's name),
         OpenMP, ZeroMQ (DIST_KVSTORE: the parameter-server transport), cuBLAS,
         cuDNN, NCCL, NVRTC (CUDA_RTC), TensorRT, OpenCV, jemalloc, and the
-        sanitizer runtimes (ASAN, TSAN, UBSAN, LSAN; names MXNet does not have).
+        sanitizer runtimes (ASAN, TSAN, UBSAN, LSAN; names MXNet does not have);
+      * ASAN, TSAN, UBSAN also from the names of its dynamic symbol table: a
+        library compiled with clang's -fsanitize links no sanitizer runtime (the
+        process preloads it: Note [One sanitizer build] in scripts/build_asan.sh),
+        so no DT_NEEDED entry names one, but its instrumented code calls
+        ``__asan_init``, ``__tsan_init`` and ``__ubsan_handle_*``, which it imports
+        by name. Tests whose watchdogs time a child process read ASAN to allow
+        for the build's slowdown (tests/python/sanitizer_time.py).
     Features MXNet lists that none of these can tell (the CPU_* instruction sets,
     F16C, SSE, DEBUG, PROFILER, SIGNAL_HANDLER, CXX14, TVM_OP, CAFFE, BLAS_APPLE)
     are not listed: ``is_enabled`` raises for them instead of guessing.
@@ -46,9 +53,23 @@ _LINKED_FEATURES = (
     ("LSAN", ("liblsan",)),
 )
 
+# feature name -> a symbol name (or, ending in '_', a name prefix) that code compiled with the
+# sanitizer imports, whether or not the library is linked against its runtime
+_INSTRUMENTED_FEATURES = (
+    ("ASAN", b"__asan_init"),
+    ("TSAN", b"__tsan_init"),
+    ("UBSAN", b"__ubsan_handle_"),
+)
+
 
 def _elf_needed(path):
     """The DT_NEEDED sonames of an ELF shared library (64- or 32-bit, either byte order)."""
+    return _elf_dynamic(path)[0]
+
+
+def _elf_dynamic(path):
+    """(DT_NEEDED sonames, the dynamic string table's bytes) of an ELF shared library. The
+    string table holds the names of every symbol the library exports or imports."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:4] != b"\x7fELF":
@@ -65,11 +86,13 @@ def _elf_needed(path):
         sec_fmt, dyn_fmt = end + "IIIIIIIIII", end + "iI"
     sections = [struct.unpack_from(sec_fmt, data, shoff + i * shentsize) for i in range(shnum)]
     needed = []
+    dynstr = b""
     for sec in sections:
         sh_type, sh_offset, sh_size, sh_link = sec[1], sec[4], sec[5], sec[6]
         if sh_type != 6:  # SHT_DYNAMIC
             continue
         strtab_offset = sections[sh_link][4]
+        dynstr = data[strtab_offset:strtab_offset + sections[sh_link][5]]
         entry_size = struct.calcsize(dyn_fmt)
         for off in range(sh_offset, sh_offset + sh_size, entry_size):
             tag, value = struct.unpack_from(dyn_fmt, data, off)
@@ -78,7 +101,19 @@ def _elf_needed(path):
             if tag == 1:  # DT_NEEDED
                 stop = data.index(b"\0", strtab_offset + value)
                 needed.append(data[strtab_offset + value:stop].decode("ascii", "replace"))
-    return needed
+    return needed, dynstr
+
+
+def _linked_features(path):
+    """{feature name: enabled} for what the ELF library at path is linked against or, for the
+    sanitizers, instrumented with (Note [Where the features come from])."""
+    needed, dynstr = _elf_dynamic(path)
+    found = {name: any(lib.startswith(prefixes) for lib in needed) for name, prefixes in _LINKED_FEATURES}
+    for name, symbol in _INSTRUMENTED_FEATURES:
+        # Names in the table are NUL-separated: match a whole name, or a prefix ending in '_'.
+        key = b"\0" + symbol + (b"" if symbol.endswith(b"_") else b"\0")
+        found[name] = found[name] or key in dynstr
+    return found
 
 
 def blas_info():
@@ -135,10 +170,10 @@ def feature_list():
     count, backend = base.ffi.new("int*"), base.ffi.new("const char**")
     base.check_call(base.lib.weft_gpu_device_count(count, backend))
     cuda = base.ffi.string(backend[0]).decode() == "cuda"
-    needed = _elf_needed(base.LIB_PATH)
+    linked = _linked_features(base.LIB_PATH)
     features = [Feature("CUDA", cuda)]
-    for name, prefixes in _LINKED_FEATURES:
-        features.append(Feature(name, any(lib.startswith(prefixes) for lib in needed)))
+    for name, _ in _LINKED_FEATURES:
+        features.append(Feature(name, linked[name]))
     features.append(Feature("INT64_TENSOR_SIZE", True))
     return features
 

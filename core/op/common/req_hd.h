@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 
+#include "core/op/common/half_hd.h"
 #include "core/op/common/hd.h"
 #include "core/opdef/op_def.h"
 #if !defined(__CUDACC__)
@@ -23,6 +24,16 @@ WEFT_HD inline void Put(T* out, int64_t i, OpReq req, A v) {
   } else {
     out[i] = static_cast<T>(v);
   }
+}
+
+// out[i] (req)= v for a float storage type T, as both devices' kernels store:
+// kAddTo adds in AccT<T> (the GPU's cuda::Assign and the CPU's StoreReq agree
+// on every float type), kNull writes nothing. A rule that replaced a CPU loop
+// with StoreReq and a GPU body with Assign stores through it, so neither
+// device's results change.
+template <typename T>
+WEFT_HD inline void Store(T* out, int64_t i, OpReq req, T v) {
+  if (req != OpReq::kNull) Put(out, i, req, static_cast<AccT<T>>(v));
 }
 
 #if !defined(__CUDACC__)

@@ -92,10 +92,12 @@ void DeclareProduct(const char* name, const char* backward, Planner plan, FCompu
         return true;
       })
       .set_infer_type(InferFloatType)
-      .set_compute_cpu([plan](const OpContext&, const Params& p, const std::vector<TensorView>& in,
+      .set_compute_cpu([plan](const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                               const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         Shape shape;
-        RunListCPU(p.op()->name.c_str(), plan(p, in[0].shape, in[1].shape, &shape), in, req[0], out[0]);
+        const NpGemmList g = plan(p, in[0].shape, in[1].shape, &shape);
+        if (g.as_einsum) return tensor::RunTensordotAsEinsum(g, false, false, ctx, in, req, out);
+        RunListCPU(p.op()->name.c_str(), g, in, req[0], out[0]);
       })
       .set_gradient([backward](const NodePtr& n, const std::vector<NodeEntry>& og) -> std::vector<NodeEntry> {
         GradBuilder b(n);
@@ -127,11 +129,12 @@ void DeclareBackward(const char* name, const char* forward, Planner plan, FCompu
         return true;
       })
       .set_infer_type(InferFloatType)
-      .set_compute_cpu([plan](const OpContext&, const Params& p, const std::vector<TensorView>& in,
+      .set_compute_cpu([plan](const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                               const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         Shape shape;
         NpGemmList grads[2];
         tensor::NpProductBackward(plan(p, in[1].shape, in[2].shape, &shape), grads);
+        if (grads[0].as_einsum) return tensor::RunTensordotAsEinsum(grads[0], true, false, ctx, in, req, out);
         for (size_t i = 0; i < 2; ++i) RunListCPU(p.op()->name.c_str(), grads[i], in, req[i], out[i]);
       });
   op.list_output_names = [](const Params&) { return std::vector<std::string>{"a_grad", "b_grad"}; };
@@ -153,8 +156,9 @@ void DeclareBackward(const char* name, const char* forward, Planner plan, FCompu
   DeclareProduct("_npi_tensordot", "_backward_npi_tensordot", tensor::NpTensordotPlan, WEFT_GPU(cuda::NpTensordotGpu),
                  "NumPy's tensordot with axis pairs (MXNet's `_npi_tensordot`).\n\n"
                  "Sums a's axes a_axes_summed with b's b_axes_summed, pair by pair; the result has a's other axes, "
-                 "then b's. The pairs must form one run of consecutive axes at the start or end of each operand, in "
-                 "the same order (one matrix product, transposed as needed); other pairings are refused.",
+                 "then b's. Pairs forming one run of consecutive axes at the start or end of each operand, in the "
+                 "same order, are one matrix product (transposed as needed); other pairings run as an einsum "
+                 "(Note [Tensordot pairings as einsum]).",
                  1);
   DeclareBackward("_backward_npi_tensordot", "_npi_tensordot", tensor::NpTensordotPlan,
                   WEFT_GPU(cuda::BackwardNpTensordotGpu), 1);

@@ -50,7 +50,9 @@ void RunListGPU(const OpContext& ctx, const char* op, const NpGemmList& g, const
 void Forward(Planner plan, const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
              const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   Shape shape;
-  RunListGPU(ctx, p.op()->name.c_str(), plan(p, in[0].shape, in[1].shape, &shape), in, req[0], out[0]);
+  const NpGemmList g = plan(p, in[0].shape, in[1].shape, &shape);
+  if (g.as_einsum) return tensor::RunTensordotAsEinsum(g, false, true, ctx, in, req, out);
+  RunListGPU(ctx, p.op()->name.c_str(), g, in, req[0], out[0]);
 }
 
 void Backward(Planner plan, const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
@@ -58,6 +60,7 @@ void Backward(Planner plan, const OpContext& ctx, const Params& p, const std::ve
   Shape shape;
   NpGemmList grads[2];
   tensor::NpProductBackward(plan(p, in[1].shape, in[2].shape, &shape), grads);
+  if (grads[0].as_einsum) return tensor::RunTensordotAsEinsum(grads[0], true, true, ctx, in, req, out);
   for (size_t i = 0; i < 2; ++i) RunListGPU(ctx, p.op()->name.c_str(), grads[i], in, req[i], out[i]);
 }
 

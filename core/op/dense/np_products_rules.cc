@@ -19,7 +19,7 @@
 //    of consecutive axes at a's start or end, matched by a run of increasing
 //    consecutive axes at b's start or end: then a is (m, k) or (k, m) and b
 //    (k, n) or (n, k) as stored, a transposed product. Other pairings need a
-//    transposing copy and are refused, naming the parameters.
+//    transposing copy: Note [Tensordot pairings as einsum].
 // The backward of C = A B is dA = dC B^T and dB = A^T dC over the same blocks
 // (with the transposes of a transposed product moved accordingly);
 // where a block of a (or b) served several products (dot's a for every j,
@@ -174,7 +174,56 @@ int64_t NormalizeAxis(const char* op, const char* param, int64_t axis, int ndim)
   return axis < 0 ? axis + ndim : axis;
 }
 
+// Note [Tensordot pairings as einsum]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A pairing of _npi_tensordot that is no run of consecutive axes in the same
+// order (np.tensordot(a, b, axes=([1, 2], [1, 0])), which MXNet 1.9.1 computes
+// with transposing copies) is the einsum of one letter per axis of a, b's
+// summed axes taking their partners' letters, the output a's free letters then
+// b's: 'abc,dcb->ad' for that example. Such a list holds no product; its
+// kernels run _npi_einsum's and _backward_npi_einsum's kernels (np_einsum.cc:
+// one gather per element, no GEMM) with those subscripts. At most 20 distinct
+// axes (the einsum kernel's bound), refused by name beyond.
+NpGemmList TensordotAsEinsum(const Shape& a, const Shape& b, const std::map<int64_t, int64_t>& pairs) {
+  static const char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const int na = a.ndim(), nb = b.ndim();
+  WEFT_CHECK(na + nb - static_cast<int>(pairs.size()) <= 20, kInvalidArgument)
+      << "_npi_tensordot: a " << a.ToString() << " and b " << b.ToString() << " have more than 20 distinct axes "
+      << "for a pairing that is no single matrix product";
+  std::string sa, sb, free_a, free_b;
+  std::vector<char> b_letter(static_cast<size_t>(nb), 0);
+  int next = 0;
+  for (int i = 0; i < na; ++i) {
+    const char c = kLetters[next++];
+    sa += c;
+    auto it = pairs.find(i);
+    if (it == pairs.end()) free_a += c;
+    else b_letter[static_cast<size_t>(it->second)] = c;
+  }
+  for (int j = 0; j < nb; ++j) {
+    if (!b_letter[static_cast<size_t>(j)]) {
+      b_letter[static_cast<size_t>(j)] = kLetters[next++];
+      free_b += b_letter[static_cast<size_t>(j)];
+    }
+    sb += b_letter[static_cast<size_t>(j)];
+  }
+  NpGemmList g;
+  g.as_einsum = true;
+  g.subscripts = sa + "," + sb + "->" + free_a + free_b;
+  return g;
+}
+
 }  // namespace
+
+void RunTensordotAsEinsum(const NpGemmList& g, bool backward, bool gpu, const OpContext& ctx,
+                          const std::vector<TensorView>& in, const std::vector<OpReq>& req,
+                          const std::vector<TensorView>& out) {
+  const OpDef& op = OpRegistry::Get()->FindOrThrow(backward ? "_backward_npi_einsum" : "_npi_einsum");
+  const Params p = Params::Parse(op, {{"num_args", "2"}, {"subscripts", g.subscripts}});
+  const FCompute& run = gpu ? op.compute_gpu : op.compute_cpu;
+  WEFT_CHECK(static_cast<bool>(run), kInternal) << op.name << " has no " << (gpu ? "GPU" : "CPU") << " kernel";
+  run(ctx, p, in, req, out);
+}
 
 NpGemmList NpTensordotIntPlan(const Params& p, const Shape& a, const Shape& b, Shape* out) {
   const int64_t n = p.GetInt("axes");
@@ -229,10 +278,7 @@ NpGemmList NpTensordotPlan(const Params& p, const Shape& a, const Shape& b, Shap
   }
   const bool a_lead = k == 0 || a0 == 0, a_trail = k == 0 || a0 + k == na;
   const bool b_lead = k == 0 || b0 == 0, b_trail = k == 0 || b0 + k == nb;
-  WEFT_CHECK(runs && (a_lead || a_trail) && (b_lead || b_trail), kInvalidArgument)
-      << op << ": a_axes_summed and b_axes_summed pair axes that are not one run of consecutive axes at the start "
-      << "or end of each operand, in the same order (a " << a.ToString() << ", b " << b.ToString()
-      << "); such a contraction needs a transposing copy, which is not supported";
+  if (!(runs && (a_lead || a_trail) && (b_lead || b_trail))) return TensordotAsEinsum(a, b, pairs);
   const bool ta = !a_trail, tb = !b_lead;
   const int64_t ksize = ta ? a.ProdRange(0, k) : a.ProdRange(na - k, na);
   const int64_t m = ta ? a.ProdRange(k, na) : a.ProdRange(0, na - k);
@@ -241,6 +287,10 @@ NpGemmList NpTensordotPlan(const Params& p, const Shape& a, const Shape& b, Shap
 }
 
 void NpProductBackward(const NpGemmList& f, NpGemmList grads[2]) {
+  if (f.as_einsum) {  // Note [Tensordot pairings as einsum]: the backward runs as einsum too
+    grads[0] = grads[1] = f;
+    return;
+  }
   // C[m, n] = op(A) op(B). a's gradient: dC op(B)^T, stored [m, k]; or, when
   // A is stored [k, m], its transpose op(B) dC^T.
   NpGemmList& ga = grads[0];

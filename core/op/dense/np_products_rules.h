@@ -6,9 +6,11 @@
 // Host code: called before any kernel runs.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/base/shape.h"
+#include "core/opdef/op_def.h"
 #include "core/opdef/params.h"
 
 namespace weft {
@@ -27,6 +29,11 @@ struct NpGemmList {
   int input_a = 0, input_b = 1;
   std::vector<int64_t> off_a, off_b, off_c;
   std::vector<char> accumulate;
+  // _npi_tensordot's pairings that are no single product (Note [Tensordot
+  // pairings as einsum]): the list is empty and the kernels run _npi_einsum's
+  // kernels with `subscripts` instead.
+  bool as_einsum = false;
+  std::string subscripts;
 };
 
 // The forward's products (inputs a = 0, b = 1) and its output shape, from the
@@ -40,6 +47,14 @@ NpGemmList NpTensordotIntPlan(const Params& p, const Shape& a, const Shape& b, S
 // The backward's two lists (inputs out_grad = 0, a = 1, b = 2): grads[0]
 // writes a's gradient, grads[1] b's.
 void NpProductBackward(const NpGemmList& forward, NpGemmList grads[2]);
+
+// Runs an as_einsum list (Note [Tensordot pairings as einsum]) with the
+// registered kernels of _npi_einsum (backward false: inputs a, b) or
+// _backward_npi_einsum (inputs out_grad, a, b; outputs both gradients), on
+// the GPU when `gpu`.
+void RunTensordotAsEinsum(const NpGemmList& g, bool backward, bool gpu, const OpContext& ctx,
+                          const std::vector<TensorView>& in, const std::vector<OpReq>& req,
+                          const std::vector<TensorView>& out);
 
 }  // namespace tensor
 }  // namespace weft

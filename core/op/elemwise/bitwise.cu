@@ -11,7 +11,6 @@
 #include "core/op/elemwise/bitwise_gpu.h"
 #include "core/op/elemwise/bitwise_rules.h"
 #include "core/op/elemwise/broadcast_plan_gpu.h"
-#include "core/op/elemwise/elemwise_cpu.h"
 
 namespace weft {
 namespace cuda {
@@ -22,19 +21,10 @@ using tensor::BitwiseKind;
 void BitwiseBroadcast(const OpContext& ctx, const char* op, BitwiseKind kind, const std::vector<TensorView>& in,
                       const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull || out[0].Size() == 0) return;
-  const BroadcastPlanGpu plan =
-      ToBroadcastPlanGpu(elemwise_cpu::MakeBroadcastPlan(in[0].shape, in[1].shape, out[0].shape), op);
   const int k = static_cast<int>(kind);
-  const OpReq r = req[0];
   WEFT_BITWISE_SWITCH(out[0].dtype, op, T, {
-    const T* a = in[0].ptr<T>();
-    const T* b = in[1].ptr<T>();
-    T* o = out[0].ptr<T>();
-    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) {
-      int64_t lo, ro;
-      BroadcastOffsets(plan, i, &lo, &ro);
-      nnm::Put(o, i, r, tensor::BitwiseApply<T>(k, a[lo], b[ro]));
-    });
+    LaunchBroadcast<T, T>(ctx, op, in, req[0], out[0],
+                          [=] WEFT_HD(T a, T b) { return tensor::BitwiseApply<T>(k, a, b); });
   });
 }
 

@@ -1,11 +1,14 @@
 // The CPU's collapsed broadcast plan (Note [Broadcast plan] in elemwise_cpu.h)
-// as a value a GPU kernel can capture, and each output index's input offsets
-// under it: shared by the binary kernels (binary.cu) and the NumPy bit ops
-// (bitwise.cu).
+// as a value a GPU kernel can capture, each output index's input offsets under
+// it, and the launch of a broadcasting binary rule over it: shared by the
+// family's binary kernels (binary.cu, bitwise.cu, np_compare.cu,
+// np_binary_math.cu).
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "core/op/common/gpu_kernel.h"
+#include "core/op/common/req_hd.h"
 #include "core/op/elemwise/elemwise_cpu.h"
 
 namespace weft {
@@ -50,6 +53,25 @@ WEFT_HD inline void BroadcastOffsets(const BroadcastPlanGpu& plan, int64_t i, in
   }
   *lo = l;
   *ro = r;
+}
+
+// out (req)= f(a, b) broadcast from in[0] (elements TI) and in[1] (TI) into
+// out (TO), one thread per output element; f is a WEFT_HD callable. What the
+// family's broadcasting NumPy kernels (comparisons, bit ops, binary math) each
+// wrote out: plan, offsets, rule, store.
+template <typename TI, typename TO, typename F>
+void LaunchBroadcast(const OpContext& ctx, const char* op, const std::vector<TensorView>& in, OpReq req,
+                     const TensorView& out, F f) {
+  const BroadcastPlanGpu plan =
+      ToBroadcastPlanGpu(elemwise_cpu::MakeBroadcastPlan(in[0].shape, in[1].shape, out.shape), op);
+  const TI* a = static_cast<const TI*>(in[0].data);
+  const TI* b = static_cast<const TI*>(in[1].data);
+  TO* o = static_cast<TO*>(out.data);
+  Launch(ctx, out.Size(), [=] WEFT_HD(int64_t i) {
+    int64_t lo, ro;
+    BroadcastOffsets(plan, i, &lo, &ro);
+    nnm::Put(o, i, req, f(a[lo], b[ro]));
+  });
 }
 
 }  // namespace cuda

@@ -8,7 +8,6 @@
 #include "core/op/common/half_hd.h"
 #include "core/op/common/req_hd.h"
 #include "core/op/elemwise/broadcast_plan_gpu.h"
-#include "core/op/elemwise/elemwise_cpu.h"
 #include "core/op/elemwise/np_binary_math_gpu.h"
 #include "core/op/elemwise/np_binary_math_rules.h"
 #include "core/op/elemwise/np_compare_rules.h"
@@ -36,19 +35,11 @@ using tensor::NpMathKind;
 void NpMathBroadcast(const OpContext& ctx, const char* op, NpMathKind kind, const std::vector<TensorView>& in,
                      const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull || out[0].Size() == 0) return;
-  const BroadcastPlanGpu plan =
-      ToBroadcastPlanGpu(elemwise_cpu::MakeBroadcastPlan(in[0].shape, in[1].shape, out[0].shape), op);
   const int k = static_cast<int>(kind);
-  const OpReq r = req[0];
   WEFT_GPU_NP_MATH_SWITCH(out[0].dtype, op, T, {
     using C = tensor::NpMathCompute<T>;
-    const T* a = static_cast<const T*>(in[0].data);
-    const T* b = static_cast<const T*>(in[1].data);
-    T* o = static_cast<T*>(out[0].data);
-    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) {
-      int64_t lo, ro;
-      BroadcastOffsets(plan, i, &lo, &ro);
-      nnm::Put(o, i, r, tensor::NpMathApply<C>(k, static_cast<C>(a[lo]), static_cast<C>(b[ro])));
+    LaunchBroadcast<T, T>(ctx, op, in, req[0], out[0], [=] WEFT_HD(T a, T b) {
+      return tensor::NpMathApply<C>(k, static_cast<C>(a), static_cast<C>(b));
     });
   });
 }

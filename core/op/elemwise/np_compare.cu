@@ -8,7 +8,6 @@
 #include "core/op/common/gpu_kernel.h"
 #include "core/op/common/req_hd.h"
 #include "core/op/elemwise/broadcast_plan_gpu.h"
-#include "core/op/elemwise/elemwise_cpu.h"
 #include "core/op/elemwise/np_compare_gpu.h"
 #include "core/op/elemwise/np_compare_rules.h"
 
@@ -22,19 +21,10 @@ using tensor::PredicateKind;
 void NpCompareBroadcast(const OpContext& ctx, const char* op, CompareKind kind, const std::vector<TensorView>& in,
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull || out[0].Size() == 0) return;
-  const BroadcastPlanGpu plan =
-      ToBroadcastPlanGpu(elemwise_cpu::MakeBroadcastPlan(in[0].shape, in[1].shape, out[0].shape), op);
   const int k = static_cast<int>(kind);
-  const OpReq r = req[0];
-  bool* o = out[0].ptr<bool>();
   WEFT_GPU_ALL_SWITCH(in[0].dtype, op, T, {
-    const T* a = static_cast<const T*>(in[0].data);
-    const T* b = static_cast<const T*>(in[1].data);
-    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) {
-      int64_t lo, ro;
-      BroadcastOffsets(plan, i, &lo, &ro);
-      nnm::Put(o, i, r, tensor::CompareApply<T>(k, a[lo], b[ro]));
-    });
+    LaunchBroadcast<T, bool>(ctx, op, in, req[0], out[0],
+                             [=] WEFT_HD(T a, T b) { return tensor::CompareApply<T>(k, a, b); });
   });
 }
 

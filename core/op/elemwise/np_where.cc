@@ -152,16 +152,12 @@ void MaskAssignScalarCpu(const OpContext&, const Params& p, const std::vector<Te
     const T* d = in[0].ptr<T>();
     T* o = out[0].ptr<T>();
     const T v = tensor::ScalarAsDType<T>(p.GetFloat("value"));
-    nnm::ForEachIndex(out[0].Size(), 1, [&](int64_t i) {
-      int64_t co, xo, yo;
-      tensor::WhereOffsets(plan, i, &co, &xo, &yo);
-      nnm::Put(o, i, r, tensor::WhereCondAt(m, mt, co) ? v : d[xo]);
-    });
+    nnm::ForEachIndex(out[0].Size(), 1,
+                      [&](int64_t i) { nnm::Put(o, i, r, tensor::MaskAssignAt(plan, m, mt, d, v, i)); });
   });
 }
 
-// The scalar operands' slot of each form: which of x/y is the scalar.
-enum class WhereForm { kTensors, kLeftScalar, kRightScalar, kScalars };
+using tensor::WhereForm;
 
 void WhereCpu(WhereForm form, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
               const std::vector<TensorView>& out) {
@@ -170,31 +166,23 @@ void WhereCpu(WhereForm form, const Params& p, const std::vector<TensorView>& in
   const Shape* t1 = in.size() > 1 ? &in[1].shape : nullptr;
   const Shape* t2 = in.size() > 2 ? &in[2].shape : nullptr;
   const WherePlan plan = tensor::MakeWherePlan(op, in[0].shape, t1, t2, out[0].shape);
-  const void* c = in[0].data;
-  const int ct = static_cast<int>(in[0].dtype);
   const OpReq r = req[0];
   WEFT_DTYPE_SWITCH(out[0].dtype, T, {
     T* o = out[0].ptr<T>();
-    const T* a = in.size() > 1 ? in[1].ptr<T>() : nullptr;
-    const T* b = in.size() > 2 ? in[2].ptr<T>() : nullptr;
+    tensor::WhereOperands<T> w;
+    w.form = form;
+    w.cond = in[0].data;
+    w.cond_dtype = static_cast<int>(in[0].dtype);
+    w.x = in.size() > 1 ? in[1].ptr<T>() : nullptr;
+    w.y = in.size() > 2 ? in[2].ptr<T>() : nullptr;
     // the scalar operands in T (MXNet's DType(scalar))
-    const bool one_scalar = form == WhereForm::kLeftScalar || form == WhereForm::kRightScalar;
-    const T s = one_scalar ? tensor::ScalarAsDType<T>(p.GetFloat("scalar")) : T();
-    const T sx = form == WhereForm::kScalars ? tensor::ScalarAsDType<T>(p.GetFloat("x")) : T();
-    const T sy = form == WhereForm::kScalars ? tensor::ScalarAsDType<T>(p.GetFloat("y")) : T();
-    nnm::ForEachIndex(out[0].Size(), 1, [&](int64_t i) {
-      int64_t co, xo, yo;
-      tensor::WhereOffsets(plan, i, &co, &xo, &yo);
-      const bool pick = tensor::WhereCondAt(c, ct, co);
-      T v;
-      switch (form) {
-        case WhereForm::kTensors: v = pick ? a[xo] : b[yo]; break;
-        case WhereForm::kLeftScalar: v = pick ? s : a[xo]; break;
-        case WhereForm::kRightScalar: v = pick ? a[xo] : s; break;
-        default: v = pick ? sx : sy; break;
-      }
-      nnm::Put(o, i, r, v);
-    });
+    if (form == WhereForm::kLeftScalar || form == WhereForm::kRightScalar)
+      w.scalar = tensor::ScalarAsDType<T>(p.GetFloat("scalar"));
+    if (form == WhereForm::kScalars) {
+      w.sx = tensor::ScalarAsDType<T>(p.GetFloat("x"));
+      w.sy = tensor::ScalarAsDType<T>(p.GetFloat("y"));
+    }
+    nnm::ForEachIndex(out[0].Size(), 1, [&](int64_t i) { nnm::Put(o, i, r, tensor::WhereAt(plan, w, i)); });
   });
 }
 

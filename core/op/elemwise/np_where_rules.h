@@ -97,5 +97,44 @@ WEFT_HD inline bool WhereCondAt(const void* p, int dt, int64_t i) {
   }
 }
 
+// The four forms of where: which of x / y is a scalar.
+enum class WhereForm { kTensors, kLeftScalar, kRightScalar, kScalars };
+
+// The operands of one where call: the condition (read through its dtype code),
+// the tensor operands (nullptr where the form has none) and the scalars, in T.
+template <typename T>
+struct WhereOperands {
+  WhereForm form = WhereForm::kTensors;
+  const void* cond = nullptr;
+  int cond_dtype = 0;
+  const T* x = nullptr;
+  const T* y = nullptr;
+  T scalar{}, sx{}, sy{};  // the one scalar (lscalar/rscalar); the two of _scalar2
+};
+
+// Output element i of where (both kernels' per-element rule).
+template <typename T>
+WEFT_HD inline T WhereAt(const WherePlan& plan, const WhereOperands<T>& w, int64_t i) {
+  int64_t co, xo, yo;
+  WhereOffsets(plan, i, &co, &xo, &yo);
+  const bool pick = WhereCondAt(w.cond, w.cond_dtype, co);
+  switch (w.form) {
+    case WhereForm::kTensors: return pick ? w.x[xo] : w.y[yo];
+    case WhereForm::kLeftScalar: return pick ? w.scalar : w.x[xo];
+    case WhereForm::kRightScalar: return pick ? w.x[xo] : w.scalar;
+    default: return pick ? w.sx : w.sy;
+  }
+}
+
+// Output element i of _npi_boolean_mask_assign_scalar: value where the mask
+// (of dtype code mask_dtype) holds, data elsewhere.
+template <typename T>
+WEFT_HD inline T MaskAssignAt(const WherePlan& plan, const void* mask, int mask_dtype, const T* data, T value,
+                              int64_t i) {
+  int64_t co, xo, yo;
+  WhereOffsets(plan, i, &co, &xo, &yo);
+  return WhereCondAt(mask, mask_dtype, co) ? value : data[xo];
+}
+
 }  // namespace tensor
 }  // namespace weft

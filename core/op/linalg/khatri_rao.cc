@@ -15,13 +15,7 @@ namespace {
 
 template <typename T>
 void KhatriRaoT(const std::vector<TensorView>& in, OpReq req, const TensorView& out) {
-  linalg::KhatriRaoArgs<T> k;
-  k.n = static_cast<int>(in.size());
-  k.cols = out.shape[1];
-  for (int m = 0; m < k.n; ++m) {
-    k.a[m] = in[static_cast<size_t>(m)].ptr<T>();
-    k.rows[m] = in[static_cast<size_t>(m)].shape[0];
-  }
+  const linalg::KhatriRaoArgs<T> k = linalg::KhatriRaoArgsOf<T>(in, out);
   T* o = out.ptr<T>();
   ParallelFor(out.Size(), k.n, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) StoreReq(req, o + i, linalg::KhatriRaoValue(k, i));

@@ -12,13 +12,7 @@ namespace {
 
 template <typename T>
 void KhatriRaoT(const OpContext& ctx, const std::vector<TensorView>& in, OpReq req, const TensorView& out) {
-  linalg::KhatriRaoArgs<T> k;
-  k.n = static_cast<int>(in.size());
-  k.cols = out.shape[1];
-  for (int m = 0; m < k.n; ++m) {
-    k.a[m] = in[static_cast<size_t>(m)].ptr<T>();
-    k.rows[m] = in[static_cast<size_t>(m)].shape[0];
-  }
+  const linalg::KhatriRaoArgs<T> k = linalg::KhatriRaoArgsOf<T>(in, out);
   T* o = out.ptr<T>();
   Launch(ctx, out.Size(), [=] WEFT_HD(int64_t i) { Assign(o, i, req, linalg::KhatriRaoValue(k, i)); });
 }

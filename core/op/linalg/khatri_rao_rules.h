@@ -4,8 +4,10 @@
 // significant.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "core/op/common/hd.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace linalg {
@@ -19,6 +21,20 @@ struct KhatriRaoArgs {
   const T* a[kMaxKhatriRaoInputs] = {};
   int64_t rows[kMaxKhatriRaoInputs] = {};
 };
+
+// The inputs' pointers and rows for output `out` (host code of both kernels;
+// the declaration caps the inputs at kMaxKhatriRaoInputs).
+template <typename T>
+KhatriRaoArgs<T> KhatriRaoArgsOf(const std::vector<TensorView>& in, const TensorView& out) {
+  KhatriRaoArgs<T> k;
+  k.n = static_cast<int>(in.size());
+  k.cols = out.shape[1];
+  for (int m = 0; m < k.n; ++m) {
+    k.a[m] = in[static_cast<size_t>(m)].ptr<T>();
+    k.rows[m] = in[static_cast<size_t>(m)].shape[0];
+  }
+  return k;
+}
 
 template <typename T>
 WEFT_HD inline T KhatriRaoValue(const KhatriRaoArgs<T>& k, int64_t i) {

@@ -32,6 +32,9 @@ WEFT_GPU_KERNEL_DECL(NpSvdBackwardGpu);
 WEFT_GPU_KERNEL_DECL(NpSolveGpu);
 WEFT_GPU_KERNEL_DECL(NpSolveBackwardGpu);
 WEFT_GPU_KERNEL_DECL(NpEigGpu);  // _npi_eig, _npi_eigvals (on host copies)
+WEFT_GPU_KERNEL_DECL(NpEighGpu);  // np_linalg_host.cu: _npi_eigh, _npi_eigvalsh (on host copies)
+WEFT_GPU_KERNEL_DECL(NpPinvGpu);  // _npi_pinv, _npi_pinv_scalar_rcond (on host copies)
+WEFT_GPU_KERNEL_DECL(NpPinvBackwardGpu);  // _backward_npi_pinv(_scalar_rcond)
 
 }  // namespace cuda
 }  // namespace weft

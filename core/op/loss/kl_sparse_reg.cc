@@ -102,13 +102,7 @@ bool InferKl(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out, s
       .set_infer_type(nnx::FloatSameTypeInfer)
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-        nnm::KlArgs a;
-        const Shape& s = in[1].shape;
-        a.cols = s[s.ndim() - 1];
-        a.rows = a.cols > 0 ? s.Size() / a.cols : 0;
-        a.target = p.GetFloat("sparseness_target");
-        a.penalty = p.GetFloat("penalty");
-        a.momentum = p.GetFloat("momentum");
+        const nnm::KlArgs a = nnm::KlArgsOf(p, in[1].shape);
         WEFT_NNX_FLOAT_SWITCH(in[1].dtype, "_backward_IdentityAttachKLSparseReg", T, {
           using A = nnx_cpu::Acc<T>;
           const T* gy = in[0].ptr<T>();

@@ -20,13 +20,7 @@ void KlForward(const OpContext& ctx, const Params&, const std::vector<TensorView
 
 void KlBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                 const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  nnm::KlArgs a;
-  const Shape& s = in[1].shape;
-  a.cols = s[s.ndim() - 1];
-  a.rows = a.cols > 0 ? s.Size() / a.cols : 0;
-  a.target = p.GetFloat("sparseness_target");
-  a.penalty = p.GetFloat("penalty");
-  a.momentum = p.GetFloat("momentum");
+  const nnm::KlArgs a = nnm::KlArgsOf(p, in[1].shape);
   WEFT_GPU_REAL_SWITCH(in[1].dtype, "_backward_IdentityAttachKLSparseReg", T, {
     const T* gy = in[0].ptr<T>();
     const T* x = in[1].ptr<T>();

@@ -3,7 +3,9 @@
 #pragma once
 #include <cstdint>
 
+#include "core/base/shape.h"
 #include "core/op/common/hd.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace nnm {
@@ -12,6 +14,17 @@ struct KlArgs {
   int64_t rows = 1, cols = 1;  // data seen as (rows, cols), moving_avg (cols,)
   double target = 0.1, penalty = 0.001, momentum = 0.9;
 };
+
+// The backward op's arguments for data of shape s (host code of both kernels).
+inline KlArgs KlArgsOf(const Params& p, const Shape& s) {
+  KlArgs a;
+  a.cols = s[s.ndim() - 1];
+  a.rows = a.cols > 0 ? s.Size() / a.cols : 0;
+  a.target = p.GetFloat("sparseness_target");
+  a.penalty = p.GetFloat("penalty");
+  a.momentum = p.GetFloat("momentum");
+  return a;
+}
 
 // moving_avg[j] = momentum * moving_avg[j] + (1 - momentum) * mean_i data[i, j].
 // A is T's compute type (float for the 16-bit types).

@@ -97,11 +97,7 @@ bool InferSvm(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out, 
       .set_compute_cpu([](const OpContext&, const Params& p, const std::vector<TensorView>& in,
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
         const TensorView& o = in[1];
-        nnm::SvmArgs a;
-        a.classes = o.shape.ndim() > 0 ? o.shape[o.shape.ndim() - 1] : 1;
-        a.margin = p.GetFloat("margin");
-        a.reg = p.GetFloat("regularization_coefficient");
-        a.linear = p.GetBool("use_linear");
+        const nnm::SvmArgs a = nnm::SvmArgsOf(p, o.shape);
         if (req[0] != OpReq::kNull && a.classes > 0) {
           WEFT_NNX_FLOAT_SWITCH(o.dtype, "_backward_SVMOutput", T, {
             using A = nnx_cpu::Acc<T>;

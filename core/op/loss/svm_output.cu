@@ -19,11 +19,7 @@ void SvmForward(const OpContext& ctx, const Params&, const std::vector<TensorVie
 void SvmBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                  const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   const TensorView& o = in[1];
-  nnm::SvmArgs a;
-  a.classes = o.shape.ndim() > 0 ? o.shape[o.shape.ndim() - 1] : 1;
-  a.margin = p.GetFloat("margin");
-  a.reg = p.GetFloat("regularization_coefficient");
-  a.linear = p.GetBool("use_linear");
+  const nnm::SvmArgs a = nnm::SvmArgsOf(p, o.shape);
   WEFT_GPU_REAL_SWITCH(o.dtype, "_backward_SVMOutput", T, {
     const T* label = in[0].ptr<T>();
     const T* op = o.ptr<T>();

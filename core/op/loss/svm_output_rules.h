@@ -3,7 +3,9 @@
 #pragma once
 #include <cstdint>
 
+#include "core/base/shape.h"
 #include "core/op/common/hd.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace nnm {
@@ -13,6 +15,16 @@ struct SvmArgs {
   double margin = 1.0, reg = 1.0;
   bool linear = false;
 };
+
+// The backward op's arguments for output scores of shape s (host code of both kernels).
+inline SvmArgs SvmArgsOf(const Params& p, const Shape& s) {
+  SvmArgs a;
+  a.classes = s.ndim() > 0 ? s[s.ndim() - 1] : 1;
+  a.margin = p.GetFloat("margin");
+  a.reg = p.GetFloat("regularization_coefficient");
+  a.linear = p.GetBool("use_linear");
+  return a;
+}
 
 // The gradient of output element e = row * classes + x whose row's label is
 // k (MXNet's SVMOutput backward; the head gradient is not used):

@@ -1,11 +1,11 @@
 // BatchNorm on CPU, following MXNet 1.x's batch_norm.cc: biased batch
 // variance, invstd = 1/sqrt(var + eps) (0 when both are 0), fix_gamma uses 1
-// for gamma and gives gamma a zero gradient. Channels run in parallel.
-#include <cmath>
-
+// for gamma and gives gamma a zero gradient. Channels run in parallel, each
+// running the rules of norm_rules.h (Note [One normalisation rule]).
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/norm/norm_cpu.h"
+#include "core/op/norm/norm_rules.h"
 #include "core/op/op_util.h"
 
 namespace weft {
@@ -23,40 +23,15 @@ void ForwardT(const BatchNormArgs& a, const TensorView& x, const TensorView& gam
   const P* b = beta.ptr<P>();
   P* mmp = mm.ptr<P>();
   P* mvp = mv.ptr<P>();
-  const int64_t cnt = a.outer * a.inner;
-  ParallelFor(a.channels, cnt * 4, [&](int64_t c0, int64_t c1) {
+  ParallelFor(a.channels, a.outer * a.inner * 4, [&](int64_t c0, int64_t c1) {
     for (int64_t c = c0; c < c1; ++c) {
       double mean, invstd;
-      if (a.batch_stats) {
-        double s = 0;
-        for (int64_t o = 0; o < a.outer; ++o) {
-          const T* row = xp + (o * a.channels + c) * a.inner;
-          for (int64_t i = 0; i < a.inner; ++i) s += static_cast<double>(static_cast<P>(row[i]));
-        }
-        mean = cnt > 0 ? s / static_cast<double>(cnt) : 0.0;
-        double ss = 0;
-        for (int64_t o = 0; o < a.outer; ++o) {
-          const T* row = xp + (o * a.channels + c) * a.inner;
-          for (int64_t i = 0; i < a.inner; ++i) {
-            const double d = static_cast<double>(static_cast<P>(row[i])) - mean;
-            ss += d * d;
-          }
-        }
-        const double var = cnt > 0 ? ss / static_cast<double>(cnt) : 0.0;
-        invstd = (var == 0 && a.eps == 0) ? 0.0 : 1.0 / std::sqrt(var + a.eps);
-        if (a.update_moving) {
-          mmp[c] = static_cast<P>(static_cast<double>(mmp[c]) * a.momentum + mean * (1 - a.momentum));
-          mvp[c] = static_cast<P>(static_cast<double>(mvp[c]) * a.momentum + var * (1 - a.momentum));
-        }
-      } else {
-        mean = static_cast<double>(mmp[c]);
-        invstd = 1.0 / std::sqrt(static_cast<double>(mvp[c]) + a.eps);
-      }
-      const P w = a.fix_gamma ? P(1) : g[c];
-      const P scale = static_cast<P>(invstd) * w, shift = b[c] - static_cast<P>(mean) * static_cast<P>(invstd) * w;
+      nnx::BatchNormChannelStats(a, xp, c, mmp, mvp, &mean, &invstd);
+      const nnx::BatchNormAffine<P> f = nnx::BatchNormAffineOf(a, g, b, c, mean, invstd);
       for (int64_t o = 0; o < a.outer; ++o) {
         const int64_t off = (o * a.channels + c) * a.inner;
-        for (int64_t i = 0; i < a.inner; ++i) Store(req[0], yp + off + i, static_cast<P>(xp[off + i]) * scale + shift);
+        for (int64_t i = 0; i < a.inner; ++i)
+          Store(req[0], yp + off + i, static_cast<P>(xp[off + i]) * f.scale + f.shift);
       }
       Store(req[1], mean_out.ptr<P>() + c, static_cast<P>(mean));
       Store(req[2], invstd_out.ptr<P>() + c, static_cast<P>(invstd));
@@ -73,43 +48,19 @@ void BackwardT(const BatchNormArgs& a, const TensorView& gy, const TensorView& m
   const T* gp = gy.ptr<T>();
   const T* xp = x.ptr<T>();
   T* gxp = gx.ptr<T>();
-  const int64_t cnt = a.outer * a.inner;
-  ParallelFor(a.channels, cnt * 6, [&](int64_t c0, int64_t c1) {
+  ParallelFor(a.channels, a.outer * a.inner * 6, [&](int64_t c0, int64_t c1) {
     for (int64_t c = c0; c < c1; ++c) {
-      double mean, invstd;
-      if (a.batch_stats) {
-        mean = static_cast<double>(mean_in.ptr<P>()[c]);
-        invstd = static_cast<double>(invstd_in.ptr<P>()[c]);
-      } else {
-        mean = static_cast<double>(mm.ptr<P>()[c]);
-        invstd = 1.0 / std::sqrt(static_cast<double>(mv.ptr<P>()[c]) + a.eps);
-      }
-      double sum_g = 0, dotp = 0;
-      for (int64_t o = 0; o < a.outer; ++o) {
-        const int64_t off = (o * a.channels + c) * a.inner;
-        for (int64_t i = 0; i < a.inner; ++i) {
-          const double g = static_cast<double>(static_cast<P>(gp[off + i]));
-          sum_g += g;
-          dotp += (static_cast<double>(static_cast<P>(xp[off + i])) - mean) * g;
-        }
-      }
-      const double w = a.fix_gamma ? 1.0 : static_cast<double>(gamma.ptr<P>()[c]);
+      const nnx::BatchNormGradChannel<P> ch = nnx::BatchNormGradChannelOf(
+          a, gp, xp, mean_in.ptr<P>(), invstd_in.ptr<P>(), mm.ptr<P>(), mv.ptr<P>(), gamma.ptr<P>(), c);
       if (req[0] != OpReq::kNull) {
-        const double n = cnt > 0 ? static_cast<double>(cnt) : 1.0;
-        const double k = a.batch_stats ? dotp * invstd * invstd / n : 0.0;
-        const double gmean = a.batch_stats ? sum_g / n : 0.0;
-        const P iw = static_cast<P>(invstd * w), pk = static_cast<P>(k), pg = static_cast<P>(gmean),
-                pm = static_cast<P>(mean);
         for (int64_t o = 0; o < a.outer; ++o) {
           const int64_t off = (o * a.channels + c) * a.inner;
-          for (int64_t i = 0; i < a.inner; ++i) {
-            const P v = (static_cast<P>(gp[off + i]) - pg - (static_cast<P>(xp[off + i]) - pm) * pk) * iw;
-            Store(req[0], gxp + off + i, v);
-          }
+          for (int64_t i = 0; i < a.inner; ++i)
+            Store(req[0], gxp + off + i, nnx::BatchNormGradAt(ch, gp[off + i], xp[off + i]));
         }
       }
-      Store(req[1], ggamma.ptr<P>() + c, static_cast<P>(a.fix_gamma ? 0.0 : dotp * invstd));
-      Store(req[2], gbeta.ptr<P>() + c, static_cast<P>(sum_g));
+      Store(req[1], ggamma.ptr<P>() + c, static_cast<P>(ch.ggamma));
+      Store(req[2], gbeta.ptr<P>() + c, static_cast<P>(ch.gbeta));
     }
   });
 }

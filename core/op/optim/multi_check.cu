@@ -1,12 +1,13 @@
 // GPU kernels of all_finite, multi_all_finite and multi_sum_sq. The finite
 // test runs one thread per element, each thread that meets a NaN or an
 // infinity writing 0 (every writer writes the same value); the sums of
-// squares run one thread per array, accumulating in double like the CPU.
-#include <cmath>
+// squares run one thread per array; both run the CPU's rules
+// (multi_check_rules.h).
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
 #include "core/op/optim/multi_check_gpu.h"
+#include "core/op/optim/multi_check_rules.h"
 
 namespace weft {
 namespace cuda {
@@ -21,8 +22,7 @@ void AllFinite(const OpContext& ctx, const char* op, const std::vector<TensorVie
     WEFT_GPU_REAL_SWITCH(x.dtype, op, T, {
       const T* p = x.ptr<T>();
       Launch(ctx, x.Size(), [=] WEFT_HD(int64_t i) {
-        const double v = static_cast<double>(p[i]);
-        if (!(v == v) || v == INFINITY || v == -INFINITY) o[0] = 0.0f;
+        if (!optim::FiniteValue(static_cast<double>(p[i]))) o[0] = 0.0f;
       });
     });
   }
@@ -45,14 +45,7 @@ void MultiSumSq(const OpContext& ctx, const Params&, const std::vector<TensorVie
     const int64_t n = in[k].Size();
     WEFT_GPU_REAL_SWITCH(in[k].dtype, "multi_sum_sq", T, {
       const T* p = in[k].ptr<T>();
-      Launch(ctx, 1, [=] WEFT_HD(int64_t) {
-        double s = 0;
-        for (int64_t i = 0; i < n; ++i) {
-          const double v = static_cast<double>(p[i]);
-          s += v * v;
-        }
-        o[k] = static_cast<float>(s);
-      });
+      Launch(ctx, 1, [=] WEFT_HD(int64_t) { o[k] = static_cast<float>(optim::SumOfSquares(p, n)); });
     });
   }
 }

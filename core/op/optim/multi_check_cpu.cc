@@ -1,9 +1,9 @@
-// CPU kernels of all_finite, multi_all_finite and multi_sum_sq.
+// CPU kernels of all_finite, multi_all_finite and multi_sum_sq: the rules of
+// multi_check_rules.h in one loop per array.
 #include "core/op/optim/multi_check_cpu.h"
 
-#include <cmath>
-
 #include "core/op/common/nnx_cpu.h"
+#include "core/op/optim/multi_check_rules.h"
 
 namespace weft {
 namespace tensor_cpu {
@@ -16,7 +16,7 @@ void AllFiniteCPU(const char* op, const std::vector<TensorView>& in, bool init, 
     WEFT_NNX_FLOAT_SWITCH(x.dtype, op, T, {
       const T* p = x.ptr<T>();
       const int64_t n = x.Size();
-      for (int64_t i = 0; i < n && finite; ++i) finite = std::isfinite(static_cast<double>(p[i]));
+      for (int64_t i = 0; i < n && finite; ++i) finite = optim::FiniteValue(static_cast<double>(p[i]));
     });
     if (!finite) o[0] = 0.0f;
   }
@@ -26,14 +26,7 @@ void MultiSumSqCPU(const std::vector<TensorView>& in, const TensorView& out) {
   float* o = out.ptr<float>();
   for (size_t k = 0; k < in.size(); ++k) {
     double s = 0;
-    WEFT_NNX_FLOAT_SWITCH(in[k].dtype, "multi_sum_sq", T, {
-      const T* p = in[k].ptr<T>();
-      const int64_t n = in[k].Size();
-      for (int64_t i = 0; i < n; ++i) {
-        const double v = static_cast<double>(p[i]);
-        s += v * v;
-      }
-    });
+    WEFT_NNX_FLOAT_SWITCH(in[k].dtype, "multi_sum_sq", T, { s = optim::SumOfSquares(in[k].ptr<T>(), in[k].Size()); });
     o[k] = static_cast<float>(s);
   }
 }

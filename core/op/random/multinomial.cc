@@ -20,6 +20,7 @@
 #include "core/op/op_util.h"
 #include "core/op/random/multinomial_shuffle_gpu.h"
 #include "core/op/random/sample_ops_cpu.h"
+#include "core/op/random/sampler_rules.h"
 #include "core/op/random_state.h"
 
 namespace weft {
@@ -60,15 +61,7 @@ void MultinomialCPU(const OpContext& ctx, const Params& p, const std::vector<Ten
     const double* row = prob.data() + r * k;
     for (int64_t j = 0; j < m; ++j) {
       const double u = static_cast<double>(gen() >> 11) * (1.0 / 9007199254740992.0);
-      double acc = 0;
-      int64_t s = k - 1;
-      for (int64_t c = 0; c < k; ++c) {
-        acc += row[c];
-        if (u < acc) {
-          s = c;
-          break;
-        }
-      }
+      const int64_t s = sampler::CategoricalOutcome(row, k, u);
       draws[static_cast<size_t>(r * m + j)] = static_cast<double>(s);
       logp[static_cast<size_t>(r * m + j)] = std::log(row[s]);
     }

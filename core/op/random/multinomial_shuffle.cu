@@ -12,6 +12,7 @@
 #include "core/op/common/gpu_kernel.h"
 #include "core/op/random/gpu_random.cuh"
 #include "core/op/random/multinomial_shuffle_gpu.h"
+#include "core/op/random/sampler_rules.h"
 #include "core/op/random/shuffle_perm.h"
 
 namespace weft {
@@ -29,8 +30,7 @@ namespace {
     default: ::weft::cuda::UnsupportedDType(op, dt);                       \
   }
 
-// Draw i (of m per row) of row i / m: the first outcome whose cumulative
-// probability exceeds a uniform, as on the CPU.
+// Draw i (of m per row) of row i / m: the CPU's rule (sampler_rules.h).
 template <typename TD, typename TS>
 void MultinomialT(const OpContext& ctx, uint64_t seed, const TensorView& data, int64_t k, int64_t m,
                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
@@ -41,15 +41,7 @@ void MultinomialT(const OpContext& ctx, uint64_t seed, const TensorView& data, i
   Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t i) {
     const TD* row = dp + (i / m) * k;
     const double u = Uniform53(seed, static_cast<uint64_t>(i));
-    double acc = 0;
-    int64_t s = k - 1;
-    for (int64_t c = 0; c < k; ++c) {
-      acc += static_cast<double>(row[c]);
-      if (u < acc) {
-        s = c;
-        break;
-      }
-    }
+    const int64_t s = sampler::CategoricalOutcome(row, k, u);
     if (r0 != OpReq::kNull) Assign(sp, i, r0, static_cast<TS>(s));
     if (lp != nullptr) Assign(lp, i, r1, static_cast<TD>(std::log(static_cast<double>(row[s]))));
   });

@@ -6,7 +6,7 @@
 namespace weft {
 namespace cuda {
 
-WEFT_GPU_KERNEL_DECL(NpSampleGpu);  // _npi_gumbel, _npi_logistic, _npi_rayleigh, _npi_weibull, _npi_pareto, _npi_bernoulli
+WEFT_GPU_KERNEL_DECL(NpSampleGpu);  // _npi_gumbel ... _npi_pareto, _npi_powerd, _npi_bernoulli
 
 }  // namespace cuda
 }  // namespace weft

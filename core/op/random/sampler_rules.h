@@ -122,5 +122,18 @@ WEFT_HD inline double Draw(Dist d, double a, double b, Src& s) {
   return 0.0;
 }
 
+// _sample_multinomial's draw from one distribution row[0, k) with uniform u:
+// the first outcome whose cumulative probability (summed in double) exceeds u,
+// else the last (both kernels: multinomial.cc, multinomial_shuffle.cu).
+template <typename P>
+WEFT_HD inline int64_t CategoricalOutcome(const P* row, int64_t k, double u) {
+  double acc = 0;
+  for (int64_t c = 0; c < k; ++c) {
+    acc += static_cast<double>(row[c]);
+    if (u < acc) return c;
+  }
+  return k - 1;
+}
+
 }  // namespace sampler
 }  // namespace weft

@@ -1,5 +1,5 @@
-// GPU kernels of moments and _backward_moments: one thread per output element
-// (moments_rules.h), the CPU's two-pass double accumulation.
+// GPU kernels of moments and _backward_moments: one thread per output element,
+// running the CPU's rule (moments_rules.h).
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
@@ -19,19 +19,7 @@ void Moments(const OpContext& ctx, const Params& p, const std::vector<TensorView
     const T* xp = in[0].ptr<T>();
     T* mp = out[0].ptr<T>();
     T* vp = out[1].ptr<T>();
-    Launch(ctx, plan.kept, [=] WEFT_HD(int64_t o) {
-      const int64_t base = plan.KeptOffset(o);
-      double s = 0;
-      for (int64_t r = 0; r < plan.reduced; ++r) s += static_cast<double>(xp[base + plan.ReducedOffset(r)]);
-      const double m = s / static_cast<double>(plan.reduced);
-      double q = 0;
-      for (int64_t r = 0; r < plan.reduced; ++r) {
-        const double d = static_cast<double>(xp[base + plan.ReducedOffset(r)]) - m;
-        q += d * d;
-      }
-      if (rm != OpReq::kNull) Assign(mp, o, rm, static_cast<T>(m));
-      if (rv != OpReq::kNull) Assign(vp, o, rv, static_cast<T>(q / static_cast<double>(plan.reduced)));
-    });
+    Launch(ctx, plan.kept, [=] WEFT_HD(int64_t o) { tensor::MomentsAt(plan, o, xp, rm, mp, rv, vp); });
   });
 }
 
@@ -47,16 +35,7 @@ void MomentsBackward(const OpContext& ctx, const Params& p, const std::vector<Te
     const T* xp = in[2].ptr<T>();
     const T* mp = in[3].ptr<T>();
     T* gx = out[0].ptr<T>();
-    const double inv_n = 1.0 / static_cast<double>(plan.reduced);
-    Launch(ctx, plan.kept, [=] WEFT_HD(int64_t o) {
-      const int64_t base = plan.KeptOffset(o);
-      const double a = static_cast<double>(gm[o]), v2 = 2.0 * static_cast<double>(gv[o]);
-      const double m = static_cast<double>(mp[o]);
-      for (int64_t r = 0; r < plan.reduced; ++r) {
-        const int64_t k = base + plan.ReducedOffset(r);
-        Assign(gx, k, rq, static_cast<T>((a + v2 * (static_cast<double>(xp[k]) - m)) * inv_n));
-      }
-    });
+    Launch(ctx, plan.kept, [=] WEFT_HD(int64_t o) { tensor::MomentsGradAt(plan, o, gm, gv, xp, mp, rq, gx); });
   });
 }
 

@@ -91,18 +91,6 @@ Shape NpPadOutShape(const NpPadGeom& g) { return Shape(std::vector<int64_t>(g.ou
 
 namespace {
 
-// The element of the centre holding input element e.
-int64_t NpPadCentre(const tensor::NpPadGeom& g, int64_t e) {
-  int64_t o = 0, mul = 1;
-  for (int d = g.ndim - 1; d >= 0; --d) {
-    const int64_t c = e % g.in[d];
-    e /= g.in[d];
-    o += (c + g.before[d]) * mul;
-    mul *= g.out[d];
-  }
-  return o;
-}
-
 void NpPadCpu(const OpContext&, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
               const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull || out[0].Size() == 0) return;
@@ -112,7 +100,7 @@ void NpPadCpu(const OpContext&, const Params& p, const std::vector<TensorView>& 
     WEFT_DTYPE_SWITCH(in[0].dtype, T, {
       const T* x = in[0].ptr<T>();
       T* y = o.ptr<T>();
-      for (int64_t e = 0, n = in[0].Size(); e < n; ++e) y[NpPadCentre(g, e)] = x[e];
+      for (int64_t e = 0, n = in[0].Size(); e < n; ++e) y[g.CentreOf(e)] = x[e];
       for (int d = 0; d < g.ndim; ++d) {
         const int64_t inner = g.InnerOf(d), lines = o.Size() / g.out[d];
         for (int64_t l = 0; l < lines; ++l) {
@@ -144,7 +132,7 @@ void NpPadBackwardCpu(const OpContext&, const Params& p, const std::vector<Tenso
     T* gx = out[0].ptr<T>();
     const bool add = req[0] == OpReq::kAddTo;
     for (int64_t e = 0, n = out[0].Size(); e < n; ++e) {
-      const T v = work[static_cast<size_t>(NpPadCentre(g, e))];
+      const T v = work[static_cast<size_t>(g.CentreOf(e))];
       gx[e] = add ? static_cast<T>(static_cast<AccT<T>>(gx[e]) + static_cast<AccT<T>>(v)) : v;
     }
   });

@@ -13,17 +13,6 @@ namespace weft {
 namespace cuda {
 namespace {
 
-WEFT_HD inline int64_t NpPadCentreHd(const tensor::NpPadGeom& g, int64_t e) {
-  int64_t o = 0, mul = 1;
-  for (int d = g.ndim - 1; d >= 0; --d) {
-    const int64_t c = e % g.in[d];
-    e /= g.in[d];
-    o += (c + g.before[d]) * mul;
-    mul *= g.out[d];
-  }
-  return o;
-}
-
 void NpPadForward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull || out[0].Size() == 0) return;
@@ -35,7 +24,7 @@ void NpPadForward(const OpContext& ctx, const Params& p, const std::vector<Tenso
     const T* x = in[0].ptr<T>();
     T* y = out[0].ptr<T>();
     Launch(ctx, total, [=] WEFT_HD(int64_t i) { y[i] = static_cast<T>(AccT<T>(0)); });
-    Launch(ctx, in[0].Size(), [=] WEFT_HD(int64_t e) { y[NpPadCentreHd(g, e)] = x[e]; });
+    Launch(ctx, in[0].Size(), [=] WEFT_HD(int64_t e) { y[g.CentreOf(e)] = x[e]; });
     for (int d = 0; d < g.ndim; ++d) {
       const int64_t inner = g.InnerOf(d), len = g.out[d], before = g.before[d], n = g.in[d];
       Launch(ctx, total / len, [=] WEFT_HD(int64_t l) {
@@ -64,7 +53,7 @@ void NpPadBackward(const OpContext& ctx, const Params& p, const std::vector<Tens
         tensor::NpPadLineBackward(w + (l / inner) * len * inner + l % inner, inner, len, before, n, g.mode);
       });
     }
-    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t e) { Assign(gx, e, r, w[NpPadCentreHd(g, e)]); });
+    Launch(ctx, out[0].Size(), [=] WEFT_HD(int64_t e) { Assign(gx, e, r, w[g.CentreOf(e)]); });
   });
 }
 

@@ -21,6 +21,18 @@ struct NpPadGeom {
     for (int i = d + 1; i < ndim; ++i) s *= out[i];
     return s;
   }
+  // The element of the padded array's centre that holds input element e
+  // (both kernels: the forward copies x there, the backward reads it back).
+  WEFT_HD int64_t CentreOf(int64_t e) const {
+    int64_t o = 0, mul = 1;
+    for (int d = ndim - 1; d >= 0; --d) {
+      const int64_t c = e % in[d];
+      e /= in[d];
+      o += (c + before[d]) * mul;
+      mul *= out[d];
+    }
+    return o;
+  }
 };
 
 // pad_width (((b0, a0), (b1, a1), ...), or one (b, a) pair or one number for

@@ -47,19 +47,11 @@ bool HawkesType(const Params&, std::vector<DType>* in, std::vector<DType>* out) 
   return true;
 }
 
+// The inputs, checked as only the CPU can (a GPU kernel cannot raise): each
+// valid_length within [0, T] and each valid mark within [0, K).
 template <typename T>
 signal::HawkesInputs<T> Inputs(const std::vector<TensorView>& in, size_t first) {
-  signal::HawkesInputs<T> h;
-  h.mu = in[first].ptr<T>();
-  h.alpha = in[first + 1].ptr<T>();
-  h.beta = in[first + 2].ptr<T>();
-  h.state = in[first + 3].ptr<T>();
-  h.lags = in[first + 4].ptr<T>();
-  h.marks = in[first + 5].ptr<int32_t>();
-  h.valid_length = in[first + 6].ptr<T>();
-  h.max_time = in[first + 7].ptr<T>();
-  h.K = in[first].shape[1];
-  h.T_len = in[first + 4].shape[1];
+  const signal::HawkesInputs<T> h = signal::HawkesInputsOf<T>(in, first);
   const int64_t N = in[first + 4].shape[0];
   for (int64_t i = 0; i < N; ++i) {
     const T v = h.valid_length[i];

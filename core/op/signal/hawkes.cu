@@ -17,25 +17,9 @@ namespace {
 using linalg_gpu::ScratchPlan;
 
 template <typename T>
-signal::HawkesInputs<T> Inputs(const std::vector<TensorView>& in, size_t first) {
-  signal::HawkesInputs<T> h;
-  h.mu = in[first].ptr<T>();
-  h.alpha = in[first + 1].ptr<T>();
-  h.beta = in[first + 2].ptr<T>();
-  h.state = in[first + 3].ptr<T>();
-  h.lags = in[first + 4].ptr<T>();
-  h.marks = in[first + 5].ptr<int32_t>();
-  h.valid_length = in[first + 6].ptr<T>();
-  h.max_time = in[first + 7].ptr<T>();
-  h.K = in[first].shape[1];
-  h.T_len = in[first + 4].shape[1];
-  return h;
-}
-
-template <typename T>
 void ForwardT(const OpContext& ctx, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
               const std::vector<TensorView>& out) {
-  const signal::HawkesInputs<T> h = Inputs<T>(in, 0);
+  const signal::HawkesInputs<T> h = signal::HawkesInputsOf<T>(in, 0);
   const int64_t N = in[4].shape[0], K = h.K;
   ScratchPlan plan;
   const size_t at = plan.Add(sizeof(double) * static_cast<size_t>(2 * N * K));
@@ -56,7 +40,7 @@ void ForwardT(const OpContext& ctx, const std::vector<TensorView>& in, const std
 template <typename T>
 void BackwardT(const OpContext& ctx, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
                const std::vector<TensorView>& out) {
-  const signal::HawkesInputs<T> h = Inputs<T>(in, 2);
+  const signal::HawkesInputs<T> h = signal::HawkesInputsOf<T>(in, 2);
   const int64_t N = in[6].shape[0], K = h.K;
   ScratchPlan plan;
   const size_t at = plan.Add(sizeof(double) * static_cast<size_t>(6 * N * K));

@@ -17,8 +17,10 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "core/op/common/hd.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace signal {
@@ -35,6 +37,24 @@ struct HawkesInputs {
   const T* max_time;      // (N,)
   int64_t K, T_len;
 };
+
+// The eight inputs (lda, alpha, beta, state, lags, marks, valid_length,
+// max_time) from in[first] on (host code of both kernels).
+template <typename T>
+HawkesInputs<T> HawkesInputsOf(const std::vector<TensorView>& in, size_t first) {
+  HawkesInputs<T> h;
+  h.mu = in[first].ptr<T>();
+  h.alpha = in[first + 1].ptr<T>();
+  h.beta = in[first + 2].ptr<T>();
+  h.state = in[first + 3].ptr<T>();
+  h.lags = in[first + 4].ptr<T>();
+  h.marks = in[first + 5].ptr<int32_t>();
+  h.valid_length = in[first + 6].ptr<T>();
+  h.max_time = in[first + 7].ptr<T>();
+  h.K = in[first].shape[1];
+  h.T_len = in[first + 4].shape[1];
+  return h;
+}
 
 // loglike of sample i; phi and last (K each) are scratch, phi ends as out_state's row.
 template <typename T>

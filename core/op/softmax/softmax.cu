@@ -1,12 +1,11 @@
 // GPU kernels of the softmax family: softmax, log_softmax, SoftmaxActivation,
 // SoftmaxOutput, softmax_cross_entropy and their backward operators
 // (declarations: core/op/softmax/softmax.cc, softmax_output.cc; CPU kernels:
-// softmax_cpu.cc, softmax_output_cpu.cc, whose numeric rules these repeat). A
-// softmax row is reduced by one index looping over its n elements (Note [GPU
-// kernel style] in core/op/common/gpu_kernel.h).
-#include <cmath>
+// softmax_cpu.cc, softmax_output_cpu.cc). A softmax row is reduced by one
+// index looping over its n elements (Note [GPU kernel style] in
+// core/op/common/gpu_kernel.h), running the CPU's row rule (Note [One softmax
+// rule] in softmax_rules.h).
 #include <cstring>
-#include <limits>
 #include <string>
 
 #include "core/op/softmax/softmax_cpu.h"
@@ -16,13 +15,6 @@
 namespace weft {
 namespace cuda {
 namespace {
-
-// std::max(m, v) as the CPU kernels use it (NaN in v is skipped, as there).
-template <typename A>
-WEFT_HD inline A MaxOf(A m, A v) { return m < v ? v : m; }
-
-template <typename A>
-WEFT_HD inline A SignOf(A v) { return v > A(0) ? A(1) : v < A(0) ? A(-1) : A(0); }
 
 // ---- softmax rows ----
 
@@ -35,32 +27,9 @@ void SoftmaxRowsT(const OpContext& ctx, const TI* x, TO* y, int64_t outer, int64
                   double temperature, bool log, OpReq req, const int64_t* lens) {
   const A inv_t = static_cast<A>(1.0 / temperature);
   Launch(ctx, outer * inner, [=] WEFT_HD(int64_t r) {
-    const int64_t base = (r / inner) * n * inner + r % inner;
     const int64_t len = lens != nullptr ? lens[r] : n;  // Note [Softmax with length] in softmax.cc
-    // The largest x / t is subtracted: max(x) for t > 0, min(x) for t < 0 (softmin).
-    const bool pos = inv_t > A(0);
-    A m = pos ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::infinity();
-    for (int64_t j = 0; j < len; ++j) {
-      const A v = static_cast<A>(x[base + j * inner]);
-      m = pos ? MaxOf(m, v) : (v < m ? v : m);
-    }
-    double sum = 0;
-    for (int64_t j = 0; j < len; ++j)
-      sum += static_cast<double>(std::exp((static_cast<A>(x[base + j * inner]) - m) * inv_t));
-    if (log) {
-      const A ls = static_cast<A>(std::log(sum));
-      for (int64_t j = 0; j < len; ++j) {
-        const int64_t k = base + j * inner;
-        Assign(y, k, req, static_cast<TO>((static_cast<A>(x[k]) - m) * inv_t - ls));
-      }
-    } else {
-      const A inv = static_cast<A>(1.0 / sum);
-      for (int64_t j = 0; j < len; ++j) {
-        const int64_t k = base + j * inner;
-        Assign(y, k, req, static_cast<TO>(std::exp((static_cast<A>(x[k]) - m) * inv_t) * inv));
-      }
-    }
-    for (int64_t j = len; j < n; ++j) Assign(y, base + j * inner, req, static_cast<TO>(A(0)));
+    nnx::SoftmaxRow<A>(x, (r / inner) * n * inner + r % inner, n, inner, len, inv_t, log,
+                       [=](int64_t k, A v) { Assign(y, k, req, static_cast<TO>(v)); });
   });
 }
 
@@ -90,21 +59,9 @@ void SoftmaxGradRowsT(const OpContext& ctx, const T* gy, const T* y, T* gx, int6
   using A = AccT<T>;
   const A inv_t = static_cast<A>(1.0 / temperature);
   Launch(ctx, outer * inner, [=] WEFT_HD(int64_t r) {
-    const int64_t base = (r / inner) * n * inner + r % inner;
     const int64_t len = lens != nullptr ? lens[r] : n;  // Note [Softmax with length] in softmax.cc
-    double s = 0;
-    for (int64_t j = 0; j < len; ++j) {
-      const int64_t k = base + j * inner;
-      s += log ? static_cast<double>(gy[k]) : static_cast<double>(gy[k]) * static_cast<double>(y[k]);
-    }
-    const A sa = static_cast<A>(s);
-    for (int64_t j = 0; j < len; ++j) {
-      const int64_t k = base + j * inner;
-      const A g = static_cast<A>(gy[k]), o = static_cast<A>(y[k]);
-      const A v = log ? g - std::exp(o) * sa : o * (g - sa);
-      Assign(gx, k, req, v * inv_t);
-    }
-    for (int64_t j = len; j < n; ++j) Assign(gx, base + j * inner, req, A(0));
+    nnx::SoftmaxGradRow<A>(gy, y, (r / inner) * n * inner + r % inner, n, inner, len, inv_t, log,
+                           [=](int64_t k, A v) { Assign(gx, k, req, v); });
   });
 }
 
@@ -267,14 +224,6 @@ void LabelsToDouble(const OpContext& ctx, const TensorView& label, double* dst) 
   })
 }
 
-// Labels clipped to [0, k) (NaN and negative: 0): an out-of-range label cannot
-// raise an error from a GPU kernel; the CPU clips the same way.
-WEFT_HD inline int64_t ClipLabel(double l, int64_t k) {
-  if (!(l >= 0)) return 0;
-  if (l >= static_cast<double>(k - 1)) return k - 1;  // the CPU's ClipLabel: compared before converting
-  return static_cast<int64_t>(l);
-}
-
 // out[0] = sum over rows of -log softmax(row)[label]: one index runs the rows
 // in order, in double, as the CPU does.
 template <typename T>
@@ -283,16 +232,7 @@ void CrossEntropyT(const OpContext& ctx, const TensorView& x, const double* lab,
   const T* xp = x.ptr<T>();
   T* op = out.ptr<T>();
   Launch(ctx, 1, [=] WEFT_HD(int64_t) {
-    double loss = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const T* row = xp + i * k;
-      double m = -std::numeric_limits<double>::infinity();
-      for (int64_t j = 0; j < k; ++j) m = MaxOf(m, static_cast<double>(row[j]));
-      double s = 0;
-      for (int64_t j = 0; j < k; ++j) s += std::exp(static_cast<double>(row[j]) - m);
-      loss -= static_cast<double>(row[ClipLabel(lab[i], k)]) - m - std::log(s);
-    }
-    Assign(op, 0, req, static_cast<T>(loss));
+    Assign(op, 0, req, static_cast<T>(nnx::SoftmaxCrossEntropyLoss<AccT<T>>(xp, lab, n, k)));
   });
 }
 
@@ -314,18 +254,9 @@ void CrossEntropyGradT(const OpContext& ctx, const TensorView& gout, const Tenso
   T* gp = gx.ptr<T>();
   using A = AccT<T>;
   Launch(ctx, x.shape[0], [=] WEFT_HD(int64_t i) {
-    const A g = static_cast<A>(gp0[0]);
-    const T* row = xp + i * k;
-    A m = -std::numeric_limits<A>::infinity();
-    for (int64_t j = 0; j < k; ++j) m = MaxOf(m, static_cast<A>(row[j]));
-    double s = 0;
-    for (int64_t j = 0; j < k; ++j) s += static_cast<double>(std::exp(static_cast<A>(row[j]) - m));
-    const A inv = static_cast<A>(1.0 / s);
-    const int64_t l = ClipLabel(lab[i], k);
-    for (int64_t j = 0; j < k; ++j) {
-      const A v = std::exp(static_cast<A>(row[j]) - m) * inv - (j == l ? A(1) : A(0));
-      Assign(gp, i * k + j, req, v * g);
-    }
+    T* gi = gp + i * k;
+    nnx::SoftmaxCrossEntropyGradRow<A>(xp + i * k, k, lab[i], static_cast<A>(gp0[0]),
+                                       [=](int64_t j, A v) { Assign(gi, j, req, v); });
   });
 }
 

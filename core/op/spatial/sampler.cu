@@ -10,18 +10,9 @@ namespace weft {
 namespace cuda {
 namespace {
 
-spatial::GridGeom GridGeomOf(const Params& p, const Shape& out) {
-  spatial::GridGeom g;
-  g.affine = p.GetString("transform_type") == "affine";
-  g.n = out[0];
-  g.h = out[2];
-  g.w = out[3];
-  return g;
-}
-
 void Grid(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
           const std::vector<TensorView>& out) {
-  const spatial::GridGeom g = GridGeomOf(p, out[0].shape);
+  const spatial::GridGeom g = spatial::GridGeomOf(p, out[0].shape);
   WEFT_GPU_REAL_SWITCH(out[0].dtype, "GridGenerator", T, {
     const T* x = in[0].ptr<T>();
     T* y = out[0].ptr<T>();
@@ -37,7 +28,7 @@ void Grid(const OpContext& ctx, const Params& p, const std::vector<TensorView>& 
 void GridBackward(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  const spatial::GridGeom g = GridGeomOf(p, in[0].shape);
+  const spatial::GridGeom g = spatial::GridGeomOf(p, in[0].shape);
   WEFT_GPU_REAL_SWITCH(in[0].dtype, "_backward_GridGenerator", T, {
     const T* gy = in[0].ptr<T>();
     T* gx = out[0].ptr<T>();

@@ -16,20 +16,11 @@ void Each(int64_t n, int64_t cost, F f) {
   });
 }
 
-spatial::GridGeom GridGeomOf(const Params& p, const Shape& out) {
-  spatial::GridGeom g;
-  g.affine = p.GetString("transform_type") == "affine";
-  g.n = out[0];
-  g.h = out[2];
-  g.w = out[3];
-  return g;
-}
-
 }  // namespace
 
 void GridGenerator(const OpContext&, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
                    const std::vector<TensorView>& out) {
-  const spatial::GridGeom g = GridGeomOf(p, out[0].shape);
+  const spatial::GridGeom g = spatial::GridGeomOf(p, out[0].shape);
   WEFT_NNX_FLOAT_SWITCH(out[0].dtype, "GridGenerator", T, {
     using A = spatial::Acc<T>;
     const T* x = in[0].ptr<T>();
@@ -44,7 +35,7 @@ void GridGenerator(const OpContext&, const Params& p, const std::vector<TensorVi
 void GridGeneratorBackward(const OpContext&, const Params& p, const std::vector<TensorView>& in,
                            const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull) return;
-  const spatial::GridGeom g = GridGeomOf(p, in[0].shape);
+  const spatial::GridGeom g = spatial::GridGeomOf(p, in[0].shape);
   WEFT_NNX_FLOAT_SWITCH(in[0].dtype, "_backward_GridGenerator", T, {
     const T* gy = in[0].ptr<T>();
     T* gx = out[0].ptr<T>();

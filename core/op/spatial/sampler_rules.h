@@ -13,7 +13,9 @@
 #pragma once
 #include <cstdint>
 
+#include "core/base/shape.h"
 #include "core/op/spatial/spatial_hd.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace spatial {
@@ -94,6 +96,16 @@ struct GridGeom {
   bool affine = true;
   int64_t n = 0, h = 0, w = 0;  // output (n, 2, h, w)
 };
+
+// The geometry of an output of shape `out` (host code of both kernels).
+inline GridGeom GridGeomOf(const Params& p, const Shape& out) {
+  GridGeom g;
+  g.affine = p.GetString("transform_type") == "affine";
+  g.n = out[0];
+  g.h = out[2];
+  g.w = out[3];
+  return g;
+}
 
 template <typename T, typename A>
 WEFT_HD inline void GridForwardAt(const GridGeom& g, const T* data, OpReq req, T* out, int64_t e) {

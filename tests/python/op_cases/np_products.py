@@ -107,12 +107,16 @@ CASES = {
         _td_case((2, 3), (3, 4), (-1,), (-2,), F32, "tensordot-negative-axes"),
         _td_case((2, 3), (4,), (), (), F32, "tensordot-no-axes-outer"),
         _td_case((2, 0), (0, 3), (1,), (0,), F32, "tensordot-empty-sum-zeros"),
+        # Note [Tensordot pairings as einsum]: no single product, run as an einsum
+        _td_case((2, 3, 4), (4, 3, 2), (1, 2), (1, 0), F64, "tensordot-reversed-pairs-as-einsum", 1e-12),
+        _td_case((3, 4, 5), (5, 2, 3), (0, 2), (2, 0), F32, "tensordot-scattered-pairs-as-einsum"),
     ],
     "_backward_npi_tensordot": [
         _td_case((2, 3, 4), (3, 4, 5), (1, 2), (0, 1), F64, "backward_tensordot-plain", 1e-12, True),
         _td_case((3, 4, 2), (3, 4, 5), (0, 1), (0, 1), F64, "backward_tensordot-a-transposed", 1e-12, True),
         _td_case((2, 3, 4), (5, 3, 4), (1, 2), (1, 2), F64, "backward_tensordot-b-transposed", 1e-12, True),
         _td_case((3, 2), (4, 3), (0,), (1,), F32, "backward_tensordot-both-transposed", 1e-5, True),
+        _td_case((2, 3, 4), (4, 3, 2), (1, 2), (1, 0), F64, "backward_tensordot-as-einsum", 1e-12, True),
     ],
     "_npi_tensordot_int_axes": [
         _tdi_case((2, 3, 4), (3, 4, 5), 2, F32, "tensordot_int-2"),

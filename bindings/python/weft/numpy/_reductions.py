@@ -208,41 +208,39 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
 
 def average(a, axis=None, weights=None, returned=False, out=None):
     """The weighted average over axis: sum(a * w) / sum(w) (the mean without
-    weights). 1-D weights with an int axis are laid along that axis, as NumPy.
-    With returned=True also gives the sum of the weights (or the count),
-    broadcast to the average's shape. The weights are not checked for a zero
-    sum (that would wait for the result): a zero sum gives inf/NaN."""
+    weights), by the registry op ``_npi_average`` (MXNet's name: a traced
+    graph loads in MXNet), differentiable in ``a`` and ``weights``. 1-D
+    weights with an int axis are laid along that axis, as NumPy.
+
+    As in MXNet 1.9.1 (Note [np.average as MXNet returns it]): the result has
+    ``a``'s dtype (an integer average is truncated, where NumPy gives float64);
+    with returned=True the sum of weights is per output element for weights of
+    ``a``'s shape, but 0-d for 1-D weights and the 0-d count without weights
+    (NumPy broadcasts it to the average's shape). The weights are cast to
+    ``a``'s dtype and not checked for a zero sum (that would wait for the
+    result): a zero sum gives inf/NaN."""
     a = check_array("average", "a", a)
+    axes = None if axis is None else normalize_axis("average", axis, a.ndim)
     if weights is None:
-        avg = mean(a, axis=axis, out=out)
-        if not returned:
-            return avg
-        axes = normalize_axis("average", axis, a.ndim)
-        n = 1
-        for i in axes:
-            n *= a.shape[i]
-        return avg, _invoke("_plus_scalar", [_invoke("zeros_like", [avg])], scalar=float(n))
-    w = check_array("average", "weights", weights)
-    x = cast(a, _float_dtype(a, None))
-    w = cast(w, name_of(x)) if is_float(name_of(x)) else w
-    if tuple(w.shape) != tuple(a.shape):
-        if axis is None:
-            raise TypeError("average: axis must be specified when shapes of a and weights differ")
-        if w.ndim != 1:
-            raise TypeError("average: 1D weights expected when shapes of a and weights differ")
-        ax = normalize_axis("average", axis, a.ndim)
-        if len(ax) != 1:
-            raise TypeError("average: a single axis is expected with 1D weights")
-        if w.shape[0] != a.shape[ax[0]]:
-            raise ValueError("average: length of weights (%d) differs from that of a along axis %d (%d)"
-                             % (w.shape[0], ax[0], a.shape[ax[0]]))
-        w = _np(w.reshape(tuple(w.shape[0] if i == ax[0] else 1 for i in range(a.ndim))))
-        w = _invoke("broadcast_to", [w], shape=tuple(a.shape))
-    w = cast(w, name_of(x))
-    num = sum(_invoke("broadcast_mul", [x, w]), axis=axis)
-    den = sum(w, axis=axis)
-    avg = write_out("average", _invoke("broadcast_div", [num, den]), out)
-    return (avg, den) if returned else avg
+        res = _invoke("_npi_average", [a], axis=axes, returned=bool(returned), weighted=False)
+    else:
+        w = check_array("average", "weights", weights)
+        if tuple(w.shape) != tuple(a.shape):
+            if axis is None:
+                raise TypeError("average: axis must be specified when shapes of a and weights differ")
+            if w.ndim != 1:
+                raise TypeError("average: 1D weights expected when shapes of a and weights differ")
+            if len(axes) != 1:
+                raise TypeError("average: a single axis is expected with 1D weights")
+            if w.shape[0] != a.shape[axes[0]]:
+                raise ValueError("average: length of weights (%d) differs from that of a along axis %d (%d)"
+                                 % (w.shape[0], axes[0], a.shape[axes[0]]))
+        w = w if name_of(w) == name_of(a) else cast(w, name_of(a))
+        res = _invoke("_npi_average", [a, w], axis=axes, returned=bool(returned))
+    if not returned:
+        return write_out("average", res, out)
+    avg, sum_w = res
+    return write_out("average", avg, out), sum_w
 
 
 def _count_true(fname, a, axis, keepdims):

@@ -7,9 +7,9 @@ A tensor contraction over the axes pairs (a_axes, b_axes) is one matrix
 product once a's free axes are moved first and its contracted axes last (and
 b's the other way round) and both are flattened to 2-D: (M, K) x (K, N).
 The composition is differentiable through the ops' own gradients and runs on
-any device that has them. It is not MXNet's ``_npi_tensordot`` /
-``_npi_tensordot_int_axes`` operator, so a graph MXNet saved with those nodes
-does not load (not declared yet). Zero-size operands are answered with zeros
+any device that has them. MXNet's ``_npi_tensordot`` /
+``_npi_tensordot_int_axes`` nodes, which graphs MXNet saved hold, are operators
+of their own (core/op/dense/np_products.cc). Zero-size operands are answered with zeros
 of the result's shape: the legacy Reshape reads a 0 in its target shape as
 "keep this dimension", so an empty (0, K) flattening cannot be written."""
 # pylint: disable=invalid-name
@@ -120,7 +120,10 @@ def tensordot(a, b, axes=2):
 # the pairs) is accepted and ignored, as the pairwise fold is already free
 # of the full outer product. The ellipsis stands for one internal label per
 # dimension it covers (aligned from the right, size 1 broadcasting as in
-# NumPy). MXNet's `_npi_einsum` is not declared.
+# NumPy). MXNet's `_npi_einsum` is an operator too (core/op/dense/np_einsum.cc,
+# what weft.sym.np.einsum writes and what graphs MXNet saved hold), but its
+# kernel is one gather per output element over every summed label, without
+# GEMM; this fold gives the large contractions to BLAS, so weft.np keeps it.
 
 
 def _zeros_like_dims(dims, x):

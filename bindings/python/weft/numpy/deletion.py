@@ -7,9 +7,11 @@ Which positions along the axis survive depends only on the axis length and
 over ``arange(n)`` gives them (with NumPy's rules and errors for ints,
 negative indices, slices, sequences and boolean masks), and ``take`` gathers
 them on the array's device, differentiably. An ``obj`` given as a
-``weft.np.ndarray`` is read back to the host first (MXNet 1.9.1's
-``_npi_delete`` takes it as a tensor input; that op name is not declared
-here, so a graph MXNet saved with it does not load).
+``weft.np.ndarray`` is read back to the host first. (MXNet 1.9.1's
+``_npi_delete`` is a registry op too, core/op/index/np_delete.cc, so graphs
+MXNet saved with it load; it has no gradient and reads a bool obj as the
+integers 0/1, so this function keeps the differentiable gather and NumPy's
+meaning.)
 
 Note [Insert as a gather]
 ``insert`` is the same idea run the other way: the inserted block (``values``
@@ -18,7 +20,9 @@ shaped as NumPy shapes it: one new slice per index of a sequence ``obj``, or
 along the axis, and NumPy's ``insert`` over ``arange(n)`` with the block's
 positions ``arange(n, n + k)`` as the values says where every slice of the
 result comes from; ``take`` gathers them. Gradients reach both ``arr`` and an
-array ``values``. MXNet's ``_npi_insert_*`` ops are not declared."""
+array ``values``. (MXNet's ``_npi_insert_scalar/_slice/_tensor`` are registry
+ops too, core/op/index/np_insert.cc, for MXNet's graphs; MXNet gives them no
+gradient, so this function keeps the differentiable gather.)"""
 # pylint: disable=invalid-name
 import operator
 

@@ -1,9 +1,9 @@
 """``weft.np.diff`` and ``weft.np.ediff1d``: differences of consecutive
 elements (MXNet 1.9.1's ``mxnet.numpy.diff``/``ediff1d``, issue 37 point 3).
 
-``diff`` runs the registry op ``_npi_diff`` (MXNet's registered name, so a
-graph MXNet wrote in NumPy mode loads), which has a gradient; ``ediff1d`` is
-composed from Reshape, ``_npi_diff`` and Concat, so it is differentiable too.
+``diff`` and ``ediff1d`` run the registry ops ``_npi_diff`` and
+``_npi_ediff1d`` (MXNet's registered names, so a graph MXNet wrote in NumPy
+mode loads), which have gradients.
 """
 # pylint: disable=invalid-name
 import operator
@@ -74,21 +74,21 @@ def _edge(name, value, like):
 def ediff1d(ary, to_end=None, to_begin=None):
     """The differences between consecutive elements of the flattened ``ary``,
     with ``to_begin`` and ``to_end`` (scalars or arrays, flattened) put before
-    and after them (NumPy's ``numpy.ediff1d``).
+    and after them (NumPy's ``numpy.ediff1d``), by the registry op
+    ``_npi_ediff1d`` (MXNet's name, so a traced graph loads in MXNet; it has a
+    gradient for ``ary`` and array edges).
 
     As in MXNet 1.9.1, ``to_begin``/``to_end`` are cast to ``ary``'s dtype (NumPy
     refuses values that do not cast safely)."""
     _array_arg("ediff1d", "ary", ary)
-    flat = _invoke("Reshape", [ary], shape=(-1,))
-    d = _invoke("_npi_diff", [flat], n=1, axis=0)  # empty for fewer than 2 elements
-    parts = [d]
-    if to_begin is not None:
-        parts.insert(0, _edge("to_begin", to_begin, ary))
-    if to_end is not None:
-        parts.append(_edge("to_end", to_end, ary))
-    parts = [p for p in parts if p.shape[0] > 0]
-    if not parts:
-        return d
-    if len(parts) == 1:
-        return parts[0]
-    return _invoke("Concat", parts, dim=0, num_args=len(parts))
+    inputs, attrs = [ary], {}
+    for name, value in (("to_begin", to_begin), ("to_end", to_end)):
+        if value is None:
+            continue
+        number = not isinstance(value, (NDArray, bool, onp.bool_)) and isinstance(value, (int, float, onp.number))
+        if number and abs(value) < 2 ** 53:  # exact as a double: an attribute, as MXNet's frontend passes it
+            attrs[name + "_scalar"] = float(value)
+        else:
+            inputs.append(_edge(name, value, ary))
+            attrs[name + "_arr_given"] = True
+    return _invoke("_npi_ediff1d", inputs, **attrs)

@@ -5,12 +5,13 @@ Each function calls registered ops through ``_invoke``, so it runs on the
 engine, on any device with the op's kernels, and is recorded by autograd:
 ``cholesky`` (``_linalg_potrf``), ``inv``/``det``/``slogdet`` (``_linalg_*``,
 registered as MXNet's ``_npi_inv``/``_npi_det``/``_npi_slogdet`` too),
-``eigh``/``eigvalsh`` (``_linalg_syevd``), ``qr`` (``_linalg_gelqf`` of the
+``eigh``/``eigvalsh`` (``_npi_eigh``/``_npi_eigvalsh``), ``pinv``
+(``_npi_pinv``/``_npi_pinv_scalar_rcond``), ``qr`` (``_linalg_gelqf`` of the
 transpose), ``svd`` (``_npi_svd``), ``solve`` (``_npi_solve``), ``eig``/
-``eigvals`` (``_npi_eig``/``_npi_eigvals``); the rest are compositions of
-those (``pinv``, ``lstsq``, ``matrix_rank``, ``cond``, ``norm``'s 2/-2/'nuc'
-orders from ``svd``; ``tensorinv``/``tensorsolve`` reshape around
-``inv``/``solve``; ``matrix_power``/``multi_dot`` are products).
+``eigvals`` (``_npi_eig``/``_npi_eigvals``), ``tensorinv``/``tensorsolve``
+(``_npi_tensorinv``/``_npi_tensorsolve``: inv/solve on reshaped views); the
+rest are compositions of those (``lstsq``, ``matrix_rank``, ``cond``,
+``norm``'s 2/-2/'nuc' orders from ``svd``; ``matrix_power``/``multi_dot`` are products).
 
 Note [Eager linalg errors]
 ~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -25,8 +26,10 @@ price of NumPy's contract. ``LinAlgError`` derives from weft's
 ``weft.base.MXNetError`` (what MXNet raises).
 
 Inputs must be ``weft.np``/``weft.nd`` arrays of float32 or float64, as
-MXNet's linalg operators require (NumPy would also accept integers);
-anything else raises ``TypeError`` naming the function and the argument.
+MXNet's linalg operators require (NumPy would also accept integers), except
+for ``eigh``/``eigvalsh``, which take integers as MXNet 1.9.1's do (float64
+results); anything else raises ``TypeError`` naming the function and the
+argument.
 """
 # pylint: disable=invalid-name,redefined-builtin
 import numbers
@@ -58,11 +61,13 @@ class LinAlgError(InvalidArgumentError):
 
 # ---- argument checks ----
 
-def _array(fname, argname, x):
-    """x as a np array of float32/float64, or TypeError naming fname/argname."""
+def _array(fname, argname, x, integers=False):
+    """x as a np array of float32/float64 (or, with integers=True, of an integer
+    or bool dtype too), or TypeError naming fname/argname."""
     if not isinstance(x, NDArray):
         raise TypeError("%s: argument '%s' must be a weft.np.ndarray, got %s" % (fname, argname, type(x).__name__))
-    if x.dtype not in (_onp.float32, _onp.float64):
+    kind = _onp.dtype(x.dtype).kind
+    if x.dtype not in (_onp.float32, _onp.float64) and not (integers and kind in "biu"):
         raise TypeError("%s: argument '%s' has dtype %s; np.linalg takes float32 or float64 (as MXNet)"
                         % (fname, argname, _onp.dtype(x.dtype).name))
     return x.as_np_ndarray()
@@ -169,28 +174,32 @@ def eigvals(a):
     return _waited("eigvals", _invoke("_npi_eigvals", [a]))
 
 
-def _syevd(fname, a, UPLO):
+def _uplo(fname, UPLO):
     UPLO = UPLO.upper() if isinstance(UPLO, str) else UPLO  # NumPy takes 'l'/'u' too
     if UPLO not in ("L", "U"):
         raise ValueError("%s: UPLO must be 'L' or 'U', got %r" % (fname, UPLO))
-    a = _array(fname, "a", a)
-    _stacked(fname, "a", a, square=True)
-    # _linalg_syevd reads the lower triangle; the upper one is the lower of a^T.
-    return _waited(fname, _invoke("_linalg_syevd", [a if UPLO == "L" else _swap(a)]))
+    return UPLO
 
 
 def eigh(a, UPLO="L"):
     """(w, v) of a symmetric a (..., M, M): eigenvalues ascending, eigenvectors
-    as the columns of v; only the UPLO ('L' or 'U') triangle is read.
-    Eigenvector signs: each has its largest-magnitude entry positive (MXNet's
-    syevd rule). Differentiable for distinct eigenvalues."""
-    u, w = _syevd("eigh", a, UPLO)
-    return w, _swap(u)
+    as the columns of v; only the UPLO ('L' or 'U') triangle is read
+    (``_npi_eigh``). Eigenvector signs: each has its largest-magnitude entry
+    positive (MXNet's rule). Integer or bool input gives float64 results, as
+    MXNet 1.9.1's. Differentiable for distinct eigenvalues (MXNet
+    1.9.1's gradient is zero)."""
+    UPLO = _uplo("eigh", UPLO)
+    a = _array("eigh", "a", a, integers=True)
+    _stacked("eigh", "a", a, square=True)
+    return tuple(_waited("eigh", _invoke("_npi_eigh", [a], UPLO=UPLO)))
 
 
 def eigvalsh(a, UPLO="L"):
-    """Eigenvalues (ascending) of a symmetric a (..., M, M); see eigh."""
-    return _syevd("eigvalsh", a, UPLO)[1]
+    """Eigenvalues (ascending) of a symmetric a (..., M, M) (``_npi_eigvalsh``); see eigh."""
+    UPLO = _uplo("eigvalsh", UPLO)
+    a = _array("eigvalsh", "a", a, integers=True)
+    _stacked("eigvalsh", "a", a, square=True)
+    return _waited("eigvalsh", _invoke("_npi_eigvalsh", [a], UPLO=UPLO))
 
 
 # ---- inverses, determinants, systems ----
@@ -250,8 +259,7 @@ def tensorinv(a, ind=2):
     if ind > a.ndim or rows != cols:
         raise LinAlgError("tensorinv: argument 'a' of shape %s is not 'square' over its first %d axes "
                           "(prod(a.shape[:ind]) == prod(a.shape[ind:]) is required)" % (old, ind))
-    out = _waited("tensorinv", _invoke("_linalg_inverse", [_reshape(a, (rows, cols))]))
-    return _reshape(out, old[ind:] + old[:ind])
+    return _waited("tensorinv", _invoke("_npi_tensorinv", [a], ind=int(ind)))
 
 
 def tensorsolve(a, b, axes=None):
@@ -260,6 +268,7 @@ def tensorsolve(a, b, axes=None):
     a = _array("tensorsolve", "a", a)
     b = _array("tensorsolve", "b", b)
     an = a.ndim
+    shape = list(a.shape)
     if axes is not None:
         order = list(range(an))
         for k in axes:
@@ -267,16 +276,15 @@ def tensorsolve(a, b, axes=None):
                 raise ValueError("tensorsolve: axis %d in 'axes' is out of range for a of %d dimensions" % (k, an))
             order.remove(k % an)
             order.append(k % an)
-        a = _invoke("transpose", [a], axes=tuple(order))
+        shape = [a.shape[i] for i in order]
+        axes = tuple(int(k) for k in axes)
     if b.ndim > an:
         raise LinAlgError("tensorsolve: argument 'b' has more dimensions (%d) than 'a' (%d)" % (b.ndim, an))
-    old = a.shape[b.ndim:]
-    prod = int(_onp.prod(old))
-    if int(_onp.prod(a.shape)) != prod * prod or a.shape[:b.ndim] != b.shape:
+    prod = int(_onp.prod(shape[b.ndim:]))
+    if int(_onp.prod(shape)) != prod * prod or tuple(shape[:b.ndim]) != b.shape:
         raise LinAlgError("tensorsolve: shapes a %s and b %s do not fit: prod(a.shape[b.ndim:]) must equal "
-                          "prod(a.shape[:b.ndim]) and a.shape[:b.ndim] must equal b.shape" % (a.shape, b.shape))
-    x = _waited("tensorsolve", _invoke("_npi_solve", [_reshape(a, (prod, prod)), _reshape(b, (prod,))]))
-    return _reshape(x, old)
+                          "prod(a.shape[:b.ndim]) and a.shape[:b.ndim] must equal b.shape" % (tuple(shape), b.shape))
+    return _waited("tensorsolve", _invoke("_npi_tensorsolve", [a, b], a_axes=axes))
 
 
 def _sv_inverse(s, cutoff):
@@ -287,28 +295,26 @@ def _sv_inverse(s, cutoff):
 
 def pinv(a, rcond=1e-15, hermitian=False):
     """Moore-Penrose pseudo-inverse (..., N, M) of a (..., M, N) from its SVD,
-    singular values <= rcond * max(s) dropped; rcond a float or an array
-    broadcast over the leading axes. ``hermitian`` is accepted for MXNet's
-    signature; the SVD path serves both cases. Differentiable (distinct
-    singular values)."""
+    singular values <= rcond * max(s) dropped (``_npi_pinv_scalar_rcond``); an
+    array rcond has a's leading axes or fewer, each equal or 1 (``_npi_pinv``;
+    MXNet refuses one that would add matrices). hermitian=True reads a as
+    symmetric (its lower triangle) and inverts its eigenvalues, as NumPy (MXNet
+    1.9.1 raises NotImplementedError). Differentiable for distinct singular
+    values, the cutoff included (MXNet 1.9.1's gradient is zero)."""
     a = _array("pinv", "a", a)
-    _stacked("pinv", "a", a)
+    _stacked("pinv", "a", a, square=bool(hermitian))
     if not isinstance(hermitian, bool):
         raise TypeError("pinv: argument 'hermitian' must be a bool, got %r" % (hermitian,))
-    if 0 in a.shape[-2:]:
-        return _swap(a)  # empty either way
-    u, s, v = svd(a)
-    smax = _invoke("max", [s], axis=-1, keepdims=True)
     if isinstance(rcond, NDArray):
         r = _array("pinv", "rcond", rcond)
-        cutoff = _invoke("broadcast_mul", [smax, _reshape(r, r.shape + (1,))])
-    elif isinstance(rcond, numbers.Real):
-        cutoff = _invoke("_mul_scalar", [smax], scalar=float(rcond))
-    else:
-        raise TypeError("pinv: argument 'rcond' must be a float or an array, got %s" % type(rcond).__name__)
-    sinv = _sv_inverse(s, cutoff)
-    vs = _invoke("broadcast_mul", [v, _reshape(sinv, sinv.shape + (1,))])
-    return _matmul(vs, u, ta=True, tb=True)
+        batch = a.shape[:-2]
+        if r.ndim > len(batch) or any(d not in (1, b) for d, b in zip(r.shape[::-1], batch[::-1])):
+            raise ValueError("pinv: argument 'rcond' of shape %s does not broadcast to a's leading axes %s"
+                             % (r.shape, batch))
+        return _waited("pinv", _invoke("_npi_pinv", [a, r], hermitian=hermitian))
+    if isinstance(rcond, numbers.Real) and not isinstance(rcond, bool):
+        return _waited("pinv", _invoke("_npi_pinv_scalar_rcond", [a], rcond=float(rcond), hermitian=hermitian))
+    raise TypeError("pinv: argument 'rcond' must be a float or an array, got %s" % type(rcond).__name__)
 
 
 def lstsq(a, b, rcond="warn"):

@@ -392,9 +392,9 @@ def choice(a, size=None, replace=True, p=None, ctx=None, out=None):
             raise ValueError("choice: cannot take a larger sample (%d) than the population (%d) without "
                              "replacement" % (count, pool))
         if p is None:
-            perm = _invoke("_arange", [], start=0, stop=pool, dtype="int64", ctx=str(c))
-            _invoke("_shuffle", [perm], out=perm)
-            idx = _invoke("slice", [perm], begin=(0,), end=(count,))
+            # Floyd's algorithm in the op: count draws, never a permutation of the whole pool
+            # (Note [Choice by sampling rule] in core/op/random/np_choice.cc)
+            idx = _invoke("_npi_choice", [], a=pool, size=(count,), replace=False, ctx=str(c))
         else:
             # Gumbel top-k: the k largest log p + Gumbel noise are a draw without replacement.
             g = gumbel(size=(pool,), ctx=c)

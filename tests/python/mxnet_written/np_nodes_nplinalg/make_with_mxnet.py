@@ -6,7 +6,8 @@ for a differentiable case, MXNet's input gradients for an all-ones head gradient
 ("<case>/grad:<name>"). Random cases draw 1000 samples under mx.random.seed(7): the test
 compares shapes, dtypes and moments with MXNet's sample, never values. The refused cases
 (refused()) are written as MXNet writes them and have no data: Weft refuses them naming the
-attribute (refused_tensordot_pairing, t of shape (2, 3, 4) and c2 of (4, 3, 2), when bound).
+attribute; refused_tensordot_pairing (t of shape (2, 3, 4) and c2 of (4, 3, 2)) was refused when
+bound and now runs as an einsum (Note [Tensordot pairings as einsum]), checked against NumPy.
 Not run by the tests (MXNet is never a test dependency): tests/python/test_np_nodes_nplinalg.py
 reads its files."""
 import json

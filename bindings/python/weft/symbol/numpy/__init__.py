@@ -10,6 +10,7 @@ import numbers
 from ..symbol import Symbol
 from . import linalg, random
 from ._broadcasting import matmul, where
+from ._npinsert import average, delete, ediff1d, insert, percentile
 from ._symbol import (_Symbol, as_legacy_symbol, as_np_symbol, binary, check_axes, check_newshape, comparison,
                       is_scalar, np_op, reduce)
 
@@ -21,7 +22,8 @@ __all__ = ["_Symbol", "add", "subtract", "multiply", "divide", "true_divide", "m
            "transpose", "swapaxes", "expand_dims", "squeeze", "concatenate", "stack", "split", "broadcast_to",
            "tile", "clip", "copy", "zeros_like", "ones_like", "zeros", "ones", "full", "arange", "eye", "dot",
            "equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "as_np_symbol", "as_legacy_symbol",
-           "where", "matmul", "linalg", "random"]
+           "where", "matmul", "einsum", "linalg", "random", "average", "ediff1d", "percentile", "insert",
+           "delete"]
 
 
 def _sym(fname, arg, x):
@@ -319,3 +321,20 @@ def dot(a, b, out=None):  # pylint: disable=unused-argument
     with b's first; MXNet's ``_np_dot`` of an N-d b (b's second-to-last axis) is not
     expressible without b's rank, which a traced graph does not know."""
     return np_op("dot", _sym("dot", "a", a), _sym("dot", "b", b))
+
+
+def einsum(*operands, **kwargs):
+    """Einstein summation (``_npi_einsum``, MXNet's node): ``einsum(subscripts,
+    *operands, optimize=False)``. The operands share one dtype, as MXNet's
+    (weft.np.einsum casts mixed ones first); ``optimize`` is kept on the node
+    and does not change values."""
+    optimize = kwargs.pop("optimize", False)
+    kwargs.pop("out", None)  # MXNet's symbol einsum accepts and ignores it
+    if kwargs:
+        raise TypeError("einsum: unexpected keyword argument(s) %s" % sorted(kwargs))
+    if not operands or not isinstance(operands[0], str):
+        raise TypeError("einsum: the first argument must be the subscripts str")
+    ops = [_sym("einsum", "operand %d" % i, x) for i, x in enumerate(operands[1:])]
+    if not ops:
+        raise ValueError("einsum: at least one operand is needed")
+    return np_op("_npi_einsum", *ops, subscripts=operands[0], num_args=len(ops), optimize=int(bool(optimize)))

@@ -5,27 +5,22 @@ an export loads there).
 A traced symbol has no shape: a 2-d input's per-matrix result (det, slogdet) has
 shape (1,) in a graph where ``weft.np`` gives a 0-d array (whether the input is one
 matrix or a stack is unknown at trace time; Note [NumPy-semantics symbols]); a
-norm over every axis (axis=None) is 0-d. MXNet's ``tensorinv`` and ``tensorsolve`` reshape by
-the input's shape and are not provided here."""
+norm over every axis (axis=None) is 0-d. ``tensorinv`` and ``tensorsolve`` are MXNet's
+``_npi_tensorinv`` / ``_npi_tensorsolve`` nodes, which read the input's shape when bound."""
 # pylint: disable=invalid-name
 import numbers
 
 from ..symbol import Symbol
-from ._symbol import binary, check_axes, np_op
+from ._symbol import check_axes, np_op
 
 __all__ = ["cholesky", "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "norm", "pinv", "slogdet", "solve",
-           "svd"]
+           "svd", "tensorinv", "tensorsolve"]
 
 
 def _sym(fname, arg, x):
     if not isinstance(x, Symbol):
         raise TypeError("%s: %s must be a Symbol in a traced graph, got %s" % (fname, arg, type(x).__name__))
     return x
-
-
-def _swap(x):
-    """The last two axes swapped (a matrix transpose over any batch axes)."""
-    return np_op("_npi_swapaxes", x, dim1=-2, dim2=-1)
 
 
 def cholesky(a):
@@ -73,43 +68,39 @@ def eigvals(a):
     return np_op("_npi_eigvals", _sym("eigvals", "a", a))
 
 
-def _syevd(fname, a, UPLO):
+def _uplo(fname, a, UPLO):
     UPLO = UPLO.upper() if isinstance(UPLO, str) else UPLO  # NumPy takes 'l'/'u' too
     if UPLO not in ("L", "U"):
         raise ValueError("%s: UPLO must be 'L' or 'U', got %r" % (fname, UPLO))
-    a = _sym(fname, "a", a)
-    # _linalg_syevd reads the lower triangle; the upper one is the lower of a^T.
-    return np_op("_linalg_syevd", a if UPLO == "L" else _swap(a))
+    _sym(fname, "a", a)
+    return UPLO
 
 
 def eigh(a, UPLO="L"):
     """(w, v) of a symmetric a (..., M, M): eigenvalues ascending, eigenvectors as the
-    columns of v (``_linalg_syevd``, whose rows are the eigenvectors)."""
-    out = _syevd("eigh", a, UPLO)
-    return out[1], _swap(out[0])
+    columns of v; only the UPLO triangle is read (``_npi_eigh``, as MXNet writes it)."""
+    out = np_op("_npi_eigh", a, UPLO=_uplo("eigh", a, UPLO))
+    return out[0], out[1]
 
 
 def eigvalsh(a, UPLO="L"):
-    """Eigenvalues (ascending) of a symmetric a (..., M, M)."""
-    return _syevd("eigvalsh", a, UPLO)[1]
+    """Eigenvalues (ascending) of a symmetric a (..., M, M) (``_npi_eigvalsh``)."""
+    return np_op("_npi_eigvalsh", a, UPLO=_uplo("eigvalsh", a, UPLO))
 
 
 def pinv(a, rcond=1e-15, hermitian=False):
     """Moore-Penrose pseudo-inverse of a (..., M, N) from its SVD: singular values at
-    most rcond * the largest are dropped. rcond is a number in a traced graph;
-    hermitian=True is computed as the general case (the same result)."""
+    most rcond * the largest are dropped (``_npi_pinv_scalar_rcond``; an rcond Symbol,
+    broadcast over the leading axes, ``_npi_pinv``, as MXNet writes them).
+    hermitian=True reads a as symmetric (NumPy's path; MXNet refuses it)."""
     _sym("pinv", "a", a)
-    if not isinstance(rcond, numbers.Real) or isinstance(rcond, bool):
-        raise TypeError("pinv: rcond must be a number in a traced graph, got %s" % type(rcond).__name__)
     if not isinstance(hermitian, (bool, int)):
         raise TypeError("pinv: hermitian must be a bool, got %s" % type(hermitian).__name__)
-    ut, s, v = svd(a)
-    cutoff = binary("pinv", "multiply", np_op("max", s, axis=-1, keepdims=True), float(rcond))
-    keep = np_op("broadcast_greater", s, cutoff)
-    # keep / (s + 1 - keep): 1/s where kept, 0 elsewhere, never a division by zero.
-    sinv = np_op("elemwise_div", keep, np_op("elemwise_sub", binary("pinv", "add", s, 1.0), keep))
-    vs = binary("pinv", "multiply", v, np_op("expand_dims", sinv, axis=-1))  # rows of v scaled: (..., K, N)
-    return np_op("_linalg_gemm2", vs, ut, transpose_a=True, transpose_b=True)  # (..., N, M)
+    if isinstance(rcond, Symbol):
+        return np_op("_npi_pinv", a, rcond, hermitian=bool(hermitian))
+    if not isinstance(rcond, numbers.Real) or isinstance(rcond, bool):
+        raise TypeError("pinv: rcond must be a number or a Symbol in a traced graph, got %s" % type(rcond).__name__)
+    return np_op("_npi_pinv_scalar_rcond", a, rcond=float(rcond), hermitian=bool(hermitian))
 
 
 def norm(x, ord=None, axis=None, keepdims=False):  # pylint: disable=redefined-builtin
@@ -146,3 +137,24 @@ def norm(x, ord=None, axis=None, keepdims=False):  # pylint: disable=redefined-b
         return np_op("max" if ord > 0 else "min", np_op("_npi_absolute", x), axis=axes, keepdims=keep)
     raise NotImplementedError("norm: ord=%r is not available in a traced graph (1, 2, inf, -inf over one axis)"
                               % (ord,))
+
+
+def tensorinv(a, ind=2):
+    """The inverse of a with respect to tensordot over its first ``ind`` axes
+    (``_npi_tensorinv``): shape a.shape[ind:] + a.shape[:ind] once bound."""
+    _sym("tensorinv", "a", a)
+    if not isinstance(ind, numbers.Integral) or isinstance(ind, bool) or ind <= 0:
+        raise ValueError("tensorinv: ind must be a positive integer, got %r" % (ind,))
+    return np_op("_npi_tensorinv", a, ind=int(ind))
+
+
+def tensorsolve(a, b, axes=None):
+    """x with tensordot(a, x, x.ndim) = b (``_npi_tensorsolve``); ``axes`` of a
+    move to the end first, as NumPy's."""
+    _sym("tensorsolve", "a", a)
+    _sym("tensorsolve", "b", b)
+    if axes is None:
+        return np_op("_npi_tensorsolve", a, b)
+    axes = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
+    check_axes("tensorsolve", "axes", axes)
+    return np_op("_npi_tensorsolve", a, b, a_axes=tuple(int(k) for k in axes))
