@@ -28,7 +28,8 @@
 #include <vector>
 
 #include "core/op/common/hd.h"
-#include "core/opdef/op_def.h"
+#include "core/opdef/params.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace sampler {
