@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/base/error.h"
-#include "core/graph/grad_builder.h"
-#include "core/op/axis_util.h"
-#include "core/opdef/op_def.h"
-#include "core/op/op_util.h"
+#include "core/base/error.h"  // IWYU pragma: keep (the precompiled header exists to bring it)
+#include "core/graph/grad_builder.h"  // IWYU pragma: keep (the precompiled header exists to bring it)
+#include "core/op/axis_util.h"  // IWYU pragma: keep (the precompiled header exists to bring it)
+#include "core/opdef/op_def.h"  // IWYU pragma: keep (the precompiled header exists to bring it)
+#include "core/op/op_util.h"  // IWYU pragma: keep (the precompiled header exists to bring it)

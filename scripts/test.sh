@@ -51,8 +51,10 @@ stage_build() {
 }
 
 stage_cpp() {
-  echo "== Dead project includes in core/ (scripts/check_includes.py: include-what-you-use)"
+  echo "== Dead project includes in core/ (scripts/check_includes.py: include-what-you-use, all of core/)"
+  local t0=$SECONDS
   python3 scripts/check_includes.py
+  echo "== include check took $((SECONDS - t0)) s"
   echo "== C++ and C tests (ctest)"
   ctest --test-dir build --output-on-failure -j 2
 }

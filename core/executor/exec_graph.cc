@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/base/error.h"
+#include "core/graph/dce.h"
 #include "core/graph/gradient.h"
 #include "core/graph/place_device.h"
 #include "core/opdef/dynamic_shape.h"

@@ -10,11 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/graph/dce.h"
 #include "core/graph/fusion.h"
 #include "core/graph/infer.h"
 #include "core/graph/memory_plan.h"
-#include "core/graph/place_device.h"
 #include "core/graph/symbol.h"
 
 namespace weft {

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "core/base/error.h"
 #include "core/opdef/op_def.h"
 
 namespace weft {

@@ -10,7 +10,6 @@
 #include <omp.h>
 #endif
 
-#include "core/base/env.h"
 #include "core/base/thread_budget.h"
 
 namespace weft {

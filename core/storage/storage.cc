@@ -5,7 +5,6 @@
 #include <mutex>
 
 #include "core/base/env.h"
-#include "core/base/error.h"
 #include "core/gpu/device_api.h"
 #include "core/storage/memory_hook.h"
 #include "core/storage/pooled_storage.h"

@@ -1,7 +1,8 @@
 """The include checker (scripts/check_includes.py, issue 36 point 3) on a small
 tree of its own: it finds a dead project include, keeps a used one and one
 marked `IWYU pragma: keep`, honours the baseline and fails on a baseline line
-whose include is gone. scripts/test.sh's cpp stage runs it over core/."""
+whose include is gone; with no path it covers every folder of core/, as
+scripts/test.sh's cpp stage runs it (Note [All of core/ in CI])."""
 import os
 import shutil
 import subprocess
@@ -67,6 +68,20 @@ def test_baseline_holds_known_and_shrinks(tree):
     rc, out = check(tree, "--baseline", baseline)
     assert rc == 1, out
     assert "no longer a dead include" in out
+
+
+def test_no_path_checks_all_of_core(tree):
+    # Folders outside the three it first held (dense/, detect/, optim/) and
+    # outside core/op: the default must reach them all.
+    write(tree, "core/base/low.h", "#pragma once\nint Low();\n")
+    write(tree, "core/base/user.cc", '#include "core/base/low.h"\n#include "core/op/other/dead.h"\nint U() { return Low(); }\n')
+    proc = subprocess.run([sys.executable, SCRIPT, "--root", str(tree), "--jobs", "2", "--baseline", ""],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, timeout=300,
+                          check=False)
+    assert proc.returncode == 1, proc.stdout
+    assert 'core/base/user.cc:2: dead include "core/op/other/dead.h"' in proc.stdout
+    assert 'core/op/fam/op.cc:2: dead include "core/op/other/dead.h"' in proc.stdout
+    assert "low.h" not in proc.stdout
 
 
 def test_missing_path_is_an_error(tmp_path):

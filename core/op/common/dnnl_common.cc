@@ -9,7 +9,6 @@
 #include <thread>
 #include <unordered_map>
 
-#include "core/base/env.h"
 #include "core/base/error.h"
 #include "core/op/op_util.h"
 

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/common/loop_policy.h"
 
 namespace weft {
 namespace cuda {

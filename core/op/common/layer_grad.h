@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "core/graph/grad_builder.h"
+#include "core/graph/graph.h"
 
 namespace weft {
 

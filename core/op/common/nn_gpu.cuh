@@ -2,7 +2,7 @@
 // fully_connected_dot.cu, conv/convolution.cu, conv/pooling_lrn.cu, seq/rnn.cu,
 // fused/fused_nn.cu):
 // the GEMM entry point they all use, the convolution the fused op reuses and
-// the activation of the fused layers (their geometries: core/op/conv/layer_geom.h).
+// the activation of the fused layers (their geometries: core/op/conv/layer_rules.h).
 // Declarations and small WEFT_HD formulas only; the kernels live in the .cu
 // files (Note [GPU kernel style]).
 #pragma once

@@ -7,11 +7,10 @@
 #include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
-#include "core/graph/grad_builder.h"
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/layer_grad.h"
 #include "core/op/conv/layer_cpu.h"
-#include "core/op/conv/layer_geom.h"
+#include "core/op/conv/layer_rules.h"
 #include "core/op/common/layer_util.h"
 #include "core/opdef/op_def.h"
 #include "core/op/conv/convolution_gpu.h"
@@ -23,7 +22,7 @@ namespace nn {
 using nn_cpu::ConvGeom;
 
 // Validates the parameters against data (batch, channel, spatial...) and
-// returns the geometry (core/op/conv/layer_geom.h, shared with the GPU kernels).
+// returns the geometry (core/op/conv/layer_rules.h, shared with the GPU kernels).
 ConvGeom ConvGeometry(const Params& p, const Shape& data) {
   const std::string op = "Convolution";
   const std::vector<int64_t> kernel = nn::KernelParam(p);

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "core/op/common/nn_gpu.cuh"
-#include "core/op/conv/layer_geom.h"
+#include "core/op/conv/layer_rules.h"
 
 namespace weft {
 namespace cuda {

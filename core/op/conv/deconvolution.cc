@@ -7,10 +7,9 @@
 
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
-#include "core/graph/grad_builder.h"
 #include "core/op/common/layer_grad.h"
 #include "core/op/conv/layer_cpu.h"
-#include "core/op/conv/layer_geom.h"
+#include "core/op/conv/layer_rules.h"
 #include "core/op/common/layer_util.h"
 #include "core/opdef/op_def.h"
 #include "core/op/conv/convolution_gpu.h"
@@ -21,7 +20,7 @@ namespace nn {
 
 // out = stride*(in-1) + dilate*(kernel-1) + 1 - 2*pad + adj; a target_shape
 // (any entry non-zero) replaces pad and adj as MXNet's InferPad does.
-// Declared in core/op/conv/layer_geom.h (shared with the GPU kernels).
+// Declared in core/op/conv/layer_rules.h (shared with the GPU kernels).
 DeconvPlan DeconvGeometry(const Params& p, const Shape& data) {
   const std::string op = "Deconvolution";
   const std::vector<int64_t> kernel = nn::KernelParam(p);

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/conv/lrn_cpu.h"
 #include "core/op/common/layer_util.h"

@@ -10,7 +10,7 @@
 #include "core/op/axis_util.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/conv/layer_cpu.h"
-#include "core/op/conv/layer_geom.h"
+#include "core/op/conv/layer_rules.h"
 #include "core/op/common/layer_util.h"
 #include "core/opdef/op_def.h"
 #include "core/op/conv/pooling_lrn_gpu.h"
@@ -34,7 +34,7 @@ PoolType TypeOf(const std::string& s) {
 
 // Output size per axis (MXNet): valid 1 + floor((in + 2p - k) / s), full
 // 1 + ceil((in + 2p - k) / s), same ceil((in + 2p) / s) (1-D only, no pad).
-// Declared in core/op/conv/layer_geom.h (shared with the GPU kernels).
+// Declared in core/op/conv/layer_rules.h (shared with the GPU kernels).
 PoolGeom PoolGeometry(const Params& p, const Shape& data) {
   const std::string op = "Pooling";
   WEFT_CHECK(data.ndim() >= 3 && data.ndim() <= 5, kShape)

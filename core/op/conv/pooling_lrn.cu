@@ -2,13 +2,14 @@
 // lrn.cc), with the window rules of core/op/conv/pooling_cpu.cc and the formulas
 // of core/op/conv/lrn_cpu.cc. One index per output element everywhere: the
 // pooling gradients gather, per input element, over the windows that hold it.
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "core/op/conv/lrn_cpu.h"
-#include "core/op/common/nn_gpu.cuh"
-#include "core/op/conv/layer_geom.h"
+#include "core/op/common/gpu_kernel.h"
+#include "core/op/conv/layer_rules.h"
 
 namespace weft {
 namespace cuda {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/op/common/tensor_util.cuh"
+#include "core/op/common/gpu_kernel.h"
 
 namespace weft {
 namespace cuda {

@@ -7,10 +7,6 @@
 
 #include "core/base/checked_math.h"
 #include "core/base/error.h"
-#include "core/graph/grad_builder.h"
-#include "core/op/axis_util.h"
-#include "core/op/shape/concat_cpu.h"
-#include "core/op/common/copy_cpu.h"
 #include "core/op/conv/upsampling_cpu.h"
 #include "core/opdef/op_def.h"
 #include "core/op/conv/upsampling_gpu.h"

@@ -7,7 +7,7 @@
 #include "core/base/error.h"
 #include "core/op/dense/dot_cpu.h"
 
-#include "core/op/dense/dot_geom.h"
+#include "core/op/dense/dot_rules.h"
 #include "core/opdef/op_def.h"
 #include "core/op/dense/fully_connected_dot_gpu.h"
 

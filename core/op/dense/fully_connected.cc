@@ -6,7 +6,7 @@
 #include "core/base/error.h"
 #include "core/op/common/layer_grad.h"
 #include "core/op/conv/layer_cpu.h"
-#include "core/op/conv/layer_geom.h"
+#include "core/op/conv/layer_rules.h"
 #include "core/op/common/layer_util.h"
 #include "core/opdef/op_def.h"
 #include "core/op/dense/fully_connected_dot_gpu.h"
@@ -15,7 +15,7 @@
 namespace weft {
 namespace nn {
 
-// Declared in core/op/conv/layer_geom.h (shared with the GPU kernels).
+// Declared in core/op/conv/layer_rules.h (shared with the GPU kernels).
 nn_cpu::FCGeom FCGeometry(const Params& p, const Shape& data, Shape* out) {
   const int64_t hidden = p.GetInt("num_hidden");
   WEFT_CHECK(hidden > 0, kInvalidArgument) << "FullyConnected: num_hidden must be positive, got " << hidden;

@@ -8,8 +8,8 @@
 
 #include "core/op/dense/dot_cpu.h"
 #include "core/op/common/nn_gpu.cuh"
-#include "core/op/dense/dot_geom.h"
-#include "core/op/conv/layer_geom.h"
+#include "core/op/dense/dot_rules.h"
+#include "core/op/conv/layer_rules.h"
 
 namespace weft {
 namespace cuda {

@@ -4,7 +4,7 @@
 //   _contrib_interleaved_matmul_selfatt_valatt(queries_keys_values, attention) -> (L, B, E)
 //   _contrib_interleaved_matmul_encdec_qk(queries, keys_values)          -> (B*H, Lq, Lk)
 //   _contrib_interleaved_matmul_encdec_valatt(keys_values, attention)    -> (Lq, B, E)
-// Layouts: Note [Interleaved attention layout] in interleaved_matmul_geom.h.
+// Layouts: Note [Interleaved attention layout] in interleaved_matmul_rules.h.
 // Each backward op _backward_interleaved_matmul_<x> takes (out_grad, forward
 // inputs...) and returns the gradients of the forward inputs. CPU kernels run
 // the plan's products with nn_cpu::Gemm (dense/gemm_cpu.h), the GPU kernel
@@ -18,7 +18,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/common/nnx_util.h"
 #include "core/op/dense/gemm_cpu.h"
-#include "core/op/dense/interleaved_matmul_geom.h"
+#include "core/op/dense/interleaved_matmul_rules.h"
 #include "core/op/dense/interleaved_matmul_gpu.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"

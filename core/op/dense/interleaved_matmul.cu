@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/dense/interleaved_matmul_geom.h"
+#include "core/op/dense/interleaved_matmul_rules.h"
 #include "core/op/dense/interleaved_matmul_gpu.h"
 
 namespace weft {

@@ -2,7 +2,7 @@
 // 1.9.1's NumPy-mode dot, matmul and tensordot (np.dot, np.matmul, `@` and
 // np.tensordot in NumPy mode write them), NumPy's shape rules, and their
 // backward ops. Each is a list of GEMMs over blocks of its operands (Note
-// [NumPy products as GEMM lists], np_products_geom.cc); the legacy dot
+// [NumPy products as GEMM lists], np_products_rules.cc); the legacy dot
 // contracts b's first axis and batch_dot neither broadcasts nor takes 1-D
 // operands, so neither computes them.
 //
@@ -17,7 +17,7 @@
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/dense/gemm_cpu.h"
-#include "core/op/dense/np_products_geom.h"
+#include "core/op/dense/np_products_rules.h"
 #include "core/op/dense/np_products_gpu.h"
 #include "core/op/op_util.h"
 #include "core/opdef/op_def.h"

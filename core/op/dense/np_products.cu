@@ -1,14 +1,14 @@
 // GPU kernels of _np_dot, _npi_matmul, _npi_tensordot, _npi_tensordot_int_axes
 // and their backward ops (np_products.cc):
 // the CPU's list of products (Note [NumPy products as GEMM lists],
-// np_products_geom.cc), each one DenseGemm on the op's stream, so products
+// np_products_rules.cc), each one DenseGemm on the op's stream, so products
 // accumulating into one block run in order. float32/float64 and, unlike the
 // CPU kernels, float16/bfloat16 (computed in float by gpu::Gemm).
 #include <string>
 #include <vector>
 
 #include "core/op/common/nn_gpu.cuh"
-#include "core/op/dense/np_products_geom.h"
+#include "core/op/dense/np_products_rules.h"
 #include "core/op/dense/np_products_gpu.h"
 
 namespace weft {

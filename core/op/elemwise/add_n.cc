@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/graph/grad_builder.h"
+#include "core/graph/graph.h"
 #include "core/op/elemwise/add_n_cpu.h"
 #include "core/op/elemwise/elemwise_gpu.h"
 #include "core/opdef/op_def.h"

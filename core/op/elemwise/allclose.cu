@@ -1,10 +1,10 @@
 // GPU kernel of _contrib_allclose: the flag is set to 1, then one thread per
 // element writes 0 where the pair is not close (every writer writes the same
-// value), with the CPU's rule (allclose_geom.h).
+// value), with the CPU's rule (allclose_rules.h).
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/elemwise/allclose_geom.h"
+#include "core/op/elemwise/allclose_rules.h"
 #include "core/op/elemwise/allclose_gpu.h"
 
 namespace weft {

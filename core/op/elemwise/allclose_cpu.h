@@ -1,6 +1,6 @@
 // CPU kernel of _contrib_allclose (core/op/elemwise/allclose.cc).
 #pragma once
-#include "core/op/elemwise/allclose_geom.h"
+#include "core/op/elemwise/allclose_rules.h"
 #include "core/opdef/tensor_view.h"
 
 namespace weft {

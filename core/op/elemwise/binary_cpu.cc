@@ -7,7 +7,6 @@
 
 #include "core/op/elemwise/elemwise_cpu.h"
 #include "core/op/elemwise/elemwise_math.h"
-#include "core/op/op_util.h"
 
 namespace weft {
 namespace elemwise_cpu {

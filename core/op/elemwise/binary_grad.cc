@@ -7,13 +7,8 @@
 
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
-#include "core/op/axis_util.h"
-#include "core/op/shape/concat_cpu.h"
-#include "core/op/common/copy_cpu.h"
 
 #include "core/opdef/op_def.h"
-
-#include "core/op/op_util.h"
 
 namespace weft {
 

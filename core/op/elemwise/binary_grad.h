@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/graph/grad_builder.h"
+#include "core/graph/graph.h"
 
 namespace weft {
 

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/base/dtype.h"
 #include "core/base/error.h"
 #include "core/op/common/hd.h"
 

@@ -10,7 +10,6 @@
 
 #include "core/base/dtype.h"
 #include "core/op/elemwise/elemwise_rules.h"
-#include "core/opdef/op_def.h"
 
 // Note [Vectorising at -O2]
 // GCC 12 at -O2 vectorises only loops whose trip count is a known multiple of

@@ -12,7 +12,6 @@
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/common/req_hd.h"
-#include "core/op/elemwise/broadcast_shape.h"
 #include "core/op/elemwise/np_compare_rules.h"
 #include "core/op/elemwise/np_where_gpu.h"
 #include "core/op/elemwise/np_where_rules.h"

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/common/half_hd.h"
 #include "core/op/common/req_hd.h"
 #include "core/op/elemwise/np_compare_rules.h"
 #include "core/op/elemwise/np_where_gpu.h"

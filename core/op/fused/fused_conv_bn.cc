@@ -40,13 +40,11 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/op/act/activation_cpu.h"
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/layer_util.h"
-#include "core/op/common/nnx_util.h"
 #include "core/op/common/weight_cache.h"
 #include "core/op/conv/layer_cpu.h"
-#include "core/op/conv/layer_geom.h"
+#include "core/op/conv/layer_rules.h"
 #include "core/op/fused/fused_conv_bn.h"
 #include "core/op/fused/fused_elemwise_cpu.h"
 #include "core/op/fused/fused_nn_cpu.h"

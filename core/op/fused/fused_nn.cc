@@ -9,16 +9,14 @@
 #include <utility>
 #include <vector>
 
-#include "core/base/error.h"
 #include "core/op/fused/fused_elemwise_cpu.h"
 #include "core/op/fused/fused_nn_cpu.h"
-#include "core/op/conv/layer_geom.h"
+#include "core/op/conv/layer_rules.h"
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/layer_util.h"
 #include "core/op/common/nnx_util.h"
 #include "core/opdef/op_def.h"
 #include "core/op/fused/fused_nn_gpu.h"
-#include "core/op/op_util.h"
 
 namespace weft {
 namespace {

@@ -15,7 +15,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/op/index/boolean_mask_geom.h"
+#include "core/op/index/boolean_mask_rules.h"
 #include "core/op/index/boolean_mask_gpu.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"

@@ -8,7 +8,7 @@
 
 #include "core/op/axis_util.h"
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/index/boolean_mask_geom.h"
+#include "core/op/index/boolean_mask_rules.h"
 #include "core/op/index/boolean_mask_gpu.h"
 
 namespace weft {

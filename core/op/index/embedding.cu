@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "core/op/axis_util.h"
 #include "core/op/common/tensor_util.cuh"
 
 namespace weft {

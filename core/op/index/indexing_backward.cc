@@ -9,12 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/base/error.h"
-#include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
 #include "core/op/index/indexing_backward_cpu.h"
-#include "core/op/shape/concat_cpu.h"
-#include "core/op/common/copy_cpu.h"
 
 #include "core/opdef/op_def.h"
 

@@ -5,8 +5,6 @@
 
 #include "core/base/error.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/op/elemwise/elemwise_cpu.h"
-#include "core/op/reduce/reduce_cpu.h"
 
 namespace weft {
 namespace tensor_cpu {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/graph/grad_builder.h"
+#include "core/graph/graph.h"
 #include "core/opdef/op_def.h"
 
 namespace weft {

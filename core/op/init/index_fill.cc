@@ -10,7 +10,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
 #include "core/op/init/index_fill_cpu.h"
-#include "core/op/init/index_fill_geom.h"
+#include "core/op/init/index_fill_rules.h"
 #include "core/op/init/index_fill_gpu.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"

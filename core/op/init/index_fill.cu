@@ -1,9 +1,9 @@
 // GPU kernels of _contrib_arange_like and _contrib_index_array: one thread per
-// output element, the plans of index_fill_geom.h.
+// output element, the plans of index_fill_rules.h.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/init/index_fill_geom.h"
+#include "core/op/init/index_fill_rules.h"
 #include "core/op/init/index_fill_gpu.h"
 
 namespace weft {

@@ -1,7 +1,7 @@
 // CPU kernels of _contrib_arange_like and _contrib_index_array
 // (core/op/init/index_fill.cc).
 #pragma once
-#include "core/op/init/index_fill_geom.h"
+#include "core/op/init/index_fill_rules.h"
 #include "core/opdef/op_def.h"
 #include "core/opdef/tensor_view.h"
 

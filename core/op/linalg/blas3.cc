@@ -1,6 +1,6 @@
 // The BLAS-3 ops of the linalg family: _linalg_gemm, _linalg_gemm2,
 // _linalg_trmm, _linalg_trsm, _linalg_syrk (aliases linalg_*), batched over
-// the leading axes (Note [Linalg batches] in linalg_geom.h). CPU kernels over
+// the leading axes (Note [Linalg batches] in linalg_rules.h). CPU kernels over
 // CBLAS (lapack_cpu.cc), GPU kernels in linalg_blas3.cu. Gradients are built
 // from the same ops (MXNet's formulas for gemm/trmm/trsm/syrk backward).
 #include <cstring>
@@ -9,7 +9,7 @@
 
 #include "core/base/error.h"
 #include "core/op/linalg/lapack_cpu.h"
-#include "core/op/linalg/linalg_geom.h"
+#include "core/op/linalg/linalg_rules.h"
 #include "core/op/linalg/linalg_gpu.h"
 #include "core/op/linalg/linalg_util.h"
 #include "core/op/op_util.h"

@@ -1,15 +1,15 @@
 // The diagonal and triangle ops of the linalg family: _linalg_sumlogdiag,
 // _linalg_extractdiag, _linalg_makediag, _linalg_extracttrian,
 // _linalg_maketrian (aliases linalg_*), batched over the leading axes. The
-// element maps are in diag_geom.h (Note [Packed triangles]); GPU kernels in
+// element maps are in diag_rules.h (Note [Packed triangles]); GPU kernels in
 // linalg_diag.cu.
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/op/linalg/diag_geom.h"
-#include "core/op/linalg/linalg_geom.h"
+#include "core/op/linalg/diag_rules.h"
+#include "core/op/linalg/linalg_rules.h"
 #include "core/op/linalg/linalg_gpu.h"
 #include "core/op/linalg/linalg_util.h"
 #include "core/op/op_util.h"

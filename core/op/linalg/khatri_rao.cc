@@ -1,11 +1,11 @@
 // khatri_rao: the column-wise Khatri-Rao (Kronecker) product of num_args
 // matrices (MXNet's contrib krprod; no gradient there, none here). The element
-// rule is khatri_rao_geom.h; GPU kernel: khatri_rao.cu.
+// rule is khatri_rao_rules.h; GPU kernel: khatri_rao.cu.
 #include <string>
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/op/linalg/khatri_rao_geom.h"
+#include "core/op/linalg/khatri_rao_rules.h"
 #include "core/op/linalg/linalg_gpu.h"
 #include "core/op/linalg/linalg_util.h"
 #include "core/op/op_util.h"

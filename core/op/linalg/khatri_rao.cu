@@ -1,9 +1,9 @@
 // GPU kernel of khatri_rao (declaration and CPU kernel: khatri_rao.cc): one
-// thread per output element over khatri_rao_geom.h's rule.
+// thread per output element over khatri_rao_rules.h's rule.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/linalg/khatri_rao_geom.h"
+#include "core/op/linalg/khatri_rao_rules.h"
 #include "core/op/linalg/linalg_gpu.h"
 
 namespace weft {

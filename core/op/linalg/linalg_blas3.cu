@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/linalg/linalg_geom.h"
+#include "core/op/linalg/linalg_rules.h"
 #include "core/op/linalg/linalg_gpu.h"
 #include "core/op/linalg/linalg_gpu_util.cuh"
 

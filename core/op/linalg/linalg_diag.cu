@@ -1,10 +1,10 @@
 // GPU kernels of _linalg_sumlogdiag, _linalg_extractdiag, _linalg_makediag,
 // _linalg_extracttrian and _linalg_maketrian (declarations and CPU kernels:
-// diag.cc): one thread per output element over the maps of diag_geom.h.
+// diag.cc): one thread per output element over the maps of diag_rules.h.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/linalg/diag_geom.h"
+#include "core/op/linalg/diag_rules.h"
 #include "core/op/linalg/linalg_gpu.h"
 #include "core/op/linalg/linalg_gpu_util.cuh"
 

@@ -6,7 +6,6 @@
 // the values the CPU's).
 #include <vector>
 
-#include "core/op/common/gpu_kernel.h"
 #include "core/op/common/host_run_gpu.h"
 #include "core/op/linalg/linalg_gpu.h"
 #include "core/op/linalg/np_eigh_cpu.h"

@@ -12,7 +12,7 @@
 
 #include "core/base/error.h"
 #include "core/op/linalg/lapack_cpu.h"
-#include "core/op/linalg/linalg_geom.h"
+#include "core/op/linalg/linalg_rules.h"
 #include "core/op/linalg/linalg_gpu.h"
 #include "core/op/linalg/linalg_util.h"
 #include "core/op/op_util.h"

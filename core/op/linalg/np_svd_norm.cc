@@ -23,7 +23,7 @@
 
 #include "core/base/error.h"
 #include "core/op/linalg/lapack_cpu.h"
-#include "core/op/linalg/linalg_geom.h"
+#include "core/op/linalg/linalg_rules.h"
 #include "core/op/linalg/linalg_util.h"
 #include "core/op/linalg/np_svd_norm_cpu.h"
 #include "core/op/op_util.h"

@@ -4,7 +4,6 @@
 #include <type_traits>
 
 #include "core/op/common/nnx_cpu.h"
-#include "core/op/op_util.h"
 
 namespace weft {
 namespace nnx_cpu {

@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/common/copy_cpu.h"
 #include "core/op/loss/loss_cpu.h"
@@ -16,7 +15,6 @@
 #include "core/opdef/op_def.h"
 #include "core/op/loss/loss_misc_gpu.h"
 #include "core/op/elemwise/elemwise_gpu.h"
-#include "core/op/op_util.h"
 
 namespace weft {
 namespace {

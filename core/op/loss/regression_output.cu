@@ -5,10 +5,8 @@
 #include <limits>
 #include <string>
 
-#include "core/op/softmax/softmax_cpu.h"
 #include "core/op/common/gpu_kernel.h"
 #include "core/op/elemwise/elemwise_math.cuh"
-#include "core/op/softmax/softmax_geom.h"
 
 namespace weft {
 namespace cuda {

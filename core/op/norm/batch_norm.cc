@@ -27,7 +27,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/norm/norm_cpu.h"
 #include "core/op/common/nnx_util.h"
-#include "core/op/norm/norm_geom.h"
+#include "core/op/norm/norm_rules.h"
 #include "core/opdef/op_def.h"
 #include "core/op/norm/norm_gpu.h"
 #include "core/op/op_util.h"

@@ -1,11 +1,11 @@
 // BatchNorm on CPU, following MXNet 1.x's batch_norm.cc: biased batch
 // variance, invstd = 1/sqrt(var + eps) (0 when both are 0), fix_gamma uses 1
 // for gamma and gives gamma a zero gradient. Channels run in parallel, each
-// running the rules of norm_geom.h (Note [One normalisation rule]).
+// running the rules of norm_rules.h (Note [One normalisation rule]).
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/norm/norm_cpu.h"
-#include "core/op/norm/norm_geom.h"
+#include "core/op/norm/norm_rules.h"
 #include "core/op/op_util.h"
 
 namespace weft {

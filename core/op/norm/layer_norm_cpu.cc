@@ -1,4 +1,4 @@
-// LayerNorm and InstanceNorm on CPU: the row rules of norm_geom.h (Note [One
+// LayerNorm and InstanceNorm on CPU: the row rules of norm_rules.h (Note [One
 // normalisation rule]), rows split across threads. The gamma/beta gradients,
 // one parameter per task, are reduced before the data gradient is written (gx
 // may share memory with gy).
@@ -7,7 +7,7 @@
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/norm/norm_cpu.h"
-#include "core/op/norm/norm_geom.h"
+#include "core/op/norm/norm_rules.h"
 #include "core/op/op_util.h"
 #include "core/base/checked_math.h"
 

@@ -1,7 +1,7 @@
 // GPU kernels of BatchNorm, LayerNorm and InstanceNorm with their backward
 // operators (declarations: core/op/norm/batch_norm.cc, layer_norm.cc; CPU kernels:
 // core/op/norm/batch_norm_cpu.cc, layer_norm_cpu.cc, whose rules these run:
-// Note [One normalisation rule] in norm_geom.h).
+// Note [One normalisation rule] in norm_rules.h).
 //
 // BatchNorm runs in two kernels: one index per channel reduces the channel
 // (and, when training without use_global_stats, folds the batch statistics
@@ -12,7 +12,7 @@
 
 #include "core/op/norm/norm_cpu.h"
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/norm/norm_geom.h"
+#include "core/op/norm/norm_rules.h"
 
 namespace weft {
 namespace cuda {

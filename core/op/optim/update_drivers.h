@@ -15,7 +15,7 @@
 #include "core/op/common/hd.h"
 #include "core/op/common/loop_policy.h"
 #include "core/opdef/op_def.h"
-#include "core/op/optim/update_args.h"
+#include "core/op/optim/update_settings.h"
 #include "core/op/optim/optim_rules.h"
 
 namespace weft {

@@ -4,9 +4,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/op/common/copy_cpu.h"
 #include "core/op/common/nnx_cpu.h"
-#include "core/op/op_util.h"
 
 namespace weft {
 namespace nnx_cpu {

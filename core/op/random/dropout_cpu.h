@@ -3,7 +3,6 @@
 #pragma once
 #include <random>
 
-#include "core/opdef/op_def.h"
 #include "core/opdef/tensor_view.h"
 
 namespace weft {

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "core/base/checked_math.h"
 #include "core/base/error.h"
 #include "core/op/axis_util.h"
 #include "core/op/op_util.h"

@@ -29,7 +29,8 @@
 
 #include "core/op/common/hd.h"
 #include "core/op/random/sampler_rules.h"
-#include "core/opdef/op_def.h"
+#include "core/opdef/params.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace sampler {

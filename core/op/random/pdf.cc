@@ -15,7 +15,7 @@
 #include "core/op/common/copy_cpu.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
-#include "core/op/random/pdf_geom.h"
+#include "core/op/random/pdf_rules.h"
 #include "core/op/random/pdf_gpu.h"
 #include "core/op/random/sample_ops_cpu.h"
 

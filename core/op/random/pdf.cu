@@ -6,7 +6,6 @@
 #include <cstdint>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/random/pdf_geom.h"
 #include "core/op/random/pdf_gpu.h"
 #include "core/op/random/pdf_rules.h"
 

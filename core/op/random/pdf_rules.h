@@ -7,8 +7,10 @@
 // not check the support.
 #pragma once
 #include <cmath>
+#include <cstdint>
 
 #include "core/op/common/hd.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace pdf {
@@ -107,6 +109,28 @@ WEFT_HD inline double LogDirichlet(const TX* x, const TA* alpha, int64_t k) {
     acc += (aj - 1.0) * std::log(static_cast<double>(x[j]));
   }
   return acc + ::lgamma(sum_a) - sum_lg;
+}
+
+// How the _random_pdf_<d> ops (core/op/random/pdf.cc) map samples to their
+// parameter sets, shared by the CPU and GPU kernels: the parameter arrays have
+// the leading shape of `sample`, so output element i (a scalar sample, or a
+// k-vector for the Dirichlet) belongs to parameter set i / per.
+struct Layout {
+  int64_t n_out = 0;   // densities (output elements)
+  int64_t n_sets = 0;  // parameter sets
+  int64_t per = 1;     // densities per parameter set
+  int64_t k = 1;       // length of one sample (the Dirichlet's last axis; 1 otherwise)
+};
+
+inline Layout LayoutOf(Pdf d, const TensorView& sample, const TensorView& param) {
+  Layout l;
+  l.k = d == Pdf::kDirichlet && sample.ndim() > 0 ? sample.shape[sample.ndim() - 1] : 1;
+  if (l.k <= 0) return Layout{0, 0, 1, 1};
+  l.n_out = sample.Size() / l.k;
+  l.n_sets = param.Size() / l.k;
+  l.per = l.n_sets > 0 ? l.n_out / l.n_sets : 1;
+  if (l.per <= 0) l.per = 1;
+  return l;
 }
 
 }  // namespace pdf

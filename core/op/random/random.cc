@@ -12,7 +12,6 @@
 #include "core/op/random/random_cpu.h"
 #include "core/opdef/op_def.h"
 #include "core/op/random/random_dropout_gpu.h"
-#include "core/op/random/sample_geom.h"
 #include "core/op/op_util.h"
 #include "core/op/random_state.h"
 

@@ -19,7 +19,7 @@
 #include "core/op/axis_util.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
-#include "core/op/random/sample_geom.h"
+#include "core/op/random/sample_ops_rules.h"
 #include "core/op/random/sample_ops_cpu.h"
 #include "core/op/random/sample_ops_gpu.h"
 #include "core/op/random_state.h"

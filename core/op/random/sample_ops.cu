@@ -8,7 +8,7 @@
 
 #include "core/op/common/gpu_kernel.h"
 #include "core/op/random/gpu_random.cuh"
-#include "core/op/random/sample_geom.h"
+#include "core/op/random/sample_ops_rules.h"
 #include "core/op/random/sample_ops_gpu.h"
 #include "core/op/random/sampler_rules.h"
 

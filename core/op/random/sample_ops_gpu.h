@@ -3,7 +3,7 @@
 // set_compute_gpu(WEFT_GPU(...)) (Note [GPU kernels] in core/opdef/op_def.h).
 #pragma once
 #include "core/opdef/op_def.h"
-#include "core/op/random/sample_geom.h"
+#include "core/op/random/sample_ops_rules.h"
 
 namespace weft {
 namespace cuda {

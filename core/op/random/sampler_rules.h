@@ -85,7 +85,7 @@ WEFT_HD inline double Poisson(double lam, Src& s) {
   }
 }
 
-// Whether (a, b) are parameters of d (the ranges of Violation in sample_geom.h).
+// Whether (a, b) are parameters of d (the ranges of Violation in sample_ops_rules.h).
 WEFT_HD inline bool Valid(Dist d, double a, double b) {
   switch (d) {
     case Dist::kUniform: return a <= b;

@@ -3,7 +3,7 @@
 // of `weights` per value when has_weights), over max(max(data) + 1,
 // minlength) bins. The bin count is known only from data's values: Note
 // [Data-dependent output shapes] (core/opdef/dynamic_shape.h) and Note
-// [Bincount bins] (bincount_geom.h). Output int64 without weights, the
+// [Bincount bins] (bincount_rules.h). Output int64 without weights, the
 // weights' dtype with them (MXNet's rule). No gradient, as in MXNet. GPU
 // kernel: bincount.cu.
 #include <algorithm>
@@ -13,7 +13,7 @@
 #include "core/base/error.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
-#include "core/op/reduce/bincount_geom.h"
+#include "core/op/reduce/bincount_rules.h"
 #include "core/op/reduce/bincount_gpu.h"
 
 namespace weft {

@@ -1,9 +1,9 @@
 // GPU kernel of _npi_bincount: one thread per bin sums the data's matches (no
-// atomics: every bin has one writer), in the CPU's order (bincount_geom.h).
+// atomics: every bin has one writer), in the CPU's order (bincount_rules.h).
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/reduce/bincount_geom.h"
+#include "core/op/reduce/bincount_rules.h"
 #include "core/op/reduce/bincount_gpu.h"
 
 namespace weft {

@@ -14,7 +14,7 @@
 #include "core/op/op_util.h"
 #include "core/op/out_grad_check.h"
 #include "core/op/reduce/diff_cpu.h"
-#include "core/op/reduce/diff_geom.h"
+#include "core/op/reduce/diff_rules.h"
 #include "core/op/reduce/diff_gpu.h"
 
 namespace weft {

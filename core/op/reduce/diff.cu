@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/reduce/diff_geom.h"
 #include "core/op/reduce/diff_gpu.h"
 #include "core/op/reduce/diff_rules.h"
 

@@ -1,7 +1,7 @@
 // CPU kernels of _npi_diff and _backward_npi_diff (core/op/reduce/diff.cc).
 #pragma once
 #include "core/opdef/op_def.h"
-#include "core/op/reduce/diff_geom.h"
+#include "core/op/reduce/diff_rules.h"
 #include "core/opdef/tensor_view.h"
 
 namespace weft {

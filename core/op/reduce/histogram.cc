@@ -9,7 +9,7 @@
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/reduce/histogram_cpu.h"
-#include "core/op/reduce/histogram_geom.h"
+#include "core/op/reduce/histogram_rules.h"
 #include "core/op/reduce/histogram_gpu.h"
 
 namespace weft {

@@ -1,10 +1,10 @@
 // GPU kernel of _histogram: one thread per bin counts the elements that fall
 // in it (no atomics: every count has one writer), the CPU's bin rules
-// (histogram_geom.h).
+// (histogram_rules.h).
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/reduce/histogram_geom.h"
+#include "core/op/reduce/histogram_rules.h"
 #include "core/op/reduce/histogram_gpu.h"
 
 namespace weft {

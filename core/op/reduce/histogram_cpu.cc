@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "core/op/common/nnx_cpu.h"
-
 namespace weft {
 namespace tensor_cpu {
 

@@ -1,6 +1,6 @@
 // CPU kernel of _histogram (core/op/reduce/histogram.cc).
 #pragma once
-#include "core/op/reduce/histogram_geom.h"
+#include "core/op/reduce/histogram_rules.h"
 #include "core/opdef/tensor_view.h"
 
 namespace weft {

@@ -13,7 +13,7 @@
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/reduce/moments_cpu.h"
-#include "core/op/reduce/moments_geom.h"
+#include "core/op/reduce/moments_rules.h"
 #include "core/op/reduce/moments_gpu.h"
 
 namespace weft {

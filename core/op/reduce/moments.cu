@@ -1,9 +1,9 @@
 // GPU kernels of moments and _backward_moments: one thread per output element,
-// running the CPU's rule (moments_geom.h).
+// running the CPU's rule (moments_rules.h).
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/reduce/moments_geom.h"
+#include "core/op/reduce/moments_rules.h"
 #include "core/op/reduce/moments_gpu.h"
 
 namespace weft {

@@ -1,5 +1,5 @@
 // CPU kernels of moments (core/op/reduce/moments_cpu.h): output elements split
-// across threads, each running the rule of moments_geom.h.
+// across threads, each running the rule of moments_rules.h.
 #include "core/op/reduce/moments_cpu.h"
 
 #include "core/base/checked_math.h"

@@ -1,7 +1,7 @@
 // CPU kernels of moments and _backward_moments (core/op/reduce/moments.cc).
 #pragma once
 #include "core/opdef/op_def.h"
-#include "core/op/reduce/moments_geom.h"
+#include "core/op/reduce/moments_rules.h"
 #include "core/opdef/tensor_view.h"
 
 namespace weft {

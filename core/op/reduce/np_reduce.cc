@@ -5,7 +5,7 @@
 // (ddof, an output dtype). A full reduction gives a 0-d array, as in MXNet's
 // NumPy mode (the legacy ops give (1,)). MXNet gives all of them zero gradients
 // (MakeZeroGradNodes), and so does Weft. One loop per output element runs the
-// rules of np_reduce_geom.h on either device (Note [NumPy reductions as one
+// rules of np_reduce_rules.h on either device (Note [NumPy reductions as one
 // loop per output]); GPU kernels in np_reduce.cu.
 #include <memory>
 #include <string>
@@ -17,7 +17,7 @@
 #include "core/op/common/copy_cpu.h"
 #include "core/op/common/req_hd.h"
 #include "core/op/op_util.h"
-#include "core/op/reduce/np_reduce_geom.h"
+#include "core/op/reduce/np_reduce_rules.h"
 #include "core/op/reduce/np_reduce_gpu.h"
 #include "core/opdef/op_def.h"
 

@@ -1,12 +1,12 @@
 // GPU kernel of _npi_argmax, _npi_argmin, _np_all, _np_any, _npi_std and
 // _npi_var: one thread per output element running the rules of
-// np_reduce_geom.h (Note [NumPy reductions as one loop per output]); the
+// np_reduce_rules.h (Note [NumPy reductions as one loop per output]); the
 // moments go through a float64 scratch row and one converting store, as the
 // CPU's.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/reduce/np_reduce_geom.h"
+#include "core/op/reduce/np_reduce_rules.h"
 #include "core/op/reduce/np_reduce_gpu.h"
 
 namespace weft {

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "core/opdef/op_def.h"
+#include "core/opdef/tensor_view.h"
 
 namespace weft {
 namespace reduce_np {

@@ -13,8 +13,6 @@
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
 #include "core/op/reduce/reduce_backward_cpu.h"
-#include "core/op/shape/concat_cpu.h"
-#include "core/op/common/copy_cpu.h"
 
 #include "core/opdef/op_def.h"
 

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/seq/rnn_cpu.h"
 #include "core/op/common/layer_util.h"

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/base/error.h"
-#include "core/graph/grad_builder.h"
+#include "core/graph/graph.h"
 #include "core/op/common/copy_cpu.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"

@@ -8,7 +8,7 @@
 
 #include "core/op/axis_util.h"
 #include "core/op/common/tensor_util.cuh"
-#include "core/op/shape/slice_geom.h"
+#include "core/op/shape/slice_rules.h"
 
 namespace weft {
 namespace cuda {

@@ -2,7 +2,7 @@
 // (issue 37, so graphs MXNet wrote in NumPy mode load): _npi_vstack,
 // _npi_hstack, _npi_dstack and _npi_column_stack join their inputs after
 // giving them NumPy's extra axes (Note [Stacks as promoted concatenations] in
-// np_stack_geom.h), one strided copy per input; each has a backward op
+// np_stack_rules.h), one strided copy per input; each has a backward op
 // (_backward_npi_<what>: out_grad and the forward inputs, whose shapes it
 // reads) that copies each input's part of out_grad back. GPU kernels in
 // np_stack.cu.
@@ -15,7 +15,7 @@
 #include "core/op/axis_util.h"
 #include "core/op/common/copy_cpu.h"
 #include "core/op/op_util.h"
-#include "core/op/shape/np_stack_geom.h"
+#include "core/op/shape/np_stack_rules.h"
 #include "core/op/shape/np_stack_gpu.h"
 #include "core/op/shape/view_plan_cpu.h"
 #include "core/opdef/op_def.h"

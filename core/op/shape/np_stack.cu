@@ -1,10 +1,10 @@
 // GPU kernels of the NumPy-mode stacks (np_stack.cc): each input's strided copy
 // into the output, or out_grad's back into each input's gradient (Note [Stacks
-// as promoted concatenations] in np_stack_geom.h).
+// as promoted concatenations] in np_stack_rules.h).
 #include <vector>
 
 #include "core/op/common/tensor_util.cuh"
-#include "core/op/shape/np_stack_geom.h"
+#include "core/op/shape/np_stack_rules.h"
 #include "core/op/shape/np_stack_gpu.h"
 
 namespace weft {

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "core/op/common/nnx_cpu.h"
-#include "core/op/op_util.h"
 
 namespace weft {
 namespace nnx_cpu {

@@ -3,7 +3,6 @@
 #include <string>
 #include <vector>
 
-#include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"

@@ -16,7 +16,7 @@
 #include "core/opdef/op_def.h"
 #include "core/op/shape/concat_slice_gpu.h"
 #include "core/op/op_util.h"
-#include "core/op/shape/slice_geom.h"
+#include "core/op/shape/slice_rules.h"
 
 namespace weft {
 namespace {

@@ -3,10 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/base/error.h"
 #include "core/op/common/copy_cpu.h"
-#include "core/op/elemwise/elemwise_cpu.h"
-#include "core/op/reduce/reduce_cpu.h"
 
 namespace weft {
 namespace tensor_cpu {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/base/shape.h"
-#include "core/opdef/op_def.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace tensor {

@@ -1,5 +1,5 @@
 // _contrib_count_sketch (MXNet's contrib count sketch, as used by compact
-// bilinear pooling): sums in count_sketch_geom.h; GPU kernel: count_sketch.cu.
+// bilinear pooling): sums in count_sketch_rules.h; GPU kernel: count_sketch.cu.
 // The gradient of data is s[i] * out_grad[n, h[i]] (MXNet's backward), built
 // from take and broadcast_mul; h and s get none (zeros).
 #include <string>
@@ -8,7 +8,7 @@
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/op_util.h"
-#include "core/op/signal/count_sketch_geom.h"
+#include "core/op/signal/count_sketch_rules.h"
 #include "core/op/signal/signal_gpu.h"
 
 namespace weft {

@@ -1,11 +1,11 @@
 // GPU kernel of _contrib_count_sketch (declaration and CPU kernel:
-// count_sketch.cc): one thread per output entry over count_sketch_geom.h.
+// count_sketch.cc): one thread per output entry over count_sketch_rules.h.
 // Hash indices outside [0, out_dim) contribute nothing here (the CPU kernel
 // rejects them).
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/signal/count_sketch_geom.h"
+#include "core/op/signal/count_sketch_rules.h"
 #include "core/op/signal/signal_gpu.h"
 
 namespace weft {

@@ -1,5 +1,5 @@
 // _contrib_fft and _contrib_ifft (MXNet's contrib FFT; the transforms and the
-// layout: fft_geom.h). Each is the other's gradient: d/dx of fft is ifft of the
+// layout: fft_rules.h). Each is the other's gradient: d/dx of fft is ifft of the
 // output gradient and d/dz of ifft is fft of it (both unnormalised), as in
 // MXNet's backward. GPU kernels: fft.cu.
 #include <string>
@@ -9,7 +9,7 @@
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/op_util.h"
-#include "core/op/signal/fft_geom.h"
+#include "core/op/signal/fft_rules.h"
 #include "core/op/signal/signal_gpu.h"
 
 namespace weft {

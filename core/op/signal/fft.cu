@@ -1,10 +1,10 @@
 // GPU kernels of _contrib_fft and _contrib_ifft (declarations and CPU kernels:
-// fft.cc): one thread per output entry over fft_geom.h's sums. cuFFT would be
+// fft.cc): one thread per output entry over fft_rules.h's sums. cuFFT would be
 // the production path.
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/signal/fft_geom.h"
+#include "core/op/signal/fft_rules.h"
 #include "core/op/signal/signal_gpu.h"
 
 namespace weft {

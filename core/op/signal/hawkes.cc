@@ -1,6 +1,6 @@
 // _contrib_hawkesll and _contrib_backward_hawkesll: the log-likelihood of a
 // marked Hawkes process and its gradient (Note [Hawkes log-likelihood] in
-// hawkes_geom.h). GPU kernels: hawkes.cu.
+// hawkes_rules.h). GPU kernels: hawkes.cu.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -8,7 +8,7 @@
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/op_util.h"
-#include "core/op/signal/hawkes_geom.h"
+#include "core/op/signal/hawkes_rules.h"
 #include "core/op/signal/signal_gpu.h"
 
 namespace weft {

@@ -1,13 +1,13 @@
 // GPU kernels of _contrib_hawkesll and _contrib_backward_hawkesll
 // (declarations and CPU kernels: hawkes.cc): one thread per sample over
-// hawkes_geom.h's recursions, then one thread per mark for the sums of the
+// hawkes_rules.h's recursions, then one thread per mark for the sums of the
 // alpha and beta gradients over the samples. Marks outside [0, K) are not
 // checked here (the CPU kernels reject them).
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
 #include "core/op/linalg/linalg_gpu_util.cuh"
-#include "core/op/signal/hawkes_geom.h"
+#include "core/op/signal/hawkes_rules.h"
 #include "core/op/signal/signal_gpu.h"
 
 namespace weft {

@@ -12,12 +12,12 @@
 #include "core/opdef/op_def.h"
 #include "core/op/softmax/softmax_gpu.h"
 #include "core/op/op_util.h"
-#include "core/op/softmax/softmax_geom.h"
+#include "core/op/softmax/softmax_rules.h"
 
 namespace weft {
 namespace nnx {
 
-// The decoders of core/op/softmax/softmax_geom.h (shared with the GPU kernels).
+// The decoders of core/op/softmax/softmax_rules.h (shared with the GPU kernels).
 
 double SoftmaxTemperature(const Params& p) {
   if (p.IsNone("temperature")) return 1.0;

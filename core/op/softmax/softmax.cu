@@ -4,13 +4,13 @@
 // softmax_cpu.cc, softmax_output_cpu.cc). A softmax row is reduced by one
 // index looping over its n elements (Note [GPU kernel style] in
 // core/op/common/gpu_kernel.h), running the CPU's row rule (Note [One softmax
-// rule] in softmax_geom.h).
+// rule] in softmax_rules.h).
 #include <cstring>
 #include <string>
 
 #include "core/op/softmax/softmax_cpu.h"
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/softmax/softmax_geom.h"
+#include "core/op/softmax/softmax_rules.h"
 
 namespace weft {
 namespace cuda {

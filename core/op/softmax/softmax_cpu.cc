@@ -1,5 +1,5 @@
 // softmax / log_softmax rows and softmax_cross_entropy: the rules of
-// softmax_geom.h (Note [One softmax rule]) over threads. SoftmaxOutput's
+// softmax_rules.h (Note [One softmax rule]) over threads. SoftmaxOutput's
 // gradient: softmax_output_cpu.cc. Types: Note [NN kernel arithmetic].
 #include "core/op/softmax/softmax_cpu.h"
 
@@ -8,13 +8,13 @@
 #include "core/op/common/copy_cpu.h"
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/op_util.h"
-#include "core/op/softmax/softmax_geom.h"
+#include "core/op/softmax/softmax_rules.h"
 
 namespace weft {
 namespace nnx_cpu {
 namespace {
 
-// The row rules of softmax_geom.h (Note [One softmax rule]) over threads.
+// The row rules of softmax_rules.h (Note [One softmax rule]) over threads.
 template <typename T>
 void SoftmaxRows(const T* x, T* y, int64_t outer, int64_t n, int64_t inner, double temperature, bool log,
                  OpReq req, const int64_t* lens) {

@@ -14,12 +14,12 @@
 #include "core/opdef/op_def.h"
 #include "core/op/softmax/softmax_gpu.h"
 #include "core/op/op_util.h"
-#include "core/op/softmax/softmax_geom.h"
+#include "core/op/softmax/softmax_rules.h"
 
 namespace weft {
 namespace nnx {
 
-// Declared in core/op/softmax/softmax_geom.h (shared with the GPU kernel).
+// Declared in core/op/softmax/softmax_rules.h (shared with the GPU kernel).
 AxisSplit SoftmaxOutputSplit(const Params& p, const Shape& s) {
   const int64_t total = s.Size();
   AxisSplit r;

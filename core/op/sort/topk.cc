@@ -1,16 +1,15 @@
 // topk, sort, argsort and _backward_topk. The order of elements is Note [Sort
-// order] (topk_geom.h); ret_typ 'value' and sort keep the indices they chose as
+// order] (topk_rules.h); ret_typ 'value' and sort keep the indices they chose as
 // a hidden output, which their gradient scatters out_grad through.
 #include <map>
 #include <string>
 #include <vector>
 
-#include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/sort/topk_cpu.h"
-#include "core/op/sort/topk_geom.h"
+#include "core/op/sort/topk_rules.h"
 #include "core/op/sort/topk_gpu.h"
 
 namespace weft {

@@ -1,11 +1,11 @@
 // GPU kernels of topk, sort, argsort and _backward_topk. One thread per input
 // element counts the elements of its row that come before it (Note [Sort
-// order] in topk_geom.h): that rank places it, so the CPU's sort and these
+// order] in topk_rules.h): that rank places it, so the CPU's sort and these
 // ranks agree exactly. O(n) work per element: rows of a few thousand.
 #include <vector>
 
 #include "core/op/common/tensor_util.cuh"
-#include "core/op/sort/topk_geom.h"
+#include "core/op/sort/topk_rules.h"
 
 namespace weft {
 namespace cuda {

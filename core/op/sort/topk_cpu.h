@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "core/opdef/op_def.h"
-#include "core/op/sort/topk_geom.h"
+#include "core/op/sort/topk_rules.h"
 
 namespace weft {
 namespace tensor_cpu {

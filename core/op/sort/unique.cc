@@ -13,7 +13,6 @@
 #include "core/op/axis_util.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
-#include "core/op/sort/unique_geom.h"
 #include "core/op/sort/unique_gpu.h"
 #include "core/op/sort/unique_rules.h"
 

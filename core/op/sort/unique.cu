@@ -5,7 +5,6 @@
 
 #include "core/op/axis_util.h"
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/sort/unique_geom.h"
 #include "core/op/sort/unique_gpu.h"
 #include "core/op/sort/unique_rules.h"
 

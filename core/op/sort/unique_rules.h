@@ -16,8 +16,10 @@
 #pragma once
 #include <cstdint>
 
+#include "core/base/shape.h"
 #include "core/op/common/half_hd.h"
 #include "core/op/common/hd.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace tensor {
@@ -95,6 +97,12 @@ WEFT_HD inline void UniqueWrite(const T* x, const UniqueGeom& g, const int64_t* 
     if (inverse) inverse[s] = gi;
   }
 }
+
+// The slices _npi_unique (np.unique) compares, from its axis parameter:
+// shared by the declaration, the CPU kernel and the GPU kernel.
+// axis None: the flattened array's elements; else the slices along the axis
+// (kInvalidArgument naming the op for an axis out of range or a 0-d input).
+UniqueGeom UniqueGeomOf(const Params& p, const Shape& s);
 
 }  // namespace tensor
 }  // namespace weft

@@ -11,7 +11,7 @@
 #include "core/graph/grad_builder.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/deformable_conv_geom.h"
+#include "core/op/spatial/deformable_conv_rules.h"
 #include "core/op/spatial/spatial_cpu.h"
 #include "core/op/spatial/spatial_gpu.h"
 

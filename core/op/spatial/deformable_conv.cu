@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/op/common/tensor_util.cuh"
-#include "core/op/spatial/deformable_conv_geom.h"
+#include "core/op/spatial/deformable_conv_rules.h"
 
 namespace weft {
 namespace cuda {

@@ -6,7 +6,7 @@
 #include "core/base/error.h"
 #include "core/op/dense/gemm_cpu.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/deformable_conv_geom.h"
+#include "core/op/spatial/deformable_conv_rules.h"
 #include "core/op/spatial/spatial_cpu.h"
 
 namespace weft {

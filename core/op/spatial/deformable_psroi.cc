@@ -10,7 +10,6 @@
 #include "core/op/common/nnx_util.h"
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
-#include "core/op/spatial/deformable_psroi_rules.h"
 #include "core/op/spatial/roi_common.h"
 #include "core/op/spatial/spatial_cpu.h"
 #include "core/op/spatial/spatial_gpu.h"

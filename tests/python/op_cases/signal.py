@@ -60,7 +60,7 @@ CASES["_contrib_count_sketch"] = [
 
 
 def hawkesll_ref(mu, alpha, beta, state, lags, marks, valid_length, max_time):
-    """Note [Hawkes log-likelihood] (core/op/signal/hawkes_geom.h), written directly from the intensity:
+    """Note [Hawkes log-likelihood] (core/op/signal/hawkes_rules.h), written directly from the intensity:
     sum over events of log lambda_c(t_j) minus the integral of every lambda_k over [0, max_time]."""
     mu, alpha, beta, state = (np.asarray(x, F64) for x in (mu, alpha, beta, state))
     N, K = mu.shape

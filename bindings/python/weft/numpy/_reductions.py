@@ -290,7 +290,7 @@ def _arg(ascending, fname, a, axis, out, keepdims):
 
     The legacy argmax/argmin ops return indices in the input's dtype, which
     is inexact past 2**11 for float16 and 2**24 for float32; topk's order
-    (Note [Sort order] in core/op/sort/topk_geom.h) keeps equal values in
+    (Note [Sort order] in core/op/sort/topk_rules.h) keeps equal values in
     index order, so the first occurrence wins as in NumPy, and NaN counts as
     the largest value (argmax finds the first NaN, as NumPy; argmin skips NaN)."""
     a = check_array(fname, "a", a)

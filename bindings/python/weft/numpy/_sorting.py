@@ -42,7 +42,7 @@ def argsort(a, axis=-1, kind=None, order=None):
 
     The engine's order is stable for every kind (equal elements keep their
     index order) and puts NaN last, as NumPy's; Note [Sort order] in
-    core/op/sort/topk_geom.h."""
+    core/op/sort/topk_rules.h."""
     x, ax = _prepare("argsort", a, axis, kind, order)
     if x.size == 0:
         return _invoke("Cast", [x], dtype="int64")

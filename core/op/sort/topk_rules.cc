@@ -1,4 +1,4 @@
-#include "core/op/sort/topk_geom.h"
+#include "core/op/sort/topk_rules.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // How _np_dot, _npi_matmul, _npi_tensordot and _npi_tensordot_int_axes
 // (np_products.cc) and their backward ops turn the shapes of a and b into lists
 // of matrix products (Note [NumPy products as
-// GEMM lists] in np_products_geom.cc). Shared by shape inference, the CPU
+// GEMM lists] in np_products_rules.cc). Shared by shape inference, the CPU
 // kernels and the GPU kernels (np_products.cu), which run the same products.
 // Host code: called before any kernel runs.
 #pragma once

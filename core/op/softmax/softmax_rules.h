@@ -16,7 +16,6 @@
 #include "core/base/shape.h"
 #include "core/op/common/hd.h"
 #include "core/op/common/nnx_util.h"
-#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace nnx {

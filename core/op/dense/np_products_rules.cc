@@ -27,7 +27,7 @@
 // first one writing (accumulate = 0) unless the request is kAddTo. A product
 // with m, n or k zero writes nothing, so such a list is empty and the kernels
 // leave the output zero (dot of empty operands sums nothing).
-#include "core/op/dense/np_products_geom.h"
+#include "core/op/dense/np_products_rules.h"
 
 #include <map>
 #include <string>

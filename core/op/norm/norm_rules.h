@@ -14,7 +14,6 @@
 #include "core/op/common/hd.h"
 #include "core/op/common/req_hd.h"
 #include "core/op/norm/norm_cpu.h"
-#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace nnx {

@@ -6,7 +6,6 @@
 // exactly as the CPU does. Host code: called before any kernel is launched.
 #pragma once
 #include "core/op/conv/layer_cpu.h"
-#include "core/opdef/op_def.h"
 
 namespace weft {
 namespace nn {

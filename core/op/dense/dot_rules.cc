@@ -1,5 +1,5 @@
-// The GEMM plans of dot and batch_dot (dot_geom.h).
-#include "core/op/dense/dot_geom.h"
+// The GEMM plans of dot and batch_dot (dot_rules.h).
+#include "core/op/dense/dot_rules.h"
 
 #include <string>
 

@@ -9,7 +9,7 @@
 #include "core/base/dtype.h"
 #include "core/base/shape.h"
 #include "core/op/common/hd.h"
-#include "core/opdef/op_def.h"
+#include "core/opdef/params.h"
 
 namespace weft {
 namespace tensor {

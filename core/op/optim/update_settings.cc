@@ -1,4 +1,4 @@
-#include "core/op/optim/update_args.h"
+#include "core/op/optim/update_settings.h"
 
 #include <cmath>
 
