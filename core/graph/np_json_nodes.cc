@@ -12,9 +12,14 @@
 //                                         -> sum/mean/max/min/prod
 //   _npx_reshape(newshape, reverse)       -> Reshape(shape, reverse), codes
 //                                            -2/-4/-5/-6 as 0/-2/-3/-4
+// A reduction over no axis (axis=(); NumPy reduces nothing, where the legacy
+// operators' empty axis reduces everything) is read as what it computes:
+// `Cast` to its dtype, or `_copy` without one (Note [A NumPy reduction over
+// no axis]).
 // Refused with an error naming the node's attribute: concatenate with
-// axis=None (a flattening), a reduction with a dtype or initial value or
-// axis=() (NumPy: reduce nothing; legacy: everything) and npx.reshape's -3.
+// axis=None (a flattening), a reduction over some axis with a dtype (the
+// legacy reduction keeps the input dtype), any `initial` (MXNet 1.9.1 itself
+// refuses to compute it: "initial is not supported yet") and npx.reshape's -3.
 // A full reduction gives shape (1,) here where MXNet gives a 0-d array (the
 // legacy operators' rule; Note [NumPy-semantics symbols]). _np_reshape is a
 // Weft operator (core/op/shape/np_reshape.cc) and loads as itself.
@@ -33,19 +38,34 @@ namespace weft {
 namespace json_numpy {
 namespace {
 
-void Reduction(const std::string& op, std::map<std::string, std::string>* attrs) {
+// Note [A NumPy reduction over no axis]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// MXNet 1.9.1 gives np.sum/mean/max/min/prod(x, axis=()) x's values and shape
+// (keepdims changes nothing: no axis goes), in `dtype` where the node has one
+// (np.sum(x, axis=(), dtype='float64') is x as float64): `Cast`, else `_copy`.
+// Without a dtype MXNet's rule also promotes, by x's dtype, which the reader
+// does not know: bool to int64 (sum, prod) and integers to float32 (mean);
+// `_copy` keeps x's dtype there, as the reductions over some axis read as
+// legacy ones do (the legacy reduction keeps the input dtype).
+std::string Reduction(const std::string& op, const std::string& legacy, std::map<std::string, std::string>* attrs) {
+  WEFT_CHECK(IsNone(*attrs, "initial"), kIO) << op << ": attribute 'initial' = '" << (*attrs)["initial"]
+      << "' is not supported (MXNet 1.9.1 refuses it too: \"initial is not supported yet\")";
+  attrs->erase("initial");
+  const bool no_axis = !IsNone(*attrs, "axis") && ReadInts(op, "axis", (*attrs)["axis"]).empty();
+  if (no_axis) {
+    attrs->erase("axis");
+    attrs->erase("keepdims");
+    if (IsNone(*attrs, "dtype")) {
+      attrs->erase("dtype");
+      return "_copy";
+    }
+    return "Cast";
+  }
   WEFT_CHECK(IsNone(*attrs, "dtype"), kIO) << op << ": attribute 'dtype' = '" << (*attrs)["dtype"]
       << "' is not supported (the legacy reduction keeps the input dtype)";
-  WEFT_CHECK(IsNone(*attrs, "initial"), kIO) << op << ": attribute 'initial' = '" << (*attrs)["initial"]
-      << "' is not supported";
   attrs->erase("dtype");
-  attrs->erase("initial");
-  if (IsNone(*attrs, "axis")) {
-    attrs->erase("axis");
-  } else {
-    WEFT_CHECK(!ReadInts(op, "axis", (*attrs)["axis"]).empty(), kIO)
-        << op << ": attribute 'axis' = '()' (reduce over no axis) is not supported";
-  }
+  if (IsNone(*attrs, "axis")) attrs->erase("axis");
+  return legacy;
 }
 
 }  // namespace
@@ -58,8 +78,7 @@ bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, 
       {"_np_sum", "sum"}, {"_npi_mean", "mean"}, {"_np_max", "max"}, {"_np_min", "min"}, {"_np_prod", "prod"}};
   auto red = kReductions.find(op);
   if (red != kReductions.end()) {
-    Reduction(op, attrs);
-    *legacy = red->second;
+    *legacy = Reduction(op, red->second, attrs);
     return true;
   }
   if (op == "_npi_concatenate") {

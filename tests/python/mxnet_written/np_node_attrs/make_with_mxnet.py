@@ -1,0 +1,55 @@
+"""Wrote the files beside it with MXNet 1.9.1 (pip, CPU) in NumPy mode, run from this folder:
+for each case below, a one-node graph MXNet builds (its own attribute strings) naming a
+NumPy-mode operator with an attribute value the reader once refused (issue 37's attribute
+values: a reduction over no axis or with a dtype, concatenate with axis=None, npx.reshape's
+codes, np.linalg.norm's flags), saved as <case>-symbol.json, and one V3 parameter file,
+arrays.params (npx.save, a dict), holding per case its inputs ("<case>:in:<name>") and MXNet's
+forward outputs ("<case>:out:<k>"). Not run by the tests (MXNet is never a test dependency):
+tests/python/test_np_node_attrs.py reads these files."""
+import numpy as onp
+
+
+def _f32(shape, lo=-2.0, hi=2.0, seed=0):
+    return onp.random.RandomState(seed).uniform(lo, hi, size=shape).astype("float32")
+
+
+def _i32(shape, seed=0):
+    return onp.random.RandomState(seed).randint(-5, 6, size=shape).astype("int32")
+
+
+def cases(mx):
+    """(case, build(vars) -> symbol, inputs {name: array})."""
+    S = mx.sym.np
+    a = _f32((2, 3, 4))
+    return [
+        # ---- a reduction over no axis: x's values, in dtype where given ----
+        ("np_sum_noaxis", lambda v: S.sum(v["a"], axis=()), {"a": a}),
+        ("np_sum_noaxis_dtype", lambda v: S.sum(v["a"], axis=(), dtype="float64"), {"a": _i32((3, 4))}),
+        ("npi_mean_noaxis_dtype", lambda v: S.mean(v["a"], axis=(), dtype="float64", keepdims=True), {"a": a}),
+        ("np_max_noaxis", lambda v: S.max(v["a"], axis=()), {"a": _i32((2, 5))}),
+        ("np_min_noaxis_keepdims", lambda v: S.min(v["a"], axis=(), keepdims=True), {"a": a}),
+        ("np_prod_noaxis_dtype", lambda v: S.prod(v["a"], axis=(), dtype="int64"), {"a": _i32((4,))}),
+    ]
+
+
+def main():
+    import mxnet as mx
+    from mxnet import np, npx
+    npx.set_np()
+    store = {}
+    for case, build, inputs in cases(mx):
+        names = sorted(inputs)
+        sym = build({k: mx.sym.var(k).as_np_ndarray() for k in names})
+        with open(case + "-symbol.json", "w") as f:
+            f.write(sym.tojson())
+        args = {k: np.array(inputs[k], dtype=inputs[k].dtype) for k in names}
+        outs = sym.bind(mx.cpu(), args).forward()
+        for k in names:
+            store["%s:in:%s" % (case, k)] = args[k]
+        for k, y in enumerate(outs):
+            store["%s:out:%d" % (case, k)] = y.as_np_ndarray() if hasattr(y, "as_np_ndarray") else y
+    npx.save("arrays.params", store)
+
+
+if __name__ == "__main__":
+    main()
