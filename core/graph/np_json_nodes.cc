@@ -16,9 +16,10 @@
 // operators' empty axis reduces everything) is read as what it computes:
 // `Cast` to its dtype, or `_copy` without one (Note [A NumPy reduction over
 // no axis]).
+// A reduction over some axes with a dtype reads as the legacy reduction of
+// its input cast to that dtype (Note [A NumPy reduction with a dtype]).
 // Refused with an error naming the node's attribute: concatenate with
-// axis=None (a flattening), a reduction over some axis with a dtype (the
-// legacy reduction keeps the input dtype), any `initial` (MXNet 1.9.1 itself
+// axis=None (a flattening), any `initial` (MXNet 1.9.1 itself
 // refuses to compute it: "initial is not supported yet") and npx.reshape's -3.
 // A full reduction gives shape (1,) here where MXNet gives a 0-d array (the
 // legacy operators' rule; Note [NumPy-semantics symbols]). _np_reshape is a
@@ -47,7 +48,18 @@ namespace {
 // does not know: bool to int64 (sum, prod) and integers to float32 (mean);
 // `_copy` keeps x's dtype there, as the reductions over some axis read as
 // legacy ones do (the legacy reduction keeps the input dtype).
-std::string Reduction(const std::string& op, const std::string& legacy, std::map<std::string, std::string>* attrs) {
+//
+// Note [A NumPy reduction with a dtype]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// np.sum/mean/prod(x, axis, dtype=d) (max and min take no dtype in MXNet
+// 1.9.1) computes in d and gives d. The legacy reductions keep their input's
+// dtype, so the reader puts a `Cast` to d before the legacy reduction (the
+// only node the reader adds; Weft writes the pair back, which MXNet loads):
+// the values MXNet gives where d holds the input's values exactly (an int32
+// sum as int64 does not wrap, a float32 mean as float64 is float64's), and
+// where d is narrower (float32 as float16) the sum of the rounded values.
+std::string Reduction(const std::string& op, const std::string& legacy, std::map<std::string, std::string>* attrs,
+                      std::string* cast_input) {
   WEFT_CHECK(IsNone(*attrs, "initial"), kIO) << op << ": attribute 'initial' = '" << (*attrs)["initial"]
       << "' is not supported (MXNet 1.9.1 refuses it too: \"initial is not supported yet\")";
   attrs->erase("initial");
@@ -61,8 +73,7 @@ std::string Reduction(const std::string& op, const std::string& legacy, std::map
     }
     return "Cast";
   }
-  WEFT_CHECK(IsNone(*attrs, "dtype"), kIO) << op << ": attribute 'dtype' = '" << (*attrs)["dtype"]
-      << "' is not supported (the legacy reduction keeps the input dtype)";
+  if (!IsNone(*attrs, "dtype")) *cast_input = (*attrs)["dtype"];
   attrs->erase("dtype");
   if (IsNone(*attrs, "axis")) attrs->erase("axis");
   return legacy;
@@ -70,15 +81,16 @@ std::string Reduction(const std::string& op, const std::string& legacy, std::map
 
 }  // namespace
 
-bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy) {
+bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy,
+              std::string* cast_input) {
   if (NplinalgToLegacy(op, attrs, legacy)) return true;
-  if (np_nodes_npshape::ToLegacy(op, attrs, legacy)) return true;
+  if (np_nodes_npshape::ToLegacy(op, attrs, legacy, cast_input)) return true;
   if (np_nodes_npmisc::ToLegacy(op, attrs, legacy)) return true;
   static const std::map<std::string, std::string> kReductions = {
       {"_np_sum", "sum"}, {"_npi_mean", "mean"}, {"_np_max", "max"}, {"_np_min", "min"}, {"_np_prod", "prod"}};
   auto red = kReductions.find(op);
   if (red != kReductions.end()) {
-    *legacy = Reduction(op, red->second, attrs);
+    *legacy = Reduction(op, red->second, attrs, cast_input);
     return true;
   }
   if (op == "_npi_concatenate") {

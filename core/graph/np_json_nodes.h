@@ -12,8 +12,11 @@ namespace json_numpy {
 // When `op` is one of those operators: rewrites `attrs` to the legacy
 // operator's parameters, sets *legacy to its name and returns true; throws
 // kIO naming the attribute for a value the legacy operator cannot express.
-// Returns false for any other name.
-bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy);
+// Returns false for any other name. A non-empty *cast_input asks the reader
+// to cast the node's input to that dtype first (a `Cast` node before it: Note
+// [A NumPy reduction with a dtype]).
+bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy,
+              std::string* cast_input);
 
 }  // namespace json_numpy
 }  // namespace weft

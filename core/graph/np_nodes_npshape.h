@@ -12,8 +12,10 @@ namespace np_nodes_npshape {
 // When `op` is one of those names: rewrites `attrs` to the parameters of the
 // operator that computes it, sets *legacy to that operator's name and returns
 // true; throws kIO naming the node's op and attribute for a value that operator
-// cannot express. Returns false for any other name.
-bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy);
+// cannot express. Returns false for any other name. *cast_input: as for
+// json_numpy::ToLegacy (np_json_nodes.h).
+bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy,
+              std::string* cast_input);
 
 }  // namespace np_nodes_npshape
 }  // namespace weft

@@ -28,7 +28,7 @@ def _of(arrays, case, kind):
 
 
 def test_every_case_is_in_the_fixtures():
-    assert len(CASES) == 6  # the cases make_with_mxnet.py writes
+    assert len(CASES) == 12  # the cases make_with_mxnet.py writes
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -65,6 +65,27 @@ def test_a_reduction_over_no_axis_keeps_values_and_shape(op):
         y = weft.sym.load_json(_node(op, attrs)).bind(weft.cpu(), {"in0": weft.nd.array(x)}).forward()[0].asnumpy()
         assert y.dtype == dtype and y.shape == (2, 3), (op, attrs)
         onp.testing.assert_array_equal(y, x.astype(dtype))
+
+
+def test_a_reduction_with_a_dtype_reads_as_a_cast_then_the_reduction():
+    # Note [A NumPy reduction with a dtype]: MXNet's alias _np_product too; the pair is written back
+    x = onp.full((3, 30), 100, onp.int8)
+    sym = weft.sym.load_json(_node("_np_product", {"axis": "0", "dtype": "int64"}))
+    y = sym.bind(weft.cpu(), {"in0": weft.nd.array(x, dtype="int8")}).forward()[0].asnumpy()
+    assert y.dtype == onp.int64 and y.shape == (30,)
+    onp.testing.assert_array_equal(y, onp.full((30,), 10 ** 6, onp.int64))
+    ops = [n["op"] for n in json.loads(sym.tojson())["nodes"]]
+    assert ops == ["null", "Cast", "prod"], ops
+    again = weft.sym.load_json(sym.tojson()).bind(weft.cpu(), {"in0": weft.nd.array(x, dtype="int8")}).forward()[0]
+    onp.testing.assert_array_equal(again.asnumpy(), y)
+
+
+@pytest.mark.parametrize("attrs,n_inputs", [({"axis": "0", "dtype": "int64"}, 2),
+                                             ({"axis": "0", "dtype": "complex7"}, 1)])
+def test_a_reduction_with_a_dtype_and_bad_inputs_or_dtype_is_refused(attrs, n_inputs):
+    with pytest.raises(weft.base.MXNetError) as e:
+        weft.sym.load_json(_node("_np_sum", attrs, n_inputs=n_inputs))
+    assert "_np_sum" in str(e.value)
 
 
 @pytest.mark.parametrize("op,attrs,what", [

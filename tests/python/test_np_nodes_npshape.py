@@ -145,7 +145,6 @@ def _node(op, attrs, n_inputs=1):
 
 @pytest.mark.parametrize("op,attrs,what", [
     ("_np_amax", {"axis": "1", "initial": "2.0"}, "'initial'"),
-    ("_np_product", {"axis": "0", "dtype": "float64"}, "'dtype'"),
     ("_npi_reshape", {"newshape": "(-3, 2)"}, "'newshape'"),
     ("_np_diagonal", {"offset": "None"}, "'offset'"),
 ])

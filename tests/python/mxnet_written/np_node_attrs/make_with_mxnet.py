@@ -29,6 +29,14 @@ def cases(mx):
         ("np_max_noaxis", lambda v: S.max(v["a"], axis=()), {"a": _i32((2, 5))}),
         ("np_min_noaxis_keepdims", lambda v: S.min(v["a"], axis=(), keepdims=True), {"a": a}),
         ("np_prod_noaxis_dtype", lambda v: S.prod(v["a"], axis=(), dtype="int64"), {"a": _i32((4,))}),
+        # ---- a reduction over some axes with a dtype: the input cast to dtype, reduced ----
+        ("np_sum_dtype_int64", lambda v: S.sum(v["a"], axis=1, dtype="int64"),
+         {"a": onp.full((2, 40), 100, "int8")}),
+        ("np_sum_dtype_f64", lambda v: S.sum(v["a"], axis=(0, 2), dtype="float64", keepdims=True), {"a": a}),
+        ("npi_mean_dtype_f64", lambda v: S.mean(v["a"], axis=0, dtype="float64"), {"a": _i32((3, 5))}),
+        ("npi_mean_dtype_f32", lambda v: S.mean(v["a"], axis=-1, dtype="float32"), {"a": _i32((4, 3))}),
+        ("np_prod_dtype_f64", lambda v: S.prod(v["a"], axis=2, dtype="float64"), {"a": a}),
+        ("np_prod_dtype_int64", lambda v: S.prod(v["a"], axis=0, dtype="int64"), {"a": _i32((3, 4), seed=2)}),
     ]
 
 
