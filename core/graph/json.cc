@@ -273,14 +273,14 @@ class SymbolLoader {
     auto node = std::make_shared<Node>();
     node->name = name->text;
     node->attrs = std::move(attrs);
-    std::string cast_input;  // Note [A NumPy reduction with a dtype] (np_json_nodes.cc)
+    json_numpy::InputNode before;  // Note [Nodes the reader adds] (np_json_nodes.cc)
     if (op->text != "null") {
       node->op = OpRegistry::Get()->Find(op->text);
       node->op_name = op->text;
       std::string legacy;
       try {
         // Note [NumPy-mode nodes read as legacy ones] (np_json_nodes.cc)
-        if (!node->op && json_numpy::ToLegacy(op->text, &node->attrs, &legacy, &cast_input)) {
+        if (!node->op && json_numpy::ToLegacy(op->text, &node->attrs, &legacy, &before)) {
           node->op = OpRegistry::Get()->Find(legacy);
           node->op_name = legacy;
         }
@@ -293,21 +293,20 @@ class SymbolLoader {
     }
     for (size_t k = 0; k < inputs->items.size(); ++k)
       node->inputs.push_back(ReadEntry(inputs->items[k], id, where + ", input " + std::to_string(k)));
-    if (!cast_input.empty()) {
-      // Note [A NumPy reduction with a dtype] (np_json_nodes.cc): a Cast node before the reduction
-      if (node->inputs.size() != 1) Fail(where, "'" + op->text + "' takes one input");
-      auto cast = std::make_shared<Node>();
-      cast->name = node->name + "_dtype";
-      cast->op = OpRegistry::Get()->Find("Cast");
-      cast->op_name = "Cast";
-      cast->attrs["dtype"] = cast_input;
-      cast->inputs = std::move(node->inputs);
+    for (size_t k = 0; !before.op.empty() && k < node->inputs.size(); ++k) {
+      // Note [Nodes the reader adds] (np_json_nodes.cc): one node before each input
+      auto pre = std::make_shared<Node>();
+      pre->name = node->name + "_in" + std::to_string(k);
+      pre->op = OpRegistry::Get()->Find(before.op);
+      pre->op_name = before.op;
+      pre->attrs = before.attrs;
+      pre->inputs = {node->inputs[k]};
       try {
-        cast->ParseParams();
+        pre->ParseParams();
       } catch (const Error& e) {
-        Fail(where, op->text + ": attribute 'dtype' = '" + cast_input + "': " + e.what());
+        Fail(where, op->text + ": " + e.what());
       }
-      node->inputs = {NodeEntry{cast, 0, 0}};
+      node->inputs[k] = NodeEntry{pre, 0, 0};
     }
     if (deps) {
       for (uint32_t d : ReadUIntArray(*deps, "control_deps", where)) {

@@ -17,10 +17,11 @@
 // `Cast` to its dtype, or `_copy` without one (Note [A NumPy reduction over
 // no axis]).
 // A reduction over some axes with a dtype reads as the legacy reduction of
-// its input cast to that dtype (Note [A NumPy reduction with a dtype]).
-// Refused with an error naming the node's attribute: concatenate with
-// axis=None (a flattening), any `initial` (MXNet 1.9.1 itself
-// refuses to compute it: "initial is not supported yet") and npx.reshape's -3.
+// its input cast to that dtype, and concatenate with axis=None as Concat of
+// its inputs flattened (Note [Nodes the reader adds]).
+// Refused with an error naming the node's attribute: any `initial` (MXNet
+// 1.9.1 itself refuses to compute it: "initial is not supported yet") and
+// npx.reshape's -3.
 // A full reduction gives shape (1,) here where MXNet gives a 0-d array (the
 // legacy operators' rule; Note [NumPy-semantics symbols]). _np_reshape is a
 // Weft operator (core/op/shape/np_reshape.cc) and loads as itself.
@@ -49,17 +50,22 @@ namespace {
 // `_copy` keeps x's dtype there, as the reductions over some axis read as
 // legacy ones do (the legacy reduction keeps the input dtype).
 //
-// Note [A NumPy reduction with a dtype]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// np.sum/mean/prod(x, axis, dtype=d) (max and min take no dtype in MXNet
-// 1.9.1) computes in d and gives d. The legacy reductions keep their input's
-// dtype, so the reader puts a `Cast` to d before the legacy reduction (the
-// only node the reader adds; Weft writes the pair back, which MXNet loads):
-// the values MXNet gives where d holds the input's values exactly (an int32
-// sum as int64 does not wrap, a float32 mean as float64 is float64's), and
-// where d is narrower (float32 as float16) the sum of the rounded values.
+// Note [Nodes the reader adds]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Two NumPy-mode nodes are one legacy operator applied to their inputs once
+// each input has gone through one operator of its own, so the reader adds a
+// node (named <node>_in<k>) before each input (InputNode; Weft writes the
+// added nodes back, and MXNet loads them):
+//  * np.sum/mean/prod(x, axis, dtype=d) (max and min take no dtype in MXNet
+//    1.9.1) computes in d and gives d; the legacy reductions keep their
+//    input's dtype, so `Cast` to d comes first. That gives the values MXNet
+//    gives where d holds the input's values exactly (an int8 sum as int64
+//    does not wrap, an int32 mean as float64 is not truncated), and where d
+//    is narrower (float32 as float16) the sum of the rounded values.
+//  * np.concatenate(xs, axis=None) joins the flattened inputs: `Reshape` to
+//    (-1,) first, then Concat on axis 0.
 std::string Reduction(const std::string& op, const std::string& legacy, std::map<std::string, std::string>* attrs,
-                      std::string* cast_input) {
+                      InputNode* before) {
   WEFT_CHECK(IsNone(*attrs, "initial"), kIO) << op << ": attribute 'initial' = '" << (*attrs)["initial"]
       << "' is not supported (MXNet 1.9.1 refuses it too: \"initial is not supported yet\")";
   attrs->erase("initial");
@@ -73,7 +79,7 @@ std::string Reduction(const std::string& op, const std::string& legacy, std::map
     }
     return "Cast";
   }
-  if (!IsNone(*attrs, "dtype")) *cast_input = (*attrs)["dtype"];
+  if (!IsNone(*attrs, "dtype")) *before = InputNode{"Cast", {{"dtype", (*attrs)["dtype"]}}};
   attrs->erase("dtype");
   if (IsNone(*attrs, "axis")) attrs->erase("axis");
   return legacy;
@@ -82,21 +88,23 @@ std::string Reduction(const std::string& op, const std::string& legacy, std::map
 }  // namespace
 
 bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy,
-              std::string* cast_input) {
+              InputNode* before) {
   if (NplinalgToLegacy(op, attrs, legacy)) return true;
-  if (np_nodes_npshape::ToLegacy(op, attrs, legacy, cast_input)) return true;
+  if (np_nodes_npshape::ToLegacy(op, attrs, legacy, before)) return true;
   if (np_nodes_npmisc::ToLegacy(op, attrs, legacy)) return true;
   static const std::map<std::string, std::string> kReductions = {
       {"_np_sum", "sum"}, {"_npi_mean", "mean"}, {"_np_max", "max"}, {"_np_min", "min"}, {"_np_prod", "prod"}};
   auto red = kReductions.find(op);
   if (red != kReductions.end()) {
-    *legacy = Reduction(op, red->second, attrs, cast_input);
+    *legacy = Reduction(op, red->second, attrs, before);
     return true;
   }
   if (op == "_npi_concatenate") {
     auto axis = attrs->find("axis");
-    WEFT_CHECK(axis == attrs->end() || axis->second != "None", kIO)
-        << op << ": attribute 'axis' = 'None' (concatenate flattened inputs) is not supported";
+    if (axis != attrs->end() && axis->second == "None") {
+      *before = InputNode{"Reshape", {{"shape", "(-1,)"}}};  // Note [Nodes the reader adds]
+      axis->second = "0";
+    }
     (*attrs)["dim"] = axis == attrs->end() ? "0" : axis->second;
     attrs->erase("axis");
     *legacy = "Concat";

@@ -12,11 +12,17 @@ namespace json_numpy {
 // When `op` is one of those operators: rewrites `attrs` to the legacy
 // operator's parameters, sets *legacy to its name and returns true; throws
 // kIO naming the attribute for a value the legacy operator cannot express.
-// Returns false for any other name. A non-empty *cast_input asks the reader
-// to cast the node's input to that dtype first (a `Cast` node before it: Note
-// [A NumPy reduction with a dtype]).
+// Returns false for any other name.
+//
+// A translation may ask for one node of its own before each of the node's
+// inputs (Note [Nodes the reader adds]): *before names its operator (empty:
+// none) and holds its attributes.
+struct InputNode {
+  std::string op;
+  std::map<std::string, std::string> attrs;
+};
 bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy,
-              std::string* cast_input);
+              InputNode* before);
 
 }  // namespace json_numpy
 }  // namespace weft

@@ -30,7 +30,7 @@ namespace weft {
 namespace np_nodes_npshape {
 
 bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy,
-              std::string* cast_input) {
+              json_numpy::InputNode* before) {
   // Note [NumPy-mode shape nodes read as other nodes]: the canonical names are
   // translated by np_json_nodes.cc, which never hands these aliases back here.
   static const std::map<std::string, std::string> kCanonical = {
@@ -39,7 +39,7 @@ bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, 
   auto canonical = kCanonical.find(op);
   if (canonical != kCanonical.end()) {
     try {
-      return json_numpy::ToLegacy(canonical->second, attrs, legacy, cast_input);
+      return json_numpy::ToLegacy(canonical->second, attrs, legacy, before);
     } catch (const Error& e) {  // name the node's op as the file spells it
       WEFT_THROW(kIO) << op << " (MXNet's alias of " << canonical->second << "): " << e.what();
     }

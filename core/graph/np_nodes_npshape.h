@@ -6,16 +6,18 @@
 #include <map>
 #include <string>
 
+#include "core/graph/np_json_nodes.h"
+
 namespace weft {
 namespace np_nodes_npshape {
 
 // When `op` is one of those names: rewrites `attrs` to the parameters of the
 // operator that computes it, sets *legacy to that operator's name and returns
 // true; throws kIO naming the node's op and attribute for a value that operator
-// cannot express. Returns false for any other name. *cast_input: as for
+// cannot express. Returns false for any other name. *before: as for
 // json_numpy::ToLegacy (np_json_nodes.h).
 bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy,
-              std::string* cast_input);
+              json_numpy::InputNode* before);
 
 }  // namespace np_nodes_npshape
 }  // namespace weft

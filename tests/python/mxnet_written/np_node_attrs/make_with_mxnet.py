@@ -37,6 +37,10 @@ def cases(mx):
         ("npi_mean_dtype_f32", lambda v: S.mean(v["a"], axis=-1, dtype="float32"), {"a": _i32((4, 3))}),
         ("np_prod_dtype_f64", lambda v: S.prod(v["a"], axis=2, dtype="float64"), {"a": a}),
         ("np_prod_dtype_int64", lambda v: S.prod(v["a"], axis=0, dtype="int64"), {"a": _i32((3, 4), seed=2)}),
+        # ---- concatenate with axis=None: the flattened inputs joined ----
+        ("npi_concatenate_flat", lambda v: S.concatenate([v["a"], v["b"], v["c"]], axis=None),
+         {"a": _f32((2, 3)), "b": _f32((4,), seed=1), "c": _f32((2, 1, 2), seed=2)}),
+        ("npi_concatenate_flat_one", lambda v: S.concatenate([v["a"]], axis=None), {"a": _i32((3, 2))}),
     ]
 
 
