@@ -19,14 +19,15 @@
 // A reduction over some axes with a dtype reads as the legacy reduction of
 // its input cast to that dtype, and concatenate with axis=None as Concat of
 // its inputs flattened (Note [Nodes the reader adds]).
+// npx.reshape's -3 squeezes its input first (Note [npx.reshape's -3]).
 // Refused with an error naming the node's attribute: any `initial` (MXNet
-// 1.9.1 itself refuses to compute it: "initial is not supported yet") and
-// npx.reshape's -3.
+// 1.9.1 itself refuses to compute it: "initial is not supported yet").
 // A full reduction gives shape (1,) here where MXNet gives a 0-d array (the
 // legacy operators' rule; Note [NumPy-semantics symbols]). _np_reshape is a
 // Weft operator (core/op/shape/np_reshape.cc) and loads as itself.
 #include "core/graph/np_json_nodes.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -85,6 +86,73 @@ std::string Reduction(const std::string& op, const std::string& legacy, std::map
   return legacy;
 }
 
+// Note [npx.reshape's -3]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// npx.reshape's code -3 drops the input dimension it stands for, which must
+// be 1 (MXNet 1.9.1 fails otherwise); the legacy Reshape has no such code.
+// Each code stands for a number of input dimensions known without shapes (-5
+// two; -6 one, the next two entries being its factors; -4 all that are left;
+// any other one), so the dimensions the -3s drop are known unless one comes
+// after a -4, when none is left to drop (refused: MXNet fails too). The reader
+// squeezes them first (a node it adds, Note [Nodes the reader adds]) and
+// leaves the -3s out. With reverse=True MXNet matches codes and dimensions
+// from the right, so the dimensions are counted from the end.
+std::string NpxReshape(const std::string& op, std::map<std::string, std::string>* attrs, InputNode* before) {
+  WEFT_CHECK(attrs->count("newshape"), kIO) << op << ": attribute 'newshape' is required";
+  auto order = attrs->find("order");
+  WEFT_CHECK(order == attrs->end() || order->second == "C", kIO)
+      << op << ": attribute 'order' = '" << order->second << "' is not supported (only 'C')";
+  const std::string text = (*attrs)["newshape"];
+  std::vector<long long> codes = ReadInts(op, "newshape", text);
+  auto rev = attrs->find("reverse");
+  const bool reverse = rev != attrs->end() && (rev->second == "True" || rev->second == "true" || rev->second == "1");
+  if (reverse) std::reverse(codes.begin(), codes.end());
+  std::vector<long long> squeeze;
+  std::vector<long long> shape;
+  long long src = 0;  // the input dimension the next code stands for
+  bool rest = false;  // a -4 took every dimension left
+  for (size_t i = 0; i < codes.size(); ++i) {
+    const long long d = codes[i];
+    if (d == -3) {
+      WEFT_CHECK(!rest, kIO) << op << ": attribute 'newshape' = '" << text
+                             << "': code -3 after -4 (no input dimension is left to drop)";
+      squeeze.push_back(reverse ? -(src + 1) : src);
+      ++src;
+      continue;
+    }
+    shape.push_back(d);
+    if (d == -4) {
+      rest = true;
+    } else if (d == -5) {
+      src += 2;
+    } else if (d == -6) {
+      ++src;
+      for (int f = 0; f < 2 && i + 1 < codes.size(); ++f) shape.push_back(codes[++i]);
+    } else {
+      ++src;
+    }
+  }
+  WEFT_CHECK(!shape.empty(), kIO) << op << ": attribute 'newshape' = '" << text
+                                  << "': only -3 codes (a 0-d result) is not supported";
+  if (reverse) std::reverse(shape.begin(), shape.end());
+  for (long long& d : shape) {
+    // Note [NumPy-mode nodes read as legacy ones]: npx.reshape's codes as the legacy Reshape's
+    static const std::map<long long, long long> kCodes = {{-2, 0}, {-4, -2}, {-5, -3}, {-6, -4}};
+    auto code = kCodes.find(d);
+    if (code != kCodes.end()) {
+      d = code->second;
+    } else {
+      WEFT_CHECK(d > 0 || d == -1, kIO) << op << ": attribute 'newshape' = '" << text << "': code " << d
+                                        << " is not supported";
+    }
+  }
+  if (!squeeze.empty()) *before = InputNode{"squeeze", {{"axis", WriteInts(squeeze)}}};
+  attrs->erase("newshape");
+  attrs->erase("order");
+  (*attrs)["shape"] = WriteInts(shape);
+  return "Reshape";
+}
+
 }  // namespace
 
 bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, std::string* legacy,
@@ -111,26 +179,7 @@ bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, 
     return true;
   }
   if (op == "_npx_reshape") {
-    WEFT_CHECK(attrs->count("newshape"), kIO) << op << ": attribute 'newshape' is required";
-    auto order = attrs->find("order");
-    WEFT_CHECK(order == attrs->end() || order->second == "C", kIO)
-        << op << ": attribute 'order' = '" << order->second << "' is not supported (only 'C')";
-    std::vector<long long> shape = ReadInts(op, "newshape", (*attrs)["newshape"]);
-    for (long long& d : shape) {
-      // Note [NumPy-mode nodes read as legacy ones]: npx.reshape's codes as the legacy Reshape's
-      static const std::map<long long, long long> kCodes = {{-2, 0}, {-4, -2}, {-5, -3}, {-6, -4}};
-      auto code = kCodes.find(d);
-      if (code != kCodes.end()) {
-        d = code->second;
-      } else {
-        WEFT_CHECK(d > 0 || d == -1, kIO) << op << ": attribute 'newshape' = '" << (*attrs)["newshape"]
-            << "': code " << d << " is not supported";
-      }
-    }
-    attrs->erase("newshape");
-    attrs->erase("order");
-    (*attrs)["shape"] = WriteInts(shape);
-    *legacy = "Reshape";
+    *legacy = NpxReshape(op, attrs, before);
     return true;
   }
   return false;

@@ -28,7 +28,7 @@ def _of(arrays, case, kind):
 
 
 def test_every_case_is_in_the_fixtures():
-    assert len(CASES) == 14  # the cases make_with_mxnet.py writes
+    assert len(CASES) == 20  # the cases make_with_mxnet.py writes
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -97,10 +97,22 @@ def test_a_reduction_with_a_dtype_and_bad_inputs_or_dtype_is_refused(attrs, n_in
     assert ("_np_sum" if n_inputs == 1 else "takes 1 input") in str(e.value)
 
 
+def test_reshape_skip_of_a_dimension_not_1_fails_as_in_mxnet():
+    # Note [npx.reshape's -3]: the dimension -3 stands for must be 1
+    sym = weft.sym.load_json(_node("_npx_reshape", {"newshape": "(-2, -3)", "reverse": "False"}))
+    with pytest.raises(weft.base.MXNetError):
+        sym.bind(weft.cpu(), {"in0": weft.nd.ones((2, 3))}).forward()[0].asnumpy()
+    ok = sym.bind(weft.cpu(), {"in0": weft.nd.ones((2, 1))}).forward()[0]
+    assert ok.shape == (2,)
+
+
 @pytest.mark.parametrize("op,attrs,what", [
     # MXNet 1.9.1 refuses to compute `initial` itself ("initial is not supported yet")
     ("_np_sum", {"axis": "0", "initial": "1.0"}, "'initial'"),
     ("_np_max", {"axis": "()", "initial": "1.0"}, "'initial'"),
+    # Note [npx.reshape's -3]: no dimension is left after -4 (MXNet fails too); a 0-d result
+    ("_npx_reshape", {"newshape": "(-4, -3)"}, "code -3 after -4"),
+    ("_npx_reshape", {"newshape": "(-3, -3)"}, "only -3 codes"),
 ])
 def test_values_still_refused(op, attrs, what):
     with pytest.raises(weft.base.MXNetError) as e:

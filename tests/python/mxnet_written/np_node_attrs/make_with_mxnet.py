@@ -20,6 +20,7 @@ def _i32(shape, seed=0):
 def cases(mx):
     """(case, build(vars) -> symbol, inputs {name: array})."""
     S = mx.sym.np
+    X = mx.sym.npx
     a = _f32((2, 3, 4))
     return [
         # ---- a reduction over no axis: x's values, in dtype where given ----
@@ -41,6 +42,14 @@ def cases(mx):
         ("npi_concatenate_flat", lambda v: S.concatenate([v["a"], v["b"], v["c"]], axis=None),
          {"a": _f32((2, 3)), "b": _f32((4,), seed=1), "c": _f32((2, 1, 2), seed=2)}),
         ("npi_concatenate_flat_one", lambda v: S.concatenate([v["a"]], axis=None), {"a": _i32((3, 2))}),
+        # ---- npx.reshape's -3: the size-1 input dimension it stands for dropped ----
+        ("npx_reshape_skip", lambda v: X.reshape(v["a"], (-2, -3, -2, -3, -2)), {"a": _f32((2, 1, 3, 1, 4))}),
+        ("npx_reshape_skip_first", lambda v: X.reshape(v["a"], (-3, -1)), {"a": _f32((1, 3, 4))}),
+        ("npx_reshape_skip_merge", lambda v: X.reshape(v["a"], (-5, -3, -2)), {"a": _f32((2, 3, 1, 4))}),
+        ("npx_reshape_skip_split", lambda v: X.reshape(v["a"], (-6, 2, 3, -3, -2)), {"a": _i32((6, 1, 4))}),
+        ("npx_reshape_skip_reverse", lambda v: X.reshape(v["a"], (-1, -3, 2), reverse=True),
+         {"a": _f32((3, 4, 1, 2))}),
+        ("npx_reshape_skip_rest", lambda v: X.reshape(v["a"], (-3, -4)), {"a": _f32((1, 2, 3))}),
     ]
 
 
