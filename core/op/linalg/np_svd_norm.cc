@@ -22,9 +22,8 @@
 #include <vector>
 
 #include "core/base/error.h"
+#include "core/graph/grad_builder.h"
 #include "core/op/linalg/lapack_cpu.h"
-#include "core/op/linalg/linalg_rules.h"
-#include "core/op/linalg/linalg_util.h"
 #include "core/op/linalg/np_svd_norm_cpu.h"
 #include "core/op/op_util.h"
 

@@ -2,7 +2,6 @@
 // CPU kernels (LAPACK's gesdd) on host copies, as _npi_eig's and _npi_pinv's.
 #include <vector>
 
-#include "core/op/common/gpu_kernel.h"
 #include "core/op/common/host_run_gpu.h"
 #include "core/op/linalg/np_svd_norm_cpu.h"
 
