@@ -261,10 +261,10 @@ const char* const kAxesDoc = "a's axes moved to the end before the solve (NumPy'
       });
 
   WEFT_REGISTER_OP(binv, "_backward_npi_tensorinv");
-  binv.describe("Gradient of _npi_tensorinv from out_grad G and the output X, both read as (P, P): "
+  binv.describe("Gradient of _npi_tensorinv from out_grad G and the output X (input inverse), both read as (P, P): "
                 "-X^T G X^T, in a's shape.")
       .add_input("out_grad")
-      .add_input("out")
+      .add_input("inverse")
       .add_param("ind", ParamType::kInt, "2", "The forward's ind.")
       .set_infer_shape([](const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
         if (!(*in)[1].known()) return false;
