@@ -993,6 +993,19 @@ void AddNpSvdNorm(std::vector<GradCase>* t) {
                  "nuclear keepdims"));
 }
 
+// MXNet's NumPy-mode reductions (core/op/reduce/np_reduce.cc, Note [NumPy sums and their dtypes]):
+// a 0-d full reduction, axes with keepdims, axis=() and the extremes (ties have probability 0).
+// Appended last in Table(), as the ones before.
+void AddNpSums(std::vector<GradCase>* t) {
+  t->push_back(C("_np_sum", {X({2, 3, 4})}, {{"axis", "(0, 2)"}}));
+  t->push_back(C("_np_sum", {X({3, 2})}, {}, "full 0-d"));
+  t->push_back(C("_np_sum", {X({2, 3})}, {{"axis", "()"}}, "no axis"));
+  t->push_back(C("_npi_mean", {X({3, 4})}, {{"axis", "(1,)"}, {"keepdims", "True"}}));
+  t->push_back(C("_np_prod", {X({2, 3})}, {{"axis", "(1,)"}}));
+  t->push_back(C("_np_max", {X({3, 4})}, {{"axis", "(0,)"}}));
+  t->push_back(C("_np_min", {X({3, 4})}, {}, "full 0-d"));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -1014,6 +1027,7 @@ const std::vector<GradCase>& Table() {
     AddNpContractions(&t);
     AddNpEighPinv(&t);
     AddNpSvdNorm(&t);
+    AddNpSums(&t);
     return t;
   }();
   return table;
