@@ -1006,6 +1006,17 @@ void AddNpSums(std::vector<GradCase>* t) {
   t->push_back(C("_np_min", {X({3, 4})}, {}, "full 0-d"));
 }
 
+// _weft_np_norm (core/op/linalg/np_norm.cc, Note [Norms by the input's rank]): p-norms over one axis,
+// a 1-D input's and a 2-D input's norm with axis=None (random values: no ties, no zeros).
+void AddNpNorm(std::vector<GradCase>* t) {
+  t->push_back(C("_weft_np_norm", {X({3, 4})}, {{"ord", "3"}, {"axis", "(1,)"}}, "ord 3"));
+  t->push_back(C("_weft_np_norm", {X({5})}, {{"ord", "0.5"}}, "1-D ord 0.5"));
+  t->push_back(C("_weft_np_norm", {X({3, 4})}, {{"ord", "inf"}, {"axis", "(0,)"}}, "inf"));
+  t->push_back(C("_weft_np_norm", {X({3, 4})}, {{"ord", "1"}}, "2-D ord 1"));
+  t->push_back(C("_weft_np_norm", {X({3, 4})}, {{"ord", "-inf"}, {"keepdims", "True"}}, "2-D ord -inf"));
+  t->push_back(C("_weft_np_norm", {X({4, 3})}, {{"ord", "2"}}, "2-D ord 2"));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -1028,6 +1039,7 @@ const std::vector<GradCase>& Table() {
     AddNpEighPinv(&t);
     AddNpSvdNorm(&t);
     AddNpSums(&t);
+    AddNpNorm(&t);
     return t;
   }();
   return table;
