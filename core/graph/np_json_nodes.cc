@@ -52,10 +52,15 @@ namespace {
 // Each code stands for a number of input dimensions known without shapes (-5
 // two; -6 one, the next two entries being its factors; -4 all that are left;
 // any other one), so the dimensions the -3s drop are known unless one comes
-// after a -4, when none is left to drop (refused: MXNet fails too). The reader
-// squeezes them first (a node it adds, Note [Nodes the reader adds]) and
-// leaves the -3s out. With reverse=True MXNet matches codes and dimensions
-// from the right, so the dimensions are counted from the end.
+// after a -4, when none is left to drop: MXNet 1.9.1 then fails for every
+// input (an index past the input's rank; checked there with (2, 3, 1) and
+// (-4, -3), (2, 1, 3) and (-2, -4, -3) ...), and the reader refuses the node.
+// The reader squeezes them first (a node it adds, Note [Nodes the reader
+// adds]) and leaves the -3s out. With reverse=True MXNet matches codes and
+// dimensions from the right, so the dimensions are counted from the end.
+// A newshape of -3s only gives MXNet's 0-d result: the squeeze, then
+// `_np_reshape` to () (which, as MXNet, needs what is left to have one
+// element: (1, 1, 1) with (-3, -3) gives (), (1, 2) with (-3,) fails).
 std::string NpxReshape(const std::string& op, std::map<std::string, std::string>* attrs, InputNode* before) {
   WEFT_CHECK(attrs->count("newshape"), kIO) << op << ": attribute 'newshape' is required";
   auto order = attrs->find("order");
@@ -74,7 +79,8 @@ std::string NpxReshape(const std::string& op, std::map<std::string, std::string>
     const long long d = codes[i];
     if (d == -3) {
       WEFT_CHECK(!rest, kIO) << op << ": attribute 'newshape' = '" << text
-                             << "': code -3 after -4 (no input dimension is left to drop)";
+                             << "': code -3 after -4 (no input dimension is left to drop; MXNet 1.9.1 fails "
+                                "on every input too)";
       squeeze.push_back(reverse ? -(src + 1) : src);
       ++src;
       continue;
@@ -91,8 +97,12 @@ std::string NpxReshape(const std::string& op, std::map<std::string, std::string>
       ++src;
     }
   }
-  WEFT_CHECK(!shape.empty(), kIO) << op << ": attribute 'newshape' = '" << text
-                                  << "': only -3 codes (a 0-d result) is not supported";
+  if (shape.empty()) {  // only -3 codes: a 0-d result (Note [npx.reshape's -3])
+    *before = InputNode{"squeeze", {{"axis", WriteInts(squeeze)}}};
+    attrs->erase("reverse");
+    (*attrs)["newshape"] = "()";
+    return "_np_reshape";
+  }
   if (reverse) std::reverse(shape.begin(), shape.end());
   for (long long& d : shape) {
     // Note [NumPy-mode nodes read as legacy ones]: npx.reshape's codes as the legacy Reshape's

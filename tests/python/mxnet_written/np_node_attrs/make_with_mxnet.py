@@ -67,6 +67,12 @@ def cases(mx):
         ("npx_reshape_skip_reverse", lambda v: X.reshape(v["a"], (-1, -3, 2), reverse=True),
          {"a": _f32((3, 4, 1, 2))}),
         ("npx_reshape_skip_rest", lambda v: X.reshape(v["a"], (-3, -4)), {"a": _f32((1, 2, 3))}),
+        # ---- npx.reshape with -3 codes only: a 0-d result, what is left needing one element ----
+        ("npx_reshape_skip_all", lambda v: X.reshape(v["a"], (-3, -3)), {"a": _f32((1, 1))}),
+        ("npx_reshape_skip_all_rest", lambda v: X.reshape(v["a"], (-3, -3)), {"a": _i32((1, 1, 1))}),
+        ("npx_reshape_skip_all_reverse", lambda v: X.reshape(v["a"], (-3,), reverse=True), {"a": _f32((1,))}),
+        ("npx_reshape_skip_last_reverse", lambda v: X.reshape(v["a"], (-4, -3), reverse=True),
+         {"a": _f32((2, 3, 1))}),
     ]
 
 
