@@ -2,29 +2,20 @@
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // A graph MXNet 1.9.1 exported in NumPy mode names most operators by aliases
 // Weft registers (Note [NumPy-mode op names] in core/opdef/np_op_names.cc), but
-// a few take parameters no Weft operator has: np.concatenate's `axis`, the
-// reductions' `dtype` and `initial`, and npx.reshape's own codes. The loader
-// reads those nodes as the legacy operator that computes them (the node is
-// then spelled with the legacy name, which MXNet also loads), translating the
-// attributes:
+// a few take parameters no Weft operator has: np.concatenate's `axis` and
+// npx.reshape's own codes. The loader reads those nodes as the legacy
+// operator that computes them (the node is then spelled with the legacy name,
+// which MXNet also loads), translating the attributes:
 //   _npi_concatenate(axis)                -> Concat(dim)
-//   _np_sum/_npi_mean/_np_max/_np_min/_np_prod(axis, keepdims)
-//                                         -> sum/mean/max/min/prod
 //   _npx_reshape(newshape, reverse)       -> Reshape(shape, reverse), codes
 //                                            -2/-4/-5/-6 as 0/-2/-3/-4
-// A reduction over no axis (axis=(); NumPy reduces nothing, where the legacy
-// operators' empty axis reduces everything) is read as what it computes:
-// `Cast` to its dtype, or `_copy` without one (Note [A NumPy reduction over
-// no axis]).
-// A reduction over some axes with a dtype reads as the legacy reduction of
-// its input cast to that dtype, and concatenate with axis=None as Concat of
-// its inputs flattened (Note [Nodes the reader adds]).
-// npx.reshape's -3 squeezes its input first (Note [npx.reshape's -3]).
-// Refused with an error naming the node's attribute: any `initial` (MXNet
-// 1.9.1 itself refuses to compute it: "initial is not supported yet").
-// A full reduction gives shape (1,) here where MXNet gives a 0-d array (the
-// legacy operators' rule; Note [NumPy-semantics symbols]). _np_reshape is a
-// Weft operator (core/op/shape/np_reshape.cc) and loads as itself.
+// Concatenate with axis=None reads as Concat of its inputs flattened (Note
+// [Nodes the reader adds]); npx.reshape's -3 squeezes its input first (Note
+// [npx.reshape's -3]). The reductions (_np_sum, _npi_mean, _np_prod, _np_max,
+// _np_min), once read here as the legacy ones, are operators of their own,
+// since their output dtype and shape depend on the input's (Note [NumPy sums
+// and their dtypes] in core/op/reduce/np_reduce.cc). _np_reshape is a Weft
+// operator (core/op/shape/np_reshape.cc) and loads as itself.
 #include "core/graph/np_json_nodes.h"
 
 #include <algorithm>
@@ -41,50 +32,18 @@ namespace weft {
 namespace json_numpy {
 namespace {
 
-// Note [A NumPy reduction over no axis]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// MXNet 1.9.1 gives np.sum/mean/max/min/prod(x, axis=()) x's values and shape
-// (keepdims changes nothing: no axis goes), in `dtype` where the node has one
-// (np.sum(x, axis=(), dtype='float64') is x as float64): `Cast`, else `_copy`.
-// Without a dtype MXNet's rule also promotes, by x's dtype, which the reader
-// does not know: bool to int64 (sum, prod) and integers to float32 (mean);
-// `_copy` keeps x's dtype there, as the reductions over some axis read as
-// legacy ones do (the legacy reduction keeps the input dtype).
-//
 // Note [Nodes the reader adds]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Two NumPy-mode nodes are one legacy operator applied to their inputs once
 // each input has gone through one operator of its own, so the reader adds a
 // node (named <node>_in<k>) before each input (InputNode; Weft writes the
 // added nodes back, and MXNet loads them):
-//  * np.sum/mean/prod(x, axis, dtype=d) (max and min take no dtype in MXNet
-//    1.9.1) computes in d and gives d; the legacy reductions keep their
-//    input's dtype, so `Cast` to d comes first. That gives the values MXNet
-//    gives where d holds the input's values exactly (an int8 sum as int64
-//    does not wrap, an int32 mean as float64 is not truncated), and where d
-//    is narrower (float32 as float16) the sum of the rounded values.
 //  * np.concatenate(xs, axis=None) joins the flattened inputs: `Reshape` to
 //    (-1,) first, then Concat on axis 0.
-std::string Reduction(const std::string& op, const std::string& legacy, std::map<std::string, std::string>* attrs,
-                      InputNode* before) {
-  WEFT_CHECK(IsNone(*attrs, "initial"), kIO) << op << ": attribute 'initial' = '" << (*attrs)["initial"]
-      << "' is not supported (MXNet 1.9.1 refuses it too: \"initial is not supported yet\")";
-  attrs->erase("initial");
-  const bool no_axis = !IsNone(*attrs, "axis") && ReadInts(op, "axis", (*attrs)["axis"]).empty();
-  if (no_axis) {
-    attrs->erase("axis");
-    attrs->erase("keepdims");
-    if (IsNone(*attrs, "dtype")) {
-      attrs->erase("dtype");
-      return "_copy";
-    }
-    return "Cast";
-  }
-  if (!IsNone(*attrs, "dtype")) *before = InputNode{"Cast", {{"dtype", (*attrs)["dtype"]}}};
-  attrs->erase("dtype");
-  if (IsNone(*attrs, "axis")) attrs->erase("axis");
-  return legacy;
-}
+//  * npx.reshape with -3 codes: `squeeze` of the dimensions they drop first
+//    (Note [npx.reshape's -3]).
+// (The reductions' `dtype` was the first use, a `Cast` before the legacy
+// reduction; they are operators now, Note [NumPy sums and their dtypes].)
 
 // Note [npx.reshape's -3]
 // ~~~~~~~~~~~~~~~~~~~~~~~
@@ -93,10 +52,15 @@ std::string Reduction(const std::string& op, const std::string& legacy, std::map
 // Each code stands for a number of input dimensions known without shapes (-5
 // two; -6 one, the next two entries being its factors; -4 all that are left;
 // any other one), so the dimensions the -3s drop are known unless one comes
-// after a -4, when none is left to drop (refused: MXNet fails too). The reader
-// squeezes them first (a node it adds, Note [Nodes the reader adds]) and
-// leaves the -3s out. With reverse=True MXNet matches codes and dimensions
-// from the right, so the dimensions are counted from the end.
+// after a -4, when none is left to drop: MXNet 1.9.1 then fails for every
+// input (an index past the input's rank; checked there with (2, 3, 1) and
+// (-4, -3), (2, 1, 3) and (-2, -4, -3) ...), and the reader refuses the node.
+// The reader squeezes them first (a node it adds, Note [Nodes the reader
+// adds]) and leaves the -3s out. With reverse=True MXNet matches codes and
+// dimensions from the right, so the dimensions are counted from the end.
+// A newshape of -3s only gives MXNet's 0-d result: the squeeze, then
+// `_np_reshape` to () (which, as MXNet, needs what is left to have one
+// element: (1, 1, 1) with (-3, -3) gives (), (1, 2) with (-3,) fails).
 std::string NpxReshape(const std::string& op, std::map<std::string, std::string>* attrs, InputNode* before) {
   WEFT_CHECK(attrs->count("newshape"), kIO) << op << ": attribute 'newshape' is required";
   auto order = attrs->find("order");
@@ -115,7 +79,8 @@ std::string NpxReshape(const std::string& op, std::map<std::string, std::string>
     const long long d = codes[i];
     if (d == -3) {
       WEFT_CHECK(!rest, kIO) << op << ": attribute 'newshape' = '" << text
-                             << "': code -3 after -4 (no input dimension is left to drop)";
+                             << "': code -3 after -4 (no input dimension is left to drop; MXNet 1.9.1 fails "
+                                "on every input too)";
       squeeze.push_back(reverse ? -(src + 1) : src);
       ++src;
       continue;
@@ -132,8 +97,12 @@ std::string NpxReshape(const std::string& op, std::map<std::string, std::string>
       ++src;
     }
   }
-  WEFT_CHECK(!shape.empty(), kIO) << op << ": attribute 'newshape' = '" << text
-                                  << "': only -3 codes (a 0-d result) is not supported";
+  if (shape.empty()) {  // only -3 codes: a 0-d result (Note [npx.reshape's -3])
+    *before = InputNode{"squeeze", {{"axis", WriteInts(squeeze)}}};
+    attrs->erase("reverse");
+    (*attrs)["newshape"] = "()";
+    return "_np_reshape";
+  }
   if (reverse) std::reverse(shape.begin(), shape.end());
   for (long long& d : shape) {
     // Note [NumPy-mode nodes read as legacy ones]: npx.reshape's codes as the legacy Reshape's
@@ -160,13 +129,6 @@ bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, 
   if (NplinalgToLegacy(op, attrs, legacy)) return true;
   if (np_nodes_npshape::ToLegacy(op, attrs, legacy, before)) return true;
   if (np_nodes_npmisc::ToLegacy(op, attrs, legacy)) return true;
-  static const std::map<std::string, std::string> kReductions = {
-      {"_np_sum", "sum"}, {"_npi_mean", "mean"}, {"_np_max", "max"}, {"_np_min", "min"}, {"_np_prod", "prod"}};
-  auto red = kReductions.find(op);
-  if (red != kReductions.end()) {
-    *legacy = Reduction(op, red->second, attrs, before);
-    return true;
-  }
   if (op == "_npi_concatenate") {
     auto axis = attrs->find("axis");
     if (axis != attrs->end() && axis->second == "None") {

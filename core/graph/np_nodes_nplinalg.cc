@@ -8,28 +8,32 @@
 //   _npi_identity(shape = (n, n), ctx, dtype)
 //                       -> _eye(N = n, M = n, ctx, dtype)
 //   _npi_norm(ord, axis, keepdims, flag)
-//                       -> norm(ord, axis, keepdims)  (or _weft_np_svd_norm)
+//                       -> norm(ord, axis, keepdims)  (or _weft_np_svd_norm,
+//                          _weft_np_norm)
 // (_npi_gamma, _npi_normal(_n), _npi_uniform(_n) and _npi_exponential, once read here as
 // the legacy samplers, are operators of their own, which also take their
 // parameters as arrays: core/op/random/np_samplers.cc, Note [Sampler parameters
 // from arrays].)
 //
-// Refused with an error naming the node's attribute:
+// The translation, and the values refused with an error naming the node's
+// attribute:
 //  * _npi_norm's flag (how weft.np's and MXNet's norm() chose the kernel):
 //    -2 (ord=None, axis=None: the 2-norm of everything) and 1 (Frobenius, or
 //    the 2-norm over one axis) are the legacy norm with ord=2; -1 (an explicit
-//    ord over given axes) is the legacy norm for ord 1 and 2 over one axis.
-//    Refused: flag -1 with axis=None (a matrix norm for 2-D input, a vector
-//    norm for 1-D: the rank is unknown when the graph is read), other ords
-//    (0, -1, 3 ...: no legacy operator). Flags 0 (ord=2 or -2) and 2
+//    ord) is the legacy norm for ord 1 and 2 over one axis, and otherwise
+//    Weft's _weft_np_norm(ord, axis, keepdims): any ord over one axis (3, 0.5,
+//    0, inf ...), the matrix norms over two, and axis=None, where the input's
+//    rank, unknown when the graph is read, chooses a vector norm (1-D) or a
+//    matrix norm (2-D) once shapes are inferred (core/op/linalg/np_norm.cc,
+//    Note [Norms by the input's rank]). Flags 0 (ord=2 or -2) and 2
 //    ('nuc') over two axes, the norms from singular values, are Weft's
 //    _weft_np_svd_norm(ord = '2' / '-2' / 'nuc', axis, keepdims) instead
 //    (core/op/linalg/np_svd_norm.cc, Note [Singular-value norms]); MXNet's
 //    node has four outputs there (the norm, then its SVD's), graphs read
 //    only the first, the one this op gives.
 // The legacy norm's full reduction (flag -2 without keepdims) gives shape
-// (1,) where MXNet gives a 0-d array (the legacy reductions' rule, as for the
-// reductions in np_json_nodes.cc); its values are MXNet's.
+// (1,) where MXNet gives a 0-d array (the legacy reductions' rule); its
+// values are MXNet's. _weft_np_norm's full reductions are 0-d, as MXNet's.
 #include "core/graph/np_nodes_nplinalg.h"
 
 #include <cstdlib>
@@ -98,12 +102,15 @@ std::string Norm(const std::string& op, Attrs* attrs) {
       ord = 2.0;
       break;
     case -1:
-      WEFT_CHECK(!no_axis, kIO) << op << ": attribute 'axis' = None with flag -1 (ord " << (*attrs)["ord"]
-          << " of a matrix or of a vector, by the input's rank) is not supported";
-      WEFT_CHECK(ReadInts(op, "axis", (*attrs)["axis"]).size() == 1, kIO) << op << ": attribute 'axis' = '"
-          << (*attrs)["axis"] << "' with flag -1 (a matrix norm of ord " << (*attrs)["ord"] << ") is not supported";
-      WEFT_CHECK(ord == 1.0 || ord == 2.0, kIO) << op << ": attribute 'ord' = '" << (*attrs)["ord"]
-          << "' is not supported (1 or 2)";
+      // an explicit ord: the legacy norm computes ord 1 and 2 over one axis; the
+      // others, and axis=None (a vector or a matrix norm by the input's rank), are
+      // _weft_np_norm (Note [Norms by the input's rank] in core/op/linalg/np_norm.cc)
+      if (no_axis || ReadInts(op, "axis", (*attrs)["axis"]).size() != 1 || (ord != 1.0 && ord != 2.0)) {
+        (*attrs)["ord"] = IsNone(*attrs, "ord") ? "2" : (*attrs)["ord"];
+        attrs->erase("flag");
+        if (no_axis) attrs->erase("axis");
+        return "_weft_np_norm";
+      }
       break;
     default:
       WEFT_CHECK(false, kIO) << op << ": attribute 'flag' = '" << (*attrs)["flag"] << "' is not supported";

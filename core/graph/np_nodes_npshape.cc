@@ -2,11 +2,12 @@
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // MXNet registers some NumPy-mode names as aliases of operators whose own name
 // the symbol-file reader already translates (Note [NumPy-mode nodes read as
-// legacy ones] in np_json_nodes.cc): np.amax/np.amin are `_np_max`/`_np_min`,
-// np.product is `_np_prod`, `_npi_reshape` is `_npx_reshape`. MXNet writes the
-// canonical name into the files it saves, but it loads the alias too, so a file
-// may hold either; each alias is read as its canonical name, through the same
-// translation (and the same refusals).
+// legacy ones] in np_json_nodes.cc): `_npi_reshape` is `_npx_reshape`. MXNet
+// writes the canonical name into the files it saves, but it loads the alias
+// too, so a file may hold either; the alias is read as its canonical name,
+// through the same translation (and the same refusals). (np.amax/np.amin and
+// np.product, `_np_amax`/`_np_amin`/`_np_product`, are aliases of the
+// operators _np_max/_np_min/_np_prod: core/op/reduce/np_reduce.cc.)
 //
 // np.diagonal (`_np_diagonal`: offset, axis1, axis2) is the legacy `diag` with
 // `offset` spelled `k`: for an input of two or more axes both take the
@@ -33,9 +34,7 @@ bool ToLegacy(const std::string& op, std::map<std::string, std::string>* attrs, 
               json_numpy::InputNode* before) {
   // Note [NumPy-mode shape nodes read as other nodes]: the canonical names are
   // translated by np_json_nodes.cc, which never hands these aliases back here.
-  static const std::map<std::string, std::string> kCanonical = {
-      {"_np_amax", "_np_max"}, {"_np_amin", "_np_min"}, {"_np_product", "_np_prod"},
-      {"_npi_reshape", "_npx_reshape"}};
+  static const std::map<std::string, std::string> kCanonical = {{"_npi_reshape", "_npx_reshape"}};
   auto canonical = kCanonical.find(op);
   if (canonical != kCanonical.end()) {
     try {

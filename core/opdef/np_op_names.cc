@@ -26,9 +26,9 @@
 //  * `_np_broadcast_to` reads 0 in `shape` as NumPy does (a zero-size axis) in
 //    MXNet, as "keep this axis" in the legacy operator; weft.sym.np writes no 0.
 //
-// Left out because no Weft operator takes MXNet's parameters: the reductions
-// (`_np_sum`, `_npi_mean`, `_np_max` ... take `dtype`/`initial`),
-// `_npx_reshape` (its own special codes -1..-6; `_np_reshape` is its own
+// Left out because no legacy operator takes MXNet's parameters: the reductions
+// (`_np_sum`, `_npi_mean`, `_np_max` ... take `dtype`/`initial` and promote:
+// operators of their own, core/op/reduce/np_reduce.cc), `_npx_reshape` (its own special codes -1..-6; `_np_reshape` is its own
 // operator, core/op/shape/np_reshape.cc), `_npi_concatenate` (its `axis`), `_np_dot` (NumPy's N-d dot,
 // its own operator: core/op/dense/np_products.cc);
 // and the comparisons (`_npi_equal` ...), which return bool in MXNet where the
@@ -36,8 +36,8 @@
 // core/op/elemwise/np_compare.cc, as are `_npi_where` and the other NumPy-only
 // functions of core/op/elemwise/np_*.cc). weft.sym.np writes the legacy
 // operator for those (Reshape, sum, Concat ...), which MXNet also loads, and
-// the symbol-file reader takes MXNet's nodes of the first kinds as those legacy
-// operators (Note [NumPy-mode nodes read as legacy ones], core/graph/np_json_nodes.cc).
+// the symbol-file reader takes MXNet's `_npx_reshape` and `_npi_concatenate`
+// nodes as those legacy operators (Note [NumPy-mode nodes read as legacy ones], core/graph/np_json_nodes.cc).
 //
 // Why a table read by the registry rather than .add_alias() here: an alias is
 // added to an OpDef already registered, and the operators live in other

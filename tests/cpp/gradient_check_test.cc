@@ -993,6 +993,30 @@ void AddNpSvdNorm(std::vector<GradCase>* t) {
                  "nuclear keepdims"));
 }
 
+// MXNet's NumPy-mode reductions (core/op/reduce/np_reduce.cc, Note [NumPy sums and their dtypes]):
+// a 0-d full reduction, axes with keepdims, axis=() and the extremes (ties have probability 0).
+// Appended last in Table(), as the ones before.
+void AddNpSums(std::vector<GradCase>* t) {
+  t->push_back(C("_np_sum", {X({2, 3, 4})}, {{"axis", "(0, 2)"}}));
+  t->push_back(C("_np_sum", {X({3, 2})}, {}, "full 0-d"));
+  t->push_back(C("_np_sum", {X({2, 3})}, {{"axis", "()"}}, "no axis"));
+  t->push_back(C("_npi_mean", {X({3, 4})}, {{"axis", "(1,)"}, {"keepdims", "True"}}));
+  t->push_back(C("_np_prod", {X({2, 3})}, {{"axis", "(1,)"}}));
+  t->push_back(C("_np_max", {X({3, 4})}, {{"axis", "(0,)"}}));
+  t->push_back(C("_np_min", {X({3, 4})}, {}, "full 0-d"));
+}
+
+// _weft_np_norm (core/op/linalg/np_norm.cc, Note [Norms by the input's rank]): p-norms over one axis,
+// a 1-D input's and a 2-D input's norm with axis=None (random values: no ties, no zeros).
+void AddNpNorm(std::vector<GradCase>* t) {
+  t->push_back(C("_weft_np_norm", {X({3, 4})}, {{"ord", "3"}, {"axis", "(1,)"}}, "ord 3"));
+  t->push_back(C("_weft_np_norm", {X({5})}, {{"ord", "0.5"}}, "1-D ord 0.5"));
+  t->push_back(C("_weft_np_norm", {X({3, 4})}, {{"ord", "inf"}, {"axis", "(0,)"}}, "inf"));
+  t->push_back(C("_weft_np_norm", {X({3, 4})}, {{"ord", "1"}}, "2-D ord 1"));
+  t->push_back(C("_weft_np_norm", {X({3, 4})}, {{"ord", "-inf"}, {"keepdims", "True"}}, "2-D ord -inf"));
+  t->push_back(C("_weft_np_norm", {X({4, 3})}, {{"ord", "2"}}, "2-D ord 2"));
+}
+
 const std::vector<GradCase>& Table() {
   static const std::vector<GradCase> table = [] {
     std::vector<GradCase> t;
@@ -1014,6 +1038,8 @@ const std::vector<GradCase>& Table() {
     AddNpContractions(&t);
     AddNpEighPinv(&t);
     AddNpSvdNorm(&t);
+    AddNpSums(&t);
+    AddNpNorm(&t);
     return t;
   }();
   return table;

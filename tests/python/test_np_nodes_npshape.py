@@ -144,7 +144,6 @@ def _node(op, attrs, n_inputs=1):
 
 
 @pytest.mark.parametrize("op,attrs,what", [
-    ("_np_amax", {"axis": "1", "initial": "2.0"}, "'initial'"),
     ("_npi_reshape", {"newshape": "(-4, -3)"}, "'newshape'"),
     ("_np_diagonal", {"offset": "None"}, "'offset'"),
 ])

@@ -262,20 +262,20 @@ def _mxnet_graph(nodes, heads):
 
 
 def test_numpy_nodes_without_a_weft_operator_load_as_legacy_ones():
-    """Note [NumPy-mode nodes read as legacy ones]: _npi_concatenate, the reductions and
-    _npx_reshape as MXNet writes them (None for unset parameters); _np_reshape is a Weft
-    operator and loads as itself."""
+    """Note [NumPy-mode nodes read as legacy ones]: _npi_concatenate and _npx_reshape as MXNet
+    writes them (None for unset parameters); _np_reshape and the reductions (Note [NumPy sums
+    and their dtypes]) are Weft operators and load as themselves."""
     x = onp.random.uniform(size=(2, 3, 4)).astype("float32")
     cases = [
         ({"op": "_npi_concatenate", "name": "c", "attrs": {"num_args": "2", "axis": "1"},
           "inputs": [[0, 0, 0], [0, 0, 0]]}, "Concat", onp.concatenate([x, x], axis=1)),
         ({"op": "_np_sum", "name": "s", "attrs": {"axis": "(0, 2)", "dtype": "None", "keepdims": "False",
-                                                  "initial": "None"}, "inputs": [[0, 0, 0]]}, "sum", x.sum((0, 2))),
+                                                  "initial": "None"}, "inputs": [[0, 0, 0]]}, "_np_sum", x.sum((0, 2))),
         ({"op": "_npi_mean", "name": "m", "attrs": {"axis": "-1", "dtype": "None", "keepdims": "True",
                                                     "initial": "None"}, "inputs": [[0, 0, 0]]},
-         "mean", x.mean(-1, keepdims=True)),
+         "_npi_mean", x.mean(-1, keepdims=True)),
         ({"op": "_np_max", "name": "mx", "attrs": {"axis": "1", "keepdims": "False", "initial": "None"},
-          "inputs": [[0, 0, 0]]}, "max", x.max(1)),
+          "inputs": [[0, 0, 0]]}, "_np_max", x.max(1)),
         ({"op": "_np_reshape", "name": "r", "attrs": {"newshape": "(4, -1)", "order": "C"},
           "inputs": [[0, 0, 0]]}, "_np_reshape", x.reshape(4, -1)),
         ({"op": "_npx_reshape", "name": "rx", "attrs": {"newshape": "(-2, -5)", "reverse": "False", "order": "C"},
@@ -291,8 +291,8 @@ def test_numpy_nodes_without_a_weft_operator_load_as_legacy_ones():
         assert got.shape == want.shape, node["op"]
         onp.testing.assert_allclose(got, want, rtol=1e-6)
     # concatenate's axis=None, a reduction's dtype and axis=() and reshape's -3 load now (test_np_node_attrs.py)
-    refused = [({"op": "_np_sum", "name": "s", "attrs": {"initial": "1.0"}}, "initial"),
-               ({"op": "_npx_reshape", "name": "r", "attrs": {"newshape": "(-4, -3)"}}, "code -3"),
+    # the reductions are operators of their own (Note [NumPy sums and their dtypes]), loaded as themselves
+    refused = [({"op": "_npx_reshape", "name": "r", "attrs": {"newshape": "(-4, -3)"}}, "code -3"),
                ({"op": "_npx_reshape", "name": "r", "attrs": {"newshape": "(a, 1)"}}, "newshape")]
     for node, what in refused:
         node["inputs"] = [[0, 0, 0]]

@@ -1,14 +1,41 @@
 // MXNet 1.9.1's NumPy-mode reductions whose results no legacy reduction gives
 // (issue 37: declared under MXNet's registered names, so graphs MXNet wrote in
 // NumPy mode load): _npi_argmax/_npi_argmin (int64 indices), _np_all/_np_any
-// (bool; `_np_sometrue` is MXNet's alias of _np_any) and _npi_std/_npi_var
-// (ddof, an output dtype). A full reduction gives a 0-d array, as in MXNet's
-// NumPy mode (the legacy ops give (1,)). MXNet gives all of them zero gradients
-// (MakeZeroGradNodes), and so does Weft. One loop per output element runs the
-// rules of np_reduce_rules.h on either device (Note [NumPy reductions as one
-// loop per output]); GPU kernels in np_reduce.cu.
+// (bool; `_np_sometrue` is MXNet's alias of _np_any), _npi_std/_npi_var
+// (ddof, an output dtype) and _np_sum/_npi_mean/_np_prod/_np_max/_np_min
+// (Note [NumPy sums and their dtypes]). A full reduction gives a 0-d array, as
+// in MXNet's NumPy mode (the legacy ops give (1,)). MXNet gives the first six
+// zero gradients (MakeZeroGradNodes), and so does Weft. One loop per output
+// element runs the rules of np_reduce_rules.h on either device (Note [NumPy
+// reductions as one loop per output]); GPU kernels in np_reduce.cu.
+//
+// Note [NumPy sums and their dtypes]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// np.sum/mean/prod/max/min in a graph MXNet 1.9.1 wrote are nodes of these
+// operators, with MXNet's parameters (axis: None every axis, () none; dtype;
+// keepdims; initial, which MXNet refuses to compute: "initial is not supported
+// yet", refused here too). The output dtype is MXNet's type inference
+// (NumpySumType, NumpyMeanType in np_broadcast_reduce_op_value.cc), which
+// depends on the input's dtype -- the reason these are operators and not the
+// legacy reductions the graph reader once put in their place:
+//   sum, prod: `dtype` if given (a bool input only to int32, int64, float32 or
+//              float64), else int64 for bool and the input's dtype otherwise;
+//   mean:      `dtype` if given, else the input's dtype for floats and float32
+//              (MXNet's default float type) for integers and bool;
+//   max, min:  the input's dtype (they take no dtype).
+// Where the output dtype differs from the input's, the input is converted to
+// it first and reduced in it (an int8 sum as int64 does not wrap, a float32
+// sum asked for as float16 sums the rounded values: MXNet's results in both).
+// An empty reduction gives NumPy's results, sum 0, prod 1, mean NaN (MXNet
+// 1.9.1 writes 0 for the last two); max and min of one are refused, as MXNet
+// and NumPy refuse them. Gradients: the head gradient back in the input's
+// dtype, broadcast back over the reduced axes (sum; mean divides by the count;
+// max/min to every element equal to the result; prod times result / element,
+// as the legacy rules and MXNet's).
+#include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/base/error.h"
@@ -91,18 +118,60 @@ using tensor::NpReduceKind;
 using tensor::NpReduceKindOf;
 
 bool NpRedIsArg(NpReduceKind k) { return k == NpReduceKind::kArgmax || k == NpReduceKind::kArgmin; }
+// _np_sum, _npi_mean, _np_prod, _np_max, _np_min (Note [NumPy sums and their dtypes])
+bool NpRedIsValue(NpReduceKind k) { return k >= NpReduceKind::kSum; }
+
+const char* NpRedWhat(NpReduceKind k) { return k == NpReduceKind::kMax ? "maximum" : "minimum"; }
 
 bool NpRedInferShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out) {
   const Shape& a = (*in)[0];
   if (!a.known()) return false;
   std::vector<bool> red;
   const Shape o = tensor::NpReduceShape(p, a, &red);
-  if (NpRedIsArg(NpReduceKindOf(p.op()->name))) {
+  const NpReduceKind k = NpReduceKindOf(p.op()->name);
+  if (NpRedIsArg(k)) {
     WEFT_CHECK(a.Size() > 0, kShape) << p.op()->name << ": attempt to get " << p.op()->name.substr(5)
                                      << " of an empty sequence (input 'data' of shape " << a.ToString() << ")";
   }
+  if (NpRedIsValue(k)) {
+    WEFT_CHECK(p.IsNone("initial"), kInvalidArgument)
+        << p.op()->name << ": parameter 'initial' = " << p.Get("initial").f
+        << " is not supported (MXNet 1.9.1 refuses it too: \"initial is not supported yet\")";
+  }
+  if (k == NpReduceKind::kMax || k == NpReduceKind::kMin) {
+    for (int i = 0; i < a.ndim(); ++i)
+      WEFT_CHECK(!red[static_cast<size_t>(i)] || a[i] > 0, kShape)
+          << p.op()->name << ": zero-size array to reduction operation " << NpRedWhat(k)
+          << " which has no identity (input 'a' of shape " << a.ToString() << ", axis " << i << ")";
+  }
   AssignShape(out, 0, o, p.op()->name + ": output");
   return true;
+}
+
+// MXNet 1.9.1's NumpySumType / NumpyMeanType (Note [NumPy sums and their dtypes]).
+bool NpValueInferType(const Params& p, NpReduceKind k, std::vector<DType>* in, std::vector<DType>* out) {
+  const DType a = (*in)[0];
+  const bool has_dtype = k != NpReduceKind::kMax && k != NpReduceKind::kMin && !p.IsNone("dtype");
+  DType t = DType::kUnknown;
+  if (has_dtype) {
+    t = p.GetDType("dtype");
+    const bool sum_like = k == NpReduceKind::kSum || k == NpReduceKind::kProd;
+    WEFT_CHECK(!(sum_like && a == DType::kBool) || t == DType::kInt32 || t == DType::kInt64 ||
+                   t == DType::kFloat32 || t == DType::kFloat64,
+               kDType)
+        << p.op()->name << ": parameter 'dtype' = " << DTypeName(t)
+        << " is not supported for a bool input 'a' (int32, int64, float32 or float64, as in MXNet)";
+  } else if (a == DType::kUnknown) {
+    return false;
+  } else if (k == NpReduceKind::kMean) {
+    t = IsFloating(a) ? a : DType::kFloat32;
+  } else if (a == DType::kBool && k != NpReduceKind::kMax && k != NpReduceKind::kMin) {
+    t = DType::kInt64;
+  } else {
+    t = a;
+  }
+  AssignType(out, 0, t, p.op()->name + ": output");
+  return a != DType::kUnknown;
 }
 
 bool NpRedInferType(const Params& p, std::vector<DType>* in, std::vector<DType>* out) {
@@ -112,6 +181,8 @@ bool NpRedInferType(const Params& p, std::vector<DType>* in, std::vector<DType>*
     t = DType::kInt64;
   } else if (k == NpReduceKind::kAll || k == NpReduceKind::kAny) {
     t = DType::kBool;
+  } else if (NpRedIsValue(k)) {
+    return NpValueInferType(p, k, in, out);
   } else {
     t = p.IsNone("dtype") ? (*in)[0] : p.GetDType("dtype");
   }
@@ -120,10 +191,46 @@ bool NpRedInferType(const Params& p, std::vector<DType>* in, std::vector<DType>*
   return (*in)[0] != DType::kUnknown;
 }
 
+// _np_sum ... _np_min on the CPU: the input converted to the output dtype
+// first where they differ (Note [NumPy sums and their dtypes]), each output
+// element's accumulator, then one converting store honouring req.
+void NpValueCompute(const Params& p, NpReduceKind k, const TensorView& in, OpReq req, const TensorView& out) {
+  std::unique_ptr<char[]> converted;
+  TensorView x = in;
+  if (in.dtype != out.dtype) {
+    converted.reset(new char[static_cast<size_t>(in.Size()) * DTypeSize(out.dtype) + 1]);
+    x = TensorView{converted.get(), out.dtype, in.shape};
+    tensor_cpu::ConvertCopy(in, OpReq::kWriteTo, x);
+  }
+  std::vector<bool> red;
+  tensor::NpReduceShape(p, in.shape, &red);
+  const tensor::NpReduceGeom g = tensor::NpReduceGeomOf(in.shape, red, p.op()->name);
+  const int64_t n = g.out_size;
+  WEFT_DTYPE_SWITCH(x.dtype, T, {
+    const T* xp = x.ptr<T>();
+    if (k == NpReduceKind::kMean) {
+      std::vector<double> r(static_cast<size_t>(n));
+      nnm::ForEachIndex(n, g.red_size + 1, [&](int64_t o) { r[static_cast<size_t>(o)] = tensor::NpMeanAt<T>(g, o, xp); });
+      tensor_cpu::ConvertCopy(TensorView{r.data(), DType::kFloat64, out.shape}, req, out);
+    } else {
+      using A = tensor::NpAccT<T>;
+      std::vector<A> r(static_cast<size_t>(n));
+      nnm::ForEachIndex(n, g.red_size + 1, [&](int64_t o) {
+        r[static_cast<size_t>(o)] = k == NpReduceKind::kSum    ? tensor::NpSumProdAt<T>(g, o, true, xp)
+                                    : k == NpReduceKind::kProd ? tensor::NpSumProdAt<T>(g, o, false, xp)
+                                                               : tensor::NpExtremeAt<T>(g, o, k == NpReduceKind::kMax, xp);
+      });
+      const DType acc = std::is_integral<T>::value ? DType::kInt64 : DType::kFloat64;
+      tensor_cpu::ConvertCopy(TensorView{r.data(), acc, out.shape}, req, out);
+    }
+  });
+}
+
 void NpRedCompute(const OpContext&, const Params& p, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
                   const std::vector<TensorView>& out) {
   if (req[0] == OpReq::kNull || out[0].Size() == 0) return;
   const NpReduceKind k = NpReduceKindOf(p.op()->name);
+  if (NpRedIsValue(k)) return NpValueCompute(p, k, in[0], req[0], out[0]);
   std::vector<bool> red;
   tensor::NpReduceShape(p, in[0].shape, &red);
   const tensor::NpReduceGeom g = tensor::NpReduceGeomOf(in[0].shape, red, p.op()->name);
@@ -144,6 +251,7 @@ void NpRedCompute(const OpContext&, const Params& p, const std::vector<TensorVie
         case NpReduceKind::kAny: flag[o] = tensor::NpAllAnyAt<T>(g, o, false, x); break;
         case NpReduceKind::kStd: mom[o] = tensor::NpMomentAt<T>(g, o, true, ddof, x); break;
         case NpReduceKind::kVar: mom[o] = tensor::NpMomentAt<T>(g, o, false, ddof, x); break;
+        default: break;  // the value reductions: NpValueCompute
       }
     });
   });
@@ -155,8 +263,8 @@ void NpRedCompute(const OpContext&, const Params& p, const std::vector<TensorVie
 
 OpDef& NpRedDeclare(const char* name, const std::string& doc, const char* input) {
   WEFT_REGISTER_OP(op, name);
-  op.describe(doc + "\n\nA reduction over every axis (axis=None) gives a 0-d array, as in MXNet's NumPy mode. "
-                    "The gradient is zero, as MXNet 1.9.1 registers it.")
+  op.describe(doc + "\n\nA reduction over every axis (axis=None) gives a 0-d array, as in MXNet's NumPy mode." +
+              (NpRedIsValue(NpReduceKindOf(name)) ? "" : " The gradient is zero, as MXNet 1.9.1 registers it."))
       .add_input(input)
       .set_infer_shape(NpRedInferShape)
       .set_infer_type(NpRedInferType)
@@ -203,6 +311,48 @@ OpDef& NpRedMomentOp(const char* name, const char* what) {
                  "If True, the reduced axes are kept in the result as dimensions of size one.");
 }
 
+// The gradient of _np_sum ... _np_min (Note [NumPy sums and their dtypes]).
+std::vector<NodeEntry> NpValueGradient(const NodePtr& n, const std::vector<NodeEntry>& og) {
+  GradBuilder b(n);
+  const NpReduceKind k = NpReduceKindOf(n->op->name);
+  const NodeEntry x = b.in(0);
+  const NodeEntry g = b("_backward_Cast", {og[0], x});  // bool sums are int64, integer means float32
+  const Params& p = n->params;
+  if (!p.IsNone("axis") && p.GetTuple("axis").empty()) return {g};  // axis=(): every element is its own result
+  std::map<std::string, std::string> attrs = {{"keepdims", p.GetBool("keepdims") ? "True" : "False"}};
+  if (!p.IsNone("axis")) attrs["axis"] = tensor::TupleString(p.GetTuple("axis"));
+  auto back = [&](const NodeEntry& e) { return b("_backward_sum", {e, x}, attrs); };
+  switch (k) {
+    case NpReduceKind::kSum: return {back(g)};
+    case NpReduceKind::kMean: return {b("_backward_mean", {g, x}, attrs)};
+    case NpReduceKind::kMax:
+    case NpReduceKind::kMin: return {b.Mul(back(g), b("_equal", {x, back(b.out())}))};
+    case NpReduceKind::kProd: return {b.Mul(back(g), b.Div(back(b("_backward_Cast", {b.out(), x})), x))};
+    default: break;
+  }
+  WEFT_THROW(kInternal) << "no gradient for " << n->op->name;
+}
+
+OpDef& NpRedValueOp(const char* name, const char* what, bool has_dtype) {
+  OpDef& op = NpRedDeclare(name,
+                           std::string("Computes the ") + what +
+                               " of array elements over the given axes (MXNet's NumPy-mode operator; Note [NumPy "
+                               "sums and their dtypes] in core/op/reduce/np_reduce.cc gives the output dtype).",
+                           "a");
+  op.add_optional_param("axis", ParamType::kShape, "The axis or axes to reduce; None reduces every axis, () none.");
+  if (has_dtype) op.add_optional_param("dtype", ParamType::kDType, "The dtype to compute and return in.");
+  op.add_param("keepdims", ParamType::kBool, "False",
+               "If True, the reduced axes are kept in the result as dimensions of size one.")
+      .add_optional_param("initial", ParamType::kFloat, "Not supported (MXNet 1.9.1 refuses it too): None only.")
+      .set_gradient(NpValueGradient);
+  return op;
+}
+
+[[maybe_unused]] OpDef& reg_np_sum = NpRedValueOp("_np_sum", "sum", true);
+[[maybe_unused]] OpDef& reg_np_mean = NpRedValueOp("_npi_mean", "arithmetic mean", true);
+[[maybe_unused]] OpDef& reg_np_prod = NpRedValueOp("_np_prod", "product", true).add_alias("_np_product");
+[[maybe_unused]] OpDef& reg_np_max = NpRedValueOp("_np_max", "maximum (a NaN propagates)", false).add_alias("_np_amax");
+[[maybe_unused]] OpDef& reg_np_min = NpRedValueOp("_np_min", "minimum (a NaN propagates)", false).add_alias("_np_amin");
 [[maybe_unused]] OpDef& reg_np_argmax = NpRedArgOp("_npi_argmax", "maximum");
 [[maybe_unused]] OpDef& reg_np_argmin = NpRedArgOp("_npi_argmin", "minimum");
 [[maybe_unused]] OpDef& reg_np_all = NpRedLogicOp("_np_all", "every");

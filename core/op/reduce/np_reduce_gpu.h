@@ -5,7 +5,7 @@
 namespace weft {
 namespace cuda {
 
-WEFT_GPU_KERNEL_DECL(NpReduceGpu);  // _npi_argmax, _npi_argmin, _np_all, _np_any, _npi_std, _npi_var
+WEFT_GPU_KERNEL_DECL(NpReduceGpu);  // _npi_argmax ... _npi_var, _np_sum ... _np_min (np_reduce.cc)
 
 }  // namespace cuda
 }  // namespace weft

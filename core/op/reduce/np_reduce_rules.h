@@ -1,6 +1,7 @@
 // The reduction view of MXNet 1.9.1's NumPy-mode reductions declared in
 // np_reduce.cc (_npi_argmax, _npi_argmin, _np_all, _np_any, _npi_std,
-// _npi_var) and their per-output rules, written once for the CPU loop
+// _npi_var, _np_sum, _npi_mean, _np_prod, _np_max, _np_min) and their
+// per-output rules, written once for the CPU loop
 // (np_reduce.cc) and the GPU kernel (np_reduce.cu).
 //
 // Note [NumPy reductions as one loop per output]
@@ -11,11 +12,15 @@
 // index NumPy returns, and the first of equal extremes the one NumPy returns.
 // The moments take two passes (the mean, then the squared deviations) in
 // double, as NumPy's float64 results are the reference, and are rounded once to
-// the output dtype (integers truncated, as MXNet's int std/var).
+// the output dtype (integers truncated, as MXNet's int std/var). Sums,
+// products and extremes accumulate in int64 for integer and bool elements
+// (wrapping as the narrow type's own arithmetic would, modulo its width) and
+// in double for floats; means in double.
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/base/shape.h"
@@ -27,10 +32,15 @@ namespace tensor {
 
 constexpr int kNpReduceMaxDims = 8;
 
-enum class NpReduceKind : int { kArgmax, kArgmin, kAll, kAny, kStd, kVar };
+enum class NpReduceKind : int { kArgmax, kArgmin, kAll, kAny, kStd, kVar, kSum, kMean, kProd, kMax, kMin };
 
-// The kind of a node of one of the six ops, by its name.
+// The kind of a node of one of the ops, by its name.
 inline NpReduceKind NpReduceKindOf(const std::string& op) {
+  if (op == "_np_sum") return NpReduceKind::kSum;
+  if (op == "_npi_mean") return NpReduceKind::kMean;
+  if (op == "_np_prod") return NpReduceKind::kProd;
+  if (op == "_np_max") return NpReduceKind::kMax;
+  if (op == "_np_min") return NpReduceKind::kMin;
   if (op == "_npi_argmax") return NpReduceKind::kArgmax;
   if (op == "_npi_argmin") return NpReduceKind::kArgmin;
   if (op == "_np_all") return NpReduceKind::kAll;
@@ -132,6 +142,67 @@ WEFT_HD inline double NpMomentAt(const NpReduceGeom& g, int64_t o, bool is_std, 
   const int64_t div = g.red_size - ddof > 0 ? g.red_size - ddof : 0;
   const double var = sq / static_cast<double>(div);
   return is_std ? sqrt(var) : var;
+}
+
+// The accumulator of sums, products and extremes of T: int64 for integers and
+// bool, double for floats (float16/bfloat16 read through float).
+template <typename T>
+using NpAccT = typename std::conditional<std::is_integral<T>::value, int64_t, double>::type;
+
+template <typename T>
+WEFT_HD inline NpAccT<T> NpRead(T v) {
+  if constexpr (std::is_integral<T>::value) {
+    return static_cast<int64_t>(v);
+  } else {
+    return NpAsDouble(v);
+  }
+}
+
+// The sum (is_sum) or product of output element o's elements (0 and 1 for
+// none). Integers add and multiply in uint64 (two's complement wrap, so the
+// result rounded to a narrower type is that type's own wrapped result).
+template <typename T>
+WEFT_HD inline NpAccT<T> NpSumProdAt(const NpReduceGeom& g, int64_t o, bool is_sum, const T* x) {
+  const T* xo = x + g.Base(o);
+  if constexpr (std::is_integral<T>::value) {
+    uint64_t acc = is_sum ? 0 : 1;
+    for (int64_t r = 0; r < g.red_size; ++r) {
+      const uint64_t v = static_cast<uint64_t>(NpRead(xo[g.Step(r)]));
+      acc = is_sum ? acc + v : acc * v;
+    }
+    return static_cast<int64_t>(acc);
+  } else {
+    double acc = is_sum ? 0.0 : 1.0;
+    for (int64_t r = 0; r < g.red_size; ++r) {
+      const double v = NpRead(xo[g.Step(r)]);
+      acc = is_sum ? acc + v : acc * v;
+    }
+    return acc;
+  }
+}
+
+// The mean of output element o's elements, in double (NaN for none: 0 / 0).
+template <typename T>
+WEFT_HD inline double NpMeanAt(const NpReduceGeom& g, int64_t o, const T* x) {
+  const T* xo = x + g.Base(o);
+  double acc = 0.0;
+  for (int64_t r = 0; r < g.red_size; ++r) acc += static_cast<double>(NpRead(xo[g.Step(r)]));
+  return acc / static_cast<double>(g.red_size);
+}
+
+// The largest (is_max) or smallest of output element o's elements, a NaN
+// propagating (NumPy); shape inference refuses an empty reduction.
+template <typename T>
+WEFT_HD inline NpAccT<T> NpExtremeAt(const NpReduceGeom& g, int64_t o, bool is_max, const T* x) {
+  const T* xo = x + g.Base(o);
+  NpAccT<T> best = NpRead(xo[0]);
+  if (best != best) return best;
+  for (int64_t r = 1; r < g.red_size; ++r) {
+    const NpAccT<T> v = NpRead(xo[g.Step(r)]);
+    if (v != v) return v;
+    if (is_max ? v > best : v < best) best = v;
+  }
+  return best;
 }
 
 }  // namespace tensor

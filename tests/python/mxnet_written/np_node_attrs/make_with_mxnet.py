@@ -17,6 +17,10 @@ def _i32(shape, seed=0):
     return onp.random.RandomState(seed).randint(-5, 6, size=shape).astype("int32")
 
 
+def _bool(shape, seed=0):
+    return onp.random.RandomState(seed).uniform(size=shape) < 0.5
+
+
 def cases(mx):
     """(case, build(vars) -> symbol, inputs {name: array})."""
     S = mx.sym.np
@@ -38,6 +42,19 @@ def cases(mx):
         ("npi_mean_dtype_f32", lambda v: S.mean(v["a"], axis=-1, dtype="float32"), {"a": _i32((4, 3))}),
         ("np_prod_dtype_f64", lambda v: S.prod(v["a"], axis=2, dtype="float64"), {"a": a}),
         ("np_prod_dtype_int64", lambda v: S.prod(v["a"], axis=0, dtype="int64"), {"a": _i32((3, 4), seed=2)}),
+        # ---- the output dtype by the input's (MXNet's NumpySumType / NumpyMeanType) and 0-d full reductions ----
+        ("np_sum_bool", lambda v: S.sum(v["a"], axis=1), {"a": _bool((3, 5))}),
+        ("np_sum_bool_full", lambda v: S.sum(v["a"]), {"a": _bool((2, 3, 2), seed=1)}),
+        ("np_sum_int8_wraps", lambda v: S.sum(v["a"], axis=0), {"a": onp.full((40, 2), 100, "int8")}),
+        ("np_prod_bool", lambda v: S.prod(v["a"], axis=0, keepdims=True), {"a": _bool((3, 4), seed=2)}),
+        ("npi_mean_int", lambda v: S.mean(v["a"]), {"a": _i32((3, 4))}),
+        ("npi_mean_bool", lambda v: S.mean(v["a"], axis=1), {"a": _bool((2, 5), seed=3)}),
+        ("np_sum_full_dtype", lambda v: S.sum(v["a"], dtype="float64"), {"a": a}),
+        ("npi_mean_full_dtype", lambda v: S.mean(v["a"], dtype="float64"), {"a": _i32((2, 5))}),
+        ("np_prod_full_dtype", lambda v: S.prod(v["a"], dtype="int64"), {"a": _i32((2, 3), seed=4)}),
+        ("np_sum_every_axis", lambda v: S.sum(v["a"], axis=(0, 1)), {"a": _f32((3, 2))}),
+        ("np_max_full", lambda v: S.max(v["a"]), {"a": _i32((3, 3), seed=5)}),
+        ("np_min_bool", lambda v: S.min(v["a"], axis=0), {"a": _bool((3, 4), seed=6)}),
         # ---- concatenate with axis=None: the flattened inputs joined ----
         ("npi_concatenate_flat", lambda v: S.concatenate([v["a"], v["b"], v["c"]], axis=None),
          {"a": _f32((2, 3)), "b": _f32((4,), seed=1), "c": _f32((2, 1, 2), seed=2)}),
@@ -50,6 +67,12 @@ def cases(mx):
         ("npx_reshape_skip_reverse", lambda v: X.reshape(v["a"], (-1, -3, 2), reverse=True),
          {"a": _f32((3, 4, 1, 2))}),
         ("npx_reshape_skip_rest", lambda v: X.reshape(v["a"], (-3, -4)), {"a": _f32((1, 2, 3))}),
+        # ---- npx.reshape with -3 codes only: a 0-d result, what is left needing one element ----
+        ("npx_reshape_skip_all", lambda v: X.reshape(v["a"], (-3, -3)), {"a": _f32((1, 1))}),
+        ("npx_reshape_skip_all_rest", lambda v: X.reshape(v["a"], (-3, -3)), {"a": _i32((1, 1, 1))}),
+        ("npx_reshape_skip_all_reverse", lambda v: X.reshape(v["a"], (-3,), reverse=True), {"a": _f32((1,))}),
+        ("npx_reshape_skip_last_reverse", lambda v: X.reshape(v["a"], (-4, -3), reverse=True),
+         {"a": _f32((2, 3, 1))}),
     ]
 
 
