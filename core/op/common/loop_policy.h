@@ -47,11 +47,22 @@ struct LoopAccOf<double> { using type = double; };
 struct CpuLoop {
   static constexpr bool kHalf = true;
   using Half = half_t;
+  // Note [Vector loops of the CPU policy]
+  // Each range runs a copy of f that no pointer reaches, so its captured
+  // scalars live in registers (through f itself, a float store might alias
+  // them and GCC reloaded them per element), and `ivdep` drops GCC's runtime
+  // alias check, which fails for in-place updates (out == weight) and fell
+  // back to the scalar loop. Both are safe by the policy's contract: f(i) for
+  // distinct i are independent (they run in any order, at once). The
+  // Trainer's multi_sgd_mom_update over an MLP's 669k parameters ran scalar
+  // (movss/mulss, ~1.5 ns per element) until this.
   template <typename F>
   static void For(const OpContext&, int64_t n, F f) {
     if (n <= 0) return;
     ParallelFor(n, 16, [&f](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) f(i);
+      const F body = f;
+#pragma GCC ivdep
+      for (int64_t i = b; i < e; ++i) body(i);
     });
   }
   static void* Temp(const OpContext&, size_t bytes, std::vector<char>* hold) {

@@ -30,26 +30,37 @@ WEFT_HD inline void Put(T* o, int64_t i, OpReq req, A v) {
   else o[i] = static_cast<T>(v);
 }
 
+// Put with the write mode known at compile time: the host loops that call it
+// have no branch and vectorise (a float add inside a branch may trap, so GCC
+// keeps the branch; Note [Vector loops of the CPU policy] in common/loop_policy.h).
+template <bool kAddTo, typename T, typename A>
+WEFT_HD inline void PutAs(T* o, int64_t i, A v) {
+  if (kAddTo) o[i] = static_cast<T>(static_cast<A>(o[i]) + v);
+  else o[i] = static_cast<T>(v);
+}
+
 // ---------------------------------------------------------------------------
 // The SGD family, one tensor: sgd (kStates 0), sgd_mom (1), nag_mom (kNag);
 // kMp: the weight is stored as T and updated through the float32 master w32
-// (states float32). lrs/wds (preloaded_*): device arrays read at index k,
-// else lr/wd.
-template <class L, typename T, bool kMom, bool kNag, bool kMp>
-void SgdTensor(const OpContext& ctx, const Consts<typename std::conditional<kMp, float, typename AccOf<T>::type>::type>& c,
-               const float* lrs, const float* wds, int64_t k, const TensorView& w, const TensorView& g,
-               const TensorView* mom, const TensorView* w32, OpReq req, const TensorView& out) {
+// (states float32). kPreloaded (preloaded_*): lr/wd are read from the device
+// arrays lrs/wds at index k, else from c. kAddTo: the write mode. Template
+// arguments, as kMom is, so the element loop has no branch and vectorises
+// (Note [Vector loops of the CPU policy] in common/loop_policy.h): Gluon's
+// Trainer runs multi_sgd_mom_update, which ran scalar.
+template <class L, typename T, bool kMom, bool kNag, bool kMp, bool kPreloaded, bool kAddTo>
+void SgdLoop(const OpContext& ctx, const Consts<typename std::conditional<kMp, float, typename AccOf<T>::type>::type>& c,
+             const float* lrs, const float* wds, int64_t k, const TensorView& w, const TensorView& g,
+             const TensorView* mom, const TensorView* w32, const TensorView& out) {
   using A = typename std::conditional<kMp, float, typename AccOf<T>::type>::type;
   using M = typename std::conditional<kMp, float, T>::type;
-  if (req == OpReq::kNull) return;
   const T* wp = w.ptr<T>();
   const T* gp = g.ptr<T>();
   M* mp = mom ? mom->ptr<M>() : nullptr;
   float* mw = w32 ? w32->ptr<float>() : nullptr;
   T* o = out.ptr<T>();
   L::For(ctx, out.Size(), [=] WEFT_HD(int64_t i) {
-    const A lr = lrs ? static_cast<A>(lrs[k]) : c.lr;
-    const A wd = wds ? static_cast<A>(wds[k]) : c.wd;
+    const A lr = kPreloaded ? static_cast<A>(lrs[k]) : c.lr;
+    const A wd = kPreloaded ? static_cast<A>(wds[k]) : c.wd;
     const A wi = kMp ? static_cast<A>(mw[i]) : static_cast<A>(wp[i]);
     const A gi = static_cast<A>(gp[i]);
     A nw;
@@ -68,8 +79,20 @@ void SgdTensor(const OpContext& ctx, const Consts<typename std::conditional<kMp,
       mp[i] = static_cast<M>(m);
     }
     if (kMp) mw[i] = static_cast<float>(nw);
-    Put(o, i, req, nw);
+    PutAs<kAddTo>(o, i, nw);
   });
+}
+
+// SgdLoop for the write mode req (lrs/wds are read when kPreloaded).
+template <class L, typename T, bool kMom, bool kNag, bool kMp, bool kPreloaded = false>
+void SgdTensor(const OpContext& ctx, const Consts<typename std::conditional<kMp, float, typename AccOf<T>::type>::type>& c,
+               const float* lrs, const float* wds, int64_t k, const TensorView& w, const TensorView& g,
+               const TensorView* mom, const TensorView* w32, OpReq req, const TensorView& out) {
+  if (req == OpReq::kNull) return;
+  if (req == OpReq::kAddTo)
+    SgdLoop<L, T, kMom, kNag, kMp, kPreloaded, true>(ctx, c, lrs, wds, k, w, g, mom, w32, out);
+  else
+    SgdLoop<L, T, kMom, kNag, kMp, kPreloaded, false>(ctx, c, lrs, wds, k, w, g, mom, w32, out);
 }
 
 // multi_*/preloaded_multi_* SGD: groups of `stride` inputs (weight, grad[, mom][, weight32]),
@@ -93,7 +116,7 @@ void MultiSgd(const OpContext& ctx, const Params& p, const std::vector<TensorVie
         c.lr = static_cast<A>(a.lrs[k]);
         c.wd = static_cast<A>(a.wds[k]);
       }
-      SgdTensor<L, T, kMom, false, kMp>(ctx, c, lrs, wds, static_cast<int64_t>(k), w, in[k * stride + 1], mom, w32,
+      SgdTensor<L, T, kMom, false, kMp, kPreloaded>(ctx, c, lrs, wds, static_cast<int64_t>(k), w, in[k * stride + 1], mom, w32,
                                         req[k], out[k]);
     })
   }
