@@ -8,7 +8,7 @@
 
 #include "core/op/fused/fused_elemwise_cpu.h"  // ActKindByName
 #include "core/op/common/nn_gpu.cuh"
-#include "core/op/conv/layer_rules.h"
+#include "core/op/layer/layer_rules.h"
 
 namespace weft {
 namespace cuda {
