@@ -1,4 +1,4 @@
-#include "core/op/dense/np_einsum_geom.h"
+#include "core/op/dense/np_einsum_plan.h"
 
 #include <map>
 
