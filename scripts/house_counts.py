@@ -136,7 +136,7 @@ def main(argv=None):
     files = tracked_files(root)
     span = fc_span(root)
     unfused = [f for f in span if not f.startswith("core/op/fused/")]
-    print("FullyConnected spans %d files in %d folders (%s); without the fused forms %d files in %d folders (%s)"
+    print("FullyConnected spans %d files in %d folder(s) (%s); without the fused forms %d files in %d folder(s) (%s)"
           % (len(span), len(_folders(span)), ", ".join(_folders(span)), len(unfused), len(_folders(unfused)),
              ", ".join(_folders(unfused))))
     roles = role_suffixes(root)

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/op/common/half_hd.h"
 #include "core/op/layer/layer_cpu.h"  // ConvGeom, FCGeom: plain geometry structs
-#include "core/op/common/gpu_kernel.h"
 
 namespace weft {
 namespace cuda {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/op/dense/dot_cpu.h"
+#include "core/op/common/gpu_kernel.h"
 #include "core/op/common/nn_gpu.cuh"
 #include "core/op/dense/dot_rules.h"
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/op/common/gpu_kernel.h"
 #include "core/op/common/nn_gpu.cuh"
 #include "core/op/layer/layer_rules.h"
 

@@ -3,6 +3,7 @@
 // defined in core/op/dense/dot.cu), the bias and its gradient are loops here.
 #include <vector>
 
+#include "core/op/common/gpu_kernel.h"
 #include "core/op/common/nn_gpu.cuh"
 #include "core/op/layer/layer_rules.h"
 
