@@ -32,6 +32,8 @@ FC_NAMES = re.compile(r'"FullyConnected"|\bFCGeom\b|\bFCGeometry\b|\bFCForward\b
                       r'\bFullyConnectedGpu\b|\bBackwardFullyConnectedGpu\b|\bWeightLayerGradient\b')
 CODE_EXTS = (".h", ".cc", ".cu", ".cuh")
 NOT_PRODUCT = ("tests/", "docs/", "benchmarks/", "examples/")
+# Code of other projects (Go's vendored modules, fetched by scripts/go_vendor.sh and ignored by git).
+NOT_OURS = {"vendor", "third_party", "node_modules"}
 MAX_LINES = 800
 
 
@@ -48,16 +50,17 @@ def _strip_comments(text):
 
 
 def tracked_files(root):
-    """The files git tracks under root; outside a checkout, every file but hidden and build folders."""
+    """The files git tracks under root (outside a checkout, every file but hidden and build folders),
+    other projects' vendored code left out."""
     try:
         out = subprocess.run(["git", "-C", root, "ls-files"], check=True, capture_output=True, text=True).stdout
-        return [f for f in out.splitlines() if os.path.isfile(os.path.join(root, f))]
+        found = [f for f in out.splitlines() if os.path.isfile(os.path.join(root, f))]
     except (OSError, subprocess.CalledProcessError):
         found = []
         for d, dirs, names in os.walk(root):
-            dirs[:] = sorted(x for x in dirs if not x.startswith((".", "build")))
+            dirs[:] = sorted(x for x in dirs if not x.startswith((".", "build")) and x != "__pycache__")
             found += [os.path.relpath(os.path.join(d, n), root).replace(os.sep, "/") for n in sorted(names)]
-        return found
+    return [f for f in found if not NOT_OURS.intersection(f.split("/")[:-1])]
 
 
 def fc_span(root):
