@@ -77,7 +77,7 @@ def neighbour(active):
 # convolution kernel.
 # ResNet-18's first stage: a 3x3 64-channel layer at 56x56 (batch 1), called three times so that
 # kernels chosen from a weight's third use on (weft's Winograd, Note [Winograd from the third use]
-# in core/op/conv/convolution_dnnl.cc) show too; and a 3x3 layer of 16 channels.
+# in core/op/layer/convolution_dnnl.cc) show too; and a 3x3 layer of 16 channels.
 _CONV_PROBE = """
 import sys
 mx = __import__(sys.argv[1])

@@ -28,7 +28,8 @@ set(WEFT_UNITY_ALONE
 set(WEFT_UNITY_COLLIDES
     capi/src/c_api_subgraph.cc
     core/engine/threaded_engine.cc
-    core/op/conv/deconvolution.cc core/op/conv/pooling.cc core/op/conv/pooling_dnnl.cc
+    core/op/layer/deconvolution.cc core/op/layer/fully_connected.cc
+    core/op/spatial/pooling.cc core/op/spatial/pooling_dnnl.cc
     core/op/elemwise/broadcast_cpu.cc core/op/elemwise/contrib_pointwise.cc
     core/op/index/indexing_backward.cc core/op/index/indexing_cpu.cc
     core/op/loss/kl_sparse_reg.cc core/op/loss/svm_output.cc

@@ -19,8 +19,8 @@ ones are listed in the baseline (--baseline, scripts/include_baseline.txt;
 "file: header", one a line, written by --write-baseline) and removed a few at
 a time (each removal needs the file's direct includes checked by a build).
 The check fails on a dead include not in the list, and on a listed one that
-is gone (delete its line), so the list only shrinks. It holds 11 today: five
-in headers that 40 to 600 files include, and six whose includers use what the
+is gone (delete its line), so the list only shrinks. It holds 10 today: five
+in headers that 40 to 600 files include, and five whose includers use what the
 dead include brings (the file's head says which).
 
 Note [All of core/ in CI]

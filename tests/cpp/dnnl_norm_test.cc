@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/op/conv/layer_cpu.h"
+#include "core/op/common/nn_path.h"
 #include "core/opdef/op_def.h"
 
 namespace weft {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/op/common/nn_path.h"
 #include "core/base/error.h"
-#include "core/op/conv/layer_cpu.h"
 #include "core/opdef/op_def.h"
 
 namespace weft {

@@ -1,4 +1,4 @@
-"""GPU kernels of the dense layers (core/op/dense/fully_connected_dot.cu,
+"""GPU kernels of the layers (core/op/dense/dot.cu, layer/fully_connected.cu,
 convolution.cu, pooling_lrn.cu, rnn.cu, fused_nn.cu) on paths the registry
 harness does not reach: backward ops through autograd with 'write' and 'add'
 gradients (kAddTo), configurations beyond the harness cases (groups with

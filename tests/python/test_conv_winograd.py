@@ -1,5 +1,5 @@
 """Winograd convolutions (Note [Winograd convolutions] in
-core/op/conv/convolution_dnnl.cc): 3x3 stride-1 convolutions of at least 64
+core/op/layer/convolution_dnnl.cc): 3x3 stride-1 convolutions of at least 64
 channels run oneDNN's Winograd kernels where the CPU has them, at inference
 (weights kept between calls) and in training from 512 output positions on.
 Their results and gradients stay within rounding of an exact (float64)

@@ -1,7 +1,8 @@
 // The oneDNN path of the neural-network kernels (compiled only with
 // WEFT_USE_DNNL). Each function returns false, having written nothing, when
 // oneDNN does not cover the case (float64, an unsupported pooling variant);
-// the caller then runs the portable path. Signatures as in nn_kernels.h.
+// the caller then runs the portable path. Signatures as in core/op/layer/layer_cpu.h and
+// core/op/spatial/pooling_cpu.h.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -9,7 +10,8 @@
 #include <string>
 
 #include "core/op/common/weight_cache.h"
-#include "core/op/conv/layer_cpu.h"
+#include "core/op/layer/layer_cpu.h"
+#include "core/op/spatial/pooling_cpu.h"
 #include "core/op/norm/norm_cpu.h"
 
 namespace weft {

@@ -1,16 +1,15 @@
-// Shared by the GPU kernels of the dense layers (core/op/dense/
-// fully_connected_dot.cu, conv/convolution.cu, conv/pooling_lrn.cu, seq/rnn.cu,
-// fused/fused_nn.cu):
+// Shared by the GPU kernels that multiply matrices (core/op/dense/dot.cu,
+// layer/fully_connected.cu, layer/convolution.cu, seq/rnn.cu, fused/fused_nn.cu, ...):
 // the GEMM entry point they all use, the convolution the fused op reuses and
-// the activation of the fused layers (their geometries: core/op/conv/layer_rules.h).
+// the activation of the fused layers (their geometries: core/op/layer/layer_rules.h).
 // Declarations and small WEFT_HD formulas only; the kernels live in the .cu
 // files (Note [GPU kernel style]).
 #pragma once
 #include <cmath>
 #include <cstdint>
 
-#include "core/op/conv/layer_cpu.h"  // ConvGeom, FCGeom: plain geometry structs
-#include "core/op/common/gpu_kernel.h"
+#include "core/op/common/half_hd.h"
+#include "core/op/layer/layer_cpu.h"  // ConvGeom, FCGeom: plain geometry structs
 
 namespace weft {
 namespace cuda {
@@ -18,7 +17,7 @@ namespace cuda {
 // c (beta)= op(a) * op(b), row-major with the CPU kernels' argument order
 // (nn_cpu::Gemm: alpha 1, leading dimensions as stored), on the op's stream.
 // Empty products are handled here (k == 0 gives beta * c), and sizes are
-// checked to fit cuBLAS's int. Defined in fully_connected_dot.cu.
+// checked to fit cuBLAS's int. Defined in core/op/dense/dot.cu.
 #define WEFT_DENSE_GEMM_DECL(T)                                                                              \
   void DenseGemm(const OpContext& ctx, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, \
                  const T* b, int64_t ldb, T beta, T* c, int64_t ldc);                                           \

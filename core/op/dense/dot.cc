@@ -10,7 +10,7 @@
 #include "core/op/dense/dot_cpu.h"
 #include "core/op/dense/dot_rules.h"
 #include "core/opdef/op_def.h"
-#include "core/op/dense/fully_connected_dot_gpu.h"
+#include "core/op/dense/dot_gpu.h"
 #include "core/op/op_util.h"
 
 namespace weft {

@@ -1,7 +1,7 @@
 // How dot, batch_dot and their backward ops (dot.cc, dot_backward.cc, Note [Dot
 // backward]) turn their parameters and the shapes of lhs and rhs into GEMMs.
 // Defined once, next to the ops' declarations, and shared by shape inference,
-// the CPU kernels and the GPU kernels (core/op/dense/fully_connected_dot.cu),
+// the CPU kernels and the GPU kernels (core/op/dense/dot.cu),
 // which must run exactly the CPU's products. Host code: called before any
 // kernel is launched.
 #pragma once

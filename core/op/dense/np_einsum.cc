@@ -14,7 +14,7 @@
 
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
-#include "core/op/dense/np_einsum_geom.h"
+#include "core/op/dense/np_einsum_plan.h"
 #include "core/op/dense/np_einsum_gpu.h"
 #include "core/op/op_util.h"
 #include "core/opdef/op_def.h"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/dense/np_einsum_geom.h"
+#include "core/op/dense/np_einsum_plan.h"
 #include "core/op/dense/np_einsum_gpu.h"
 
 namespace weft {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/op/common/gpu_kernel.h"
 #include "core/op/common/nn_gpu.cuh"
 #include "core/op/dense/np_products_rules.h"
 #include "core/op/dense/np_products_gpu.h"

@@ -4,6 +4,7 @@
 // activation. Same results as the unfused graph on the GPU.
 #include <vector>
 
+#include "core/op/common/gpu_kernel.h"
 #include "core/op/common/nn_gpu.cuh"
 #include "core/op/fused/fused_conv_bn.h"
 #include "core/op/fused/fused_elemwise_cpu.h"  // ActKindByName

@@ -11,10 +11,11 @@
 
 #include "core/op/fused/fused_elemwise_cpu.h"
 #include "core/op/fused/fused_nn_cpu.h"
-#include "core/op/conv/layer_rules.h"
+#include "core/op/layer/layer_rules.h"
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/layer_util.h"
 #include "core/op/common/nnx_util.h"
+#include "core/op/common/nn_path.h"
 #include "core/opdef/op_def.h"
 #include "core/op/fused/fused_nn_gpu.h"
 

@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "core/op/fused/fused_elemwise_cpu.h"  // ActKindByName
+#include "core/op/common/gpu_kernel.h"
 #include "core/op/common/nn_gpu.cuh"
-#include "core/op/conv/layer_rules.h"
+#include "core/op/layer/layer_rules.h"
 
 namespace weft {
 namespace cuda {

@@ -3,7 +3,7 @@
 // blocks small enough to stay in cache.
 #pragma once
 #include "core/op/act/activation_cpu.h"
-#include "core/op/conv/layer_cpu.h"
+#include "core/op/layer/layer_cpu.h"
 #include "core/opdef/op_def.h"
 #include "core/opdef/tensor_view.h"
 

@@ -7,7 +7,7 @@
 // them). Kernels: image_kernels.h.
 #include "core/graph/grad_builder.h"
 #include "core/op/image/image_cpu.h"
-#include "core/op/image/image_decl.h"
+#include "core/op/image/image_infer.h"
 #include "core/op/image/image_gpu.h"
 
 namespace weft {

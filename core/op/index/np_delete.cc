@@ -27,7 +27,7 @@
 #include "core/op/common/nnx_cpu.h"
 #include "core/op/index/np_delete_cpu.h"
 #include "core/op/index/np_delete_gpu.h"
-#include "core/op/index/np_insert_geom.h"
+#include "core/op/index/np_insert_plan.h"
 #include "core/op/op_util.h"
 #include "core/opdef/op_def.h"
 

@@ -31,7 +31,7 @@
 #include "core/op/axis_util.h"
 #include "core/op/common/copy_cpu.h"
 #include "core/op/common/nnx_cpu.h"
-#include "core/op/index/np_insert_geom.h"
+#include "core/op/index/np_insert_plan.h"
 #include "core/op/index/np_insert_gpu.h"
 #include "core/op/op_util.h"
 #include "core/opdef/op_def.h"

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/op/common/host_run_gpu.h"
-#include "core/op/index/np_insert_geom.h"
+#include "core/op/index/np_insert_plan.h"
 #include "core/op/index/np_insert_gpu.h"
 
 namespace weft {

@@ -4,6 +4,7 @@
 // running the rules of norm_rules.h (Note [One normalisation rule]).
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/nnx_cpu.h"
+#include "core/op/common/nn_path.h"
 #include "core/op/norm/norm_cpu.h"
 #include "core/op/norm/norm_rules.h"
 #include "core/op/op_util.h"
@@ -70,7 +71,7 @@ void BackwardT(const BatchNormArgs& a, const TensorView& gy, const TensorView& m
 void BatchNormForward(const BatchNormArgs& a, const TensorView& x, const TensorView& gamma, const TensorView& beta,
                       const TensorView& moving_mean, const TensorView& moving_var, const std::vector<OpReq>& req,
                       const TensorView& y, const TensorView& mean_out, const TensorView& invstd_out) {
-#if WEFT_USE_DNNL  // Note [NN kernel paths] in nn_backend.cc
+#if WEFT_USE_DNNL  // Note [NN kernel paths] in core/op/common/nn_path.cc
   if (nn_cpu::UseDnnl() &&
       dnnl_cpu::BatchNormForward(a, x, gamma, beta, moving_mean, moving_var, req, y, mean_out, invstd_out))
     return;

@@ -6,6 +6,7 @@
 
 #include "core/op/common/dnnl_nn.h"
 #include "core/op/common/nnx_cpu.h"
+#include "core/op/common/nn_path.h"
 #include "core/op/norm/norm_cpu.h"
 #include "core/op/norm/norm_rules.h"
 #include "core/op/op_util.h"
@@ -62,7 +63,7 @@ void BackwardT(const RowNormArgs& a, const TensorView& gy, const TensorView& x, 
 void RowNormForward(const RowNormArgs& a, const TensorView& x, const TensorView& gamma, const TensorView& beta,
                     const std::vector<OpReq>& req, const TensorView& y, const TensorView& mean,
                     const TensorView& stat) {
-#if WEFT_USE_DNNL  // LayerNorm only (InstanceNorm stores the variance); Note [NN kernel paths] in nn_backend.cc
+#if WEFT_USE_DNNL  // LayerNorm only (InstanceNorm stores the variance); Note [NN kernel paths] in core/op/common/nn_path.cc
   if (nn_cpu::UseDnnl() && dnnl_cpu::LayerNormForward(a, x, gamma, beta, req, y, mean, stat)) return;
 #endif
   WEFT_NNX_FLOAT_SWITCH(x.dtype, "LayerNorm", T, { ForwardT<T>(a, x, gamma, beta, req, y, mean, stat); })

@@ -11,6 +11,7 @@
 
 #include "core/op/seq/rnn_cell.h"
 #include "core/op/seq/rnn_cpu.h"
+#include "core/op/common/gpu_kernel.h"
 #include "core/op/common/nn_gpu.cuh"
 #include "core/op/random_state.h"
 

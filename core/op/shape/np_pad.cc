@@ -17,7 +17,6 @@
 #include "core/opdef/op_def.h"
 #include "core/op/op_util.h"
 #include "core/op/out_grad_check.h"
-#include "core/op/shape/np_pad_geom.h"
 #include "core/op/shape/np_pad_gpu.h"
 #include "core/op/shape/np_pad_rules.h"
 

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "core/op/common/gpu_kernel.h"
-#include "core/op/shape/np_pad_geom.h"
 #include "core/op/shape/np_pad_gpu.h"
 #include "core/op/shape/np_pad_rules.h"
 
