@@ -7,14 +7,14 @@ first call in a process; when that first call was a kernel's, on an engine worke
 the main thread lengthened in between overran the copy (issue 35's heap-buffer-overflow WRITE
 of 108 bytes). The engine's constructor now makes that first call on the thread that makes the
 engine, before any worker exists (Note [OpenMP reads the environment once] in
-core/engine/fork_handlers.cc), so nothing reads the environment behind the main thread's back.
+core/engine/fork_handlers.cc), so OpenMP's copy is never made behind the main thread's back.
 The child pushes the process's first kernels (OpenMP fills and elementwise ops with two kernel
-threads, a matrix product, a oneDNN convolution) and rewrites a variable a few thousand times
-while each round runs. Under the ASan library (CI's ASan core subset) any report kills the
+threads, a matrix product, a oneDNN convolution) and rewrites a variable 40,000 times in
+all while they run. Under the ASan library (CI's ASan core subset) any report kills the
 child and lands in the run's log_path; on any library the results are checked.
 
-The environment is written only from the main thread here, as the C library requires: setenv
-is not thread-safe against a getenv on another thread (POSIX; glibc marks it MT-Unsafe), so a
+The environment is written only from the main thread here, as pytest writes it: setenv is
+not thread-safe against a getenv on another thread (POSIX; glibc marks it MT-Unsafe), so a
 second thread rewriting it while the main thread makes the engine is the caller's race, not
 the library's (docs/ASAN_PYTHON_RUNS.md, 2026-12-08: the 161-byte WRITE on T0).
 """
@@ -64,7 +64,7 @@ def test_environment_rewritten_on_main_thread_while_kernels_run():
     # CPUs the budget gives one, and a one-thread ParallelFor never calls OpenMP).
     env = dict(os.environ, WEFT_OMP_THREADS="2", WEFT_CPU_WORKER_NTHREADS="2")
     env.pop("WEFT_TEST_ENV_CHURN", None)
-    # 120 s: a few seconds on the release library, about 20 s under ASan at load ~15 here.
+    # 120 s: a few seconds on the release library; 31 s with the ASan runtime preloaded at load ~15.
     r = subprocess.run([sys.executable, "-c", CHILD, str(rounds), str(writes)], env=env,
                        capture_output=True, text=True, timeout=time_limit(120))
     assert r.returncode == 0, r.stderr[-3000:]
