@@ -48,6 +48,19 @@
 // child's libomp starts again at Child()'s omp_set_num_threads, on the forking
 // thread). GNU OpenMP reads its settings in its constructor, at load, so the
 // GCC build never raced.
+//
+// The copy still reads the environment once, on the thread that makes the
+// engine, so a program whose *other* thread calls setenv at that instant
+// races with it (the later "WRITE of size 161 on T0": the reproduction's own
+// second Python thread rewriting a variable while the main thread made the
+// engine; memcpy in libomp's environment copy, under omp_get_max_threads,
+// RegisterForFork, the ThreadedEngine constructor, Engine::Get). That race is
+// the caller's, as with any getenv: setenv is not thread-safe (POSIX; glibc
+// marks it MT-Unsafe), and no library can read its settings without reading
+// the environment. What the library owes is that OpenMP's copy, the read that
+// overran, happens on the caller's thread and never behind it on a worker;
+// test_env_writes_during_kernels.py rewrites a variable on the main thread, as
+// pytest does, while kernels run on the workers.
 #include <pthread.h>
 
 #include <algorithm>
