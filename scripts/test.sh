@@ -67,7 +67,8 @@ stage_go() {
 stage_fuzz_go() {
   echo "== weft-serve's request decoders and gRPC inputs under Go's fuzzer, 10 s each (scripts/fuzz_go.sh; issues 22, 42)"
   local t0=$SECONDS
-  bash scripts/fuzz_go.sh build 10
+  # Two fuzz tests at a time, one a core (Note [Fuzz targets side by side] in scripts/fuzz.sh).
+  WEFT_FUZZ_JOBS=${WEFT_FUZZ_JOBS:-2} bash scripts/fuzz_go.sh build 10
   echo "== Go fuzzing took $((SECONDS - t0)) s"
 }
 
@@ -128,7 +129,8 @@ stage_asan() {
   bash scripts/build_asan.sh build-asan
   ASAN_OPTIONS="allocator_may_return_null=1:detect_stack_use_after_return=1" UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j 2
-  WEFT_FUZZ_TIMEOUT=10 bash scripts/fuzz.sh build-asan 10
+  # Two targets at a time, one a core (Note [Fuzz targets side by side] in scripts/fuzz.sh).
+  WEFT_FUZZ_JOBS=${WEFT_FUZZ_JOBS:-2} WEFT_FUZZ_TIMEOUT=10 bash scripts/fuzz.sh build-asan 10
   # The core of the Python tests on the ASan library (issue 35 point 6c; Note [ASan
   # core subset] in scripts/test_asan_python.sh has the list and why), failing on
   # any sanitizer report; scripts/test_asan.sh runs the full list.
