@@ -93,12 +93,26 @@ stage_aarch64() {
   echo "== aarch64 predictor build took $((SECONDS - t0)) s"
 }
 
+# Note [CUDA compile check as PTX]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# CI's machine has no GPU: its CUDA stage checks that every kernel compiles
+# (nvcc's host and device front ends, cicc's code generation to PTX, the link)
+# and runs the C++ tests with the GPU tests skipping. Real sm_90 code adds
+# ptxas, over a third of nvcc's CPU time, for code no CI test runs. Measured per
+# family (one nvcc call each, CPU-s user+sys, code=[compute_90,sm_90] against
+# code=[compute_90]): elemwise 33.5 -> 24.9, linalg 18.8 -> 12.7, reduce
+# 52.0 -> 27.7; these three are 2,894 of the 9,970 lines of .cu, so over the
+# 24 families about 360 -> 225 CPU-s, ~1 min of CI's two cores. What CI no longer checks: ptxas's own
+# limits (registers against __launch_bounds__, static shared memory over
+# 48 KB, its warnings) and SASS generation; scripts/build_cuda.sh (sm_80 and
+# sm_90, what the GPU machines run) still meets them.
 stage_cuda() {
   echo "== CUDA build (scripts/build_cuda.sh): compiled, C++ tests run without a GPU"
-  # One real architecture (sm_90, the GPU machines this project is lent) keeps the
-  # compile check's nvcc time in CI's budget; scripts/build_cuda.sh alone builds
-  # sm_80 and sm_90.
-  WEFT_CMAKE_ARGS="${WEFT_CMAKE_ARGS:-} -DCMAKE_CUDA_ARCHITECTURES=${WEFT_CI_CUDA_ARCHS:-90}" \
+  # Note [CUDA compile check as PTX]: CI's machine has no GPU, so its CUDA build is
+  # a compile check, and PTX for compute_90 (CMake's 90-virtual) is all of that
+  # check but ptxas; scripts/build_cuda.sh alone builds real sm_80 and sm_90 code
+  # for the GPU machines.
+  WEFT_CMAKE_ARGS="${WEFT_CMAKE_ARGS:-} -DCMAKE_CUDA_ARCHITECTURES=${WEFT_CI_CUDA_ARCHS:-90-virtual}" \
     bash scripts/build_cuda.sh build-cuda
   if command -v ccache >/dev/null 2>&1; then ccache --show-stats | grep -iE "hits|misses" | head -n 4 || true; fi
 }
