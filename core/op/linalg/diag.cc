@@ -32,15 +32,6 @@ void ElementLoop(const TensorView& out, OpReq req, F v) {
   });
 }
 
-#define LINALG_REAL(dt, T, ...)                       \
-  if ((dt) == DType::kFloat64) {                      \
-    using T = double;                                 \
-    __VA_ARGS__                                       \
-  } else {                                            \
-    using T = float;                                  \
-    __VA_ARGS__                                       \
-  }
-
 // ---- extractdiag / makediag ----
 
 bool ExtractShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out, bool trian) {
@@ -81,7 +72,7 @@ bool MakeShape(const Params& p, std::vector<Shape>* in, std::vector<Shape>* out,
 void ExtractDiagCompute(const OpContext&, const Params& p, const std::vector<TensorView>& in,
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   const int64_t k = p.GetInt("offset"), n = in[0].shape[in[0].ndim() - 1];
-  LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     const T* a = in[0].ptr<T>();
     ElementLoop<T>(out[0], req[0], [&](int64_t i) { return a[linalg::DiagElement(k, n, i)]; });
   })
@@ -90,7 +81,7 @@ void ExtractDiagCompute(const OpContext&, const Params& p, const std::vector<Ten
 void MakeDiagCompute(const OpContext&, const Params& p, const std::vector<TensorView>& in,
                      const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   const int64_t k = p.GetInt("offset"), n = out[0].shape[out[0].ndim() - 1];
-  LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     const T* a = in[0].ptr<T>();
     ElementLoop<T>(out[0], req[0], [&](int64_t i) {
       const int64_t s = linalg::MakeDiagSource(k, n, i);
@@ -104,7 +95,7 @@ void ExtractTrianCompute(const OpContext&, const Params& p, const std::vector<Te
   const int64_t k = p.GetInt("offset"), n = in[0].shape[in[0].ndim() - 1];
   const bool lower = p.GetBool("lower");
   if (req[0] == OpReq::kNull) return;
-  LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     const T* a = in[0].ptr<T>();
     T* o = out[0].ptr<T>();
     ParallelFor(in[0].Size(), 4, [&](int64_t begin, int64_t end) {
@@ -120,7 +111,7 @@ void MakeTrianCompute(const OpContext&, const Params& p, const std::vector<Tenso
                       const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   const int64_t k = p.GetInt("offset"), n = out[0].shape[out[0].ndim() - 1];
   const bool lower = p.GetBool("lower");
-  LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     const T* a = in[0].ptr<T>();
     ElementLoop<T>(out[0], req[0], [&](int64_t i) {
       const int64_t t = linalg::TrianElement(lower, k, n, i);
@@ -199,7 +190,7 @@ WEFT_REGISTER_OP(reg_sumlogdiag, "_linalg_sumlogdiag").add_alias("linalg_sumlogd
     .set_compute_cpu([](const OpContext&, const Params&, const std::vector<TensorView>& in,
                         const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
       const int64_t n = in[0].shape[in[0].ndim() - 1];
-      LINALG_REAL(out[0].dtype, T, {
+      WEFT_LINALG_REAL(out[0].dtype, T, {
         const T* a = in[0].ptr<T>();
         ElementLoop<T>(out[0], req[0], [&](int64_t b) { return linalg::SumLogDiag(a + b * n * n, n); });
       })

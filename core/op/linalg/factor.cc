@@ -46,15 +46,6 @@ void ForEachMatrix(int64_t batch, int64_t n, F f) {
   });
 }
 
-#define LINALG_REAL(dt, T, ...)                       \
-  if ((dt) == DType::kFloat64) {                      \
-    using T = double;                                 \
-    __VA_ARGS__                                       \
-  } else {                                            \
-    using T = float;                                  \
-    __VA_ARGS__                                       \
-  }
-
 // ---- potrf, potri ----
 
 void PotrfCompute(const OpContext&, const Params& p, const std::vector<TensorView>& in,
@@ -65,7 +56,7 @@ void PotrfCompute(const OpContext&, const Params& p, const std::vector<TensorVie
   if (in[0].Size() == 0) return;
   const bool lower = p.GetBool("lower");
   const int64_t n = in[0].shape[in[0].ndim() - 1], batch = in[0].Size() / (n * n);
-  LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     linalg::WithReq<T>(req[0], out[0], [&](T* O) {
       std::memcpy(O, in[0].data, sizeof(T) * static_cast<size_t>(in[0].Size()));
       ForEachMatrix<T>(batch, n, [&](int64_t b) {
@@ -91,7 +82,7 @@ void PotriCompute(const OpContext&, const Params& p, const std::vector<TensorVie
   if (in[0].Size() == 0) return;
   const bool lower = p.GetBool("lower");
   const int64_t n = in[0].shape[in[0].ndim() - 1], batch = in[0].Size() / (n * n);
-  LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     linalg::WithReq<T>(req[0], out[0], [&](T* O) {
       std::memcpy(O, in[0].data, sizeof(T) * static_cast<size_t>(in[0].Size()));
       ForEachMatrix<T>(batch, n, [&](int64_t b) {
@@ -183,7 +174,7 @@ void LuOf(const T* a, int64_t n, T* lu, int* ipiv, int* info) {
 void InverseCompute(const OpContext&, const Params&, const std::vector<TensorView>& in,
                     const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   const int64_t n = in[0].shape[in[0].ndim() - 1], batch = in[0].Size() / (n * n);
-  LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     linalg::WithReq<T>(req[0], out[0], [&](T* O) {
       ForEachMatrix<T>(batch, n, [&](int64_t b) {
         std::vector<int> ipiv(static_cast<size_t>(n));
@@ -245,7 +236,7 @@ void Store(OpReq req, const TensorView& out, const std::vector<T>& v) {
 // Outputs: det, LU, pivot (the last two hidden, for the backward).
 void DetCompute(const OpContext&, const Params&, const std::vector<TensorView>& in, const std::vector<OpReq>& req,
                 const std::vector<TensorView>& out) {
-  LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     std::vector<T> s, l;
     SignLogDet<T>(in[0], &s, &l, req[1], out[1], req[2], out[2]);
     for (size_t i = 0; i < s.size(); ++i) s[i] = s[i] == 0 ? T(0) : s[i] * std::exp(l[i]);
@@ -256,7 +247,7 @@ void DetCompute(const OpContext&, const Params&, const std::vector<TensorView>& 
 // Outputs: sign, logabsdet, LU, pivot (the last two hidden).
 void SlogdetCompute(const OpContext&, const Params&, const std::vector<TensorView>& in,
                     const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
-  LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     std::vector<T> s, l;
     SignLogDet<T>(in[0], &s, &l, req[2], out[2], req[3], out[3]);
     Store(req[0], out[0], s);
@@ -273,7 +264,7 @@ void BackwardDetCompute(const OpContext&, const Params& p, const std::vector<Ten
   const TensorView& lu = in[2];
   const TensorView& piv = in[3];
   const int64_t n = lu.shape[lu.ndim() - 1], batch = lu.Size() / (n * n);
-  LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     linalg::WithReq<T>(req[0], out[0], [&](T* O) {
       ForEachMatrix<T>(batch, n, [&](int64_t b) {
         const T* f = lu.ptr<T>() + b * n * n;
@@ -420,7 +411,7 @@ void GelqfCompute(const OpContext&, const Params&, const std::vector<TensorView>
   const int64_t m = s[s.ndim() - 2], n = s[s.ndim() - 1];
   if (in[0].Size() == 0) return;  // no matrix, or 0 x n ones (m <= n): Q and L are empty; m * n may be 0
   const int64_t batch = in[0].Size() / (m * n);
-  LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     linalg::WithReq<T>(req[0], out[0], [&](T* Q) {
       linalg::WithReq<T>(req[1], out[1], [&](T* L) {
         std::memcpy(Q, in[0].data, sizeof(T) * static_cast<size_t>(in[0].Size()));
@@ -440,7 +431,7 @@ void SyevdCompute(const OpContext&, const Params&, const std::vector<TensorView>
                   const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   if (in[0].Size() == 0) return;  // both outputs are empty too: as in PotrfCompute
   const int64_t n = in[0].shape[in[0].ndim() - 1], batch = in[0].Size() / (n * n);
-  LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     linalg::WithReq<T>(req[0], out[0], [&](T* U) {
       linalg::WithReq<T>(req[1], out[1], [&](T* W) {
         std::memcpy(U, in[0].data, sizeof(T) * static_cast<size_t>(in[0].Size()));

@@ -10,6 +10,19 @@
 #include "core/graph/grad_builder.h"
 #include "core/opdef/op_def.h"
 
+// Runs the statements with T = double for float64 and T = float otherwise: the
+// family's ops take only those two (FloatTypeInfer, and the _np linalg ops'
+// own type rules refuse the rest before a kernel runs). One definition for
+// the family's files, which unity builds compile together.
+#define WEFT_LINALG_REAL(dt, T, ...) \
+  if ((dt) == DType::kFloat64) {     \
+    using T = double;                \
+    __VA_ARGS__                      \
+  } else {                           \
+    using T = float;                 \
+    __VA_ARGS__                      \
+  }
+
 namespace weft {
 namespace linalg {
 

@@ -40,6 +40,7 @@
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/axis_util.h"
+#include "core/op/linalg/linalg_util.h"
 #include "core/op/linalg/np_norm_cpu.h"
 #include "core/op/linalg/np_svd_norm_cpu.h"
 #include "core/op/op_util.h"
@@ -167,15 +168,6 @@ Params NpNormSvdParams(const Params& p, const NpNormGeom& g) {
                               {"keepdims", p.GetBool("keepdims") ? "True" : "False"}});
 }
 
-#define NP_NORM_REAL(dt, T, ...)    \
-  if ((dt) == DType::kFloat64) { \
-    using T = double;            \
-    __VA_ARGS__                  \
-  } else {                       \
-    using T = float;             \
-    __VA_ARGS__                  \
-  }
-
 }  // namespace
 
 void NormCompute(const OpContext& ctx, const Params& p, const std::vector<TensorView>& in,
@@ -185,7 +177,7 @@ void NormCompute(const OpContext& ctx, const Params& p, const std::vector<Tensor
   const NpNormGeom g = NpNormGeomOf(kNpNormOp, p, a);
   const double ord = p.GetFloat("ord");
   if (g.matrix && std::fabs(ord) == 2) return SvdNormCompute(ctx, NpNormSvdParams(p, g), in, req, out);
-  NP_NORM_REAL(in[0].dtype, T, {
+  WEFT_LINALG_REAL(in[0].dtype, T, {
     const T* x = in[0].ptr<T>();
     T* y = out[0].ptr<T>();
     for (int64_t o = 0; o < out[0].Size(); ++o) {
@@ -212,7 +204,7 @@ void NormBackwardCompute(const OpContext& ctx, const Params& p, const std::vecto
   const double inf = std::numeric_limits<double>::infinity();
   const int64_t outs = g.out.Size();
   std::vector<double> d(static_cast<size_t>(a.Size()), 0.0);
-  NP_NORM_REAL(in[1].dtype, T, {
+  WEFT_LINALG_REAL(in[1].dtype, T, {
     const T* x = in[1].ptr<T>();
     const T* og = in[0].ptr<T>();
     for (int64_t o = 0; o < outs; ++o) {
@@ -311,8 +303,6 @@ WEFT_REGISTER_OP("_backward_weft_np_norm")
     })
     .set_compute_cpu(NormBackwardCompute)
     .set_compute_gpu(WEFT_GPU(cuda::NpNormBackwardGpu));
-
-#undef NP_NORM_REAL
 
 }  // namespace
 }  // namespace linalg

@@ -20,15 +20,6 @@
 namespace weft {
 namespace {
 
-#define NP_SOLVE_REAL(dt, T, ...) \
-  if ((dt) == DType::kFloat64) {  \
-    using T = double;             \
-    __VA_ARGS__                   \
-  } else {                        \
-    using T = float;              \
-    __VA_ARGS__                   \
-  }
-
 // n (A is n x n), nrhs (columns of each right-hand side) and the batch.
 struct SolveDims {
   int64_t n, nrhs, batch;
@@ -70,7 +61,7 @@ void SolveCompute(const OpContext&, const Params&, const std::vector<TensorView>
                   const std::vector<TensorView>& out) {
   const SolveDims d = SolveDimsOf(in[0].shape, in[1].shape);
   if (d.batch * d.n * d.nrhs == 0) return;
-  NP_SOLVE_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     linalg::WithReq<T>(req[0], out[0], [&](T* X) {
       SolveBatch<T>("_npi_solve", in[0].ptr<T>(), in[1].ptr<T>(), X, d, false);
     });
@@ -82,7 +73,7 @@ void SolveBackwardCompute(const OpContext&, const Params&, const std::vector<Ten
                           const std::vector<OpReq>& req, const std::vector<TensorView>& out) {
   const SolveDims d = SolveDimsOf(in[1].shape, in[2].shape);
   if (d.batch * d.n == 0) return;
-  NP_SOLVE_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     std::vector<T> dB(static_cast<size_t>(d.batch * d.n * d.nrhs));
     if (d.nrhs > 0) SolveBatch<T>("_backward_npi_solve", in[1].ptr<T>(), in[0].ptr<T>(), dB.data(), d, true);
     const T* X = in[2].ptr<T>();
@@ -155,8 +146,6 @@ WEFT_REGISTER_OP("_backward_npi_solve")
     .set_infer_type(linalg::FloatTypeInfer)
     .set_compute_cpu(SolveBackwardCompute)
     .set_compute_gpu(WEFT_GPU(cuda::NpSolveBackwardGpu));
-
-#undef NP_SOLVE_REAL
 
 }  // namespace
 }  // namespace weft

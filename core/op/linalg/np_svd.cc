@@ -17,15 +17,6 @@
 namespace weft {
 namespace {
 
-#define NP_LINALG_REAL(dt, T, ...) \
-  if ((dt) == DType::kFloat64) {   \
-    using T = double;              \
-    __VA_ARGS__                    \
-  } else {                         \
-    using T = float;               \
-    __VA_ARGS__                    \
-  }
-
 struct SvdDims {
   int64_t m, n, k, batch;
 };
@@ -52,7 +43,7 @@ void SvdCompute(const OpContext&, const Params&, const std::vector<TensorView>& 
                 const std::vector<TensorView>& out) {
   const SvdDims d = DimsOf(in[0].shape);
   if (d.k == 0 || d.batch == 0) return;  // every output is empty
-  NP_LINALG_REAL(in[0].dtype, T, {
+  WEFT_LINALG_REAL(in[0].dtype, T, {
     std::vector<T> U(static_cast<size_t>(d.batch * d.m * d.k)), S(static_cast<size_t>(d.batch * d.k)),
         V(static_cast<size_t>(d.batch * d.k * d.n));
     const T* A = in[0].ptr<T>();
@@ -81,7 +72,7 @@ void SvdBackwardCompute(const OpContext&, const Params&, const std::vector<Tenso
   if (req[0] == OpReq::kNull) return;
   const SvdDims d = DimsOf(out[0].shape);
   if (d.batch == 0 || d.m * d.n == 0) return;
-  NP_LINALG_REAL(out[0].dtype, T, {
+  WEFT_LINALG_REAL(out[0].dtype, T, {
     linalg::WithReq<T>(req[0], out[0], [&](T* O) {
       if (d.k == 0) return;
       ParallelFor(d.batch, d.m * d.n * d.k, [&](int64_t begin, int64_t end) {
@@ -174,8 +165,6 @@ WEFT_REGISTER_OP("_backward_npi_svd")
   reg_svd.list_output_names = [](const Params&) { return std::vector<std::string>{"UT", "L", "V"}; };
   return true;
 }();
-
-#undef NP_LINALG_REAL
 
 }  // namespace
 }  // namespace weft

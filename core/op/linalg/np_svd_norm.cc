@@ -24,6 +24,7 @@
 #include "core/base/error.h"
 #include "core/graph/grad_builder.h"
 #include "core/op/linalg/lapack_cpu.h"
+#include "core/op/linalg/linalg_util.h"
 #include "core/op/linalg/np_svd_norm_cpu.h"
 #include "core/op/op_util.h"
 
@@ -122,15 +123,6 @@ void SvdOf(const std::string& op, const TensorView& x, const SvdNormGeom& g, int
                                           << " of the batch) did not converge (LAPACK gesdd info " << info << ")";
 }
 
-#define SVD_NORM_REAL(dt, T, ...)  \
-  if ((dt) == DType::kFloat64) {   \
-    using T = double;              \
-    __VA_ARGS__                    \
-  } else {                         \
-    using T = float;               \
-    __VA_ARGS__                    \
-  }
-
 }  // namespace
 
 void SvdNormCompute(const OpContext&, const Params& p, const std::vector<TensorView>& in,
@@ -139,7 +131,7 @@ void SvdNormCompute(const OpContext&, const Params& p, const std::vector<TensorV
   const SvdNormGeom g = GeomOf(kSvdNormOp, p, in[0].shape);
   if (g.batch == 0) return;
   const std::vector<double> w = Weights(p.GetString("ord"), g.k);
-  SVD_NORM_REAL(in[0].dtype, T, {
+  WEFT_LINALG_REAL(in[0].dtype, T, {
     T* o = out[0].ptr<T>();
     ParallelFor(g.batch, g.m * g.n * g.k, [&](int64_t begin, int64_t end) {
       std::vector<double> U, s, V;
@@ -162,7 +154,7 @@ void SvdNormBackwardCompute(const OpContext&, const Params& p, const std::vector
   if (g.batch == 0) return;
   const std::vector<double> w = Weights(p.GetString("ord"), g.k);
   const int64_t rs = StrideOf(x.shape, g.row), cs = StrideOf(x.shape, g.col);
-  SVD_NORM_REAL(x.dtype, T, {
+  WEFT_LINALG_REAL(x.dtype, T, {
     const T* og = in[0].ptr<T>();
     T* dx = out[0].ptr<T>();
     // batch matrices own disjoint elements of dx, so the batch runs in parallel
