@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -299,7 +300,7 @@ func (m *model) run(ctx context.Context, inputs []tensor) (out []tensor, tm runT
 	}
 	t1 := time.Now()
 	tm.input = t1.Sub(tm.started)
-	if err := pr.Forward(); err != nil {
+	if err := pr.ForwardOnCaller(callerThreads(m.running.Load())); err != nil {
 		return nil, tm, err
 	}
 	t2 := time.Now()
@@ -318,6 +319,27 @@ func (m *model) run(ctx context.Context, inputs []tensor) (out []tensor, tm runT
 	}
 	tm.output = time.Since(t2)
 	return out, tm, nil
+}
+
+// Note [Predict on the request's thread]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A prediction runs its operators on the OS thread of the goroutine that
+// runs it (Predictor.ForwardOnCaller), not on the engine's one CPU worker:
+// the worker made the predictions of concurrent requests queue behind one
+// another on one thread, and cost each request two thread hand-offs, its
+// queue's spin and sleep -- in the profile at concurrency 4 (v2 JSON, digits
+// CNN, 2 loaded CPUs) the worker thread took 43% of the server's CPU, three
+// quarters of it not the kernels. Each running prediction gets an OpenMP team
+// of GOMAXPROCS (the CPUs Go may use: affinity and cgroup quota) divided by
+// the predictions running at that moment, at least 1 (the library caps it at
+// its kernel team size), so -pool N concurrent predictions do not open N
+// full-size teams on the same cores. Measured with benchmarks/serve.sh, 2
+// loaded CPUs: the numbers are in issue 42's closing note.
+
+// callerThreads is the OpenMP team of one of running predictions (Note
+// [Predict on the request's thread]).
+func callerThreads(running int64) int {
+	return max(1, runtime.GOMAXPROCS(0)/int(max(1, running)))
 }
 
 // predict runs a request (through the batcher when there is one) on its own
