@@ -300,7 +300,7 @@ func (m *model) run(ctx context.Context, inputs []tensor) (out []tensor, tm runT
 	}
 	t1 := time.Now()
 	tm.input = t1.Sub(tm.started)
-	if err := pr.ForwardOnCaller(callerThreads(m.running.Load())); err != nil {
+	if err := m.forward(pr); err != nil {
 		return nil, tm, err
 	}
 	t2 := time.Now()
@@ -333,8 +333,27 @@ func (m *model) run(ctx context.Context, inputs []tensor) (out []tensor, tm runT
 // of GOMAXPROCS (the CPUs Go may use: affinity and cgroup quota) divided by
 // the predictions running at that moment, at least 1 (the library caps it at
 // its kernel team size), so -pool N concurrent predictions do not open N
-// full-size teams on the same cores. Measured with benchmarks/serve.sh, 2
-// loaded CPUs: the numbers are in issue 42's closing note.
+// full-size teams on the same cores. benchmarks/serve.sh, 3 runs on 2 CPUs
+// at load average 12-16, median ratios within a run: v2 JSON against
+// Python's http.server 1.46x at concurrency 1, 1.24x at 4 (0.76x before,
+// 1693 against 2237 req/s), 2.0x at 16; v2 binary 2.0x the previous
+// weft-serve at concurrency 4. Dynamic batching keeps the worker under load
+// (model.forward).
+
+// forward runs pr's pass (Note [Predict on the request's thread]). With
+// dynamic batching, a pass that starts while another runs or while requests
+// wait for the collector goes to the engine's worker as before: queueing there
+// lets the collector's next batch grow, where passes side by side on the
+// request threads made smaller batches (benchmarks/serve.sh, -batch-max 16,
+// v2 binary at concurrency 16: 0.7x the requests/s with every pass on its
+// thread, 0.9x with only those that start beside another).
+func (m *model) forward(pr *weft.Predictor) error {
+	running := m.running.Load()
+	if m.batcher != nil && (running > 1 || m.batcher.waiting.Load() > 0) {
+		return pr.Forward()
+	}
+	return pr.ForwardOnCaller(callerThreads(running))
+}
 
 // callerThreads is the OpenMP team of one of running predictions (Note
 // [Predict on the request's thread]).
