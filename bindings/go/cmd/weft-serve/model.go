@@ -334,9 +334,9 @@ func (m *model) run(ctx context.Context, inputs []tensor) (out []tensor, tm runT
 // the predictions running at that moment, at least 1 (the library caps it at
 // its kernel team size), so -pool N concurrent predictions do not open N
 // full-size teams on the same cores. benchmarks/serve.sh, 3 runs on 2 CPUs
-// at load average 12-16, median ratios within a run: v2 JSON against
-// Python's http.server 1.46x at concurrency 1, 1.24x at 4 (0.76x before,
-// 1693 against 2237 req/s), 2.0x at 16; v2 binary 2.0x the previous
+// at load average 5-14, median ratios within a run: v2 JSON against
+// Python's http.server 1.19x at concurrency 1, 1.82x at 4 (0.76x before,
+// 1693 against 2237 req/s), 2.08x at 16; v2 binary 1.5x the previous
 // weft-serve at concurrency 4. Dynamic batching keeps the worker under load
 // (model.forward).
 
