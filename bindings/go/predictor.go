@@ -260,6 +260,22 @@ func (p *Predictor) Forward() error {
 	})
 }
 
+// ForwardOnCaller runs the graph as Forward does, but with its operators run
+// on this goroutine's OS thread instead of the engine's CPU worker, each with
+// at most maxThreads OpenMP threads (0: the process's kernel team size, which
+// also caps a larger value). Servers calling from several goroutines at once
+// use it so that n predictions compute on n threads instead of queueing on
+// one worker (Note [Forward on the caller] in core/executor/predictor.cc).
+func (p *Predictor) ForwardOnCaller(maxThreads int) error {
+	if maxThreads < 0 {
+		return argError("Predictor.ForwardOnCaller", "maxThreads is %d; want 0 (the kernel team size) or more",
+			maxThreads)
+	}
+	return p.with("Predictor.ForwardOnCaller", func(h *C.weft_predictor) error {
+		return check("weft_pred_forward_inline", C.weft_pred_forward_inline(h, C.int(maxThreads)))
+	})
+}
+
 // OutputBytes copies output i to host memory as raw host-order bytes.
 func (p *Predictor) OutputBytes(i int) ([]byte, error) {
 	if i < 0 || i >= len(p.outputs) {

@@ -347,3 +347,57 @@ func TestPredictorFinalizerFreesMemory(t *testing.T) {
 		t.Fatalf("finalizers freed too little: %d of %d bytes still in use", left, grown)
 	}
 }
+
+// ForwardOnCaller gives Forward's answer, also from goroutines running copies
+// that share one set of parameters at once (weft-serve's use), at any cap.
+func TestPredictorForwardOnCaller(t *testing.T) {
+	f := loadCNN(t)
+	base := f.predictor(t, 2)
+	defer base.Close()
+	if err := base.ForwardOnCaller(-1); !IsStatus(err, StatusInvalidArgument) ||
+		!strings.Contains(err.Error(), "maxThreads is -1") {
+		t.Fatalf("ForwardOnCaller(-1): %v", err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			p, err := base.Reshape(nil)
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			defer p.Close()
+			for i := 0; i < 20; i++ {
+				if err := p.SetInput("data", f.input); err != nil {
+					errs <- err.Error()
+					return
+				}
+				if err := p.ForwardOnCaller(g % 3); err != nil { // 0: the kernel team size
+					errs <- err.Error()
+					return
+				}
+				out, err := p.Output(0)
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				for j := range out {
+					if d := out[j] - f.output[j]; d > 1e-4 || d < -1e-4 {
+						errs <- "ForwardOnCaller gave a different answer"
+						return
+					}
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+	// Forward after ForwardOnCaller on the same predictor (the engine's worker again).
+	assertClose(t, "Forward after ForwardOnCaller", forward(t, base, f.input), f.output, 1e-4)
+}

@@ -208,4 +208,13 @@ int weft_pred_get_output(weft_predictor* pred, int index, void* data, size_t nby
   WEFT_API_END();
 }
 
+int weft_pred_forward_inline(weft_predictor* pred, int max_threads) {
+  WEFT_API_BEGIN();
+  WEFT_CHECK_ARG(pred);
+  WEFT_CHECK(max_threads >= 0, kInvalidArgument) << "max_threads is " << max_threads << "; want 0 (the kernel team "
+                                                 << "size) or a positive thread count";
+  pred->pred->ForwardOnCaller(max_threads);
+  WEFT_API_END();
+}
+
 }  // extern "C"

@@ -61,6 +61,10 @@ class Predictor {
   // Runs the graph in inference mode and waits for the outputs, so an
   // operator's error surfaces here with the operator's name.
   void Forward();
+  // As Forward, with the ops run on the calling thread and its OpenMP team
+  // capped at max_threads (0: KernelThreads(), which also caps a larger value);
+  // Note [Forward on the caller] in predictor.cc.
+  void ForwardOnCaller(int max_threads);
 
   size_t num_outputs() const { return output_names_.size(); }
   const std::string& output_name(size_t i) const { return output_names_.at(i); }

@@ -102,6 +102,16 @@ WEFT_API int weft_pred_output_dtype(weft_predictor* pred, int index, int* dtype)
 /* Copies output i to host memory of nbytes (element count times dtype size;
  * an error names the output and both sizes). Waits for forward's work. */
 WEFT_API int weft_pred_get_output(weft_predictor* pred, int index, void* data, size_t nbytes);
+/* ---- run on the calling thread --------------------------------------- */
+/* As weft_pred_forward, but the operators run on the calling thread instead of
+ * being handed to the engine's CPU worker (GPU operators still go to their
+ * streams), each with at most max_threads OpenMP threads (0: the process's
+ * kernel team size, which also caps any larger value). For servers that call
+ * from several threads at once: n requests then compute on their own n
+ * threads rather than queueing on the one worker, and a cap of about the
+ * kernel team size divided by n keeps their teams within the CPUs (Note
+ * [Forward on the caller] in core/executor/predictor.cc). */
+WEFT_API int weft_pred_forward_inline(weft_predictor* pred, int max_threads);
 /* WEFT-PRED-CDEF-END */
 
 #ifdef __cplusplus

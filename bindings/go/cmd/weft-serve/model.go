@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -299,7 +300,7 @@ func (m *model) run(ctx context.Context, inputs []tensor) (out []tensor, tm runT
 	}
 	t1 := time.Now()
 	tm.input = t1.Sub(tm.started)
-	if err := pr.Forward(); err != nil {
+	if err := m.forward(pr); err != nil {
 		return nil, tm, err
 	}
 	t2 := time.Now()
@@ -318,6 +319,46 @@ func (m *model) run(ctx context.Context, inputs []tensor) (out []tensor, tm runT
 	}
 	tm.output = time.Since(t2)
 	return out, tm, nil
+}
+
+// Note [Predict on the request's thread]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A prediction runs its operators on the OS thread of the goroutine that
+// runs it (Predictor.ForwardOnCaller), not on the engine's one CPU worker:
+// the worker made the predictions of concurrent requests queue behind one
+// another on one thread, and cost each request two thread hand-offs, its
+// queue's spin and sleep -- in the profile at concurrency 4 (v2 JSON, digits
+// CNN, 2 loaded CPUs) the worker thread took 43% of the server's CPU, three
+// quarters of it not the kernels. Each running prediction gets an OpenMP team
+// of GOMAXPROCS (the CPUs Go may use: affinity and cgroup quota) divided by
+// the predictions running at that moment, at least 1 (the library caps it at
+// its kernel team size), so -pool N concurrent predictions do not open N
+// full-size teams on the same cores. benchmarks/serve.sh, 3 runs on 2 CPUs
+// at load average 5-14, median ratios within a run: v2 JSON against
+// Python's http.server 1.19x at concurrency 1, 1.82x at 4 (0.76x before,
+// 1693 against 2237 req/s), 2.08x at 16; v2 binary 1.5x the previous
+// weft-serve at concurrency 4. Dynamic batching keeps the worker under load
+// (model.forward).
+
+// forward runs pr's pass (Note [Predict on the request's thread]). With
+// dynamic batching, a pass that starts while another runs or while requests
+// wait for the collector goes to the engine's worker as before: queueing there
+// lets the collector's next batch grow, where passes side by side on the
+// request threads made smaller batches (benchmarks/serve.sh, -batch-max 16,
+// v2 binary at concurrency 16: 0.7x the requests/s with every pass on its
+// thread, 0.9x with only those that start beside another).
+func (m *model) forward(pr *weft.Predictor) error {
+	running := m.running.Load()
+	if m.batcher != nil && (running > 1 || m.batcher.waiting.Load() > 0) {
+		return pr.Forward()
+	}
+	return pr.ForwardOnCaller(callerThreads(running))
+}
+
+// callerThreads is the OpenMP team of one of running predictions (Note
+// [Predict on the request's thread]).
+func callerThreads(running int64) int {
+	return max(1, runtime.GOMAXPROCS(0)/int(max(1, running)))
 }
 
 // predict runs a request (through the batcher when there is one) on its own
